@@ -1,0 +1,97 @@
+"""Configuration from the environment: every setting is a ``SLOWSPADES_*`` variable (see README).
+
+:func:`load_config` reads the environment once and returns a plain dict that
+becomes ``app.config``; tests pass overrides to :func:`service.create_app`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+# name -> (default, kind, description). The README's table is written from this.
+SETTINGS: dict[str, tuple[Any, str, str]] = {
+    "REDIS_URL": ("redis://127.0.0.1:6379/0", "str", "Redis holding games, players, messages and the outbox."),
+    "BROKER_URL": ("", "str", "Celery broker URL; empty means the same Redis as SLOWSPADES_REDIS_URL."),
+    "PUBLIC_BASE_URL": ("http://127.0.0.1:8000", "str",
+                        "The public https URL the providers call (no trailing slash). Twilio signs the URL it "
+                        "calls, so this must be exactly what you typed into the Twilio console."),
+    "TWILIO_ACCOUNT_SID": ("", "str", "Twilio account SID (ACxxx). Empty: SMS go to the local outbox."),
+    "TWILIO_AUTH_TOKEN": ("", "str", "Twilio auth token: signs webhooks and authenticates REST calls."),
+    "TWILIO_FROM": ("", "str", "The Twilio number (E.164) that sends SMS; or a Messaging Service SID (MGxxx)."),
+    "SMTP_HOST": ("", "str", "SMTP server for outgoing email. Empty: emails go to the local outbox."),
+    "SMTP_PORT": (587, "int", "SMTP port."),
+    "SMTP_USER": ("", "str", "SMTP user name (empty: no login)."),
+    "SMTP_PASSWORD": ("", "str", "SMTP password."),
+    "SMTP_STARTTLS": (True, "bool", "Use STARTTLS on the SMTP connection."),
+    "SMTP_TIMEOUT": (20.0, "float", "SMTP connection timeout, seconds."),
+    "MAIL_FROM": ("Slow Spades <play@spades.localhost>", "str", "From: header of outgoing email."),
+    "MAIL_DOMAIN": ("", "str", "Domain of the per-game reply addresses (play+<token>@domain); "
+                               "empty: the domain of SLOWSPADES_MAIL_FROM."),
+    "MAILGUN_SIGNING_KEY": ("", "str", "Mailgun HTTP webhook signing key (verifies /email/inbound)."),
+    "MAILGUN_MAX_AGE": (300, "int", "Reject Mailgun posts whose timestamp is older (or newer) than this, seconds."),
+    "DELIVERY": ("auto", "str", "auto: Twilio/SMTP when configured, else the local outbox; local: always local."),
+    "DEFAULT_REGION": ("US", "str", "Region for phone numbers typed without +country code (phonenumbers)."),
+    "LANG": ("en", "str", "Default language of a new player."),
+    "SWEEP_AFTER": (60, "int", "Re-dispatch outbox entries still queued after this many seconds."),
+    "SWEEP_EVERY": (30.0, "float", "Beat interval of the outbox sweep, seconds."),
+    "SEND_LEASE": (120, "int", "An entry claimed for sending but not confirmed after this many seconds may be "
+                               "claimed again (the sender died mid-send)."),
+    "VISIBILITY_TIMEOUT": (300, "int", "Seconds before a task taken by a worker that died is given to another."),
+    "OUTBOX_TTL": (172800, "int", "Seconds the outbox and consumed-message ids of a finished game are kept."),
+    "MESSAGE_TTL": (604800, "int", "Seconds an inbound message record (and its dedupe claim) is kept."),
+    "DEALER_SEED": ("", "str", "Tests and demos only: make shuffles reproducible. Empty: secure randomness."),
+    "FAULT_HANG": ("", "str", "Tests only: `<point>:<marker-dir>` makes the handler hang at a point."),
+}
+
+
+def _convert(raw: str, kind: str) -> Any:
+    if kind == "int":
+        return int(raw)
+    if kind == "float":
+        return float(raw)
+    if kind == "bool":
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    return raw
+
+
+def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Settings from ``environ`` (default ``os.environ``), keyed without the ``SLOWSPADES_`` prefix."""
+    env = os.environ if environ is None else environ
+    out: dict[str, Any] = {}
+    for name, (default, kind, _doc) in SETTINGS.items():
+        raw = env.get("SLOWSPADES_" + name)
+        out[name] = default if raw is None or raw == "" and kind != "str" else _convert(raw, kind)
+    return finish_config(out)
+
+
+def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
+    """Fill the derived settings (broker URL, mail domain, Celery's own config)."""
+    cfg["BROKER_URL"] = cfg.get("BROKER_URL") or cfg["REDIS_URL"]
+    cfg["PUBLIC_BASE_URL"] = str(cfg["PUBLIC_BASE_URL"]).rstrip("/")
+    if not cfg.get("MAIL_DOMAIN"):
+        addr = str(cfg["MAIL_FROM"]).rsplit("<", 1)[-1].rstrip(">").strip()
+        cfg["MAIL_DOMAIN"] = addr.rsplit("@", 1)[-1] if "@" in addr else "localhost"
+    cfg["CELERY"] = {
+        "broker_url": cfg["BROKER_URL"],
+        "result_backend": None,
+        "task_ignore_result": True,
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        "broker_connection_retry_on_startup": True,
+        "broker_transport_options": {"visibility_timeout": int(cfg["VISIBILITY_TIMEOUT"])},
+        "beat_schedule": {
+            "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": float(cfg["SWEEP_EVERY"])},
+        },
+        **cfg.get("CELERY_EXTRA", {}),
+    }
+    return cfg
+
+
+def markdown_table() -> str:
+    """The README's table of settings."""
+    rows = ["| variable | default | meaning |", "|---|---|---|"]
+    for name, (default, _kind, doc) in SETTINGS.items():
+        rows.append(f"| `SLOWSPADES_{name}` | `{default}` | {doc} |")
+    return "\n".join(rows)

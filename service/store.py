@@ -1,0 +1,320 @@
+"""The Redis event store and transactional outbox.
+
+Key layout (every key of one game shares the hash tag ``{g:<game_id>}``, every
+per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
+
+========================== ===============================================================
+``{g:<id>}:ev``            stream: one entry per engine event, field ``e`` = ``to_dict`` JSON;
+                           the first entry of each append also carries the envelope
+                           ``t`` (ms since epoch) and ``m`` (inbound message id). XLEN = version.
+``{g:<id>}:meta``          hash: seats, status (invited/active/over), reply tokens, ``outseq``.
+``{g:<id>}:consumed``      hash: inbound message id -> comma list of outbox numbers it caused.
+``{g:<id>}:outbox``        hash: ``<n>`` -> outbound message JSON, ``<n>:s`` status
+                           (queued/sending/sent/delivered/failed), ``<n>:t`` ms, ``<n>:sid``, ``<n>:err``.
+``{g:<id>}:outq``          zset: outbox numbers not yet handed to a provider, scored by ms.
+``{p:<addr>}:player``      hash: the player record (also ``outseq`` of the player's outbox).
+``{p:<addr>}:games``       zset: game ids of the player, scored by creation ms (address -> games).
+``{p:<addr>}:outbox|outq|consumed`` as for a game: replies tied to no game, keyed by message id.
+``in:<message id>``        hash: a recorded inbound message (claimed once, with SET-NX semantics).
+``rtok:<token>``           string: ``<game id> <address>`` for a per-game email reply address.
+``mgtok:<token>``          Mailgun webhook token seen (replay guard).
+``outbox:dirty``           zset: owners (``g:<id>`` / ``p:<addr>``) that may hold queued entries.
+``outbox:local``           stream: messages "sent" by the local outbox (no provider configured).
+========================== ===============================================================
+
+An outbox id is ``<owner>#<n>``, e.g. ``g:k3j9x2#17`` or ``p:+4790000000#3``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import redis
+
+APPEND_LUA = r"""
+-- KEYS: ev, meta, consumed, outbox, outq
+-- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON
+local ev, meta, consumed, outbox, outq = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local expected = tonumber(ARGV[1])
+local msg = ARGV[2]
+local now = ARGV[3]
+local p = cjson.decode(ARGV[4])
+if msg ~= '' then
+  local prev = redis.call('HGET', consumed, msg)
+  if prev then return {'duplicate', tostring(redis.call('XLEN', ev)), prev} end
+end
+local version = redis.call('XLEN', ev)
+if expected >= 0 and version ~= expected then
+  return {'conflict', tostring(version), ''}
+end
+for i, e in ipairs(p.events) do
+  if i == 1 then
+    redis.call('XADD', ev, '*', 'e', e, 't', now, 'm', msg)
+  else
+    redis.call('XADD', ev, '*', 'e', e)
+  end
+end
+local ids = {}
+for _, entry in ipairs(p.outbox) do
+  local n = redis.call('HINCRBY', meta, 'outseq', 1)
+  redis.call('HSET', outbox, tostring(n), entry, n .. ':s', 'queued', n .. ':t', now)
+  redis.call('ZADD', outq, now, n)
+  ids[#ids + 1] = tostring(n)
+end
+for k, v in pairs(p.meta) do redis.call('HSET', meta, k, v) end
+local idlist = table.concat(ids, ',')
+if msg ~= '' then redis.call('HSET', consumed, msg, idlist) end
+if p.ttl and p.ttl > 0 then
+  redis.call('EXPIRE', consumed, p.ttl)
+  redis.call('EXPIRE', outbox, p.ttl)
+  redis.call('EXPIRE', outq, p.ttl)
+end
+return {'ok', tostring(redis.call('XLEN', ev)), idlist}
+"""
+
+CLAIM_LUA = r"""
+-- KEYS: outbox, outq; ARGV: n, now ms, lease ms
+local n, now, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local entry = redis.call('HGET', KEYS[1], n)
+if not entry then return {'missing', ''} end
+local s = redis.call('HGET', KEYS[1], n .. ':s')
+local t = tonumber(redis.call('HGET', KEYS[1], n .. ':t') or '0')
+if s == 'queued' or (s == 'sending' and now - t > lease) then
+  redis.call('HSET', KEYS[1], n .. ':s', 'sending', n .. ':t', now)
+  return {'claimed', entry}
+end
+return {s, ''}
+"""
+
+STATUS_LUA = r"""
+-- KEYS: outbox, outq; ARGV: n, new status, now ms, provider id, error
+-- Status only moves forward: queued < sending < sent < delivered/failed; 'queued' may come back from 'sending'.
+local rank = {queued = 0, sending = 1, sent = 2, delivered = 3, failed = 3}
+local n, new = ARGV[1], ARGV[2]
+if not redis.call('HGET', KEYS[1], n) then return 'missing' end
+local s = redis.call('HGET', KEYS[1], n .. ':s') or 'queued'
+local allowed = rank[new] > rank[s] or (new == 'queued' and s == 'sending')
+if not allowed then return s end
+redis.call('HSET', KEYS[1], n .. ':s', new, n .. ':t', ARGV[3])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], n .. ':sid', ARGV[4]) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], n .. ':err', ARGV[5]) end
+if new == 'queued' then redis.call('ZADD', KEYS[2], ARGV[3], n) else redis.call('ZREM', KEYS[2], n) end
+return new
+"""
+
+CLAIM_INBOUND_LUA = r"""
+-- KEYS: in:<id>; ARGV: ttl, field, value, ...  Records the message unless it exists (SET NX semantics).
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
+return 1
+"""
+
+ZREM_IF_SCORE_LUA = r"""
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
+"""
+
+DIRTY = "outbox:dirty"
+LOCAL_OUTBOX = "outbox:local"
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def game_owner(game_id: str) -> str:
+    return f"g:{game_id}"
+
+
+def player_owner(address: str) -> str:
+    return f"p:{address}"
+
+
+def owner_keys(owner: str) -> dict[str, str]:
+    """The keys of one owner (``g:<id>`` or ``p:<address>``), all under one hash tag."""
+    tag = "{" + owner + "}"
+    meta = f"{tag}:meta" if owner.startswith("g:") else f"{tag}:player"
+    return {"ev": f"{tag}:ev", "meta": meta, "consumed": f"{tag}:consumed",
+            "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games"}
+
+
+def split_outbox_id(outbox_id: str) -> tuple[str, str]:
+    owner, _, n = outbox_id.rpartition("#")
+    if not owner or not n.isdigit():
+        raise ValueError(f"not an outbox id: {outbox_id!r}")
+    return owner, n
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """What an append did: ``ok``, ``conflict`` (someone appended first) or ``duplicate`` (message consumed)."""
+
+    status: str
+    version: int
+    outbox_ids: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One stream entry: the stream id, the engine event dict, and the envelope (only on a batch's first)."""
+
+    stream_id: str
+    event: dict[str, Any]
+    time_ms: int | None = None
+    message_id: str | None = None
+
+
+def _s(v: Any) -> str:
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+class Store:
+    """Events, outbox and inbound messages on one Redis connection pool."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.r = client
+        self._append = client.register_script(APPEND_LUA)
+        self._claim = client.register_script(CLAIM_LUA)
+        self._status = client.register_script(STATUS_LUA)
+        self._claim_in = client.register_script(CLAIM_INBOUND_LUA)
+        self._zrem_if = client.register_script(ZREM_IF_SCORE_LUA)
+
+    # -- appending ----------------------------------------------------------------------
+    def append(self, owner: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,
+               message_id: str | None = None, outbox: Iterable[dict[str, Any]] = (),
+               meta: dict[str, str] | None = None, ttl: int = 0) -> AppendResult:
+        """Append events + outbox entries + meta fields + the consumed message id, all or nothing.
+
+        ``expected_version`` is the stream length the caller decided against (-1: no check,
+        for player-owned replies). ``ttl`` > 0 expires the outbox and consumed ids (a game
+        that is over). Owners with outbox entries are registered in ``outbox:dirty`` *before*
+        the script runs, so a writer that dies right after it cannot hide entries from the sweep.
+        """
+        entries = [json.dumps(e, separators=(",", ":")) for e in outbox]
+        if entries:
+            self.r.zadd(DIRTY, {owner: now_ms()})
+        k = owner_keys(owner)
+        payload = json.dumps({
+            "events": [json.dumps(e, separators=(",", ":")) for e in events],
+            "outbox": entries,
+            "meta": {str(a): str(b) for a, b in (meta or {}).items()},
+            "ttl": int(ttl),
+        })
+        status, version, ids = self._append(
+            keys=[k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"]],
+            args=[expected_version, message_id or "", now_ms(), payload])
+        ids_s = _s(ids)
+        return AppendResult(_s(status), int(_s(version)), [f"{owner}#{n}" for n in ids_s.split(",") if n])
+
+    # -- reading ------------------------------------------------------------------------
+    def load(self, game_id: str, after: str | None = None) -> list[StoredEvent]:
+        """The game's events in order (only those after stream id ``after`` if given)."""
+        key = owner_keys(game_owner(game_id))["ev"]
+        start = "(" + after if after else "-"
+        out = []
+        for sid, fields in self.r.xrange(key, min=start, max="+"):
+            f = {_s(a): _s(b) for a, b in fields.items()}
+            out.append(StoredEvent(_s(sid), json.loads(f["e"]), int(f["t"]) if "t" in f else None,
+                                   f.get("m") or None))
+        return out
+
+    def version(self, game_id: str) -> int:
+        return int(self.r.xlen(owner_keys(game_owner(game_id))["ev"]))
+
+    def meta(self, game_id: str) -> dict[str, str]:
+        return {_s(a): _s(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()}
+
+    def consumed(self, owner: str, message_id: str) -> list[str] | None:
+        """The outbox ids a consumed message caused, or None if ``owner`` never consumed it."""
+        raw = self.r.hget(owner_keys(owner)["consumed"], message_id)
+        if raw is None:
+            return None
+        return [f"{owner}#{n}" for n in _s(raw).split(",") if n]
+
+    # -- outbox -------------------------------------------------------------------------
+    def outbox_entry(self, outbox_id: str) -> dict[str, Any] | None:
+        """The entry with its ``status``, ``sid``, ``error`` and ``updated_ms``; None if unknown."""
+        owner, n = split_outbox_id(outbox_id)
+        key = owner_keys(owner)["outbox"]
+        raw, s, t, sid, err = self.r.hmget(key, n, f"{n}:s", f"{n}:t", f"{n}:sid", f"{n}:err")
+        if raw is None:
+            return None
+        entry = json.loads(_s(raw))
+        entry.update(id=outbox_id, status=_s(s), updated_ms=int(_s(t or 0)),
+                     sid=_s(sid) if sid else None, error=_s(err) if err else None)
+        return entry
+
+    def outbox_entries(self, owner: str) -> list[dict[str, Any]]:
+        key = owner_keys(owner)["outbox"]
+        ns = sorted(int(_s(f)) for f in self.r.hkeys(key) if _s(f).isdigit())
+        return [e for e in (self.outbox_entry(f"{owner}#{n}") for n in ns) if e is not None]
+
+    def claim_send(self, outbox_id: str, lease_s: int) -> dict[str, Any] | None:
+        """Claim an entry for sending: returns it if it was queued (or its send lease ran out), else None."""
+        owner, n = split_outbox_id(outbox_id)
+        k = owner_keys(owner)
+        status, raw = self._claim(keys=[k["outbox"], k["outq"]], args=[n, now_ms(), lease_s * 1000])
+        if _s(status) != "claimed":
+            return None
+        entry = json.loads(_s(raw))
+        entry["id"] = outbox_id
+        return entry
+
+    def set_status(self, outbox_id: str, status: str, provider_id: str = "", error: str = "") -> str:
+        """Move an entry's status forward (never backwards, except sending -> queued); returns the status now."""
+        owner, n = split_outbox_id(outbox_id)
+        k = owner_keys(owner)
+        return _s(self._status(keys=[k["outbox"], k["outq"]], args=[n, status, now_ms(), provider_id, error[:500]]))
+
+    def stale_outbox(self, older_than_s: float) -> list[str]:
+        """Outbox ids still queued (or stuck sending) for longer than ``older_than_s``; tidies ``outbox:dirty``."""
+        cutoff = now_ms() - int(older_than_s * 1000)
+        found: list[str] = []
+        for owner_b, score in self.r.zrangebyscore(DIRTY, "-inf", cutoff, withscores=True):
+            owner = _s(owner_b)
+            outq = owner_keys(owner)["outq"]
+            ns = [_s(n) for n in self.r.zrangebyscore(outq, "-inf", cutoff)]
+            found.extend(f"{owner}#{n}" for n in ns)
+            if self.r.zcard(outq) == 0:
+                self._zrem_if(keys=[DIRTY], args=[owner, repr(score) if score != int(score) else str(int(score))])
+            else:
+                self.r.zadd(DIRTY, {owner: now_ms()})
+        return found
+
+    # -- inbound messages ---------------------------------------------------------------
+    def record_inbound(self, message_id: str, fields: dict[str, str], ttl_s: int) -> bool:
+        """Record an inbound message once; False if that id was already recorded (a retry)."""
+        flat: list[str] = []
+        for a, b in fields.items():
+            flat += [a, str(b)]
+        return bool(self._claim_in(keys=[f"in:{message_id}"], args=[ttl_s, *flat]))
+
+    def inbound(self, message_id: str) -> dict[str, str] | None:
+        raw = self.r.hgetall(f"in:{message_id}")
+        return {_s(a): _s(b) for a, b in raw.items()} if raw else None
+
+    def mark_inbound(self, message_id: str, status: str) -> None:
+        self.r.hset(f"in:{message_id}", "status", status)
+
+    def seen_once(self, key: str, ttl_s: int) -> bool:
+        """True the first time ``key`` is seen within ``ttl_s`` (SET NX EX)."""
+        return bool(self.r.set(key, "1", nx=True, ex=ttl_s))
+
+    # -- local outbox -------------------------------------------------------------------
+    def push_local(self, entry: dict[str, Any]) -> str:
+        """Keep a message "sent" without a provider, for the CLI to show; returns its stream id."""
+        sid = self.r.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
+        return _s(sid)
+
+    def read_local(self, count: int = 100, after: str = "-") -> list[tuple[str, dict[str, Any]]]:
+        """Messages in the local outbox, oldest first."""
+        return [(_s(i), json.loads(_s(f[b"m"] if b"m" in f else f["m"])))
+                for i, f in self.r.xrange(LOCAL_OUTBOX, min=after, max="+", count=count)]

@@ -1,0 +1,122 @@
+"""Contract tests of the Redis event store and outbox (service.store) against a real Redis."""
+
+from __future__ import annotations
+
+import threading
+
+import redis as redis_lib
+
+from service.store import Store, game_owner, player_owner
+
+
+def ev(n: int) -> dict:
+    return {"type": "bid_made", "v": 1, "seat": n % 2, "tricks": n}
+
+
+def test_append_checks_version_and_reads_back(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    g = game_owner("g1")
+    r1 = store.append(g, 0, [ev(1), ev(2)], message_id="m1", outbox=[{"to": "+1", "body": "hi"}], meta={"status": "active"})
+    assert (r1.status, r1.version, r1.outbox_ids) == ("ok", 2, ["g:g1#1"])
+    assert store.append(g, 0, [ev(3)], message_id="m2").status == "conflict"
+    assert store.version("g1") == 2
+    loaded = store.load("g1")
+    assert [e.event for e in loaded] == [ev(1), ev(2)]
+    assert loaded[0].message_id == "m1" and loaded[0].time_ms and loaded[1].message_id is None
+    assert store.load("g1", after=loaded[0].stream_id)[0].event == ev(2)
+    assert store.meta("g1")["status"] == "active"
+    assert store.outbox_entry("g:g1#1")["status"] == "queued"
+
+
+def test_consumed_message_is_a_duplicate_even_at_the_right_version(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    g = game_owner("g1")
+    first = store.append(g, 0, [ev(1)], message_id="m1", outbox=[{"body": "a"}, {"body": "b"}])
+    again = store.append(g, 1, [ev(1)], message_id="m1", outbox=[{"body": "a"}])
+    assert again.status == "duplicate" and again.outbox_ids == first.outbox_ids
+    assert store.version("g1") == 1 and len(store.outbox_entries(g)) == 2
+
+
+def test_conflict_writes_nothing(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    g = game_owner("g1")
+    store.append(g, 0, [ev(1)])
+    res = store.append(g, 0, [ev(2)], message_id="m9", outbox=[{"body": "x"}], meta={"status": "over"})
+    assert res.status == "conflict"
+    assert store.consumed(g, "m9") is None and store.outbox_entries(g) == [] and "status" not in store.meta("g1")
+
+
+def test_two_threads_racing_on_one_version_exactly_one_wins(redis_url: str, redis_client: redis_lib.Redis) -> None:
+    for round_ in range(20):
+        gid = f"race{round_}"
+        barrier = threading.Barrier(2)
+        results: list[str] = []
+
+        def worker(i: int) -> None:
+            store = Store(redis_lib.Redis.from_url(redis_url))
+            barrier.wait()
+            results.append(store.append(game_owner(gid), 0, [ev(i)], message_id=f"m{i}",
+                                        outbox=[{"body": str(i)}]).status)
+
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(results) == ["conflict", "ok"]
+        store = Store(redis_client)
+        assert store.version(gid) == 1 and len(store.outbox_entries(game_owner(gid))) == 1
+
+
+def test_player_replies_are_idempotent_by_message_id(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    p = player_owner("+4790000000")
+    a = store.append(p, -1, message_id="SM1", outbox=[{"body": "I did not understand"}])
+    b = store.append(p, -1, message_id="SM1", outbox=[{"body": "I did not understand"}])
+    assert a.ok and b.status == "duplicate" and a.outbox_ids == b.outbox_ids == ["p:+4790000000#1"]
+
+
+def test_claim_before_send_and_status_only_moves_forward(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    [oid] = store.append(game_owner("g1"), 0, [ev(1)], outbox=[{"body": "x"}]).outbox_ids
+    assert store.claim_send(oid, lease_s=60)["body"] == "x"
+    assert store.claim_send(oid, lease_s=60) is None  # being sent
+    assert store.set_status(oid, "sent", provider_id="SM123") == "sent"
+    assert store.claim_send(oid, lease_s=0) is None  # a sent entry is never sent again
+    assert store.set_status(oid, "delivered") == "delivered"
+    assert store.set_status(oid, "sent") == "delivered"
+    assert store.outbox_entry(oid)["sid"] == "SM123"
+
+
+def test_a_lapsed_send_lease_can_be_claimed_again(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    [oid] = store.append(game_owner("g1"), 0, [ev(1)], outbox=[{"body": "x"}]).outbox_ids
+    assert store.claim_send(oid, lease_s=60)
+    redis_client.hset("{g:g1}:outbox", "1:t", 0)
+    assert store.claim_send(oid, lease_s=60)
+
+
+def test_sweep_finds_entries_left_queued(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    ids = store.append(game_owner("g1"), 0, [ev(1)], outbox=[{"body": "x"}, {"body": "y"}]).outbox_ids
+    assert store.stale_outbox(older_than_s=60) == []
+    assert sorted(store.stale_outbox(older_than_s=-1)) == sorted(ids)
+    for oid in ids:
+        store.claim_send(oid, 60)
+        store.set_status(oid, "sent")
+    assert store.stale_outbox(older_than_s=-1) == []
+    assert redis_client.zcard("outbox:dirty") == 0
+
+
+def test_inbound_recorded_once(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    assert store.record_inbound("SM1", {"body": "KEEP"}, 60)
+    assert not store.record_inbound("SM1", {"body": "changed"}, 60)
+    assert store.inbound("SM1")["body"] == "KEEP"
+
+
+def test_all_keys_of_a_game_share_a_hash_tag(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    store.append(game_owner("g7"), 0, [ev(1)], message_id="m", outbox=[{"body": "x"}], meta={"a": "b"})
+    keys = [k.decode() for k in redis_client.keys("*g7*")]
+    assert len(keys) >= 4 and all(k.startswith("{g:g7}:") for k in keys)
