@@ -1,0 +1,582 @@
+"""From what a player texted to an :class:`Intent`: an engine command waiting for its seat, or a meta command.
+
+:func:`parse` is pure and knows nothing of the game: ``QH`` is a ``play``
+intent whether or not the player holds the queen of hearts, and ``4`` is a
+``bid`` in every phase; the engine decides legality, and
+:meth:`Intent.command` adapts the few replies whose meaning depends on the
+phase (a single card during the exchange, ``0`` or ``NONE`` meaning swap
+nothing).
+
+Tolerant of case, accents, extra spaces and punctuation, ``10`` or ``T``, suit
+symbols (``♥Q``, ``Q♥️``), Greek look-alike capitals, and the words of the
+player's language besides English. An optional ``#N`` prefix names one of the
+player's games. The carrier keywords (STOP, UNSUBSCRIBE, END, QUIT, STOPALL,
+REVOKE, OPTOUT, CANCEL; START; HELP) mean only what carriers make them mean,
+whatever follows them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Optional
+
+from spades.cards import RANK_NAMES, Card, parse_card
+from spades.commands import Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play
+from spades.errors import CardSyntaxError
+from spades.events import DEFAULT_FLOOR, HouseRules
+
+from .languages import LANGUAGES, SUIT_INITIALS, supported
+
+MAX_LENGTH = 1600  # ten segments; anything longer is not a reply to a prompt
+
+#: Intent kinds that become an engine command (see :meth:`Intent.command`).
+ENGINE_KINDS = frozenset({"double_nil", "draw", "keep", "discard", "exchange", "bid", "play", "resign"})
+#: Intent kinds the service handles itself.
+META_KINDS = frozenset({
+    "stop", "start", "help", "hand", "score", "rules", "lang", "new", "yes", "no", "games",
+    "remind", "pause", "tz", "auto", "dn_setting", "claim", "rematch",
+})
+#: Twilio's / carriers' reserved opt-out words.
+OPT_OUT_WORDS = ("STOP", "UNSUBSCRIBE", "END", "QUIT", "STOPALL", "REVOKE", "OPTOUT", "CANCEL")
+OPT_IN_WORDS = ("START", "UNSTOP")
+HELP_WORDS = ("HELP", "INFO")
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """What a player's message asks for.
+
+    ``kind`` is one of :data:`ENGINE_KINDS`, :data:`META_KINDS` or ``"unknown"``.
+    Arguments, depending on the kind:
+
+    * ``play``: ``card``; ``exchange``: ``cards`` (0 to any number; the engine checks 0-3);
+      ``bid``: ``number`` (0 is nil; out-of-range numbers are left to the engine);
+    * ``lang``: ``arg`` = a supported language code; ``new``: ``arg`` = ``"BOT"``, an
+      E.164-ish phone number (``+33612345678``) or an email address, and ``rules``;
+      ``remind`` / ``auto`` / ``dn_setting``: ``flag`` (True = on; ``dn_setting`` on =
+      "ask me DN or DRAW at each hand", off = "always DRAW"); ``pause``: ``number`` (days,
+      None if not given); ``tz``: ``arg`` = the zone name as typed;
+    * ``stop`` / ``start`` / ``help``: ``carrier`` is True for the carrier-reserved words
+      (Twilio acts on those itself), False for a local word (``ARRET``, ``STOPP``...)
+      the service must honour on its own;
+    * ``unknown``: ``reason`` is ``empty``, ``too_long``, ``bad_card`` (``arg`` = the token),
+      ``bad_lang`` (``arg`` = what was typed), ``missing_arg`` (``arg`` = the command word),
+      ``bad_number`` or ``not_understood``.
+
+    ``game`` is the ``#N`` prefix (None when absent); ``text`` the message as received.
+    """
+
+    kind: str
+    game: Optional[int] = None
+    card: Optional[Card] = None
+    cards: tuple[Card, ...] = ()
+    number: Optional[int] = None
+    flag: Optional[bool] = None
+    arg: Optional[str] = None
+    rules: Optional[HouseRules] = None
+    reason: Optional[str] = None
+    carrier: bool = False
+    text: str = field(default="", compare=False)
+
+    @property
+    def is_engine(self) -> bool:
+        return self.kind in ENGINE_KINDS
+
+    @property
+    def is_unknown(self) -> bool:
+        return self.kind == "unknown"
+
+    def command(self, seat: int, phase: str | None = None) -> Command | None:
+        """The engine command this intent is for the player at ``seat`` (None for meta and unknown intents).
+
+        ``phase`` (the game's phase) resolves the replies whose meaning depends on it:
+        during the exchange a lone card or a bare ``0`` is an exchange.
+        """
+        k = self.kind
+        if k == "keep":
+            return Keep(seat)
+        if k == "discard":
+            return Discard(seat)
+        if k == "double_nil":
+            return DeclareDoubleNil(seat)
+        if k == "draw":
+            return DeclineDoubleNil(seat)
+        if k == "resign":
+            return Forfeit(seat, "resigned")
+        if k == "exchange":
+            return Exchange(seat, tuple(self.cards))
+        if k == "play":
+            assert self.card is not None
+            if phase == "exchange":
+                return Exchange(seat, (self.card,))
+            return Play(seat, self.card)
+        if k == "bid":
+            assert self.number is not None
+            if phase == "exchange" and self.number == 0:
+                return Exchange(seat, ())
+            return Bid(seat, self.number)
+        return None
+
+
+# -- normalisation --------------------------------------------------------------------------------------
+_GREEK_LOOKALIKE = {
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K",
+    "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+}
+_SYMBOLS = {
+    "♠": " S", "♤": " S", "♥": " H", "♡": " H", "❤": " H", "♦": " D", "♢": " D", "♣": " C", "♧": " C",
+}
+_SPLIT = re.compile(r"[\s,;:!?()\[\]{}<>\"'`´’‘“”«»*/\\|=~^…·.]+")
+
+
+def normalize(text: str) -> str:
+    """Upper case, no accents, Greek look-alikes as Latin capitals, suit symbols as letters, punctuation as spaces."""
+    out = []
+    for ch in unicodedata.normalize("NFKC", text):
+        if ch in _SYMBOLS:
+            out.append(_SYMBOLS[ch] + " ")
+            continue
+        up = ch.upper()
+        base = "".join(c for c in unicodedata.normalize("NFD", up) if not unicodedata.combining(c))
+        if ch == "ς":
+            base = "Σ"
+        base = "".join(_GREEK_LOOKALIKE.get(c, c) for c in base)
+        base = base.replace("Ø", "O").replace("Æ", "AE").replace("ß", "SS")
+        out.append(base)
+    return " ".join(t for t in _SPLIT.split("".join(out)) if t)
+
+
+# -- vocabulary -----------------------------------------------------------------------------------------
+# kind -> words or phrases, in natural spelling (normalised below). English words are accepted in every
+# language; a language's own words only in that language (so French MAIN "hand" and Indonesian MAIN "play"
+# never meet).
+_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {
+        "keep": ("K", "KEEP", "KEEP IT"),
+        "discard": ("D", "DISCARD", "DISC", "TOSS"),
+        "double_nil": ("DN", "DOUBLE NIL", "DOUBLENIL", "BLIND NIL", "BLINDNIL", "DBL NIL"),
+        "draw": ("DRAW", "NO DN", "DR"),
+        "exchange": ("SWAP", "EXCHANGE", "THROW"),
+        "none": ("NONE", "NOTHING", "NO CARDS"),
+        "bid": ("BID",),
+        "nil": ("NIL",),
+        "play": ("PLAY",),
+        "hand": ("HAND", "CARDS", "STATUS"),
+        "score": ("SCORE", "SCORES"),
+        "rules": ("RULES",),
+        "resign": ("RESIGN", "FORFEIT", "GIVE UP", "CONCEDE"),
+        "lang": ("LANG", "LANGUAGE"),
+        "new": ("NEW", "INVITE", "CHALLENGE"),
+        "yes": ("YES", "Y", "YEP", "YEAH", "OK", "OKAY", "SURE"),
+        "no": ("NO", "N", "NOPE"),
+        "games": ("GAMES", "LIST"),
+        "remind": ("REMIND", "REMINDER", "REMINDERS"),
+        "pause": ("PAUSE",),
+        "tz": ("TZ", "TIMEZONE", "TIME ZONE"),
+        "auto": ("AUTO",),
+        "claim": ("CLAIM",),
+        "rematch": ("REMATCH",),
+        "on": ("ON",),
+        "off": ("OFF",),
+        "bot": ("BOT", "ROBOT", "COMPUTER"),
+        "stop": (),
+    },
+    "fr": {
+        "keep": ("GARDE", "GARDER", "JE GARDE"),
+        "discard": ("JETTE", "JETER", "DEFAUSSE", "DEFAUSSER", "JE JETTE"),
+        "double_nil": ("DOUBLE NUL", "NUL AVEUGLE", "DOUBLE ZERO"),
+        "draw": ("TIRE", "TIRER", "PIOCHE", "PIOCHER", "JE TIRE"),
+        "exchange": ("ECHANGE", "ECHANGER"),
+        "none": ("AUCUNE", "AUCUN", "RIEN"),
+        "bid": ("ANNONCE", "ENCHERE", "MISE", "PARI"),
+        "nil": ("NUL", "ZERO"),
+        "play": ("JOUE", "JOUER", "JE JOUE"),
+        "help": ("AIDE",),
+        "hand": ("MAIN", "JEU", "CARTES"),
+        "score": ("POINTS", "MARQUE"),
+        "rules": ("REGLES", "REGLE"),
+        "resign": ("ABANDON", "ABANDONNER", "J ABANDONNE", "JABANDONNE"),
+        "lang": ("LANGUE",),
+        "new": ("NOUVELLE", "NOUVEAU", "DEFI", "INVITER"),
+        "yes": ("OUI", "O", "D ACCORD", "DACCORD"),
+        "no": ("NON",),
+        "games": ("PARTIES",),
+        "remind": ("RAPPEL", "RAPPELS"),
+        "tz": ("FUSEAU",),
+        "claim": ("RECLAMER", "RECLAME"),
+        "rematch": ("REVANCHE",),
+        "on": ("OUI", "ACTIF", "MARCHE"),
+        "off": ("NON", "INACTIF", "ARRET"),
+        "stop": ("ARRET", "ARRETER", "DESINSCRIRE"),
+    },
+    "nb": {
+        "keep": ("BEHOLD", "BEHOLDE"),
+        "discard": ("KAST", "KASTE"),
+        "double_nil": ("DOBBEL NULL", "DOBBELNULL", "BLIND NULL", "DOBBEL NIL"),
+        "draw": ("TREKK", "TREKKE"),
+        "exchange": ("BYTT", "BYTTE"),
+        "none": ("INGEN", "INGENTING"),
+        "bid": ("MELD", "BY", "BUD"),
+        "nil": ("NULL",),
+        "play": ("SPILL",),
+        "help": ("HJELP",),
+        "hand": ("HÅND", "KORT"),
+        "score": ("POENG", "STILLING"),
+        "rules": ("REGLER",),
+        "resign": ("GI OPP", "GIOPP", "OPPGI"),
+        "lang": ("SPRÅK",),
+        "new": ("NY", "NYTT", "UTFORDRE"),
+        "yes": ("JA",),
+        "no": ("NEI",),
+        "games": ("PARTIER", "SPILLENE"),
+        "remind": ("PÅMINNELSE", "PÅMINNELSER", "MINN"),
+        "tz": ("TIDSSONE",),
+        "claim": ("KREV",),
+        "rematch": ("OMKAMP", "REVANSJ"),
+        "on": ("PÅ", "JA"),
+        "off": ("AV", "NEI"),
+        "stop": ("STOPP", "AVSLUTT"),
+    },
+    "id": {
+        "keep": ("SIMPAN", "AMBIL"),
+        "discard": ("BUANG",),
+        "double_nil": ("NIL GANDA", "DOBEL NIL", "NIL BUTA"),
+        "draw": ("TARIK", "LIHAT"),
+        "exchange": ("TUKAR",),
+        "none": ("TIDAK ADA", "KOSONG"),
+        "bid": ("TAWAR", "TAWARAN"),
+        "nil": ("NOL",),
+        "play": ("MAIN", "MAINKAN"),
+        "help": ("BANTUAN", "TOLONG"),
+        "hand": ("KARTU", "TANGAN"),
+        "score": ("SKOR", "NILAI"),
+        "rules": ("ATURAN",),
+        "resign": ("MENYERAH", "NYERAH"),
+        "lang": ("BAHASA",),
+        "new": ("BARU", "TANTANG"),
+        "yes": ("YA", "IYA"),
+        "no": ("TIDAK", "TDK", "GAK", "NGGAK", "ENGGAK"),
+        "games": ("PERMAINAN",),
+        "remind": ("INGATKAN", "PENGINGAT"),
+        "tz": ("ZONA",),
+        "auto": ("OTOMATIS",),
+        "claim": ("KLAIM",),
+        "rematch": ("TANDING ULANG", "MAIN LAGI"),
+        "on": ("NYALA", "HIDUP", "AKTIF", "YA"),
+        "off": ("MATI", "NONAKTIF", "TIDAK"),
+        "stop": ("BERHENTI",),
+    },
+    "el": {
+        "keep": ("ΚΡΑΤΩ", "ΚΡΑΤΑ", "ΚΡΑΤΑΩ", "KRATO", "KRATAO", "KRATA"),
+        "discard": ("ΠΕΤΑΩ", "ΠΕΤΑ", "ΠΕΤΑΞΕ", "PETAO", "PETA"),
+        "double_nil": ("ΔΙΠΛΟ ΜΗΔΕΝ", "ΔΙΠΛΟ NIL", "ΤΥΦΛΟ ΜΗΔΕΝ", "DIPLO MIDEN"),
+        "draw": ("ΤΡΑΒΑΩ", "ΤΡΑΒΑ", "ΤΡΑΒΗΞΕ", "TRAVAO", "TRAVA"),
+        "exchange": ("ΑΛΛΑΓΗ", "ΑΛΛΑΖΩ", "ΑΛΛΑΞΕ", "ALLAGI"),
+        "none": ("ΚΑΜΙΑ", "ΤΙΠΟΤΑ", "KAMIA", "TIPOTA"),
+        "bid": ("ΔΗΛΩΝΩ", "ΔΗΛΩΣΗ", "DILONO"),
+        "nil": ("ΜΗΔΕΝ", "MIDEN"),
+        "play": ("ΠΑΙΖΩ", "ΠΑΙΞΕ", "PAIZO"),
+        "help": ("ΒΟΗΘΕΙΑ", "VOITHEIA", "VOITHIA"),
+        "hand": ("ΧΕΡΙ", "ΦΥΛΛΑ", "XERI", "FYLLA"),
+        "score": ("ΣΚΟΡ", "ΠΟΝΤΟΙ"),
+        "rules": ("ΚΑΝΟΝΕΣ", "KANONES"),
+        "resign": ("ΠΑΡΑΙΤΟΥΜΑΙ", "ΠΑΡΑΙΤΗΣΗ", "PARAITISI"),
+        "lang": ("ΓΛΩΣΣΑ", "GLOSSA"),
+        "new": ("ΝΕΟ", "ΝΕΑ", "NEO"),
+        "yes": ("ΝΑΙ", "NAI"),
+        "no": ("ΟΧΙ", "OXI", "OCHI"),
+        "games": ("ΠΑΙΧΝΙΔΙΑ", "ΠΑΡΤΙΔΕΣ"),
+        "remind": ("ΥΠΕΝΘΥΜΙΣΗ",),
+        "tz": ("ΖΩΝΗ",),
+        "auto": ("ΑΥΤΟΜΑΤΟ",),
+        "claim": ("ΔΙΕΚΔΙΚΩ",),
+        "rematch": ("ΡΕΒΑΝΣ", "REVANS"),
+        "on": ("ΝΑΙ", "ΑΝΟΙΧΤΟ", "NAI"),
+        "off": ("ΟΧΙ", "ΚΛΕΙΣΤΟ", "OXI"),
+        "stop": ("ΣΤΟΠ",),
+    },
+}
+
+# rank and suit words for "queen of hearts", "dame de coeur", "ess spar"...
+_RANK_WORDS = {
+    "ACE": 14, "KING": 13, "QUEEN": 12, "JACK": 11, "TEN": 10,
+    "AS": 14, "ROI": 13, "DAME": 12, "VALET": 11, "DIX": 10,
+    "ESS": 14, "KONGE": 13, "KNEKT": 11, "TI": 10,
+    "RAJA": 13, "RATU": 12, "PANGERAN": 11, "SEPULUH": 10,
+    "ΑΣΣΟΣ": 14, "ΑΣΟΣ": 14, "ΡΗΓΑΣ": 13, "ΝΤΑΜΑ": 12, "ΒΑΛΕΣ": 11, "ΦΑΝΤΗΣ": 11,
+}
+_SUIT_WORDS = {
+    "SPADES": "S", "SPADE": "S", "HEARTS": "H", "HEART": "H", "DIAMONDS": "D", "DIAMOND": "D",
+    "CLUBS": "C", "CLUB": "C",
+    "PIQUE": "S", "PIQUES": "S", "COEUR": "H", "COEURS": "H", "CŒUR": "H", "CARREAU": "D", "CARREAUX": "D",
+    "TREFLE": "C", "TREFLES": "C",
+    "SPAR": "S", "HJERTER": "H", "RUTER": "D", "KLØVER": "C",
+    "SEKOP": "S", "HATI": "H", "WAJIK": "D", "KERITING": "C",
+    "ΜΠΑΣΤΟΥΝΙ": "S", "ΜΠΑΣΤΟΥΝΙΑ": "S", "ΚΟΥΠΑ": "H", "ΚΟΥΠΕΣ": "H", "ΚΑΡΟ": "D", "ΣΠΑΘΙ": "C", "ΣΠΑΘΙΑ": "C",
+}
+_OF_WORDS = frozenset({"OF", "DE", "DU", "I", "AV", "ΣΤΟ"})
+
+
+def _norm_table() -> dict[str, dict[str, str]]:
+    """language -> {normalised phrase: kind}; English first, the language's own words override."""
+    tables: dict[str, dict[str, str]] = {}
+    for lang in LANGUAGES:
+        table: dict[str, str] = {}
+        for source in ("en", lang) if lang != "en" else ("en",):
+            for kind, words in _WORDS[source].items():
+                if kind in ("on", "off"):
+                    continue  # only after REMIND, AUTO, DN...
+                for w in words:
+                    table[normalize(w)] = kind
+        tables[lang] = table
+    return tables
+
+
+_TABLES = _norm_table()
+_ON_OFF = {lang: ({normalize(w) for w in _WORDS["en"]["on"] + _WORDS[lang].get("on", ()) + _WORDS["en"]["yes"]},
+                  {normalize(w) for w in _WORDS["en"]["off"] + _WORDS[lang].get("off", ()) + _WORDS["en"]["no"]})
+           for lang in LANGUAGES}
+_RANKS_N = {normalize(k): v for k, v in _RANK_WORDS.items()}
+_SUITS_N = {normalize(k): v for k, v in _SUIT_WORDS.items()}
+_OPT_OUT = frozenset(OPT_OUT_WORDS) | {"OPT OUT", "STOP ALL"}
+_PREFIX = re.compile(r"^\s*#\s*(\d{1,6})(?!\d)[\s:.,;)\-]*")
+_CARDISH = re.compile(r"^(?:\d{1,2}|[A-Z])[SHDC]$|^[SHDC](?:\d{1,2}|[A-Z])$")
+_CARD_RUN = re.compile(r"(10|[2-9TJQKA])([SHDC])")
+_NUMBER = re.compile(r"^-?\d{1,4}$")
+_PHONE = re.compile(r"^\+?[\d().\-]+$")
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def _card(token: str, lang: str) -> Card | None:
+    try:
+        return parse_card(token, SUIT_INITIALS.get(lang) or None)
+    except CardSyntaxError:
+        return None
+
+
+def _cards(tokens: list[str], lang: str) -> list[Card] | None:
+    """The cards named by ``tokens`` (``2C 7D``, ``2C7D``, ``Q H 10 S``, ``queen of hearts``), or None."""
+    joined = "".join(tokens)
+    one = _card(joined, lang)
+    if one is not None:
+        return [one]
+    out: list[Card] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        card = _card(tok, lang)
+        if card is None and i + 1 < len(tokens):
+            card = _card(tok + tokens[i + 1], lang)
+            if card is not None:
+                i += 1
+        if card is None and tok in _RANKS_N:
+            j = i + 1
+            if j < len(tokens) and tokens[j] in _OF_WORDS:
+                j += 1
+            if j < len(tokens) and tokens[j] in _SUITS_N:
+                card = _card(RANK_NAMES.get(_RANKS_N[tok], str(_RANKS_N[tok])) + _SUITS_N[tokens[j]], lang)
+                i = j
+        if card is None and tok in _SUITS_N and i + 1 < len(tokens) and tokens[i + 1] in _RANKS_N:
+            card = _card(RANK_NAMES.get(_RANKS_N[tokens[i + 1]], str(_RANKS_N[tokens[i + 1]])) + _SUITS_N[tok], lang)
+            i += 1
+        if card is None:
+            run = _CARD_RUN.findall(tok)
+            if run and "".join(r + s for r, s in run) == tok:
+                out.extend(_card(r + s, lang) for r, s in run)  # type: ignore[misc]
+                i += 1
+                continue
+            return None
+        out.append(card)
+        i += 1
+    return out or None
+
+
+def _match(tokens: list[str], table: dict[str, str]) -> tuple[str | None, list[str]]:
+    """The kind of the longest phrase ``tokens`` begin with (up to three words), and the tokens after it."""
+    for n in (3, 2, 1):
+        if len(tokens) >= n:
+            kind = table.get(" ".join(tokens[:n]))
+            if kind:
+                return kind, tokens[n:]
+    return None, tokens
+
+
+def _flag(rest: list[str], lang: str) -> bool | None:
+    if not rest:
+        return None
+    on, off = _ON_OFF[lang]
+    word = rest[0]
+    if word in on:
+        return True
+    if word in off:
+        return False
+    return None
+
+
+def _new_intent(raw_words: list[str], lang: str, **base: object) -> Intent:
+    """NEW <phone | email | BOT> [BAGS] [FLOOR [n]] [TO n]."""
+    table = _TABLES[lang]
+    address: str | None = None
+    failed_nil_bags, floor, target = False, None, 500
+    words = list(raw_words)
+    i = 0
+    leftovers: list[str] = []
+    while i < len(words):
+        w = words[i]
+        n = normalize(w)
+        if address is None and _EMAIL.match(w.strip(".,;")):
+            address = w.strip(".,;").lower()
+        elif address is None and _PHONE.match(w) and (
+                len(re.sub(r"\D", "", w)) >= 6 or (i + 1 < len(words) and _PHONE.match(words[i + 1]))):
+            digits = w
+            while i + 1 < len(words) and _PHONE.match(words[i + 1]) and not words[i + 1].startswith("-"):
+                i += 1
+                digits += words[i]
+            plus = digits.strip().startswith("+") or digits.strip().startswith("00")
+            num = re.sub(r"\D", "", digits)
+            if num.startswith("00"):
+                num = num[2:]
+            if len(num) < 6:
+                return Intent("unknown", reason="not_understood", arg=digits, **base)  # type: ignore[arg-type]
+            address = ("+" if plus else "") + num
+        elif address is None and table.get(n) == "bot":
+            address = "BOT"
+        elif n in ("BAGS", "NILBAGS", "NIL BAGS", "SACS", "POSER", "KANTONG", "ΣΑΚΟΥΛΕΣ"):
+            failed_nil_bags = True
+        elif n in ("FLOOR", "PLANCHER", "GULV", "BATAS", "ΟΡΙΟ".translate(str.maketrans(_GREEK_LOOKALIKE))):
+            floor = DEFAULT_FLOOR
+            if i + 1 < len(words) and _NUMBER.match(words[i + 1].strip()):
+                i += 1
+                floor = -abs(int(words[i]))
+        elif n in ("TO", "TARGET", "A", "JUSTE", "TIL", "SAMPAI", "ΕΩΣ") and i + 1 < len(words) and words[i + 1].isdigit():
+            i += 1
+            target = int(words[i])
+        elif w.isdigit() and address is not None:
+            target = int(w)
+        elif n:
+            leftovers.append(w)
+        i += 1
+    if address is None:
+        return Intent("unknown", reason="missing_arg", arg="new", **base)  # type: ignore[arg-type]
+    if not 100 <= target <= 1000:
+        return Intent("unknown", reason="bad_number", arg=str(target), **base)  # type: ignore[arg-type]
+    if leftovers:
+        return Intent("unknown", reason="not_understood", arg=" ".join(leftovers), **base)  # type: ignore[arg-type]
+    return Intent("new", arg=address, rules=HouseRules(failed_nil_bags, floor, target), **base)  # type: ignore[arg-type]
+
+
+def parse(text: str | None, lang: str = "en") -> Intent:
+    """What ``text`` (a message from a player whose language is ``lang``) asks for. Never raises."""
+    lang = supported(lang)
+    raw = text or ""
+    base: dict[str, object] = {"text": raw}
+    if not raw.strip():
+        return Intent("unknown", reason="empty", **base)  # type: ignore[arg-type]
+    game = None
+    m = _PREFIX.match(raw)
+    if m:
+        game = int(m.group(1))
+        raw = raw[m.end():]
+    base["game"] = game
+    norm = normalize(raw[:MAX_LENGTH + 1])
+    tokens = norm.split()
+    if tokens:
+        first = tokens[0]
+        two = " ".join(tokens[:2])
+        if first in _OPT_OUT or two in _OPT_OUT:
+            return Intent("stop", carrier=True, **base)  # type: ignore[arg-type]
+        if first in OPT_IN_WORDS:
+            return Intent("start", carrier=True, **base)  # type: ignore[arg-type]
+        if first in HELP_WORDS:
+            return Intent("help", carrier=True, **base)  # type: ignore[arg-type]
+    if len(raw) > MAX_LENGTH:
+        return Intent("unknown", reason="too_long", **base)  # type: ignore[arg-type]
+    if not tokens:
+        if game is not None and not raw.strip():
+            return Intent("hand", **base)  # type: ignore[arg-type]
+        return Intent("unknown", reason="not_understood", **base)  # type: ignore[arg-type]
+    table = _TABLES[lang]
+    kind, rest = _match(tokens, table)
+
+    if kind in ("stop", "start", "help"):
+        return Intent(kind, carrier=False, **base)  # type: ignore[arg-type]
+    if kind == "none" and not rest:
+        return Intent("exchange", cards=(), **base)  # type: ignore[arg-type]
+    if kind in ("keep", "discard", "draw", "hand", "score", "rules", "resign", "yes", "no", "games", "claim",
+                "rematch") and not rest:
+        return Intent(kind, **base)  # type: ignore[arg-type]
+    if kind == "double_nil":
+        flag = _flag(rest, lang)
+        if rest and flag is not None and len(rest) == 1:
+            return Intent("dn_setting", flag=flag, **base)  # type: ignore[arg-type]
+        if not rest:
+            return Intent("double_nil", **base)  # type: ignore[arg-type]
+    if kind == "draw" and rest:
+        flag = _flag(rest, lang)
+        if flag is not None and len(rest) == 1:  # DRAW ON = always draw = do not ask DN
+            return Intent("dn_setting", flag=not flag, **base)  # type: ignore[arg-type]
+    if kind == "nil" and not rest:
+        return Intent("bid", number=0, **base)  # type: ignore[arg-type]
+    if kind == "bid":
+        if len(rest) == 1 and table.get(rest[0]) == "nil":
+            return Intent("bid", number=0, **base)  # type: ignore[arg-type]
+        if len(rest) == 1 and _NUMBER.match(rest[0]):
+            return Intent("bid", number=int(rest[0]), **base)  # type: ignore[arg-type]
+        if not rest:
+            return Intent("unknown", reason="missing_arg", arg="bid", **base)  # type: ignore[arg-type]
+    if kind == "exchange":
+        if rest == ["0"] or not rest or (len(rest) <= 2 and table.get(" ".join(rest)) == "none"):
+            return Intent("exchange", cards=(), **base)  # type: ignore[arg-type]
+        cards = _cards(rest, lang)
+        if cards is not None:
+            return Intent("exchange", cards=tuple(cards), **base)  # type: ignore[arg-type]
+    if kind == "play" and rest:
+        cards = _cards(rest, lang)
+        if cards is not None and len(cards) == 1:
+            return Intent("play", card=cards[0], **base)  # type: ignore[arg-type]
+    if kind == "lang":
+        from .languages import normalize_language
+
+        if not rest:
+            return Intent("unknown", reason="missing_arg", arg="lang", **base)  # type: ignore[arg-type]
+        code = normalize_language(" ".join(rest))
+        if code is None:
+            return Intent("unknown", reason="bad_lang", arg=" ".join(rest)[:20], **base)  # type: ignore[arg-type]
+        return Intent("lang", arg=code, **base)  # type: ignore[arg-type]
+    if kind in ("remind", "auto"):
+        flag = _flag(rest, lang)
+        if flag is None or len(rest) != 1:
+            return Intent("unknown", reason="missing_arg", arg=kind, **base)  # type: ignore[arg-type]
+        return Intent(kind, flag=flag, **base)  # type: ignore[arg-type]
+    if kind == "pause":
+        if not rest:
+            return Intent("pause", number=None, **base)  # type: ignore[arg-type]
+        if len(rest) == 1 and rest[0].isdigit() and int(rest[0]) <= 365:
+            return Intent("pause", number=int(rest[0]), **base)  # type: ignore[arg-type]
+        return Intent("unknown", reason="bad_number", arg="pause", **base)  # type: ignore[arg-type]
+    if kind == "tz":
+        words = raw.split()
+        if len(words) < 2:
+            return Intent("unknown", reason="missing_arg", arg="tz", **base)  # type: ignore[arg-type]
+        return Intent("tz", arg=words[-1][:40], **base)  # type: ignore[arg-type]
+    if kind == "new":
+        words = raw.split()[1:]
+        return _new_intent(words, lang, **base)
+
+    # no command word: a bare number (a bid), cards, or nothing we know
+    if len(tokens) == 1 and _NUMBER.match(tokens[0]):
+        n = int(tokens[0])
+        if n < 0 or n > 99:
+            return Intent("unknown", reason="bad_number", arg=tokens[0], **base)  # type: ignore[arg-type]
+        return Intent("bid", number=n, **base)  # type: ignore[arg-type]
+    if kind is None:
+        cards = _cards(tokens, lang)
+        if cards is not None:
+            if len(cards) == 1:
+                return Intent("play", card=cards[0], **base)  # type: ignore[arg-type]
+            return Intent("exchange", cards=tuple(cards), **base)  # type: ignore[arg-type]
+        if len(tokens) == 1 and _CARDISH.match(tokens[0]):
+            return Intent("unknown", reason="bad_card", arg=tokens[0], **base)  # type: ignore[arg-type]
+    return Intent("unknown", reason="not_understood", **base)  # type: ignore[arg-type]
