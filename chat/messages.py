@@ -1,0 +1,265 @@
+"""Messages about a game: the turn prompt, the news a waiting player needs, and errors explained.
+
+Everything here reads a :class:`spades.game.PlayerView` (all the player may
+know) and the redacted events since the last message sent to that player, and
+renders a template. Nothing here can name a card the player has not seen:
+the view and :func:`spades.events.redact` have already removed them.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Iterable, Sequence
+
+from spades.cards import SUIT_ORDER, Card, Suit
+from spades.commands import Bid, DeclareDoubleNil, Exchange, Play
+from spades.errors import CardSyntaxError, MustFollowSuit, NotYourTurn, RuleError
+from spades.game import PlayerView
+
+from .gsm import to_gsm7
+from .parse import Intent
+from .render import Rendered, gettext, render
+
+NAME_MAX_SMS = 12  # characters of a player's name in an SMS
+_RANK = {14: "A", 13: "K", 12: "Q", 11: "J"}
+
+#: Template of each turn situation.
+TURN_TEMPLATES = ("dn_offer", "draw", "exchange", "bid", "play")
+
+
+def display_name(name: str, channel: str) -> str:
+    """A player's name as a message shows it: trimmed; in an SMS, GSM-7 and at most 12 characters."""
+    name = " ".join((name or "").split()) or "?"
+    if channel == "sms":
+        name = to_gsm7(name)
+        if len(name) > NAME_MAX_SMS:
+            name = name[: NAME_MAX_SMS - 1].rstrip() + "."
+    return name
+
+
+def hand_groups(cards: Iterable[Card]) -> list[dict[str, Any]]:
+    """A hand grouped by suit (spades, hearts, clubs, diamonds), high cards first; empty suits left out.
+
+    Each group: ``{"suit": "S", "ranks": ["A", "K", "10", "4"], "codes": ["AS", ...]}``.
+    """
+    cards = list(cards)
+    groups = []
+    for suit in SUIT_ORDER:
+        ranks = sorted((c for c in cards if c.suit is suit), key=lambda c: -c.rank)
+        if ranks:
+            groups.append({"suit": suit.letter, "ranks": [c.rank_code for c in ranks], "codes": [c.code for c in ranks]})
+    return groups
+
+
+def _bid_info(view: PlayerView, seat: int) -> dict[str, Any]:
+    return {"bid": view.bids[seat], "dn": view.double_nil[seat], "tricks": view.tricks_won[seat],
+            "score": view.scores[seat], "bags": view.bags[seat]}
+
+
+def _score_line(score: Any) -> dict[str, Any]:
+    d = score if isinstance(score, dict) else score.to_dict()
+    return {"contract": d["contract"], "bid": d["bid"], "tricks": d["tricks"], "made": d["made"],
+            "points": d["hand_total"], "penalty": d["sandbag_penalty"], "total": d["game_total"],
+            "bags": d["bags_carried"]}
+
+
+def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str, Any]:
+    """What happened since the player's last message that a prompt should tell them."""
+    me, opp = view.seat, view.opponent
+    news: dict[str, Any] = {"hand_result": None, "last_trick": None, "opp_dn": False, "opp_swapped": None,
+                            "got": None, "opp_bid_news": False}
+    trick = None
+    if events is None:  # a resend (HAND): what the view itself holds
+        if view.phase == "play" and view.last_trick is not None:
+            trick = {"seat": view.last_trick.seat, "cards": [(s, c.code) for s, c in view.last_trick.cards]}
+    else:
+        for e in events:
+            t = e.get("type")
+            if t == "trick_won":
+                trick = {"seat": e["seat"], "cards": [(int(s), c) for s, c in e["cards"]]}
+            elif t == "hand_scored":
+                news["hand_result"] = {"hand": e["hand"], "me": _score_line(e["scores"][me]),
+                                       "opp": _score_line(e["scores"][opp])}
+            elif t == "double_nil_declared" and e["seat"] == opp:
+                news["opp_dn"] = True
+            elif t == "cards_exchanged" and e["seat"] == opp:
+                news["opp_swapped"] = e.get("count", 0)
+            elif t == "bid_made" and e["seat"] == opp:
+                news["opp_bid_news"] = True
+            elif t == "draw_decided" and e["seat"] == me:
+                news["got"] = None if e.get("kept_first", True) else e.get("kept")
+    if trick is not None:
+        mine = next(c for s, c in trick["cards"] if s == me)
+        theirs = next(c for s, c in trick["cards"] if s == opp)
+        news["last_trick"] = {"won": trick["seat"] == me, "mine": mine, "theirs": theirs}
+    if view.phase not in ("draw",) and news["got"] is not None and view.phase != "draw":
+        news["got"] = None  # the hand is shown in full from now on
+    return news
+
+
+def play_replies(view: PlayerView) -> dict[str, Any]:
+    """How the play prompt states the cards allowed: ``any``, ``no_spades`` (lead anything but a spade) or ``list``."""
+    cards = [m.card for m in view.legal if isinstance(m, Play)]
+    hand = list(view.hand)
+    if set(cards) == set(hand) and len(hand) > 1:
+        mode = "any"
+    elif set(cards) == {c for c in hand if c.suit is not Suit.SPADES} and not view.trick and len(cards) > 3:
+        mode = "no_spades"
+    else:
+        mode = "list"
+    return {"mode": mode, "cards": [c.code for c in cards]}
+
+
+def replies_for(view: PlayerView, lang: str) -> tuple[str, ...]:
+    """Every reply the prompt offers, as literal texts (each parses to exactly one legal command)."""
+    if not view.legal:
+        return ()
+    first = view.legal[0]
+    if isinstance(first, DeclareDoubleNil) or view.double_nil_offer:
+        return ("DN", gettext(lang, "DRAW"))
+    if view.phase == "draw":
+        return ("K", "D")
+    if isinstance(first, Exchange):
+        swap, none = gettext(lang, "SWAP"), gettext(lang, "NONE")
+        return tuple(f"{swap} {' '.join(c.code for c in m.cards)}" if m.cards else f"{swap} {none}"
+                     for m in view.legal if isinstance(m, Exchange))
+    if isinstance(first, Bid):
+        return tuple(str(m.tricks) for m in view.legal if isinstance(m, Bid))
+    return tuple(m.card.code for m in view.legal if isinstance(m, Play))
+
+
+def situation(view: PlayerView) -> str:
+    """The template of ``view``'s prompt: a turn template, ``waiting`` or ``game_over``."""
+    if view.phase == "over":
+        return "game_over"
+    if view.to_move != view.seat:
+        return "waiting"
+    if view.double_nil_offer:
+        return "dn_offer"
+    return {"draw": "draw", "exchange": "exchange", "bid": "bid", "play": "play"}[view.phase]
+
+
+def context(view: PlayerView, events: Sequence[dict[str, Any]] | None, opponent_name: str, game_label: str,
+            channel: str) -> dict[str, Any]:
+    """The variables every game template gets (see templates/README.md)."""
+    me, opp = view.seat, view.opponent
+    lead = None
+    if view.trick and view.trick[0][0] == opp:
+        lead = view.trick[0][1].code
+    ctx: dict[str, Any] = {
+        "label": (game_label.strip() + " ") if game_label and game_label.strip() else "",
+        "opp": display_name(opponent_name, channel),
+        "hand_no": view.hand_no,
+        "phase": view.phase,
+        "hand": hand_groups(view.hand),
+        "cards_in_hand": len(view.hand),
+        "offered": view.offered.code if view.offered else None,
+        "draw_no": view.decisions[me] + 1,
+        "me": _bid_info(view, me),
+        "them": _bid_info(view, opp),
+        "lead": lead,
+        "trick_no": view.tricks_won[0] + view.tricks_won[1] + 1,
+        "spades_broken": view.spades_broken,
+        "target": view.rules.target,
+        "winner": None if view.winner is None else ("me" if view.winner == me else "opp"),
+        "end_reason": view.end_reason,
+        "hands_played": view.hands_played,
+        "to_move": None if view.to_move is None else ("me" if view.to_move == me else "opp"),
+        "play": play_replies(view) if view.phase == "play" and view.to_move == me else None,
+        "dn_offer": view.double_nil_offer,
+    }
+    ctx.update(_news(view, events))
+    if ctx["winner"] is not None and ctx["hand_result"] is None and view.last_hand is not None and events is None:
+        ctx["hand_result"] = {"hand": view.last_hand.hand, "me": _score_line(view.last_hand.scores[me]),
+                              "opp": _score_line(view.last_hand.scores[opp])}
+    return ctx
+
+
+def prompt(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]] | None = None,
+           opponent_name: str = "", game_label: str = "") -> Rendered:
+    """The message for the player of ``view``: their turn prompt, or where the game stands while they wait.
+
+    ``events``: the redacted events (``spades.events.redact(e, view.seat)``) since the last message
+    sent to this player, so the prompt tells what happened meanwhile (the opponent's card or
+    decision, the last trick, the hand's result). ``None`` means a resend (``HAND``): the prompt
+    tells what the view holds. ``game_label`` (e.g. ``"#2"``) prefixes the message when the
+    player has several games. The returned :attr:`Rendered.replies` are the replies offered.
+    """
+    name = situation(view)
+    ctx = context(view, events, opponent_name, game_label, channel)
+    replies = replies_for(view, lang) if view.to_move == view.seat else ()
+    return render(name, lang, channel, replies=replies, **ctx)
+
+
+_NEWS_FOR_WAITING = ("hand_scored", "game_ended")
+
+
+def notice(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]],
+           opponent_name: str = "", game_label: str = "") -> Rendered | None:
+    """The message for a player who is *not* to move, or None when the events tell them nothing new.
+
+    New to a waiting player: the end of a hand (its score) and the end of the game. Everything
+    else (the opponent's card, the trick's result) reaches them in their next prompt.
+    """
+    types = {e.get("type") for e in events}
+    if view.phase == "over" and "game_ended" in types:
+        ctx = context(view, events, opponent_name, game_label, channel)
+        if ctx["hand_result"] is None and view.last_hand is not None and "hand_scored" in types:
+            pass
+        return render("game_over", lang, channel, **ctx)
+    if "hand_scored" in types:
+        ctx = context(view, events, opponent_name, game_label, channel)
+        return render("hand_over", lang, channel, **ctx)
+    return None
+
+
+def message_for(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]],
+                opponent_name: str = "", game_label: str = "") -> Rendered | None:
+    """What to send the player of ``view`` after a move: the prompt if they are to move, else the
+    :func:`notice` (or None). Call it for both players after every decided command."""
+    if view.phase != "over" and view.to_move == view.seat:
+        return prompt(view, lang, channel, events, opponent_name, game_label)
+    return notice(view, lang, channel, events, opponent_name, game_label)
+
+
+def _suit_key(suit: Suit | None) -> str | None:
+    return suit.letter if suit is not None else None
+
+
+def explain_error(error: RuleError | CardSyntaxError | Intent, view: PlayerView | None, lang: str, channel: str,
+                  opponent_name: str = "", game_label: str = "") -> Rendered:
+    """One reply saying why a message was refused and what may be sent now.
+
+    ``error``: a rule error raised by ``spades.game.decide``, a :class:`CardSyntaxError`, or an
+    ``unknown`` :class:`Intent` from :func:`chat.parse`. ``view``: the player's view of the game
+    the message was for (None when there is no game). E.g. ``"You must follow hearts: QH 9H 4H"``.
+    """
+    if isinstance(error, Intent):
+        code = "unknown_" + (error.reason or "not_understood")
+        detail = error.arg or ""
+    elif isinstance(error, CardSyntaxError):
+        code, detail = "unknown_bad_card", error.text
+    else:
+        code, detail = error.code, ""
+    ctx: dict[str, Any]
+    if view is not None:
+        ctx = context(view, [], opponent_name, game_label, channel)
+    else:
+        ctx = {"label": (game_label.strip() + " ") if game_label else "", "opp": display_name(opponent_name, channel),
+               "phase": None, "to_move": None, "play": None, "hand": [], "dn_offer": False, "lead": None}
+    ctx["code"] = code
+    ctx["detail"] = to_gsm7(detail)[:20] if channel == "sms" else detail[:40]
+    ctx["suit"] = _suit_key(error.suit) if isinstance(error, MustFollowSuit) else None
+    ctx["their_turn"] = isinstance(error, NotYourTurn) or (view is not None and view.to_move not in (None, view.seat))
+    ctx["show_hand"] = bool(ctx["play"] and ctx["play"]["mode"] != "list") or (ctx["phase"] in ("exchange", "bid"))
+    replies = replies_for(view, lang) if view is not None and view.to_move == view.seat else ()
+    return render("error", lang, channel, replies=replies, **ctx)
+
+
+def exchange_replies(hand: Sequence[Card], lang: str) -> list[str]:
+    """All exchange replies for a hand (used by tests): ``SWAP NONE`` and every 1 to 3 card swap."""
+    swap, none = gettext(lang, "SWAP"), gettext(lang, "NONE")
+    out = [f"{swap} {none}"]
+    for n in (1, 2, 3):
+        out.extend(f"{swap} {' '.join(c.code for c in combo)}" for combo in combinations(hand, n))
+    return out

@@ -1,0 +1,174 @@
+"""Rendering: the Jinja2 environment over ``templates/``, gettext catalogues (Babel), and the SMS finishing pass.
+
+``render(name, lang, channel, **context)`` renders ``templates/sms/<name>.txt.j2``
+(channel ``sms``) or ``templates/email/<name>.txt.j2`` plus ``<name>.html.j2``
+(channel ``email``; the text template's first line is the subject). Templates
+translate with ``_()`` (gettext, new style: ``_("%(name)s led %(card)s.", name=..., card=...)``)
+against ``chat/locale/<lang>/LC_MESSAGES/messages.mo``.
+
+An SMS is one line: whitespace collapses to single spaces; Greek is written in
+GSM-7 capitals (:func:`chat.gsm.greek_caps`); then :func:`chat.gsm.to_gsm7`
+guarantees the text never leaves GSM-7 (a player's name in another script
+becomes ``?``).
+
+Catalogues: extract with ``pybabel extract -F chat/babel.cfg -o chat/locale/messages.pot .``,
+update with ``pybabel update -i chat/locale/messages.pot -d chat/locale``, compile with
+``pybabel compile -d chat/locale`` (or ``python -m chat.render compile``). A missing or stale
+``.mo`` is compiled in memory from its ``.po``.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from babel.messages.mofile import read_mo, write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+from .gsm import greek_caps, segments, to_gsm7
+from .languages import LANGUAGES, supported
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES_DIR = ROOT / "templates"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+CHANNELS = ("sms", "email")
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """One outbound message. ``text``: the SMS, or the email's plain text body; ``subject`` and
+    ``html`` for email only. ``replies``: the replies the message offers (literal texts a player
+    may send, each parsing to one legal command); empty when it offers none."""
+
+    text: str
+    subject: str | None = None
+    html: str | None = None
+    replies: tuple[str, ...] = ()
+
+    @property
+    def segments(self) -> int:
+        """SMS segments this text costs (see :func:`chat.gsm.segments`)."""
+        return segments(self.text)
+
+
+def _po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
+
+
+def compile_catalogues() -> list[Path]:
+    """Write ``messages.mo`` next to every ``messages.po``; returns the files written."""
+    written = []
+    for lang in LANGUAGES:
+        po = _po_path(lang)
+        if not po.exists():
+            continue
+        with po.open("rb") as f:
+            catalog = read_po(f, locale=lang if lang != "nb" else "nb_NO")
+        mo = po.with_suffix(".mo")
+        with mo.open("wb") as f:
+            write_mo(f, catalog)
+        written.append(mo)
+    return written
+
+
+@lru_cache(maxsize=None)
+def translations(lang: str) -> NullTranslations:
+    """The gettext translations of ``lang`` (English: the msgids themselves)."""
+    lang = supported(lang)
+    po = _po_path(lang)
+    mo = po.with_suffix(".mo")
+    if not po.exists():
+        return NullTranslations()
+    if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+        with mo.open("rb") as f:
+            return Translations(f, domain="messages")
+    with po.open("rb") as f:
+        catalog = read_po(f)
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    buf.seek(0)
+    return Translations(buf, domain="messages")
+
+
+def gettext(lang: str, message: str, **values: Any) -> str:
+    """``message`` translated into ``lang`` (and %-formatted with ``values``), as templates see it."""
+    text = translations(lang).ugettext(message)
+    return text % values if values else text
+
+
+@lru_cache(maxsize=None)
+def environment(lang: str, sms: bool = False) -> jinja2.Environment:
+    """The Jinja2 environment of one language (templates are shared, gettext is per language).
+
+    SMS templates are rendered without ``trim_blocks`` (every line break becomes a space once the
+    text is collapsed to one line); email templates with it (their layout is line by line).
+    """
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        extensions=["jinja2.ext.i18n", "jinja2.ext.do"],
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html",), default_for_string=False),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=not sms,
+        lstrip_blocks=not sms,
+        keep_trailing_newline=False,
+    )
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["lang"] = lang
+    env.filters["signed"] = lambda n: f"{int(n):+d}"
+    return env
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    for a, b in ((" .", "."), (" ,", ","), ("( ", "("), (" )", ")"), (" !", "!")):
+        line = line.replace(a, b)
+    return line
+
+
+def finish_sms(text: str, lang: str) -> str:
+    """The SMS finishing pass: one line, Greek in GSM-7 capitals, GSM-7 only."""
+    line = _one_line(text)
+    if lang == "el":
+        line = greek_caps(line)
+    return to_gsm7(line)
+
+
+def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), **context: Any) -> Rendered:
+    """Render situation ``name`` in ``lang`` for ``channel`` (``"sms"`` or ``"email"``).
+
+    ``context`` holds the template's variables (see each template's header comment);
+    ``replies`` is carried through to :attr:`Rendered.replies`.
+    Raises ``jinja2.TemplateNotFound`` for an unknown name and ``jinja2.UndefinedError``
+    for a missing variable.
+    """
+    lang = supported(lang)
+    if channel not in CHANNELS:
+        raise ValueError(f"unknown channel {channel!r}: sms or email")
+    ctx = {"channel": channel, **context}
+    text = environment(lang, sms=True).get_template(f"sms/{name}.txt.j2").render(ctx)
+    if channel == "sms":
+        return Rendered(finish_sms(text, lang), replies=tuple(replies))
+    env = environment(lang)
+    # the email says what the SMS says (same sentences, not shouted in capitals), laid out for email
+    ctx["message"] = _one_line(text)
+    body = env.get_template(f"email/{name}.txt.j2").render(ctx).strip("\n")
+    subject, _, rest = body.partition("\n")
+    ctx["body"] = rest.strip("\n")
+    ctx["subject"] = " ".join(subject.split())
+    html = env.get_template(f"email/{name}.html.j2").render(ctx)
+    return Rendered(rest.strip("\n") + "\n", subject=" ".join(subject.split()), html=html, replies=tuple(replies))
+
+
+if __name__ == "__main__":  # python -m chat.render compile
+    if sys.argv[1:] == ["compile"]:
+        for path in compile_catalogues():
+            print(path)
+    else:
+        print("usage: python -m chat.render compile", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,130 @@
+"""Play whole games through the conversation layer, as the service does: parse -> engine -> render.
+
+Used by the conversation and secrecy tests and by ``bench/segments.py``; it is also the
+reference for the service's message flow:
+
+1. after every decided command, for each seat, :func:`chat.message_for` with the redacted
+   events since the last message *sent* to that seat (a seat that gets no message keeps
+   its cursor, so the news reaches it in its next prompt);
+2. a player whose standing setting is "no DN question" (``DN OFF``) is answered ``DRAW``
+   at once by the service and gets the card prompt instead of the offer;
+3. a refused reply gets :func:`chat.explain_error` and nothing else happens.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from spades.commands import DeclineDoubleNil
+from spades.dealer import Dealer
+from spades.errors import RuleError
+from spades.events import Event, redact
+from spades.game import Game, PlayerView, decide, fold, new_game, view
+
+from .messages import explain_error, message_for
+from .parse import parse
+from .render import Rendered
+
+Chooser = Callable[[PlayerView, Rendered, random.Random], str]
+
+
+@dataclass
+class Sent:
+    """One message the simulated service sent."""
+
+    seat: int
+    kind: str  # "turn" (message_for) or "error"
+    rendered: Rendered
+    view: PlayerView
+    hand_no: int
+    reply: str | None = None  # what the player answered to it, if it was their turn
+
+
+@dataclass
+class Transcript:
+    messages: list[Sent] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    game: Game | None = None
+    hands: int = 0
+
+
+def random_chooser(view: PlayerView, msg: Rendered, rng: random.Random) -> str:
+    """A random offered reply; double nil only now and then, as a person would."""
+    replies = list(msg.replies)
+    if "DN" in replies and rng.random() > 0.05:
+        replies.remove("DN")
+    return rng.choice(replies)
+
+
+def play_game(seed: int, langs: Sequence[str] = ("en", "en"), names: Sequence[str] = ("Ann", "Bob"),
+              channel: str = "sms", chooser: Chooser = random_chooser, max_hands: int | None = None,
+              ask_dn: Sequence[bool] = (True, True), error_rate: float = 0.0,
+              bad_replies: Sequence[str] = ("ZZ", "11H", "BID 14", "K", "AS", "SWAP 2C 3C 4C 5C"),
+              labels: Sequence[str] = ("", "")) -> Transcript:
+    """Play one game (or its first ``max_hands`` hands) between two simulated players."""
+    rng = random.Random(seed)
+    dealer = Dealer(seed=seed)
+    log: list[Event] = list(new_game(f"g{seed}", dealer=dealer))
+    game = fold(log)
+    cursor = [0, 0]
+    out = Transcript(events=log)
+    last_turn: list[Sent | None] = [None, None]
+
+    def deliver() -> None:
+        for seat in (0, 1):
+            v = view(game, seat)
+            news = [d for d in (redact(e, seat) for e in log[cursor[seat]:]) if d is not None]
+            msg = message_for(v, langs[seat], channel, news, names[1 - seat], labels[seat])
+            if msg is not None:
+                sent = Sent(seat, "turn", msg, v, game.hand_no)
+                out.messages.append(sent)
+                cursor[seat] = len(log)
+                last_turn[seat] = sent
+
+    def apply(events: list[Event]) -> None:
+        log.extend(events)
+        for e in events:
+            game.apply(e)
+
+    deliver()
+    while game.phase != "over":
+        if max_hands is not None and game.hand_no > max_hands:
+            break
+        seat = game.to_move
+        assert seat is not None
+        v = view(game, seat)
+        if v.double_nil_offer and not ask_dn[seat]:
+            apply(decide(game, DeclineDoubleNil(seat), dealer))
+            deliver()
+            continue
+        prompt = last_turn[seat]
+        assert prompt is not None and prompt.view.to_move == seat, "the player to move was not prompted"
+        if error_rate and rng.random() < error_rate:
+            text = rng.choice(list(bad_replies))
+        else:
+            text = chooser(v, prompt.rendered, rng)
+        prompt.reply = text
+        intent = parse(text, langs[seat])
+        try:
+            if intent.is_unknown:
+                raise LookupError
+            cmd = intent.command(seat, game.phase)
+            assert cmd is not None
+            events = decide(game, cmd, dealer)
+        except LookupError:
+            err = explain_error(intent, v, langs[seat], channel, names[1 - seat], labels[seat])
+            out.messages.append(Sent(seat, "error", err, v, game.hand_no))
+            last_turn[seat] = Sent(seat, "turn", err, v, game.hand_no)
+            continue
+        except RuleError as exc:
+            err = explain_error(exc, v, langs[seat], channel, names[1 - seat], labels[seat])
+            out.messages.append(Sent(seat, "error", err, v, game.hand_no))
+            last_turn[seat] = Sent(seat, "turn", err, v, game.hand_no)
+            continue
+        apply(events)
+        deliver()
+    out.game = game
+    out.hands = game.hand_no if game.phase != "over" else len(game.history)
+    return out
