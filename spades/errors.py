@@ -1,0 +1,103 @@
+"""The errors the engine raises.
+
+Two families, kept apart as python-chess keeps an invalid move apart from an
+illegal one:
+
+* :class:`CardSyntaxError`: the text is not a card at all.
+* :class:`RuleError` and its subclasses: a well-formed command that the rules
+  do not allow now. Every rule error carries the legal moves at that point, so
+  whoever shows it can say what *is* allowed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .cards import Suit
+    from .commands import Command
+
+
+class SpadesError(Exception):
+    """Base class of every error this package raises."""
+
+
+class CardSyntaxError(SpadesError, ValueError):
+    """The text is not a card (``"XZ"``, ``"11H"``, ``""``)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"not a card: {text!r}")
+        self.text = text
+
+
+class RuleError(SpadesError):
+    """A command the rules do not allow now. ``legal`` lists what is allowed."""
+
+    code = "illegal"
+
+    def __init__(self, message: str, legal: Sequence["Command"] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.legal: tuple["Command", ...] = tuple(legal)
+
+
+class GameOverError(RuleError):
+    """The game has ended; nothing more may be played."""
+
+    code = "game_over"
+
+
+class NotYourTurn(RuleError):
+    """The command came from the player who is not to move. ``to_move`` is the seat that is."""
+
+    code = "not_your_turn"
+
+    def __init__(self, message: str, legal: Sequence["Command"] = (), to_move: int | None = None) -> None:
+        super().__init__(message, legal)
+        self.to_move = to_move
+
+
+class WrongPhase(RuleError):
+    """A command of another phase (a bid during the draw, a card during bidding...)."""
+
+    code = "wrong_phase"
+
+
+class MustFollowSuit(RuleError):
+    """The player holds the suit led and played another. ``suit`` is the suit led."""
+
+    code = "must_follow_suit"
+
+    def __init__(self, message: str, legal: Sequence["Command"] = (), suit: "Suit | None" = None) -> None:
+        super().__init__(message, legal)
+        self.suit = suit
+
+
+class SpadesNotBroken(RuleError):
+    """A spade was led before spades were broken, and the leader holds another suit."""
+
+    code = "spades_not_broken"
+
+
+class CardNotInHand(RuleError):
+    """The card named is not in the player's hand."""
+
+    code = "card_not_in_hand"
+
+
+class BidOutOfRange(RuleError):
+    """A bid that is not a whole number from 0 to 13."""
+
+    code = "bid_out_of_range"
+
+
+class DoubleNilNotAllowed(RuleError):
+    """Double nil declared after the player's first draw decision of the hand (D3)."""
+
+    code = "double_nil_not_allowed"
+
+
+class BadExchange(RuleError):
+    """An exchange of more than three cards, of cards not in hand, or of the same card twice (D5)."""
+
+    code = "bad_exchange"

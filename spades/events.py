@@ -1,0 +1,259 @@
+"""Events: the facts a game's history is made of.
+
+Every event is an immutable record with a ``type`` and a schema version ``v``,
+and turns into a JSON-ready dict with :func:`to_dict` and back with
+:func:`from_dict`. A game's state is the fold of its events
+(``spades.game.fold``). ``docs/events.md`` documents each event: its fields,
+its meaning and who may see it; :func:`redact` is that visibility rule in code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Union
+
+from .cards import Card
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """The switches of RULES.md section 10 that a game may choose when it is created.
+
+    ``failed_nil_bags`` (D6): tricks won by a failed nil or double nil bidder count as bags.
+    ``floor`` (D8): a player whose score is at or below this after a hand loses (``None``: no floor).
+    """
+
+    failed_nil_bags: bool = False
+    floor: int | None = None
+    target: int = 500
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"failed_nil_bags": self.failed_nil_bags, "floor": self.floor, "target": self.target}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "HouseRules":
+        return cls(bool(data.get("failed_nil_bags", False)), data.get("floor"), int(data.get("target", 500)))
+
+
+DEFAULT_FLOOR = -200  # the floor used when the D8 house rule is switched on without a value
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """One player's score for one hand, line by line (sections 4, 5, 7 and 8)."""
+
+    contract: str  # "bid", "nil" or "double_nil"
+    bid: int  # tricks bid; 0 for nil and double nil
+    tricks: int  # tricks won
+    made: bool  # bid made, or nil / double nil kept
+    bid_points: int  # 10 a trick bid plus 1 a bag if made, minus 10 a trick bid if set; 0 for nil
+    bags: int  # bags taken this hand
+    nil_points: int  # +100 / -100 for nil, +200 / -200 for double nil, else 0
+    sandbag_penalty: int  # -100 for each time the running count of bags reached 10
+    hand_total: int
+    game_total: int
+    bags_carried: int  # the running count of bags after this hand
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "HandScore":
+        return cls(**{f.name: data[f.name] for f in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """A game was created. ``first_player`` is the first player of hand 1, drawn at random (D1)."""
+
+    game_id: str
+    rules: HouseRules
+    first_player: int
+    type = "game_started"
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """A hand began: ``deck`` is the shuffled draw pile, top card first (sections 2, 3; D10). Secret."""
+
+    hand: int
+    first_player: int
+    deck: tuple[Card, ...]
+    type = "hand_started"
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleNilDeclared:
+    """``seat`` bid double nil at their first draw decision, before seeing its card (section 4, D3)."""
+
+    seat: int
+    type = "double_nil_declared"
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleNilDeclined:
+    """``seat`` passed on double nil at their first draw decision and may now see the card (D3)."""
+
+    seat: int
+    type = "double_nil_declined"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDecided:
+    """``seat`` made a draw decision: kept the first card (``kept_first``) or discarded it (section 3)."""
+
+    seat: int
+    kept_first: bool
+    kept: Card
+    discarded: Card
+    type = "draw_decided"
+
+
+@dataclass(frozen=True, slots=True)
+class CardsExchanged:
+    """A double nil bidder threw ``thrown`` and drew ``received`` at random from the discards (section 4, D5)."""
+
+    seat: int
+    thrown: tuple[Card, ...]
+    received: tuple[Card, ...]
+    type = "cards_exchanged"
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    """``seat`` bid ``tricks`` (0 is nil) (section 5)."""
+
+    seat: int
+    tricks: int
+    type = "bid_made"
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    """``seat`` played ``card`` to the current trick (section 6)."""
+
+    seat: int
+    card: Card
+    type = "card_played"
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon:
+    """Trick number ``trick`` (1 to 13) was won by ``seat``; ``cards`` in play order as (seat, card)."""
+
+    trick: int
+    seat: int
+    cards: tuple[tuple[int, Card], ...]
+    type = "trick_won"
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored:
+    """Hand ``hand`` was scored; ``scores`` holds the breakdown of seat 0 and seat 1 (sections 7, 8)."""
+
+    hand: int
+    scores: tuple[HandScore, HandScore]
+    type = "hand_scored"
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """The game is over: ``winner`` won, with final ``scores``. ``reason``: score, floor, resigned or timeout."""
+
+    winner: int
+    scores: tuple[int, int]
+    reason: str
+    hands: int
+    type = "game_ended"
+
+
+Event = Union[
+    GameStarted, HandStarted, DoubleNilDeclared, DoubleNilDeclined, DrawDecided,
+    CardsExchanged, BidMade, CardPlayed, TrickWon, HandScored, GameEnded,
+]
+EVENT_TYPES: dict[str, type] = {
+    cls.type: cls
+    for cls in (GameStarted, HandStarted, DoubleNilDeclared, DoubleNilDeclined, DrawDecided,
+                CardsExchanged, BidMade, CardPlayed, TrickWon, HandScored, GameEnded)
+}
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, (HouseRules, HandScore)):
+        return value.to_dict()
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    """The event as a JSON-ready dict: ``{"type": ..., "v": 1, ...fields}``."""
+    out: dict[str, Any] = {"type": event.type, "v": SCHEMA_VERSION}
+    for f in fields(event):
+        out[f.name] = _encode(getattr(event, f.name))
+    return out
+
+
+def _cards(values: list[str]) -> tuple[Card, ...]:
+    return tuple(Card.from_code(v) for v in values)
+
+
+_DECODERS: dict[str, Any] = {
+    "rules": HouseRules.from_dict,
+    "deck": _cards,
+    "thrown": _cards,
+    "received": _cards,
+    "kept": Card.from_code,
+    "discarded": Card.from_code,
+    "card": Card.from_code,
+    "cards": lambda vs: tuple((int(s), Card.from_code(c)) for s, c in vs),
+    "scores": lambda vs: tuple(HandScore.from_dict(v) if isinstance(v, dict) else int(v) for v in vs),
+}
+
+
+class EventFormatError(ValueError):
+    """A stored event that cannot be read back (unknown type, newer schema, missing field)."""
+
+
+def from_dict(data: dict[str, Any]) -> Event:
+    """Rebuild an event from :func:`to_dict`'s output."""
+    try:
+        cls = EVENT_TYPES[data["type"]]
+    except KeyError:
+        raise EventFormatError(f"unknown event type: {data.get('type')!r}") from None
+    if int(data.get("v", 1)) > SCHEMA_VERSION:
+        raise EventFormatError(f"event schema v{data['v']} is newer than this engine (v{SCHEMA_VERSION})")
+    kwargs = {}
+    try:
+        for f in fields(cls):
+            raw = data[f.name]
+            decode = _DECODERS.get(f.name)
+            kwargs[f.name] = decode(raw) if decode else raw
+        return cls(**kwargs)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EventFormatError(f"bad {cls.type} event: {exc}") from None
+
+
+def redact(event: Event, seat: int) -> dict[str, Any] | None:
+    """What the player at ``seat`` may know of ``event``, as a dict; ``None`` if they may know nothing of it.
+
+    Hidden: the deck of ``hand_started``; the cards of the opponent's ``draw_decided``
+    and whether they kept the first card (the opponent learns only that a decision was
+    made); the cards of the opponent's ``cards_exchanged`` (only how many were exchanged).
+    """
+    data = to_dict(event)
+    if isinstance(event, HandStarted):
+        data.pop("deck")
+    elif isinstance(event, DrawDecided) and event.seat != seat:
+        data.pop("kept")
+        data.pop("discarded")
+        data.pop("kept_first")
+    elif isinstance(event, CardsExchanged) and event.seat != seat:
+        data["count"] = len(event.thrown)
+        data.pop("thrown")
+        data.pop("received")
+    return data

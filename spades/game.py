@@ -1,0 +1,502 @@
+"""The game: its state as a fold of events, deciding commands, legal moves and player views.
+
+* :func:`new_game` returns the opening events of a game.
+* :class:`Game` is the state; :meth:`Game.apply` is the only way it changes.
+* :func:`fold` rebuilds a game from its events.
+* :func:`decide` checks a command against a game and returns the events it causes
+  (the move itself and what follows from it: a trick won, a hand scored, the next
+  hand shuffled, the end of the game), or raises a :class:`spades.errors.RuleError`.
+* :func:`legal_moves` lists what a seat may do now; :func:`view` is all a seat may know.
+
+Section numbers refer to RULES.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Iterable, Sequence
+
+from . import errors
+from .cards import Card, Suit, sorted_hand
+from .commands import (
+    FORFEIT_REASONS, Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play,
+)
+from .dealer import Dealer
+from .events import (
+    BidMade, CardPlayed, CardsExchanged, DoubleNilDeclared, DoubleNilDeclined, DrawDecided, Event, GameEnded,
+    GameStarted, HandScored, HandStarted, HouseRules, TrickWon,
+)
+from .scoring import score_player, winner_after_hand
+
+DRAW, EXCHANGE, BID, PLAY, OVER = "draw", "exchange", "bid", "play", "over"
+SEAT_NAMES = ("seat 0", "seat 1")
+MAX_EXCHANGE = 3
+
+
+class Game:
+    """The state of one game. Build it with :func:`fold`; change it only with :meth:`apply`."""
+
+    def __init__(self) -> None:
+        self.game_id = ""
+        self.rules = HouseRules()
+        self.version = 0  # number of events applied
+        self.phase = ""
+        self.hand_no = 0
+        self.first_player = 0
+        self.scores = [0, 0]
+        self.bags = [0, 0]
+        self.history: list[HandScored] = []
+        self.winner: int | None = None
+        self.end_reason: str | None = None
+        self._reset_hand(0, ())
+
+    def _reset_hand(self, first: int, deck: Sequence[Card]) -> None:
+        self.first_player = first
+        self.deck: tuple[Card, ...] = tuple(deck)
+        self.draw_pos = 0
+        self.hands: list[set[Card]] = [set(), set()]
+        self.kept: list[list[Card]] = [[], []]
+        self.discarded: list[list[Card]] = [[], []]
+        self.discards: list[Card] = []
+        self.decisions = [0, 0]
+        self.dn_decided = [False, False]
+        self.double_nil = [False, False]
+        self.exchanged: list[tuple[tuple[Card, ...], tuple[Card, ...]] | None] = [None, None]
+        self.bids: list[int | None] = [None, None]
+        self.trick: list[tuple[int, Card]] = []
+        self.leader = 1 - first
+        self.last_trick: TrickWon | None = None
+        self.tricks_won = [0, 0]
+        self.won_cards: list[list[Card]] = [[], []]
+        self.spades_broken = False
+        self.to_move: int | None = first
+
+    # -- derived -----------------------------------------------------------------------
+    @property
+    def second_player(self) -> int:
+        return 1 - self.first_player
+
+    @property
+    def trick_no(self) -> int:
+        """The number (1-13) of the trick being played."""
+        return self.tricks_won[0] + self.tricks_won[1] + 1
+
+    def bid_order(self) -> list[int]:
+        """Seats still to bid, second player first (section 5), skipping double nil bidders."""
+        return [s for s in (self.second_player, self.first_player) if not self.double_nil[s] and self.bids[s] is None]
+
+    def exchange_order(self) -> list[int]:
+        """Double nil bidders still to exchange, in bidding order (D4)."""
+        return [s for s in (self.second_player, self.first_player) if self.double_nil[s] and self.exchanged[s] is None]
+
+    def offer_pending(self, seat: int) -> bool:
+        """True when ``seat`` is at their first draw decision and has not yet chosen DN or DRAW (D3)."""
+        return self.phase == DRAW and self.to_move == seat and self.decisions[seat] == 0 and not self.dn_decided[seat]
+
+    # -- applying events ---------------------------------------------------------------
+    def apply(self, event: Event) -> None:
+        """Change the state by one event. Events are trusted here; :func:`decide` checks commands."""
+        _APPLY[type(event)](self, event)
+        self.version += 1
+
+    def _game_started(self, e: GameStarted) -> None:
+        self.game_id = e.game_id
+        self.rules = e.rules
+        self.first_player = e.first_player
+
+    def _hand_started(self, e: HandStarted) -> None:
+        self.hand_no = e.hand
+        self._reset_hand(e.first_player, e.deck)
+        self.phase = DRAW
+
+    def _dn_declared(self, e: DoubleNilDeclared) -> None:
+        self.dn_decided[e.seat] = True
+        self.double_nil[e.seat] = True
+
+    def _dn_declined(self, e: DoubleNilDeclined) -> None:
+        self.dn_decided[e.seat] = True
+
+    def _draw_decided(self, e: DrawDecided) -> None:
+        seat = e.seat
+        self.hands[seat].add(e.kept)
+        self.kept[seat].append(e.kept)
+        self.discarded[seat].append(e.discarded)
+        self.discards.append(e.discarded)
+        self.dn_decided[seat] = True
+        self.decisions[seat] += 1
+        self.draw_pos += 2
+        if self.draw_pos < 52:
+            self.to_move = 1 - seat
+        else:
+            self._after_draw()
+
+    def _after_draw(self) -> None:
+        if self.exchange_order():
+            self.phase = EXCHANGE
+            self.to_move = self.exchange_order()[0]
+        else:
+            self._start_bidding()
+
+    def _start_bidding(self) -> None:
+        order = self.bid_order()
+        if order:
+            self.phase = BID
+            self.to_move = order[0]
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        self.leader = self.second_player
+        self.to_move = self.leader
+
+    def _cards_exchanged(self, e: CardsExchanged) -> None:
+        hand = self.hands[e.seat]
+        hand.difference_update(e.thrown)
+        hand.update(e.received)
+        for card in e.received:
+            self.discards.remove(card)
+        self.discards.extend(e.thrown)
+        self.exchanged[e.seat] = (e.thrown, e.received)
+        order = self.exchange_order()
+        if order:
+            self.to_move = order[0]
+        else:
+            self._start_bidding()
+
+    def _bid_made(self, e: BidMade) -> None:
+        self.bids[e.seat] = e.tricks
+        order = self.bid_order()
+        if order:
+            self.to_move = order[0]
+        else:
+            self._start_play()
+
+    def _card_played(self, e: CardPlayed) -> None:
+        self.hands[e.seat].discard(e.card)
+        if e.card.suit is Suit.SPADES:
+            led = self.trick[0][1].suit if self.trick else Suit.SPADES
+            # broken by a spade played on another suit, or by a spade led (legal only once broken or when forced)
+            if led is not Suit.SPADES or not self.trick:
+                self.spades_broken = True
+        self.trick.append((e.seat, e.card))
+        self.to_move = 1 - e.seat if len(self.trick) < 2 else None
+
+    def _trick_won(self, e: TrickWon) -> None:
+        self.tricks_won[e.seat] += 1
+        self.won_cards[e.seat].extend(c for _, c in e.cards)
+        self.trick = []
+        self.last_trick = e
+        self.leader = e.seat
+        self.to_move = e.seat if e.trick < 13 else None
+
+    def _hand_scored(self, e: HandScored) -> None:
+        self.history.append(e)
+        for seat in (0, 1):
+            self.scores[seat] = e.scores[seat].game_total
+            self.bags[seat] = e.scores[seat].bags_carried
+        self.to_move = None
+
+    def _game_ended(self, e: GameEnded) -> None:
+        self.phase = OVER
+        self.winner = e.winner
+        self.end_reason = e.reason
+        self.to_move = None
+
+
+_APPLY = {
+    GameStarted: Game._game_started,
+    HandStarted: Game._hand_started,
+    DoubleNilDeclared: Game._dn_declared,
+    DoubleNilDeclined: Game._dn_declined,
+    DrawDecided: Game._draw_decided,
+    CardsExchanged: Game._cards_exchanged,
+    BidMade: Game._bid_made,
+    CardPlayed: Game._card_played,
+    TrickWon: Game._trick_won,
+    HandScored: Game._hand_scored,
+    GameEnded: Game._game_ended,
+}
+
+
+def fold(events: Iterable[Event], game: Game | None = None) -> Game:
+    """The state after ``events`` (applied on top of ``game`` if given)."""
+    game = game or Game()
+    for event in events:
+        game.apply(event)
+    return game
+
+
+def new_game(game_id: str, rules: HouseRules | None = None, dealer: Dealer | None = None) -> list[Event]:
+    """The opening events of a game: who is first player (D1), and the first hand's shuffle (D10)."""
+    dealer = dealer or Dealer()
+    first = dealer.first_player()
+    return [
+        GameStarted(game_id=game_id, rules=rules or HouseRules(), first_player=first),
+        HandStarted(hand=1, first_player=first, deck=dealer.shuffled_deck()),
+    ]
+
+
+# -- legal moves ---------------------------------------------------------------------------
+def playable_cards(game: Game, seat: int) -> list[Card]:
+    """The cards ``seat`` may play to the current trick (section 6)."""
+    hand = game.hands[seat]
+    if game.trick:
+        led = game.trick[0][1].suit
+        follow = [c for c in hand if c.suit is led]
+        cards = follow or list(hand)
+    elif game.spades_broken:
+        cards = list(hand)
+    else:
+        cards = [c for c in hand if c.suit is not Suit.SPADES] or list(hand)
+    return sorted_hand(cards)
+
+
+def legal_moves(game: Game, seat: int) -> list[Command]:
+    """Every command ``seat`` may give now (empty when it is not their turn). Forfeit is always allowed too."""
+    if game.phase == OVER or game.to_move != seat:
+        return []
+    if game.phase == DRAW:
+        if game.offer_pending(seat):
+            return [DeclareDoubleNil(seat), DeclineDoubleNil(seat)]
+        return [Keep(seat), Discard(seat)]
+    if game.phase == EXCHANGE:
+        hand = sorted_hand(game.hands[seat])
+        return [Exchange(seat, combo) for n in range(MAX_EXCHANGE + 1) for combo in combinations(hand, n)]
+    if game.phase == BID:
+        return [Bid(seat, n) for n in range(14)]
+    return [Play(seat, card) for card in playable_cards(game, seat)]
+
+
+# -- deciding commands ---------------------------------------------------------------------
+def _seat_name(seat: int) -> str:
+    return SEAT_NAMES[seat]
+
+
+def decide(game: Game, command: Command, dealer: Dealer | None = None) -> list[Event]:
+    """The events ``command`` causes in ``game``, or a :class:`RuleError` saying what is allowed.
+
+    ``game`` is not changed. ``dealer`` supplies the randomness the command may need (an
+    exchange draw; the next hand's shuffle); it defaults to a secure one.
+    """
+    seat = command.seat
+    if seat not in (0, 1):
+        raise errors.RuleError(f"no such seat: {seat!r}")
+    if game.phase == OVER:
+        raise errors.GameOverError("the game is over")
+    if isinstance(command, Forfeit):
+        if command.reason not in FORFEIT_REASONS:
+            raise errors.RuleError(f"unknown reason {command.reason!r}: resigned or timeout")
+        winner = 1 - seat
+        return [GameEnded(winner=winner, scores=(game.scores[0], game.scores[1]), reason=command.reason,
+                          hands=len(game.history))]
+    if game.to_move != seat:
+        raise errors.NotYourTurn(f"it is {_seat_name(1 - seat)}'s turn", [], to_move=game.to_move)
+    dealer = dealer or Dealer()
+    phase = game.phase
+    try:
+        if phase == DRAW:
+            return [_decide_draw(game, command)]
+        if phase == EXCHANGE:
+            return [_decide_exchange(game, command, dealer)]
+        if phase == BID:
+            return [_decide_bid(game, command)]
+        return _decide_play(game, command, dealer)
+    except errors.RuleError as exc:
+        exc.legal = tuple(legal_moves(game, seat))  # computed only when needed: errors are rare
+        raise
+
+
+def _wrong_phase(game: Game) -> errors.WrongPhase:
+    what = {
+        DRAW: "choose double nil or draw" if game.offer_pending(game.to_move or 0) else "keep or discard",
+        EXCHANGE: "exchange 0 to 3 cards",
+        BID: "bid 0 to 13",
+        PLAY: "play a card",
+    }[game.phase]
+    return errors.WrongPhase(f"now is the time to {what}")
+
+
+def _decide_draw(game: Game, command: Command) -> Event:
+    seat = command.seat
+    if isinstance(command, (DeclareDoubleNil, DeclineDoubleNil)):
+        if not game.offer_pending(seat):
+            raise errors.DoubleNilNotAllowed(
+                "double nil may only be declared before your first draw decision of the hand")
+        return DoubleNilDeclared(seat) if isinstance(command, DeclareDoubleNil) else DoubleNilDeclined(seat)
+    if isinstance(command, (Keep, Discard)):
+        if game.offer_pending(seat):
+            raise errors.WrongPhase("first choose double nil or draw (you have not seen a card yet)")
+        first, second = game.deck[game.draw_pos], game.deck[game.draw_pos + 1]
+        if isinstance(command, Keep):
+            return DrawDecided(seat=seat, kept_first=True, kept=first, discarded=second)
+        return DrawDecided(seat=seat, kept_first=False, kept=second, discarded=first)
+    raise _wrong_phase(game)
+
+
+def _decide_exchange(game: Game, command: Command, dealer: Dealer) -> Event:
+    if not isinstance(command, Exchange):
+        raise _wrong_phase(game)
+    thrown = tuple(command.cards)
+    hand = game.hands[command.seat]
+    if len(thrown) > MAX_EXCHANGE:
+        raise errors.BadExchange(f"you may exchange at most {MAX_EXCHANGE} cards")
+    if len(set(thrown)) != len(thrown):
+        raise errors.BadExchange("the same card was named twice")
+    missing = [c for c in thrown if c not in hand]
+    if missing:
+        raise errors.BadExchange(f"not in your hand: {' '.join(c.code for c in missing)}")
+    received = dealer.draw_from(game.discards, len(thrown)) if thrown else ()
+    return CardsExchanged(seat=command.seat, thrown=thrown, received=tuple(received))
+
+
+def _decide_bid(game: Game, command: Command) -> Event:
+    if not isinstance(command, Bid):
+        raise _wrong_phase(game)
+    tricks = command.tricks
+    if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
+        raise errors.BidOutOfRange("a bid is a whole number from 0 (nil) to 13")
+    return BidMade(seat=command.seat, tricks=tricks)
+
+
+def trick_winner(cards: Sequence[tuple[int, Card]]) -> int:
+    """The seat that wins a trick: the highest spade, else the highest card of the suit led (section 6)."""
+    best_seat, best = cards[0]
+    for seat, card in cards[1:]:
+        if card.suit is best.suit:
+            if card.rank > best.rank:
+                best_seat, best = seat, card
+        elif card.suit is Suit.SPADES:
+            best_seat, best = seat, card
+    return best_seat
+
+
+def _decide_play(game: Game, command: Command, dealer: Dealer) -> list[Event]:
+    if not isinstance(command, Play):
+        raise _wrong_phase(game)
+    seat, card = command.seat, command.card
+    hand = game.hands[seat]
+    if card not in hand:
+        raise errors.CardNotInHand(f"{card.code} is not in your hand")
+    if game.trick:
+        led = game.trick[0][1].suit
+        if card.suit is not led and any(c.suit is led for c in hand):
+            raise errors.MustFollowSuit(f"you must follow {led.word}", suit=led)
+    elif card.suit is Suit.SPADES and not game.spades_broken and any(c.suit is not Suit.SPADES for c in hand):
+        raise errors.SpadesNotBroken("spades are not broken yet: lead another suit")
+    events: list[Event] = [CardPlayed(seat=seat, card=card)]
+    if not game.trick:
+        return events
+    cards = (game.trick[0], (seat, card))
+    winner = trick_winner(cards)
+    trick_no = game.trick_no
+    events.append(TrickWon(trick=trick_no, seat=winner, cards=cards))
+    if trick_no < 13:
+        return events
+    events.extend(_end_of_hand(game, winner, dealer))
+    return events
+
+
+def _end_of_hand(game: Game, last_winner: int, dealer: Dealer) -> list[Event]:
+    tricks = list(game.tricks_won)
+    tricks[last_winner] += 1
+    scores = tuple(
+        score_player(
+            bid=game.bids[s] or 0, double_nil=game.double_nil[s], tricks=tricks[s],
+            score_before=game.scores[s], bags_before=game.bags[s], rules=game.rules,
+        )
+        for s in (0, 1)
+    )
+    events: list[Event] = [HandScored(hand=game.hand_no, scores=scores)]  # type: ignore[arg-type]
+    totals = (scores[0].game_total, scores[1].game_total)
+    over = winner_after_hand(totals, game.rules)
+    if over:
+        events.append(GameEnded(winner=over[0], scores=totals, reason=over[1], hands=game.hand_no))
+    else:
+        nxt = game.second_player  # roles swap (section 2)
+        events.append(HandStarted(hand=game.hand_no + 1, first_player=nxt, deck=dealer.shuffled_deck()))
+    return events
+
+
+# -- what a player may know ----------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """All that the player at ``seat`` may know now, and nothing else."""
+
+    game_id: str
+    seat: int
+    hand_no: int
+    phase: str
+    first_player: int
+    to_move: int | None
+    hand: tuple[Card, ...]
+    double_nil_offer: bool
+    offered: Card | None
+    kept: tuple[Card, ...]
+    discarded: tuple[Card, ...]
+    exchange: tuple[tuple[Card, ...], tuple[Card, ...]] | None  # own (thrown, received)
+    decisions: tuple[int, int]
+    opponent_cards: int
+    trick: tuple[tuple[int, Card], ...]
+    leader: int
+    last_trick: TrickWon | None
+    tricks_won: tuple[int, int]
+    bids: tuple[int | None, int | None]
+    double_nil: tuple[bool, bool]
+    scores: tuple[int, int]
+    bags: tuple[int, int]
+    spades_broken: bool
+    legal: tuple[Command, ...]
+    last_hand: HandScored | None
+    winner: int | None
+    end_reason: str | None
+    rules: HouseRules
+    hands_played: int
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.seat
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_move == self.seat
+
+
+def view(game: Game, seat: int) -> PlayerView:
+    """What the player at ``seat`` may know: their own cards and decisions, public play, scores."""
+    offered = None
+    if game.phase == DRAW and game.to_move == seat and not game.offer_pending(seat):
+        offered = game.deck[game.draw_pos]
+    opp = 1 - seat
+    return PlayerView(
+        game_id=game.game_id,
+        seat=seat,
+        hand_no=game.hand_no,
+        phase=game.phase,
+        first_player=game.first_player,
+        to_move=game.to_move,
+        hand=tuple(sorted_hand(game.hands[seat])),
+        double_nil_offer=game.offer_pending(seat),
+        offered=offered,
+        kept=tuple(game.kept[seat]),
+        discarded=tuple(game.discarded[seat]),
+        exchange=game.exchanged[seat],
+        decisions=(game.decisions[0], game.decisions[1]),
+        opponent_cards=len(game.hands[opp]),
+        trick=tuple(game.trick),
+        leader=game.leader,
+        last_trick=game.last_trick,
+        tricks_won=(game.tricks_won[0], game.tricks_won[1]),
+        bids=(game.bids[0], game.bids[1]),
+        double_nil=(game.double_nil[0], game.double_nil[1]),
+        scores=(game.scores[0], game.scores[1]),
+        bags=(game.bags[0], game.bags[1]),
+        spades_broken=game.spades_broken,
+        legal=tuple(legal_moves(game, seat)),
+        last_hand=game.history[-1] if game.history else None,
+        winner=game.winner,
+        end_reason=game.end_reason,
+        rules=game.rules,
+        hands_played=len(game.history),
+    )
