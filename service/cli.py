@@ -1,0 +1,16 @@
+"""The ``slowspades`` command line: the engine's arena and replay, and the operator's commands."""
+
+from __future__ import annotations
+
+import click
+
+from spades.cli import arena, replay
+
+
+@click.group()
+def main() -> None:
+    """slowspades: two-player Spades by SMS and email."""
+
+
+main.add_command(arena)
+main.add_command(replay)
