@@ -56,12 +56,24 @@ _RANK_FROM_TEXT.update({"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14})
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card. ``rank`` runs from 2 to 14 (the ace is high in every suit)."""
+    """One card. ``rank`` runs from 2 to 14 (the ace is high in every suit).
+
+    There are exactly 52 instances: ``Card(14, Suit.SPADES)`` returns the shared ace of
+    spades from :data:`DECK`, so cards compare and hash by identity (fast, and equal
+    cards are always the same object; copies and pickles come back as the shared card).
+    """
 
     rank: int
     suit: Suit
     _key: int = field(init=False, repr=False, compare=False)
     _order: int = field(init=False, repr=False, compare=False)
+
+    def __new__(cls, rank: int, suit: Suit) -> "Card":
+        if _CANON:
+            if type(rank) is not int or type(suit) is not Suit or not 2 <= rank <= 14:
+                raise CardSyntaxError(f"{rank!r}{suit!r}")
+            return _CANON[_SUIT_INDEX[suit] * 13 + rank - 2]
+        return object.__new__(cls)
 
     def __post_init__(self) -> None:
         if not (isinstance(self.rank, int) and 2 <= self.rank <= 14 and isinstance(self.suit, Suit)):
@@ -69,11 +81,8 @@ class Card:
         object.__setattr__(self, "_key", _SUIT_INDEX[self.suit] * 13 + self.rank - 2)
         object.__setattr__(self, "_order", _DISPLAY_INDEX[self.suit] * 13 + 14 - self.rank)
 
-    def __hash__(self) -> int:
-        return self._key
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, Card) and self._key == other._key)
+    def __reduce__(self) -> tuple[object, tuple[int, Suit]]:
+        return card_of, (self.rank, self.suit)
 
     @property
     def code(self) -> str:
@@ -107,7 +116,9 @@ class Card:
 
 
 #: The 52 cards, each a single shared instance.
+_CANON: list[Card] = []
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in range(2, 15))
+_CANON.extend(DECK)
 _BY_CODE = {card.code: card for card in DECK}
 _BY_CODE.update({card.code.replace("10", "T"): card for card in DECK if card.rank == 10})
 

@@ -9,16 +9,22 @@
 * :func:`legal_moves` lists what a seat may do now; :func:`view` is all a seat may know.
 
 Section numbers refer to RULES.md.
+
+The hot path (decide, apply, view) is written for speed: hands are kept as lists in
+display order (cards hash and compare by identity, see ``spades.cards``), commands are
+dispatched on their type, and a view's legal moves are only built when asked for.
 """
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
-from typing import Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from . import errors
-from .cards import Card, Suit, sorted_hand
+from .cards import Card, Suit, sort_key
 from .commands import (
     FORFEIT_REASONS, Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play,
 )
@@ -30,12 +36,17 @@ from .events import (
 from .scoring import score_player, winner_after_hand
 
 DRAW, EXCHANGE, BID, PLAY, OVER = "draw", "exchange", "bid", "play", "over"
+PHASES = (DRAW, EXCHANGE, BID, PLAY, OVER)
 SEAT_NAMES = ("seat 0", "seat 1")
 MAX_EXCHANGE = 3
+SPADES = Suit.SPADES
 
 
 class Game:
-    """The state of one game. Build it with :func:`fold`; change it only with :meth:`apply`."""
+    """The state of one game. Build it with :func:`fold`; change it only with :meth:`apply`.
+
+    ``hands[seat]`` holds a seat's cards in display order (``spades.cards.sorted_hand``).
+    """
 
     def __init__(self) -> None:
         self.game_id = ""
@@ -55,12 +66,12 @@ class Game:
         self.first_player = first
         self.deck: tuple[Card, ...] = tuple(deck)
         self.draw_pos = 0
-        self.hands: list[set[Card]] = [set(), set()]
+        self.hands: list[list[Card]] = [[], []]
         self.kept: list[list[Card]] = [[], []]
         self.discarded: list[list[Card]] = [[], []]
         self.discards: list[Card] = []
         self.decisions = [0, 0]
-        self.dn_decided = [False, False]
+        self.dn_decided = [False, False]  # chose double nil or not (D3); true after any draw decision
         self.double_nil = [False, False]
         self.exchanged: list[tuple[tuple[Card, ...], tuple[Card, ...]] | None] = [None, None]
         self.bids: list[int | None] = [None, None]
@@ -92,7 +103,7 @@ class Game:
 
     def offer_pending(self, seat: int) -> bool:
         """True when ``seat`` is at their first draw decision and has not yet chosen DN or DRAW (D3)."""
-        return self.phase == DRAW and self.to_move == seat and self.decisions[seat] == 0 and not self.dn_decided[seat]
+        return self.phase == DRAW and self.to_move == seat and not self.dn_decided[seat]
 
     # -- applying events ---------------------------------------------------------------
     def apply(self, event: Event) -> None:
@@ -119,7 +130,7 @@ class Game:
 
     def _draw_decided(self, e: DrawDecided) -> None:
         seat = e.seat
-        self.hands[seat].add(e.kept)
+        insort(self.hands[seat], e.kept, key=sort_key)
         self.kept[seat].append(e.kept)
         self.discarded[seat].append(e.discarded)
         self.discards.append(e.discarded)
@@ -132,9 +143,10 @@ class Game:
             self._after_draw()
 
     def _after_draw(self) -> None:
-        if self.exchange_order():
+        order = self.exchange_order()
+        if order:
             self.phase = EXCHANGE
-            self.to_move = self.exchange_order()[0]
+            self.to_move = order[0]
         else:
             self._start_bidding()
 
@@ -153,11 +165,12 @@ class Game:
 
     def _cards_exchanged(self, e: CardsExchanged) -> None:
         hand = self.hands[e.seat]
-        hand.difference_update(e.thrown)
-        hand.update(e.received)
+        for card in e.thrown:
+            hand.remove(card)
         for card in e.received:
+            insort(hand, card, key=sort_key)
             self.discards.remove(card)
-        self.discards.extend(e.thrown)
+        self.discards.extend(e.thrown)  # after the draw: nobody draws back their own cards (D5)
         self.exchanged[e.seat] = (e.thrown, e.received)
         order = self.exchange_order()
         if order:
@@ -174,18 +187,19 @@ class Game:
             self._start_play()
 
     def _card_played(self, e: CardPlayed) -> None:
-        self.hands[e.seat].discard(e.card)
-        if e.card.suit is Suit.SPADES:
-            led = self.trick[0][1].suit if self.trick else Suit.SPADES
-            # broken by a spade played on another suit, or by a spade led (legal only once broken or when forced)
-            if led is not Suit.SPADES or not self.trick:
-                self.spades_broken = True
-        self.trick.append((e.seat, e.card))
-        self.to_move = 1 - e.seat if len(self.trick) < 2 else None
+        card = e.card
+        self.hands[e.seat].remove(card)
+        trick = self.trick
+        # spades are broken by a spade played on another suit, or by a spade led
+        # (legal only once broken, or when the leader holds nothing but spades) (section 6)
+        if card.suit is SPADES and (not trick or trick[0][1].suit is not SPADES):
+            self.spades_broken = True
+        trick.append((e.seat, card))
+        self.to_move = 1 - e.seat if len(trick) < 2 else None
 
     def _trick_won(self, e: TrickWon) -> None:
         self.tricks_won[e.seat] += 1
-        self.won_cards[e.seat].extend(c for _, c in e.cards)
+        self.won_cards[e.seat].extend([c for _, c in e.cards])
         self.trick = []
         self.last_trick = e
         self.leader = e.seat
@@ -205,7 +219,7 @@ class Game:
         self.to_move = None
 
 
-_APPLY = {
+_APPLY: dict[type, Callable[[Game, Any], None]] = {
     GameStarted: Game._game_started,
     HandStarted: Game._hand_started,
     DoubleNilDeclared: Game._dn_declared,
@@ -223,8 +237,12 @@ _APPLY = {
 def fold(events: Iterable[Event], game: Game | None = None) -> Game:
     """The state after ``events`` (applied on top of ``game`` if given)."""
     game = game or Game()
+    apply = _APPLY
+    n = 0
     for event in events:
-        game.apply(event)
+        apply[type(event)](game, event)
+        n += 1
+    game.version += n
     return game
 
 
@@ -239,39 +257,51 @@ def new_game(game_id: str, rules: HouseRules | None = None, dealer: Dealer | Non
 
 
 # -- legal moves ---------------------------------------------------------------------------
+def _playable(hand: Sequence[Card], trick: Sequence[tuple[int, Card]], spades_broken: bool) -> list[Card]:
+    """The cards of ``hand`` (in display order) that may be played to ``trick`` (section 6)."""
+    if trick:
+        led = trick[0][1].suit
+        return [c for c in hand if c.suit is led] or list(hand)
+    if spades_broken:
+        return list(hand)
+    return [c for c in hand if c.suit is not SPADES] or list(hand)
+
+
+def _legal(phase: str, seat: int, to_move: int | None, offer: bool, hand: Sequence[Card],
+           trick: Sequence[tuple[int, Card]], spades_broken: bool) -> list[Command]:
+    if phase == OVER or to_move != seat:
+        return []
+    if phase == DRAW:
+        if offer:
+            return [DeclareDoubleNil(seat), DeclineDoubleNil(seat)]
+        return [Keep(seat), Discard(seat)]
+    if phase == EXCHANGE:
+        return [Exchange(seat, combo) for n in range(MAX_EXCHANGE + 1) for combo in combinations(hand, n)]
+    if phase == BID:
+        return [Bid(seat, n) for n in range(14)]
+    return [Play(seat, card) for card in _playable(hand, trick, spades_broken)]
+
+
 def playable_cards(game: Game, seat: int) -> list[Card]:
-    """The cards ``seat`` may play to the current trick (section 6)."""
-    hand = game.hands[seat]
-    if game.trick:
-        led = game.trick[0][1].suit
-        follow = [c for c in hand if c.suit is led]
-        cards = follow or list(hand)
-    elif game.spades_broken:
-        cards = list(hand)
-    else:
-        cards = [c for c in hand if c.suit is not Suit.SPADES] or list(hand)
-    return sorted_hand(cards)
+    """The cards ``seat`` may play to the current trick, in display order (section 6)."""
+    if game.phase != PLAY or game.to_move != seat:
+        return []
+    return _playable(game.hands[seat], game.trick, game.spades_broken)
 
 
 def legal_moves(game: Game, seat: int) -> list[Command]:
-    """Every command ``seat`` may give now (empty when it is not their turn). Forfeit is always allowed too."""
-    if game.phase == OVER or game.to_move != seat:
-        return []
-    if game.phase == DRAW:
-        if game.offer_pending(seat):
-            return [DeclareDoubleNil(seat), DeclineDoubleNil(seat)]
-        return [Keep(seat), Discard(seat)]
-    if game.phase == EXCHANGE:
-        hand = sorted_hand(game.hands[seat])
-        return [Exchange(seat, combo) for n in range(MAX_EXCHANGE + 1) for combo in combinations(hand, n)]
-    if game.phase == BID:
-        return [Bid(seat, n) for n in range(14)]
-    return [Play(seat, card) for card in playable_cards(game, seat)]
+    """Every command ``seat`` may give now (empty when it is not their turn).
+
+    Forfeit is always allowed too while the game is on, and is not listed. In the
+    exchange phase this lists all 378 ways to throw 0 to 3 of 13 cards.
+    """
+    return _legal(game.phase, seat, game.to_move, game.offer_pending(seat), game.hands[seat], game.trick,
+                  game.spades_broken)
 
 
 # -- deciding commands ---------------------------------------------------------------------
-def _seat_name(seat: int) -> str:
-    return SEAT_NAMES[seat]
+def _seat_name(seat: int | None) -> str:
+    return SEAT_NAMES[seat] if seat in (0, 1) else "nobody"  # type: ignore[index]
 
 
 def decide(game: Game, command: Command, dealer: Dealer | None = None) -> list[Event]:
@@ -280,29 +310,22 @@ def decide(game: Game, command: Command, dealer: Dealer | None = None) -> list[E
     ``game`` is not changed. ``dealer`` supplies the randomness the command may need (an
     exchange draw; the next hand's shuffle); it defaults to a secure one.
     """
+    handler = _DECIDE.get(type(command))
+    if handler is None:
+        handler = next((h for cls, h in _DECIDE.items() if isinstance(command, cls)), None)
+        if handler is None:
+            raise errors.RuleError(f"not a command: {command!r}")
     seat = command.seat
-    if seat not in (0, 1):
+    if seat != 0 and seat != 1:
         raise errors.RuleError(f"no such seat: {seat!r}")
     if game.phase == OVER:
         raise errors.GameOverError("the game is over")
-    if isinstance(command, Forfeit):
-        if command.reason not in FORFEIT_REASONS:
-            raise errors.RuleError(f"unknown reason {command.reason!r}: resigned or timeout")
-        winner = 1 - seat
-        return [GameEnded(winner=winner, scores=(game.scores[0], game.scores[1]), reason=command.reason,
-                          hands=len(game.history))]
+    if handler is _decide_forfeit:
+        return _decide_forfeit(game, command, dealer)  # type: ignore[arg-type]
     if game.to_move != seat:
-        raise errors.NotYourTurn(f"it is {_seat_name(1 - seat)}'s turn", [], to_move=game.to_move)
-    dealer = dealer or Dealer()
-    phase = game.phase
+        raise errors.NotYourTurn(f"it is {_seat_name(game.to_move)}'s turn", [], to_move=game.to_move)
     try:
-        if phase == DRAW:
-            return [_decide_draw(game, command)]
-        if phase == EXCHANGE:
-            return [_decide_exchange(game, command, dealer)]
-        if phase == BID:
-            return [_decide_bid(game, command)]
-        return _decide_play(game, command, dealer)
+        return handler(game, command, dealer)
     except errors.RuleError as exc:
         exc.legal = tuple(legal_moves(game, seat))  # computed only when needed: errors are rare
         raise
@@ -318,25 +341,40 @@ def _wrong_phase(game: Game) -> errors.WrongPhase:
     return errors.WrongPhase(f"now is the time to {what}")
 
 
-def _decide_draw(game: Game, command: Command) -> Event:
+def _decide_forfeit(game: Game, command: Forfeit, dealer: Dealer | None) -> list[Event]:
+    if command.reason not in FORFEIT_REASONS:
+        raise errors.RuleError(f"unknown reason {command.reason!r}: resigned or timeout")
+    return [GameEnded(winner=1 - command.seat, scores=(game.scores[0], game.scores[1]), reason=command.reason,
+                      hands=len(game.history))]
+
+
+def _decide_double_nil(game: Game, command: DeclareDoubleNil | DeclineDoubleNil, dealer: Dealer | None) -> list[Event]:
     seat = command.seat
-    if isinstance(command, (DeclareDoubleNil, DeclineDoubleNil)):
-        if not game.offer_pending(seat):
-            raise errors.DoubleNilNotAllowed(
-                "double nil may only be declared before your first draw decision of the hand")
-        return DoubleNilDeclared(seat) if isinstance(command, DeclareDoubleNil) else DoubleNilDeclined(seat)
-    if isinstance(command, (Keep, Discard)):
-        if game.offer_pending(seat):
-            raise errors.WrongPhase("first choose double nil or draw (you have not seen a card yet)")
-        first, second = game.deck[game.draw_pos], game.deck[game.draw_pos + 1]
-        if isinstance(command, Keep):
-            return DrawDecided(seat=seat, kept_first=True, kept=first, discarded=second)
-        return DrawDecided(seat=seat, kept_first=False, kept=second, discarded=first)
+    if game.phase == DRAW and not game.dn_decided[seat]:
+        if type(command) is DeclareDoubleNil:
+            return [DoubleNilDeclared(seat)]
+        return [DoubleNilDeclined(seat)]
+    if isinstance(command, DeclareDoubleNil) or game.phase == DRAW:
+        raise errors.DoubleNilNotAllowed(
+            "double nil may only be declared before your first draw decision of the hand")
     raise _wrong_phase(game)
 
 
-def _decide_exchange(game: Game, command: Command, dealer: Dealer) -> Event:
-    if not isinstance(command, Exchange):
+def _decide_keep(game: Game, command: Keep | Discard, dealer: Dealer | None) -> list[Event]:
+    if game.phase != DRAW:
+        raise _wrong_phase(game)
+    seat = command.seat
+    if not game.dn_decided[seat]:
+        raise errors.WrongPhase("first choose double nil or draw (you have not seen a card yet)")
+    pos = game.draw_pos
+    first, second = game.deck[pos], game.deck[pos + 1]
+    if type(command) is Keep:
+        return [DrawDecided(seat, True, first, second)]
+    return [DrawDecided(seat, False, second, first)]
+
+
+def _decide_exchange(game: Game, command: Exchange, dealer: Dealer | None) -> list[Event]:
+    if game.phase != EXCHANGE:
         raise _wrong_phase(game)
     thrown = tuple(command.cards)
     hand = game.hands[command.seat]
@@ -346,18 +384,18 @@ def _decide_exchange(game: Game, command: Command, dealer: Dealer) -> Event:
         raise errors.BadExchange("the same card was named twice")
     missing = [c for c in thrown if c not in hand]
     if missing:
-        raise errors.BadExchange(f"not in your hand: {' '.join(c.code for c in missing)}")
-    received = dealer.draw_from(game.discards, len(thrown)) if thrown else ()
-    return CardsExchanged(seat=command.seat, thrown=thrown, received=tuple(received))
+        raise errors.BadExchange(f"not in your hand: {' '.join(getattr(c, 'code', str(c)) for c in missing)}")
+    received = (dealer or Dealer()).draw_from(game.discards, len(thrown)) if thrown else ()
+    return [CardsExchanged(seat=command.seat, thrown=thrown, received=tuple(received))]
 
 
-def _decide_bid(game: Game, command: Command) -> Event:
-    if not isinstance(command, Bid):
+def _decide_bid(game: Game, command: Bid, dealer: Dealer | None) -> list[Event]:
+    if game.phase != BID:
         raise _wrong_phase(game)
     tricks = command.tricks
-    if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
+    if type(tricks) is not int or not 0 <= tricks <= 13:
         raise errors.BidOutOfRange("a bid is a whole number from 0 (nil) to 13")
-    return BidMade(seat=command.seat, tricks=tricks)
+    return [BidMade(seat=command.seat, tricks=tricks)]
 
 
 def trick_winner(cards: Sequence[tuple[int, Card]]) -> int:
@@ -367,38 +405,46 @@ def trick_winner(cards: Sequence[tuple[int, Card]]) -> int:
         if card.suit is best.suit:
             if card.rank > best.rank:
                 best_seat, best = seat, card
-        elif card.suit is Suit.SPADES:
+        elif card.suit is SPADES:
             best_seat, best = seat, card
     return best_seat
 
 
-def _decide_play(game: Game, command: Command, dealer: Dealer) -> list[Event]:
-    if not isinstance(command, Play):
+def _decide_play(game: Game, command: Play, dealer: Dealer | None) -> list[Event]:
+    if game.phase != PLAY:
         raise _wrong_phase(game)
     seat, card = command.seat, command.card
     hand = game.hands[seat]
     if card not in hand:
-        raise errors.CardNotInHand(f"{card.code} is not in your hand")
-    if game.trick:
-        led = game.trick[0][1].suit
-        if card.suit is not led and any(c.suit is led for c in hand):
-            raise errors.MustFollowSuit(f"you must follow {led.word}", suit=led)
-    elif card.suit is Suit.SPADES and not game.spades_broken and any(c.suit is not Suit.SPADES for c in hand):
-        raise errors.SpadesNotBroken("spades are not broken yet: lead another suit")
-    events: list[Event] = [CardPlayed(seat=seat, card=card)]
-    if not game.trick:
-        return events
-    cards = (game.trick[0], (seat, card))
-    winner = trick_winner(cards)
-    trick_no = game.trick_no
-    events.append(TrickWon(trick=trick_no, seat=winner, cards=cards))
+        raise errors.CardNotInHand(f"{getattr(card, 'code', card)} is not in your hand")
+    trick = game.trick
+    suit = card.suit
+    if not trick:
+        if suit is SPADES and not game.spades_broken:
+            for c in hand:
+                if c.suit is not SPADES:
+                    raise errors.SpadesNotBroken("spades are not broken yet: lead another suit")
+        return [CardPlayed(seat, card)]
+    lead_seat, lead = trick[0]
+    led = lead.suit
+    if suit is not led:
+        for c in hand:
+            if c.suit is led:
+                raise errors.MustFollowSuit(f"you must follow {led.word}", suit=led)
+    # two cards: the follower wins with a higher card of the suit led, or with a spade on another suit
+    if (suit is led and card.rank > lead.rank) or (suit is SPADES and led is not SPADES):
+        winner = seat
+    else:
+        winner = lead_seat
+    trick_no = game.tricks_won[0] + game.tricks_won[1] + 1
+    played = CardPlayed(seat, card)
+    won = TrickWon(trick_no, winner, (trick[0], (seat, card)))
     if trick_no < 13:
-        return events
-    events.extend(_end_of_hand(game, winner, dealer))
-    return events
+        return [played, won]
+    return [played, won, *_end_of_hand(game, winner, dealer)]
 
 
-def _end_of_hand(game: Game, last_winner: int, dealer: Dealer) -> list[Event]:
+def _end_of_hand(game: Game, last_winner: int, dealer: Dealer | None) -> list[Event]:
     tricks = list(game.tricks_won)
     tricks[last_winner] += 1
     scores = tuple(
@@ -415,14 +461,31 @@ def _end_of_hand(game: Game, last_winner: int, dealer: Dealer) -> list[Event]:
         events.append(GameEnded(winner=over[0], scores=totals, reason=over[1], hands=game.hand_no))
     else:
         nxt = game.second_player  # roles swap (section 2)
-        events.append(HandStarted(hand=game.hand_no + 1, first_player=nxt, deck=dealer.shuffled_deck()))
+        deck = (dealer or Dealer()).shuffled_deck()
+        events.append(HandStarted(hand=game.hand_no + 1, first_player=nxt, deck=deck))
     return events
 
 
+_DECIDE: dict[type, Callable[[Game, Any, Dealer | None], list[Event]]] = {
+    Play: _decide_play,
+    Keep: _decide_keep,
+    Discard: _decide_keep,
+    DeclineDoubleNil: _decide_double_nil,
+    DeclareDoubleNil: _decide_double_nil,
+    Bid: _decide_bid,
+    Exchange: _decide_exchange,
+    Forfeit: _decide_forfeit,
+}
+
+
 # -- what a player may know ----------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PlayerView:
-    """All that the player at ``seat`` may know now, and nothing else."""
+    """All that the player at ``seat`` may know now, and nothing else.
+
+    ``legal`` (what they may do now) and ``playable`` (the cards they may play now) are
+    derived from the view itself, when first asked for.
+    """
 
     game_id: str
     seat: int
@@ -430,10 +493,10 @@ class PlayerView:
     phase: str
     first_player: int
     to_move: int | None
-    hand: tuple[Card, ...]
-    double_nil_offer: bool
-    offered: Card | None
-    kept: tuple[Card, ...]
+    hand: tuple[Card, ...]  # in display order
+    double_nil_offer: bool  # at their first draw decision, to choose double nil or not (D3)
+    offered: Card | None  # the card on top of the draw pile, when deciding whether to keep it
+    kept: tuple[Card, ...]  # own draw decisions this hand
     discarded: tuple[Card, ...]
     exchange: tuple[tuple[Card, ...], tuple[Card, ...]] | None  # own (thrown, received)
     decisions: tuple[int, int]
@@ -447,7 +510,6 @@ class PlayerView:
     scores: tuple[int, int]
     bags: tuple[int, int]
     spades_broken: bool
-    legal: tuple[Command, ...]
     last_hand: HandScored | None
     winner: int | None
     end_reason: str | None
@@ -462,41 +524,59 @@ class PlayerView:
     def my_turn(self) -> bool:
         return self.to_move == self.seat
 
+    @cached_property
+    def legal(self) -> tuple[Command, ...]:
+        """Every command this player may give now (as :func:`legal_moves`)."""
+        return tuple(_legal(self.phase, self.seat, self.to_move, self.double_nil_offer, self.hand, self.trick,
+                            self.spades_broken))
+
+    @property
+    def playable(self) -> list[Card]:
+        """The cards this player may play now, in display order (empty unless it is their turn to play)."""
+        if self.phase != PLAY or self.to_move != self.seat:
+            return []
+        return _playable(self.hand, self.trick, self.spades_broken)
+
+
+_new_view = object.__new__
+
 
 def view(game: Game, seat: int) -> PlayerView:
     """What the player at ``seat`` may know: their own cards and decisions, public play, scores."""
-    offered = None
-    if game.phase == DRAW and game.to_move == seat and not game.offer_pending(seat):
-        offered = game.deck[game.draw_pos]
-    opp = 1 - seat
-    return PlayerView(
+    phase = game.phase
+    to_move = game.to_move
+    offer = phase == DRAW and to_move == seat and not game.dn_decided[seat]
+    offered = game.deck[game.draw_pos] if phase == DRAW and to_move == seat and not offer else None
+    history = game.history
+    v = _new_view(PlayerView)
+    v.__dict__.update(
         game_id=game.game_id,
         seat=seat,
         hand_no=game.hand_no,
-        phase=game.phase,
+        phase=phase,
         first_player=game.first_player,
-        to_move=game.to_move,
-        hand=tuple(sorted_hand(game.hands[seat])),
-        double_nil_offer=game.offer_pending(seat),
+        to_move=to_move,
+        hand=tuple(game.hands[seat]),
+        double_nil_offer=offer,
         offered=offered,
         kept=tuple(game.kept[seat]),
         discarded=tuple(game.discarded[seat]),
         exchange=game.exchanged[seat],
-        decisions=(game.decisions[0], game.decisions[1]),
-        opponent_cards=len(game.hands[opp]),
+        decisions=tuple(game.decisions),
+        opponent_cards=len(game.hands[1 - seat]),
         trick=tuple(game.trick),
         leader=game.leader,
         last_trick=game.last_trick,
-        tricks_won=(game.tricks_won[0], game.tricks_won[1]),
-        bids=(game.bids[0], game.bids[1]),
-        double_nil=(game.double_nil[0], game.double_nil[1]),
-        scores=(game.scores[0], game.scores[1]),
-        bags=(game.bags[0], game.bags[1]),
+        tricks_won=tuple(game.tricks_won),
+        bids=tuple(game.bids),
+        double_nil=tuple(game.double_nil),
+        scores=tuple(game.scores),
+        bags=tuple(game.bags),
         spades_broken=game.spades_broken,
-        legal=tuple(legal_moves(game, seat)),
-        last_hand=game.history[-1] if game.history else None,
+        last_hand=history[-1] if history else None,
         winner=game.winner,
         end_reason=game.end_reason,
         rules=game.rules,
-        hands_played=len(game.history),
+        hands_played=len(history),
     )
+    return v
