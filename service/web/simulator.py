@@ -1,0 +1,255 @@
+"""The local simulator: two phones and an email inbox in one page, talking to the real webhooks.
+
+Served under ``/simulator/`` only when the simulator is switched on
+(``SLOWSPADES_SIMULATOR=1``; the app factory registers this blueprint only then, so
+every simulator URL is a 404 otherwise). It never short-cuts the service:
+
+* ``POST /simulator/sign`` builds the exact form Twilio (``/sms``) or Mailgun
+  (``/email/inbound``) would post and signs it with the local secrets; the page then
+  posts that form itself to the real webhook, which verifies the signature as it
+  would in production.
+* ``GET /simulator/messages`` reads the local outbox (``outbox:local``, where the
+  worker "sends" messages when no provider is configured), each SMS with its
+  segment count; the page polls it.
+* ``GET|POST /simulator/clock`` shows and advances the service clock
+  (:mod:`service.clock`) and then runs the beat jobs at once, so due reminders fire.
+
+Without a Twilio auth token or a Mailgun signing key, a random local secret is
+made once, kept in Redis (so every web process shares it) and used as that setting.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import time
+import uuid
+from email.utils import formatdate
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Blueprint, Flask, abort, current_app, jsonify, request, send_from_directory
+from flask.typing import ResponseReturnValue
+from twilio.request_validator import RequestValidator
+
+from .. import clock
+
+ASSETS = Path(__file__).with_name("simulator_assets")
+bp = Blueprint("simulator", __name__, url_prefix="/simulator", static_folder=str(ASSETS),
+               static_url_path="/assets")
+
+#: The devices on the page: (element id, label, default address).
+DEVICES = (("phone-a", "Phone A", "+15550001001"), ("phone-b", "Phone B", "+15550001002"),
+           ("inbox", "Email", "carol@example.com"))
+#: The number the phones text when Twilio is not configured (a US 555 number).
+SERVICE_NUMBER = "+15550000000"
+SECRET_KEYS = {"TWILIO_AUTH_TOKEN": "simulator:secret:twilio", "MAILGUN_SIGNING_KEY": "simulator:secret:mailgun"}
+TAIL = 500
+
+
+def enabled(config: Mapping[str, Any]) -> bool:
+    """Whether the simulator is switched on: ``SIMULATOR`` in the config, else ``SLOWSPADES_SIMULATOR``."""
+    raw = config.get("SIMULATOR")
+    if raw is None:
+        raw = os.environ.get("SLOWSPADES_SIMULATOR", "")
+    if isinstance(raw, bool):
+        return raw
+    return str(raw).strip().lower() in ("1", "true", "yes", "on")
+
+
+def register(app: Flask) -> bool:
+    """Register the simulator on ``app`` if it is switched on; returns whether it was."""
+    if not enabled(app.config):
+        return False
+    app.register_blueprint(bp)
+    return True
+
+
+def _svc() -> Any:
+    return current_app.extensions["slowspades"]
+
+
+def _s(v: Any) -> str:
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+@bp.before_app_request
+def ensure_local_secrets() -> None:
+    """Give the webhooks a shared local secret when none is configured (simulator runs only)."""
+    cfg = current_app.config
+    for name, key in SECRET_KEYS.items():
+        if cfg.get(name):
+            continue
+        r = _svc().redis
+        r.set(key, secrets.token_hex(20), nx=True)
+        cfg[name] = _s(r.get(key))
+
+
+def service_number() -> str:
+    """The number the phones text: the configured Twilio sender, else a local 555 number."""
+    sender = str(current_app.config.get("TWILIO_FROM") or "")
+    return sender if sender.startswith("+") else SERVICE_NUMBER
+
+
+def mail_address() -> str:
+    """The address an email player writes to when no game's reply address applies."""
+    return f"play@{current_app.config['MAIL_DOMAIN']}"
+
+
+# -- the page ---------------------------------------------------------------------------
+@bp.get("/")
+def page() -> ResponseReturnValue:
+    return send_from_directory(ASSETS, "index.html")
+
+
+@bp.get("/config")
+def config() -> ResponseReturnValue:
+    """The devices and addresses the page shows (overridable with ``?phone-a=...&phone-b=...&inbox=...``)."""
+    devices = [{"id": i, "label": label, "address": request.args.get(i, default),
+                "channel": "email" if i == "inbox" else "sms"} for i, label, default in DEVICES]
+    return jsonify(devices=devices, service_number=service_number(), mail_to=mail_address(),
+                   public_base_url=current_app.config["PUBLIC_BASE_URL"])
+
+
+# -- signing what a provider would post --------------------------------------------------
+def twilio_form(sender: str, body: str, to: str) -> dict[str, str]:
+    """The form of Twilio's incoming-message webhook for one SMS."""
+    sid = "SM" + uuid.uuid4().hex
+    return {"ToCountry": "US", "SmsMessageSid": sid, "NumMedia": "0", "SmsSid": sid, "SmsStatus": "received",
+            "Body": body, "To": to, "NumSegments": "1", "MessageSid": sid,
+            "AccountSid": str(current_app.config.get("TWILIO_ACCOUNT_SID") or "AC" + "0" * 32),
+            "From": sender, "ApiVersion": "2010-04-01", "FromCountry": "US"}
+
+
+def sign_twilio(url: str, form: Mapping[str, str], token: str) -> str:
+    """``X-Twilio-Signature`` of a form POST to ``url`` (HMAC-SHA1 over the URL and sorted fields)."""
+    return str(RequestValidator(token).compute_signature(url, dict(form)))
+
+
+def mailgun_form(sender: str, body: str, recipient: str, subject: str, quoted: str = "",
+                 in_reply_to: str = "") -> dict[str, str]:
+    """Mailgun's inbound-route form for one email, signed with the local signing key."""
+    key = str(current_app.config["MAILGUN_SIGNING_KEY"])
+    timestamp = str(int(time.time()))
+    token = secrets.token_hex(25)
+    signature = hmac.new(key.encode(), (timestamp + token).encode(), hashlib.sha256).hexdigest()
+    plain = body
+    if quoted:
+        plain += f"\n\nOn {formatdate(localtime=False)}, Slow Spades wrote:\n" + "\n".join(
+            "> " + line for line in quoted.splitlines())
+    msg_id = f"<{uuid.uuid4().hex}@simulator.localhost>"
+    form = {"recipient": recipient, "sender": sender, "from": sender, "To": recipient, "subject": subject,
+            "body-plain": plain, "stripped-text": body, "stripped-signature": "", "Message-Id": msg_id,
+            "timestamp": timestamp, "token": token, "signature": signature}
+    if in_reply_to:
+        form["In-Reply-To"] = in_reply_to
+        form["References"] = in_reply_to
+    return form
+
+
+@bp.post("/sign")
+def sign() -> ResponseReturnValue:
+    """The webhook request a provider would make for a message typed on the page: path, form, headers."""
+    data = request.get_json(silent=True) or {}
+    channel, sender, body = data.get("channel"), str(data.get("from") or ""), str(data.get("body") or "")
+    if not sender:
+        abort(400)
+    base = current_app.config["PUBLIC_BASE_URL"]
+    if channel == "sms":
+        form = twilio_form(sender, body, str(data.get("to") or service_number()))
+        sig = sign_twilio(base + "/sms", form, str(current_app.config["TWILIO_AUTH_TOKEN"]))
+        return jsonify(path="/sms", form=form, headers={"X-Twilio-Signature": sig})
+    if channel == "email":
+        subject = str(data.get("subject") or "Slow Spades")
+        form = mailgun_form(sender, body, str(data.get("recipient") or mail_address()), subject,
+                            str(data.get("quoted") or ""), str(data.get("in_reply_to") or ""))
+        return jsonify(path="/email/inbound", form=form, headers={})
+    abort(400)
+
+
+# -- the local outbox ----------------------------------------------------------------------
+def describe(stream_id: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """One local-outbox message as the page shows it (SMS with segment count and encoding)."""
+    body = str(entry.get("body") or "")
+    out = {"stream_id": stream_id, "time_ms": int(stream_id.split("-")[0]), "id": entry.get("id"),
+           "channel": entry.get("channel"), "to": entry.get("to"), "body": body, "kind": entry.get("kind", ""),
+           "game": entry.get("game", "")}
+    if entry.get("channel") == "sms":
+        out.update(sms_stats(body))
+    else:
+        out.update(subject=entry.get("subject", ""), reply_to=entry.get("reply_to", ""),
+                   message_id=entry.get("message_id", ""), html=entry.get("html", ""))
+    return out
+
+
+def sms_stats(body: str) -> dict[str, Any]:
+    """Segments, encoding and length of an SMS body (``chat.gsm`` when present)."""
+    try:
+        from chat import gsm
+    except ImportError:  # pragma: no cover - chat is part of the repo; a fallback for a partial checkout
+        n = len(body)
+        return {"segments": 1 if n <= 160 else -(-n // 153), "encoding": "GSM-7?", "chars": n}
+    return {"segments": gsm.segments(body), "encoding": "GSM-7" if gsm.is_gsm7(body) else "UCS-2",
+            "chars": len(body)}
+
+
+@bp.get("/messages")
+def messages() -> ResponseReturnValue:
+    """Messages sent to the local outbox after stream id ``after`` (else the last ones), oldest first."""
+    store = _svc().store
+    after = request.args.get("after", "")
+    if after:
+        raw = store.r.xrange("outbox:local", min="(" + after, max="+", count=TAIL)
+    else:
+        raw = list(reversed(store.r.xrevrange("outbox:local", max="+", min="-", count=TAIL)))
+    out = []
+    for sid, fields in raw:
+        f = {_s(a): _s(b) for a, b in fields.items()}
+        out.append(describe(_s(sid), json.loads(f["m"])))
+    last = out[-1]["stream_id"] if out else after
+    return jsonify(messages=out, last=last)
+
+
+# -- the clock ---------------------------------------------------------------------------
+def clock_state() -> dict[str, Any]:
+    r = _svc().redis
+    off = int(clock.offset(r) * 1000)
+    return {"now_ms": clock.now_ms(r), "offset_ms": off, "offset_hours": round(off / 3_600_000, 2)}
+
+
+@bp.get("/clock")
+def get_clock() -> ResponseReturnValue:
+    return jsonify(clock_state())
+
+
+@bp.post("/clock")
+def post_clock() -> ResponseReturnValue:
+    """Advance the clock by ``seconds`` (or reset it with ``reset``), then run every beat job once."""
+    data = request.get_json(silent=True) or {}
+    r = _svc().redis
+    if data.get("reset"):
+        clock.reset(r)
+    else:
+        try:
+            seconds = float(data.get("seconds", 0))
+        except (TypeError, ValueError):
+            abort(400)
+        if seconds < 0 or seconds > 365 * 86400:
+            abort(400)
+        clock.advance(r, seconds)
+    fired = run_beat_jobs()
+    return jsonify({**clock_state(), "fired": fired})
+
+
+def run_beat_jobs() -> list[str]:
+    """Queue every periodic job of the beat schedule now (they are idempotent), e.g. due reminders."""
+    celery_app = current_app.extensions.get("celery")
+    if celery_app is None:
+        return []
+    names = sorted({str(e["task"]) for e in (celery_app.conf.beat_schedule or {}).values() if e.get("task")})
+    for name in names:
+        celery_app.send_task(name)
+    return names

@@ -1,0 +1,183 @@
+// Slow Spades simulator: each device posts signed webhook requests to the real endpoints
+// and shows what the service sends it, read from the local outbox.
+"use strict";
+
+const state = { devices: {}, byAddress: {}, last: "", mailTo: "", serviceNumber: "" };
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function time(ms) {
+  return new Date(ms).toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
+function scrollDown(list) { list.scrollTop = list.scrollHeight; }
+
+async function postJSON(url, data) {
+  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
+  if (!r.ok) throw new Error(url + ": HTTP " + r.status);
+  return r.json();
+}
+
+// Ask the simulator for the exact request the provider would make, then make it ourselves.
+async function deliverAsProvider(payload) {
+  const signed = await postJSON("sign", payload);
+  const r = await fetch(signed.path, {
+    method: "POST",
+    headers: Object.assign({ "Content-Type": "application/x-www-form-urlencoded" }, signed.headers),
+    body: new URLSearchParams(signed.form).toString(),
+  });
+  return { status: r.status, path: signed.path };
+}
+
+function addOut(dev, text, extra) {
+  const li = el("li", "msg out");
+  if (extra && extra.subject) li.append(el("span", "subject", extra.subject));
+  if (extra && extra.to) li.append(el("span", "headers", "To: " + extra.to));
+  li.append(document.createTextNode(text));
+  const meta = el("span", "meta", "sending…");
+  li.append(meta);
+  li.dataset.status = "pending";
+  dev.thread.append(li);
+  scrollDown(dev.thread);
+  return { li, meta };
+}
+
+async function sendFrom(dev, text) {
+  text = text.trim();
+  if (!text) return;
+  if (dev.channel === "sms") {
+    const { li, meta } = addOut(dev, text);
+    try {
+      const res = await deliverAsProvider({ channel: "sms", from: dev.address, to: state.serviceNumber, body: text });
+      meta.textContent = "POST " + res.path + " → " + res.status;
+      li.dataset.status = String(res.status);
+      if (res.status >= 300) li.classList.add("refused");
+    } catch (err) {
+      meta.textContent = String(err);
+      li.dataset.status = "error";
+      li.classList.add("refused");
+    }
+    return;
+  }
+  const to = dev.toInput.value.trim() || state.mailTo;
+  const lastMail = dev.lastMail;
+  const subject = lastMail && lastMail.subject ? (/^re:/i.test(lastMail.subject) ? lastMail.subject : "Re: " + lastMail.subject) : "Slow Spades";
+  const { li, meta } = addOut(dev, text, { subject, to });
+  try {
+    const res = await deliverAsProvider({
+      channel: "email", from: dev.address, recipient: to, body: text, subject,
+      quoted: lastMail ? lastMail.body : "", in_reply_to: lastMail ? lastMail.message_id : "",
+    });
+    meta.textContent = "POST " + res.path + " → " + res.status;
+    li.dataset.status = String(res.status);
+    if (res.status >= 300) li.classList.add("refused");
+  } catch (err) {
+    meta.textContent = String(err);
+    li.dataset.status = "error";
+    li.classList.add("refused");
+  }
+}
+
+function showIncoming(m) {
+  const dev = state.byAddress[m.to];
+  if (!dev) return;
+  const li = el("li", "msg in");
+  li.dataset.kind = m.kind || "";
+  li.dataset.game = m.game || "";
+  li.dataset.outbox = m.id || "";
+  li.dataset.streamId = m.stream_id;
+  if (m.channel === "email") {
+    li.append(el("span", "subject", m.subject || "(no subject)"));
+    if (m.reply_to) li.append(el("span", "headers", "Reply-To: " + m.reply_to));
+    li.append(el("span", "body", m.body));
+    li.append(el("span", "meta", time(m.time_ms)));
+    dev.lastMail = m;
+    if (m.reply_to) dev.toInput.value = m.reply_to;
+  } else {
+    li.dataset.segments = String(m.segments);
+    li.append(el("span", "body", m.body));
+    const meta = el("span", "meta");
+    const seg = el("span", "seg" + (m.segments > 1 ? " multi" : ""), m.segments + (m.segments === 1 ? " segment" : " segments"));
+    meta.append(seg, document.createTextNode(" · " + m.encoding + " · " + m.chars + " chars · " + time(m.time_ms)));
+    li.append(meta);
+  }
+  dev.thread.append(li);
+  scrollDown(dev.thread);
+}
+
+async function poll() {
+  try {
+    const url = "messages" + (state.last ? "?after=" + encodeURIComponent(state.last) : "");
+    const r = await fetch(url);
+    if (r.ok) {
+      const data = await r.json();
+      data.messages.forEach(showIncoming);
+      if (data.last) state.last = data.last;
+      document.body.dataset.polled = "1";
+    }
+  } catch (err) { /* the server restarts: try again */ }
+  setTimeout(poll, 400);
+}
+
+function showClock(c) {
+  document.getElementById("clock-now").textContent = time(c.now_ms);
+  document.getElementById("clock-offset").textContent = c.offset_ms ? "(+" + c.offset_hours + " h)" : "";
+}
+
+async function refreshClock() {
+  try { const r = await fetch("clock"); if (r.ok) showClock(await r.json()); } catch (err) { /* ignore */ }
+}
+
+function setupClock() {
+  document.getElementById("clock-advance").addEventListener("click", async () => {
+    const seconds = Number(document.getElementById("clock-step").value);
+    showClock(await postJSON("clock", { seconds }));
+  });
+  document.getElementById("clock-reset").addEventListener("click", async () => {
+    showClock(await postJSON("clock", { reset: true }));
+  });
+  refreshClock();
+  setInterval(refreshClock, 15000);
+}
+
+async function main() {
+  const params = new URLSearchParams(location.search);
+  const cfg = await (await fetch("config?" + params.toString())).json();
+  state.mailTo = cfg.mail_to;
+  state.serviceNumber = cfg.service_number;
+  const root = document.getElementById("devices");
+  for (const d of cfg.devices) {
+    const tpl = document.getElementById(d.channel === "sms" ? "phone-tpl" : "inbox-tpl");
+    const node = tpl.content.firstElementChild.cloneNode(true);
+    node.id = d.id;
+    node.dataset.address = d.address;
+    node.querySelector(".label").textContent = d.label;
+    node.querySelector(".address").textContent = d.address;
+    const dev = { id: d.id, address: d.address, channel: d.channel, node, thread: node.querySelector(".thread"), lastMail: null };
+    const form = node.querySelector("form");
+    const body = form.querySelector("[name=body]");
+    if (d.channel === "email") {
+      dev.toInput = form.querySelector("[name=to]");
+      dev.toInput.value = cfg.mail_to;
+      body.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); } });
+    }
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = body.value;
+      body.value = "";
+      sendFrom(dev, text);
+    });
+    state.devices[d.id] = dev;
+    state.byAddress[d.address] = dev;
+    root.append(node);
+  }
+  setupClock();
+  poll();
+}
+
+main();
