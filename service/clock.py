@@ -1,0 +1,44 @@
+"""The service's clock: real time plus an offset a local run (or the simulator) may advance.
+
+``now()`` is aware UTC. The offset, in seconds, lives in the Redis key
+``ss:clock:offset`` so that every process of a local run (web, worker, beat) sees
+the same advanced time; :func:`advance` moves it forward. Without a Redis client
+the offset is 0. Tests control real time with time-machine, which this follows.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+OFFSET_KEY = "ss:clock:offset"
+
+
+def offset(client: Any | None = None) -> float:
+    """The offset in seconds added to real time (0 without a client or when unset)."""
+    if client is None:
+        return 0.0
+    raw = client.get(OFFSET_KEY)
+    if raw is None:
+        return 0.0
+    return float(raw.decode() if isinstance(raw, bytes) else raw)
+
+
+def now(client: Any | None = None) -> datetime:
+    """The current time, aware UTC, with the offset kept in Redis (if a client is given)."""
+    return datetime.now(timezone.utc) + timedelta(seconds=offset(client))
+
+
+def now_ms(client: Any | None = None) -> int:
+    """:func:`now` as milliseconds since the epoch."""
+    return int(now(client).timestamp() * 1000)
+
+
+def advance(client: Any, seconds: float) -> float:
+    """Move the shared clock forward by ``seconds``; returns the new offset."""
+    return float(client.incrbyfloat(OFFSET_KEY, float(seconds)))
+
+
+def reset(client: Any) -> None:
+    """Back to real time."""
+    client.delete(OFFSET_KEY)

@@ -1,0 +1,131 @@
+"""Due work in one Redis sorted set (``ss:due``), scored by the time it falls due (ms since the epoch).
+
+A member names its work completely, so scheduling the same work twice is one entry:
+
+* ``r|<game>|<seat>|<version>|<n>``: the n-th reminder of the turn that began at ``version``;
+* ``a|<game>|<seat>|<version>``: reminders ran out: the computer moves for a player with AUTO ON;
+* ``t|<game>|<seat>|<version>``: the turn's timeout: the waiting player is told they may CLAIM;
+* ``b|<game>|<seat>|<version>``: the computer's move (a backstop for the Celery task);
+* ``x|<game>``: an invitation expires.
+
+The version a member carries makes it stale as soon as the game moves on: it then does nothing.
+:func:`scan` runs under a lock so only one beat acts at a time; every action is also
+idempotent on its own (the outbox append is keyed by the member), so even two beats
+acting at once could not send a reminder twice.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from . import keys
+
+RELEASE_LUA = r"""
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+# Removes a member only if its score is still the one read (so a re-schedule made meanwhile survives).
+ZREM_IF_LUA = r"""
+local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if s and tonumber(s) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
+"""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One piece of due work, parsed from its member."""
+
+    kind: str
+    game_id: str
+    seat: int = 0
+    version: int = 0
+    n: int = 0
+
+    @property
+    def member(self) -> str:
+        if self.kind == "x":
+            return f"x|{self.game_id}"
+        if self.kind == "r":
+            return f"r|{self.game_id}|{self.seat}|{self.version}|{self.n}"
+        return f"{self.kind}|{self.game_id}|{self.seat}|{self.version}"
+
+    @classmethod
+    def parse(cls, member: str) -> "Item":
+        parts = member.split("|")
+        if parts[0] == "x":
+            return cls("x", parts[1])
+        n = int(parts[4]) if len(parts) > 4 else 0
+        return cls(parts[0], parts[1], int(parts[2]), int(parts[3]), n)
+
+
+def schedule(client: Any, item: Item, due_ms: int) -> None:
+    """Put ``item`` in the set, due at ``due_ms`` (an item already there is moved to that time)."""
+    client.zadd(keys.DUE, {item.member: int(due_ms)})
+
+
+def cancel(client: Any, *items: Item) -> None:
+    if items:
+        client.zrem(keys.DUE, *[i.member for i in items])
+
+
+def due_at(client: Any, item: Item) -> int | None:
+    score = client.zscore(keys.DUE, item.member)
+    return None if score is None else int(score)
+
+
+def pending(client: Any, game_id: str | None = None) -> list[tuple[Item, int]]:
+    """Every scheduled item (of one game if given), soonest first (tests and the CLI)."""
+    out = []
+    for member, score in client.zrange(keys.DUE, 0, -1, withscores=True):
+        m = member.decode() if isinstance(member, bytes) else member
+        item = Item.parse(m)
+        if game_id is None or item.game_id == game_id:
+            out.append((item, int(score)))
+    return out
+
+
+class Lock:
+    """A Redis lock (SET NX PX with a random token, released only by its holder)."""
+
+    def __init__(self, client: Any, name: str, ttl_ms: int) -> None:
+        self.client, self.name, self.ttl_ms = client, name, ttl_ms
+        self.token = secrets.token_hex(16)
+        self._release = client.register_script(RELEASE_LUA)
+
+    def acquire(self) -> bool:
+        return bool(self.client.set(self.name, self.token, nx=True, px=self.ttl_ms))
+
+    def release(self) -> None:
+        self._release(keys=[self.name], args=[self.token])
+
+
+def scan(client: Any, now_ms: int, act: Callable[[Item, int], int | None], lock_ttl_ms: int = 55_000,
+         limit: int = 1000) -> int | None:
+    """Act on every item due by ``now_ms``, under the beat lock; ``None`` if another beat holds it.
+
+    ``act(item, now_ms)`` does the work and returns ``None`` (done: the item is removed) or a
+    time in ms to try again then (quiet hours, a pause). Returns the number of items acted on.
+    An item whose action raises stays in the set and is tried again at the next scan.
+    """
+    lock = Lock(client, keys.BEAT_LOCK, lock_ttl_ms)
+    if not lock.acquire():
+        return None
+    zrem_if = client.register_script(ZREM_IF_LUA)
+    done = 0
+    try:
+        for member, score in client.zrangebyscore(keys.DUE, "-inf", now_ms, start=0, num=limit, withscores=True):
+            m = member.decode() if isinstance(member, bytes) else member
+            item = Item.parse(m)
+            again = act(item, now_ms)
+            if again is not None and again > now_ms:
+                client.zadd(keys.DUE, {m: int(again)}, xx=True)
+            else:
+                zrem_if(keys=[keys.DUE], args=[m, int(score)])
+            done += 1
+    finally:
+        lock.release()
+    return done
