@@ -80,6 +80,7 @@ class Game:
         self.last_trick: TrickWon | None = None
         self.tricks_won = [0, 0]
         self.won_cards: list[list[Card]] = [[], []]
+        self.played: list[Card] = []  # every card played this hand, in order (public)
         self.spades_broken = False
         self.to_move: int | None = first
 
@@ -195,6 +196,7 @@ class Game:
         if card.suit is SPADES and (not trick or trick[0][1].suit is not SPADES):
             self.spades_broken = True
         trick.append((e.seat, card))
+        self.played.append(card)
         self.to_move = 1 - e.seat if len(trick) < 2 else None
 
     def _trick_won(self, e: TrickWon) -> None:
@@ -502,6 +504,7 @@ class PlayerView:
     decisions: tuple[int, int]
     opponent_cards: int
     trick: tuple[tuple[int, Card], ...]
+    played: tuple[Card, ...]  # every card played this hand so far, in order (public)
     leader: int
     last_trick: TrickWon | None
     tricks_won: tuple[int, int]
@@ -565,6 +568,7 @@ def view(game: Game, seat: int) -> PlayerView:
         decisions=tuple(game.decisions),
         opponent_cards=len(game.hands[1 - seat]),
         trick=tuple(game.trick),
+        played=tuple(game.played),
         leader=game.leader,
         last_trick=game.last_trick,
         tricks_won=tuple(game.tricks_won),

@@ -1,0 +1,54 @@
+"""Strategies: computer players that are given only a :class:`spades.game.PlayerView`.
+
+Every strategy has ``choose(view) -> Command`` and is only ever asked when it is the
+view's seat's turn. :func:`get` builds one by name::
+
+    bot = spades.bots.get("basic", seed=1)
+    command = bot.choose(view(game, seat))
+
+* ``random``: uniform over the legal moves, except that it bids like ``basic`` (and
+  never declares double nil), so that its games end.
+* ``basic``: keeps cards that win tricks, bids by counting likely tricks, plays to make
+  its bid and avoid bags, and bids nil with a weak hand. It never bids double nil.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+from ..commands import Command
+from ..game import PlayerView
+from .basic import BasicStrategy
+from .randombot import RandomStrategy
+
+
+class Strategy(Protocol):
+    """A computer player: given what one seat may know, the command it gives."""
+
+    name: str
+
+    def choose(self, view: PlayerView) -> Command:  # pragma: no cover - protocol
+        ...
+
+
+_REGISTRY: dict[str, Callable[[int | None], Strategy]] = {
+    "random": lambda seed: RandomStrategy(seed=seed),
+    "basic": lambda seed: BasicStrategy(seed=seed),
+}
+
+
+def names() -> list[str]:
+    """The names :func:`get` knows."""
+    return sorted(_REGISTRY)
+
+
+def get(name: str, seed: int | None = None) -> Strategy:
+    """A new strategy called ``name`` (``random`` or ``basic``); ``seed`` makes its choices reproducible."""
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(names())}") from None
+    return factory(seed)
+
+
+__all__ = ["Strategy", "BasicStrategy", "RandomStrategy", "get", "names"]

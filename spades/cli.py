@@ -1,0 +1,81 @@
+"""The engine's command line: ``arena`` (bots play each other) and ``replay`` (audit an event file).
+
+Both are click commands; ``service/cli.py`` registers them in the ``slowspades`` console
+script, and ``python -m spades`` runs them without the service.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import bots
+from .arena import run_arena
+from .replay import ReplayError, read_events, verify_log, write_event
+
+
+@click.command()
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="Games to play.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed for every shuffle and bot.")
+@click.option("--players", "-p", default="basic,random", show_default=True,
+              help=f"Two strategies, comma-separated ({', '.join(bots.names())}).")
+@click.option("--max-hands", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Stop a game that has not ended after this many hands.")
+@click.option("--events", "events_file", type=click.File("w"), default=None,
+              help="Write every event of every game to this file as JSON lines.")
+def arena(games: int, seed: int, players: str, max_hands: int, events_file: "click.utils.LazyFile | None") -> None:
+    """Play GAMES complete games between two strategies, swapping seats each game."""
+    names = [p.strip() for p in players.split(",")]
+    if len(names) != 2 or not all(names):
+        raise click.BadParameter("give two strategies, e.g. basic,random", param_hint="--players")
+    for name in names:
+        if name not in bots.names():
+            raise click.BadParameter(f"unknown strategy {name!r}: {', '.join(bots.names())}", param_hint="--players")
+    on_event = None
+    if events_file is not None:
+        def on_event(game_id, seq, event):  # type: ignore[no-untyped-def]
+            write_event(events_file, game_id, seq, event)
+    result = run_arena(names, games, seed, max_hands, on_event=on_event)
+    click.echo(f"seed {seed}, hand cap {max_hands}")
+    click.echo(result.report())
+
+
+@click.command()
+@click.argument("file", type=click.File("r"))
+def replay(file: "click.utils.LazyFile") -> None:
+    """Re-fold every game in FILE, re-check every event against the rules, print each result.
+
+    Exits with status 1 if any game is inconsistent.
+    """
+    bad = 0
+    logs = read_events(file)
+    for log in logs:
+        if log.error:
+            click.echo(f"{log.game_id}: INCONSISTENT: {log.error}")
+            bad += 1
+            continue
+        try:
+            game = verify_log(log.events)
+        except ReplayError as exc:
+            click.echo(f"INCONSISTENT: {exc}")
+            bad += 1
+            continue
+        score = f"{game.scores[0]} to {game.scores[1]}"
+        hands = len(game.history)
+        if game.winner is None:
+            click.echo(f"{log.game_id}: {score} after {hands} hands, unfinished")
+        else:
+            click.echo(f"{log.game_id}: {score} after {hands} hands, seat {game.winner} wins ({game.end_reason})")
+    click.echo(f"{len(logs)} games, {len(logs) - bad} consistent, {bad} inconsistent")
+    if bad:
+        sys.exit(1)
+
+
+@click.group()
+def main() -> None:
+    """The slowspades engine: arena and replay."""
+
+
+main.add_command(arena)
+main.add_command(replay)
