@@ -18,6 +18,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                         "calls, so this must be exactly what you typed into the Twilio console."),
     "TWILIO_ACCOUNT_SID": ("", "str", "Twilio account SID (ACxxx). Empty: SMS go to the local outbox."),
     "TWILIO_AUTH_TOKEN": ("", "str", "Twilio auth token: signs webhooks and authenticates REST calls."),
+    "TWILIO_WEBHOOK_SHARED_KEY": ("", "str", "Secret of a Twilio webhook SharedKey, if a Webhook Rule signs with one "
+                                             "(requests carrying X-Twilio-Webhooks-Signature-Settings)."),
     "TWILIO_FROM": ("", "str", "The Twilio number (E.164) that sends SMS; or a Messaging Service SID (MGxxx)."),
     "SMTP_HOST": ("", "str", "SMTP server for outgoing email. Empty: emails go to the local outbox."),
     "SMTP_PORT": (587, "int", "SMTP port."),

@@ -50,11 +50,12 @@ local version = redis.call('XLEN', ev)
 if expected >= 0 and version ~= expected then
   return {'conflict', tostring(version), ''}
 end
+local last = ''
 for i, e in ipairs(p.events) do
   if i == 1 then
-    redis.call('XADD', ev, '*', 'e', e, 't', now, 'm', msg)
+    last = redis.call('XADD', ev, '*', 'e', e, 't', now, 'm', msg)
   else
-    redis.call('XADD', ev, '*', 'e', e)
+    last = redis.call('XADD', ev, '*', 'e', e)
   end
 end
 local ids = {}
@@ -72,7 +73,7 @@ if p.ttl and p.ttl > 0 then
   redis.call('EXPIRE', outbox, p.ttl)
   redis.call('EXPIRE', outq, p.ttl)
 end
-return {'ok', tostring(redis.call('XLEN', ev)), idlist}
+return {'ok', tostring(redis.call('XLEN', ev)), idlist, last}
 """
 
 CLAIM_LUA = r"""
@@ -156,6 +157,7 @@ class AppendResult:
     status: str
     version: int
     outbox_ids: list[str] = field(default_factory=list)
+    last_stream_id: str = ""
 
     @property
     def ok(self) -> bool:
@@ -208,11 +210,12 @@ class Store:
             "meta": {str(a): str(b) for a, b in (meta or {}).items()},
             "ttl": int(ttl),
         })
-        status, version, ids = self._append(
+        reply = self._append(
             keys=[k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"]],
             args=[expected_version, message_id or "", now_ms(), payload])
-        ids_s = _s(ids)
-        return AppendResult(_s(status), int(_s(version)), [f"{owner}#{n}" for n in ids_s.split(",") if n])
+        status, version, ids = reply[0], reply[1], _s(reply[2])
+        last = _s(reply[3]) if len(reply) > 3 else ""
+        return AppendResult(_s(status), int(_s(version)), [f"{owner}#{n}" for n in ids.split(",") if n], last)
 
     # -- reading ------------------------------------------------------------------------
     def load(self, game_id: str, after: str | None = None) -> list[StoredEvent]:

@@ -60,3 +60,57 @@ def redis_client(redis_url: str) -> Iterator[redis_lib.Redis]:
     client.flushdb()
     yield client
     client.close()
+
+
+# ---------------------------------------------------------------------------------------
+# the service
+TEST_CONFIG: dict[str, Any] = {
+    "PUBLIC_BASE_URL": "https://spades.example.test",
+    "TWILIO_AUTH_TOKEN": "test-auth-token",
+    "TWILIO_ACCOUNT_SID": "",
+    "TWILIO_FROM": "+15550000000",
+    "MAILGUN_SIGNING_KEY": "mg-test-signing-key",
+    "MAIL_FROM": "Slow Spades <play@spades.example.test>",
+    "DEALER_SEED": "1",
+    "DELIVERY": "auto",
+    "SMTP_HOST": "",
+    "VISIBILITY_TIMEOUT": 5,
+}
+
+
+@pytest.fixture(scope="session")
+def app(redis_url: str):  # type: ignore[no-untyped-def]
+    from service import create_app
+
+    return create_app(dict(TEST_CONFIG, REDIS_URL=redis_url, BROKER_URL=redis_url))
+
+
+@pytest.fixture()
+def svc(app, redis_client):  # type: ignore[no-untyped-def]
+    """The app's services on an empty Redis (per test), with the per-process game cache cleared."""
+    from service import handlers
+
+    handlers.CACHE.clear()
+    s = app.extensions["slowspades"]
+    saved = dict(app.config)
+    yield s
+    for key in list(app.config):
+        if key not in saved:
+            del app.config[key]
+    app.config.update(saved)
+    app.config.pop("_SENDERS", None)
+
+
+@pytest.fixture(scope="session")
+def celery_worker(app):  # type: ignore[no-untyped-def]
+    """A real Celery worker (celery.contrib.testing) consuming from the test Redis, in a thread."""
+    from celery.contrib.testing.worker import start_worker
+
+    with start_worker(app.extensions["celery"], pool="solo", concurrency=1, perform_ping_check=False,
+                      loglevel="WARNING", shutdown_timeout=10) as worker:
+        yield worker
+
+
+@pytest.fixture()
+def client(app, svc):  # type: ignore[no-untyped-def]
+    return app.test_client()

@@ -1,0 +1,42 @@
+"""The service's shared parts for one app: config, Redis, the store, players, the dealer factory."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+
+from spades.dealer import Dealer
+
+from .players import Players
+from .store import Store
+
+
+@dataclass
+class Services:
+    """Everything a web request or a task needs; one per Flask app (``app.extensions['slowspades']``)."""
+
+    config: dict[str, Any]
+    redis: redis.Redis
+    store: Store = field(init=False)
+    players: Players = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.store = Store(self.redis)
+        self.players = Players(self.redis)
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Services":
+        client = redis.Redis.from_url(config["REDIS_URL"], decode_responses=False,
+                                      health_check_interval=30, socket_timeout=10)
+        return cls(config, client)
+
+    def dealer(self, game_id: str, version: int) -> Dealer:
+        """A secure dealer; with ``SLOWSPADES_DEALER_SEED`` a reproducible one (same game, version -> same cards)."""
+        seed = self.config.get("DEALER_SEED") or ""
+        if not seed:
+            return Dealer()
+        digest = hashlib.sha256(f"{seed}:{game_id}:{version}".encode()).digest()
+        return Dealer(seed=int.from_bytes(digest[:8], "big"))

@@ -1,0 +1,167 @@
+"""Senders of outbound messages: Twilio (SMS), SMTP (email), and the local outbox in Redis.
+
+:func:`deliver` claims an outbox entry before sending (a sent entry is never sent
+again), sends it with the sender its channel is configured for, and records
+``sent`` (with the provider's id) or ``failed``. Transient failures release the
+claim and raise :class:`TransientSendError` so that Celery retries with backoff.
+"""
+
+from __future__ import annotations
+
+import smtplib
+import ssl
+from email.message import EmailMessage
+from email.utils import formatdate
+from typing import Any, Protocol
+from urllib.parse import quote
+
+from twilio.base.exceptions import TwilioException, TwilioRestException
+from twilio.rest import Client as TwilioClient
+
+from .context import Services
+from .players import EMAIL, SMS
+
+
+class TransientSendError(Exception):
+    """The provider could not take the message now; try again later."""
+
+
+class PermanentSendError(Exception):
+    """The provider refused the message for good (a bad number, a rejected address)."""
+
+
+class Sender(Protocol):
+    def send(self, entry: dict[str, Any]) -> str:
+        """Send one outbox entry; return the provider's message id."""
+
+
+class LocalSender:
+    """No provider configured: the message goes to the ``outbox:local`` stream (``slowspades`` CLI reads it)."""
+
+    name = "local"
+
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+
+    def send(self, entry: dict[str, Any]) -> str:
+        return "local-" + self.svc.store.push_local(entry)
+
+
+class TwilioSender:
+    """SMS through Twilio's Messages API, with a status callback naming the outbox entry."""
+
+    name = "twilio"
+
+    def __init__(self, svc: Services) -> None:
+        cfg = svc.config
+        self.cfg = cfg
+        self.client = TwilioClient(cfg["TWILIO_ACCOUNT_SID"], cfg["TWILIO_AUTH_TOKEN"],
+                                   http_client=cfg.get("TWILIO_HTTP_CLIENT"))
+
+    def send(self, entry: dict[str, Any]) -> str:
+        sender = self.cfg["TWILIO_FROM"]
+        kwargs: dict[str, Any] = {"to": entry["to"], "body": entry["body"],
+                                  "status_callback": status_callback_url(self.cfg, entry["id"])}
+        if sender.startswith("MG"):
+            kwargs["messaging_service_sid"] = sender
+        else:
+            kwargs["from_"] = sender
+        try:
+            msg = self.client.messages.create(**kwargs)
+        except TwilioRestException as exc:
+            if exc.status == 429 or exc.status >= 500:
+                raise TransientSendError(f"twilio {exc.status}: {exc.msg}") from exc
+            raise PermanentSendError(f"twilio {exc.status} ({exc.code}): {exc.msg}") from exc
+        except (TwilioException, OSError) as exc:  # connection errors, timeouts
+            raise TransientSendError(f"twilio: {exc}") from exc
+        return str(msg.sid)
+
+
+def status_callback_url(cfg: dict[str, Any], outbox_id: str) -> str:
+    return f"{cfg['PUBLIC_BASE_URL']}/sms/status?o={quote(outbox_id, safe='')}"
+
+
+def build_email(cfg: dict[str, Any], entry: dict[str, Any]) -> EmailMessage:
+    """The email of an outbox entry: plain text with an HTML alternative, threaded per game."""
+    msg = EmailMessage()
+    msg["From"] = cfg["MAIL_FROM"]
+    msg["To"] = entry["to"]
+    msg["Subject"] = entry.get("subject") or "Slow Spades"
+    msg["Date"] = formatdate(localtime=False)
+    msg["Message-ID"] = entry["message_id"]
+    if entry.get("reply_to"):
+        msg["Reply-To"] = entry["reply_to"]
+    if entry.get("in_reply_to"):
+        msg["In-Reply-To"] = entry["in_reply_to"]
+        msg["References"] = entry.get("references") or entry["in_reply_to"]
+    msg.set_content(entry["body"])
+    if entry.get("html"):
+        msg.add_alternative(entry["html"], subtype="html")
+    return msg
+
+
+class SmtpSender:
+    """Email over SMTP (STARTTLS and login when configured)."""
+
+    name = "smtp"
+
+    def __init__(self, svc: Services) -> None:
+        self.cfg = svc.config
+
+    def send(self, entry: dict[str, Any]) -> str:
+        cfg = self.cfg
+        msg = build_email(cfg, entry)
+        try:
+            with smtplib.SMTP(cfg["SMTP_HOST"], int(cfg["SMTP_PORT"]), timeout=float(cfg["SMTP_TIMEOUT"])) as smtp:
+                if cfg["SMTP_STARTTLS"]:
+                    smtp.starttls(context=ssl.create_default_context())
+                if cfg["SMTP_USER"]:
+                    smtp.login(cfg["SMTP_USER"], cfg["SMTP_PASSWORD"])
+                smtp.send_message(msg)
+        except smtplib.SMTPRecipientsRefused as exc:
+            codes = [c for c, _m in exc.recipients.values()]
+            if all(400 <= c < 500 for c in codes):
+                raise TransientSendError(f"smtp: {exc.recipients}") from exc
+            raise PermanentSendError(f"smtp: {exc.recipients}") from exc
+        except smtplib.SMTPResponseException as exc:
+            if 400 <= exc.smtp_code < 500:
+                raise TransientSendError(f"smtp {exc.smtp_code}: {exc.smtp_error!r}") from exc
+            raise PermanentSendError(f"smtp {exc.smtp_code}: {exc.smtp_error!r}") from exc
+        except (smtplib.SMTPException, OSError) as exc:
+            raise TransientSendError(f"smtp: {exc}") from exc
+        return str(msg["Message-ID"])
+
+
+def sender_for(svc: Services, channel: str) -> Sender:
+    """The configured sender of a channel; the local outbox without credentials (or DELIVERY=local)."""
+    cfg = svc.config
+    cache = cfg.setdefault("_SENDERS", {})
+    if channel in cache:
+        return cache[channel]
+    sender: Sender = LocalSender(svc)
+    if cfg.get("DELIVERY", "auto") != "local":
+        if channel == SMS and cfg.get("TWILIO_ACCOUNT_SID") and cfg.get("TWILIO_AUTH_TOKEN") and cfg.get("TWILIO_FROM"):
+            sender = TwilioSender(svc)
+        elif channel == EMAIL and cfg.get("SMTP_HOST"):
+            sender = SmtpSender(svc)
+    cache[channel] = sender
+    return sender
+
+
+def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
+    """Send one outbox entry at most once; returns its status afterwards (or why nothing was done)."""
+    entry = svc.store.claim_send(outbox_id, int(svc.config["SEND_LEASE"]))
+    if entry is None:
+        current = svc.store.outbox_entry(outbox_id)
+        return current["status"] if current else "missing"
+    try:
+        provider_id = sender_for(svc, entry["channel"]).send(entry)
+    except TransientSendError as exc:
+        if final_attempt:
+            return svc.store.set_status(outbox_id, "failed", error=str(exc))
+        svc.store.set_status(outbox_id, "queued", error=str(exc))
+        raise
+    except PermanentSendError as exc:
+        return svc.store.set_status(outbox_id, "failed", error=str(exc))
+    # local and SMTP hand-offs are final as far as we can know; Twilio reports 'delivered' later
+    return svc.store.set_status(outbox_id, "sent", provider_id=provider_id)

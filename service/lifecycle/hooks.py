@@ -1,0 +1,134 @@
+"""What the service calls after it changed a game, and the lifecycle's handling of its own intents.
+
+* :func:`after_game_change` (after every successful append of engine events): records the new
+  turn and schedules its reminders and timeout, or the computer's move; returns the
+  :class:`BotTurn` the worker should queue (with ``BOT_DELAY`` as countdown), if any.
+* :func:`after_handled` (after the inbound handler): the same for the game the message changed,
+  plus noting which game each player was last prompted about.
+* :func:`handle_intent` handles the lifecycle's own intents (``NEW YES NO GAMES REMIND PAUSE TZ
+  AUTO CLAIM REMATCH STOP START``) for the handler, which calls it first and goes on with the
+  message itself when it returns None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from chat import render as chat_render
+from spades.game import Game
+
+from .. import clock
+from ..context import Services
+from ..players import address_kind
+from . import gateway, invitations, keys, optout, reminders, routing, timeouts
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """The computer is to move in ``game_id`` at ``version`` (as ``seat``)."""
+
+    game_id: str
+    seat: int
+    version: int
+
+
+def after_game_change(svc: Services, game_id: str, game: Game) -> BotTurn | None:
+    """Record the game's new turn and schedule what it needs; the computer's turn if it is one."""
+    reminders.on_turn(svc, game_id, game)
+    if game.phase == "over" or game.to_move is None:
+        return None
+    meta = svc.store.meta(game_id)
+    if meta.get("status") == "active" and keys.is_bot(meta.get(f"seat{game.to_move}", "")):
+        return BotTurn(game_id, game.to_move, game.version)
+    return None
+
+
+def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str]) -> BotTurn | None:
+    """After the inbound handler: note the prompted games, and run :func:`after_game_change`."""
+    routing.note_outbox(svc, outbox_ids)
+    if not game_id:
+        return None
+    meta = svc.store.meta(game_id)
+    if meta.get("status") not in ("active", "over"):
+        return None
+    return after_game_change(svc, game_id, gateway.load_game(svc, game_id))
+
+
+@dataclass
+class IntentResult:
+    """What :func:`handle_intent` did: outbox ids to dispatch, the game it changed, a bot turn to queue."""
+
+    outbox_ids: list[str]
+    outcome: str
+    game_id: str | None = None
+    bot: BotTurn | None = None
+
+
+def _setting(svc: Services, sender: str, message_id: str, setting: str, value: Any) -> IntentResult:
+    e = gateway.entry(svc, sender, "setting", rendered=chat_render(
+        "setting", gateway.lang_of(svc, sender), address_kind(sender), setting=setting, value=value))
+    ids = svc.store.append(f"p:{sender}", -1, message_id=message_id, outbox=[e] if e else []).outbox_ids
+    return IntentResult(ids, setting)
+
+
+def handle_intent(svc: Services, message_id: str, sender: str, intent: Any,
+                  token_game: str | None = None) -> IntentResult | None:
+    """Handle a ``chat.Intent`` of the lifecycle; None when the intent is not one of them."""
+    kind = intent.kind
+    if kind == "stop":
+        return IntentResult(optout.stop(svc, message_id, sender), "stopped")
+    if kind == "start":
+        return IntentResult(optout.start(svc, message_id, sender), "started")
+    if kind == "new":
+        out = invitations.invite(svc, message_id, sender, intent.arg or "", intent.rules)
+        return IntentResult(out.outbox_ids, out.outcome, out.game_id, _bot_of(svc, out))
+    if kind == "yes" and (token_game or invitations.pending_for(svc, sender)):
+        gid = token_game if token_game and svc.store.meta(token_game).get("status") == "invited" else None
+        out = invitations.accept(svc, message_id, sender, gid)
+        return IntentResult(out.outbox_ids, out.outcome, out.game_id, _bot_of(svc, out))
+    if kind == "no" and (token_game or invitations.pending_for(svc, sender)):
+        out = invitations.decline(svc, message_id, sender, token_game)
+        return IntentResult(out.outbox_ids, out.outcome, out.game_id)
+    if kind == "games":
+        out = gateway.reply(svc, sender, message_id, "games", games=routing.listing(svc, sender))
+        return IntentResult(out.outbox_ids, "games")
+    if kind in ("remind", "auto"):
+        reminders.set_flag(svc, sender, kind, bool(intent.flag))
+        return _setting(svc, sender, message_id, kind, bool(intent.flag))
+    if kind == "tz":
+        zone = reminders.set_zone(svc, sender, intent.arg or "")
+        if zone is None:
+            out = gateway.reply(svc, sender, message_id, "tz_unknown", text=(intent.arg or "")[:40])
+            return IntentResult(out.outbox_ids, "tz_unknown")
+        return _setting(svc, sender, message_id, "tz", zone)
+    if kind in ("pause", "claim"):
+        target = routing.resolve(svc, sender, intent.game) if not token_game else routing.Target(token_game, "token")
+        if target.game_id is None:
+            out = gateway.reply(svc, sender, message_id, "no_such_game", number=intent.game)
+            return IntentResult(out.outbox_ids, "no_game")
+        gid = target.game_id
+        seat = gateway.seat_of(svc.store.meta(gid), sender)
+        if seat is None:
+            return IntentResult([], "ignored", gid)
+        if kind == "pause":
+            out = reminders.pause(svc, gid, message_id, seat, intent.number)
+            return IntentResult(out.outbox_ids, "paused", gid)
+        out = timeouts.claim(svc, message_id, sender, gid)
+        if out.game is not None and out.outcome == "applied":
+            after_game_change(svc, gid, out.game)
+        return IntentResult(out.outbox_ids, out.outcome, gid)
+    return None
+
+
+def _bot_of(svc: Services, out: gateway.Outcome) -> BotTurn | None:
+    g = out.game
+    if g is None or out.game_id is None or g.phase == "over" or g.to_move is None:
+        return None
+    meta = svc.store.meta(out.game_id)
+    if keys.is_bot(meta.get(f"seat{g.to_move}", "")):
+        return BotTurn(out.game_id, g.to_move, g.version)
+    return None
+
+
+_ = clock

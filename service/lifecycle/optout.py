@@ -1,0 +1,75 @@
+"""``STOP`` and ``START``: after STOP nothing at all is sent to that number until START.
+
+STOP marks the player stopped (:func:`may_send` is then False for them: the delivery path and
+every lifecycle message check it), pauses each of their games without end, and tells each
+opponent that the game is paused. No confirmation goes to the stopped number: the carrier
+answers STOP itself. START lifts the mark, ends those pauses, tells each opponent the game goes
+on, sends the player the ``started`` message, and restarts the reminder schedule of every turn.
+"""
+
+from __future__ import annotations
+
+from chat import render as chat_render
+
+from .. import clock
+from ..context import Services
+from ..players import address_kind
+from . import gateway, keys, reminders, routing
+
+FOREVER_MS = 253_402_300_799_000  # 9999-12-31
+
+
+def may_send(svc: Services, address: str) -> bool:
+    """Whether anything may be sent to ``address`` now (not the computer, not a stopped number)."""
+    return not keys.is_bot(address) and not gateway.is_stopped(svc, address)
+
+
+def _pause_field(address: str) -> str:
+    return f"pause:stop:{address}"
+
+
+def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None) -> list[str]:
+    """``STOP``: mark the player, pause their games, tell their opponents. Returns outbox ids to dispatch."""
+    now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
+    svc.redis.hset(keys.player_life(sender), "stopped", "1")
+    ids: list[str] = []
+    for gid in routing.unfinished_games(svc, sender, ("active",)):
+        svc.redis.hsetnx(keys.game_life(gid), _pause_field(sender), f"{now_ms}-{FOREVER_MS}")
+        meta = svc.store.meta(gid)
+        seat = gateway.seat_of(meta, sender)
+        assert seat is not None
+        other = meta.get(f"seat{1 - seat}", "")
+        out = gateway.notify_game(svc, gid, f"stop:{message_id}", [
+            (1 - seat, "opponent_stopped", {"opp": gateway.name_of(svc, sender),
+                                            "label": routing.label(svc, other, gid)})])
+        ids += out.outbox_ids
+    for gid in routing.unfinished_games(svc, sender, ("invited",)):
+        if svc.store.meta(gid).get("seat1") == sender:
+            svc.store.append(f"g:{gid}", 0, [], message_id=f"stop:{message_id}", meta={"status": "declined"})
+    return ids
+
+
+def start(svc: Services, message_id: str, sender: str, now_ms: int | None = None) -> list[str]:
+    """``START``: lift the mark, resume the games, tell the opponents, welcome the player back."""
+    now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
+    svc.redis.hset(keys.player_life(sender), "stopped", "0")
+    ids: list[str] = []
+    for gid in routing.unfinished_games(svc, sender, ("active",)):
+        life = keys.game_life(gid)
+        raw = svc.redis.hget(life, _pause_field(sender))
+        if raw is not None:
+            a = (raw.decode() if isinstance(raw, bytes) else raw).partition("-")[0]
+            svc.redis.hset(life, _pause_field(sender), f"{a}-{now_ms}")
+        reminders.restart_turn(svc, gid, now_ms)
+        meta = svc.store.meta(gid)
+        seat = gateway.seat_of(meta, sender)
+        assert seat is not None
+        other = meta.get(f"seat{1 - seat}", "")
+        out = gateway.notify_game(svc, gid, f"start:{message_id}", [
+            (1 - seat, "opponent_back", {"opp": gateway.name_of(svc, sender), "label": routing.label(svc, other, gid)})])
+        ids += out.outbox_ids
+    welcome = chat_render("started", gateway.lang_of(svc, sender), address_kind(sender))
+    e = gateway.entry(svc, sender, "started", rendered=welcome)
+    if e is not None:
+        ids += svc.store.append(f"p:{sender}", -1, message_id=message_id, outbox=[e]).outbox_ids
+    return ids

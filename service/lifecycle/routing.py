@@ -1,0 +1,130 @@
+"""Several games at once: which game a reply is for, the game numbers a player sees, and ``GAMES``.
+
+* Each of a player's games has a number (``#1``, ``#2``...), given when the game is created:
+  the smallest number not held by another of their unfinished games. It never changes while
+  the game lasts.
+* A reply without a prefix goes to the game whose prompt the player received last;
+  ``#2 QH`` goes to game number 2. (Email replies find their game through the reply address.)
+* The prompts of a player with more than one unfinished game carry the game's label (``#2``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..context import Services
+from . import gateway, keys
+
+UNFINISHED = ("invited", "active")
+
+
+def number_of(svc: Services, address: str, game_id: str) -> int:
+    """The game's number for this player, given now if it has none yet."""
+    nums = keys.player_nums(address)
+    raw = svc.redis.hget(nums, f"g:{game_id}")
+    if raw is not None:
+        return int(raw)
+    taken: set[int] = set()
+    for k, v in gateway.hgetall(svc, nums).items():
+        if k.isdigit() and svc.store.meta(v).get("status") in UNFINISHED:
+            taken.add(int(k))
+    n = 1
+    while n in taken:
+        n += 1
+    pipe = svc.redis.pipeline()
+    pipe.hset(nums, mapping={str(n): game_id, f"g:{game_id}": str(n)})
+    pipe.execute()
+    return n
+
+
+def game_by_number(svc: Services, address: str, n: int) -> str | None:
+    raw = svc.redis.hget(keys.player_nums(address), str(n))
+    return raw.decode() if isinstance(raw, bytes) else raw
+
+
+def unfinished_games(svc: Services, address: str, statuses: tuple[str, ...] = UNFINISHED) -> list[str]:
+    """The player's games with one of ``statuses``, newest first."""
+    out = []
+    for gid in svc.players.games(address)[:100]:
+        meta = svc.store.meta(gid)
+        if meta.get("status") in statuses and gateway.seat_of(meta, address) is not None:
+            out.append(gid)
+    return out
+
+
+def label(svc: Services, address: str, game_id: str) -> str:
+    """``#N`` when the player has more than one unfinished game, else ``""``."""
+    if len(unfinished_games(svc, address)) < 2:
+        return ""
+    return f"#{number_of(svc, address, game_id)}"
+
+
+def note_prompt(svc: Services, address: str, game_id: str) -> None:
+    """Remember that ``address`` was last prompted about ``game_id``."""
+    if not keys.is_bot(address):
+        svc.redis.hset(keys.player_life(address), "last", game_id)
+
+
+def note_outbox(svc: Services, outbox_ids: list[str]) -> None:
+    """Note the game of every game message just written as the last its recipient was prompted about."""
+    for oid in outbox_ids:
+        if not oid.startswith("g:"):
+            continue
+        e = svc.store.outbox_entry(oid)
+        if e and e.get("game") and e.get("to"):
+            note_prompt(svc, e["to"], e["game"])
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a message goes: ``game_id`` (None if no game fits) and why (``number``, ``last``, ``only``, ...)."""
+
+    game_id: str | None
+    how: str
+
+
+def resolve(svc: Services, address: str, number: int | None = None,
+            statuses: tuple[str, ...] = ("active",)) -> Target:
+    """The game a message from ``address`` is for: ``#number`` if given, else the last prompted game.
+
+    Falls back to the newest game with one of ``statuses`` when the last prompted one is not.
+    """
+    if number is not None:
+        gid = game_by_number(svc, address, number)
+        if gid is None or gateway.seat_of(svc.store.meta(gid), address) is None:
+            return Target(None, "no_such_number")
+        return Target(gid, "number")
+    last = svc.redis.hget(keys.player_life(address), "last")
+    last_s = last.decode() if isinstance(last, bytes) else last
+    if last_s and svc.store.meta(last_s).get("status") in statuses:
+        return Target(last_s, "last")
+    games = unfinished_games(svc, address, statuses)
+    return Target(games[0], "newest") if games else Target(None, "none")
+
+
+def listing(svc: Services, address: str) -> list[dict[str, Any]]:
+    """``GAMES``: the player's unfinished games with number, opponent, whose turn and the score."""
+    from . import reminders
+
+    out = []
+    for gid in sorted(unfinished_games(svc, address), key=lambda g: number_of(svc, address, g)):
+        meta = svc.store.meta(gid)
+        seat = gateway.seat_of(meta, address)
+        assert seat is not None
+        opp = gateway.name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        row: dict[str, Any] = {"label": f"#{number_of(svc, address, gid)}", "opp": opp, "game_id": gid,
+                               "status": meta.get("status"), "my_turn": False, "me": 0, "them": 0}
+        if meta.get("status") == "active":
+            game = gateway.load_game(svc, gid)
+            row.update(my_turn=game.to_move == seat, me=game.scores[seat], them=game.scores[1 - seat])
+            t = reminders.turn(svc, gid)
+            row["paused"] = reminders.paused_until(svc, gid, _now(svc)) is not None if t else False
+        out.append(row)
+    return out
+
+
+def _now(svc: Services) -> int:
+    from .. import clock
+
+    return clock.now_ms(svc.redis)

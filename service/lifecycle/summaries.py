@@ -1,0 +1,88 @@
+"""What both players learn at the end of each hand, and at the end of the game.
+
+:func:`hand_summary` turns a ``hand_scored`` event (as a dict, redacted or not: scores are
+public) into the context of the ``hand_summary`` template, from one player's side: each
+player's bid, tricks, bid points or set penalty, bags this hand and carried, the nil or double
+nil result, the sandbag penalty, the hand total and the game total, and who draws first in the
+next hand. :func:`game_summary` does the same for the end of the game (winner, final score,
+hands played, ``REMATCH``). :func:`render_hand` / :func:`render_game` render them (SMS, or
+email with an HTML table).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from chat.render import Rendered
+
+from . import gateway
+
+
+def _line(score: dict[str, Any]) -> dict[str, Any]:
+    contract = score["contract"]
+    return {
+        "contract": contract,
+        "bid": score["bid"],
+        "tricks": score["tricks"],
+        "made": bool(score["made"]),
+        "bid_points": score["bid_points"] if contract == "bid" else 0,
+        "set": contract == "bid" and not score["made"],
+        "bags": score["bags"],
+        "bags_carried": score["bags_carried"],
+        "nil": contract in ("nil", "double_nil"),
+        "nil_points": score["nil_points"],
+        "sandbag_penalty": score["sandbag_penalty"],
+        "hand_total": score["hand_total"],
+        "game_total": score["game_total"],
+    }
+
+
+def hand_summary(hand_scored: dict[str, Any], seat: int, next_first: int | None, opponent_name: str,
+                 label: str = "") -> dict[str, Any]:
+    """The ``hand_summary`` context for the player at ``seat``.
+
+    ``next_first`` is the seat that draws first in the next hand (None when the game is over).
+    """
+    scores = hand_scored["scores"]
+    return {
+        "label": (label.strip() + " ") if label else "",
+        "hand": hand_scored["hand"],
+        "me": _line(scores[seat]),
+        "them": _line(scores[1 - seat]),
+        "opp": opponent_name,
+        "next_first": None if next_first is None else ("me" if next_first == seat else "opp"),
+    }
+
+
+def summaries_from_events(events: Sequence[dict[str, Any]], seat: int, opponent_name: str,
+                          label: str = "") -> list[dict[str, Any]]:
+    """Every hand summary the events hold (usually one), with who draws first next."""
+    out = []
+    for i, e in enumerate(events):
+        if e.get("type") != "hand_scored":
+            continue
+        nxt = next((x["first_player"] for x in events[i + 1:] if x.get("type") == "hand_started"), None)
+        out.append(hand_summary(e, seat, nxt, opponent_name, label))
+    return out
+
+
+def game_summary(game_ended: dict[str, Any], seat: int, opponent_name: str, label: str = "") -> dict[str, Any]:
+    """The ``game_summary`` context: winner, final score, hands played, why it ended."""
+    scores = game_ended["scores"]
+    return {
+        "label": (label.strip() + " ") if label else "",
+        "won": game_ended["winner"] == seat,
+        "me": scores[seat],
+        "them": scores[1 - seat],
+        "hands": game_ended["hands"],
+        "reason": game_ended["reason"],
+        "opp": opponent_name,
+    }
+
+
+def render_hand(context: dict[str, Any], lang: str, channel: str) -> Rendered:
+    return gateway.render("hand_summary", lang, channel, **context)
+
+
+def render_game(context: dict[str, Any], lang: str, channel: str) -> Rendered:
+    return gateway.render("game_summary", lang, channel, **context)

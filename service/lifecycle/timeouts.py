@@ -1,0 +1,119 @@
+"""Timeouts: a game never hangs forever.
+
+After ``TIMEOUT_DAYS`` (default 7) without a move, not counting the time the game was paused,
+the waiting player is told they may ``CLAIM`` the game, and a ``CLAIM`` wins it (the engine's
+``Forfeit(seat, "timeout")``). A player who sent ``AUTO ON`` instead has the ``basic`` strategy
+move for them when their reminders run out (see :mod:`.reminders`).
+"""
+
+from __future__ import annotations
+
+from .. import clock
+from ..context import Services
+from . import bot, gateway, keys, reminders, settings
+from .due import Item
+
+DAY_MS = 86_400_000
+
+
+def paused_ms(svc: Services, game_id: str, since_ms: int, now_ms: int) -> int:
+    """Milliseconds of ``[since_ms, now_ms)`` during which the game was paused (overlaps counted once)."""
+    total, cursor = 0, since_ms
+    for a, b in reminders.pauses(svc, game_id):
+        a, b = max(a, cursor), min(b, now_ms)
+        if b > a:
+            total += b - a
+            cursor = b
+    return total
+
+
+def deadline_ms(svc: Services, game_id: str, since_ms: int, now_ms: int) -> int:
+    """When a turn that began at ``since_ms`` times out, as far as the pauses up to ``now_ms`` tell."""
+    limit = int(float(settings.get(svc.config, "TIMEOUT_DAYS")) * DAY_MS)
+    return since_ms + limit + paused_ms(svc, game_id, since_ms, now_ms)
+
+
+def timed_out(svc: Services, game_id: str, now_ms: int | None = None) -> int | None:
+    """The seat that ran out of time in this game (it may be claimed against), or None."""
+    now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
+    meta = svc.store.meta(game_id)
+    t = reminders.turn(svc, game_id)
+    if meta.get("status") != "active" or t is None or t["v"] != svc.store.version(game_id):
+        return None
+    if reminders.paused_until(svc, game_id, now_ms) is not None:
+        return None
+    if now_ms >= deadline_ms(svc, game_id, t["since"], now_ms):
+        return t["seat"]
+    return None
+
+
+def claim(svc: Services, message_id: str, sender: str, game_id: str, now_ms: int | None = None) -> gateway.Outcome:
+    """``CLAIM``: the waiting player wins a game whose player to move has run out of time.
+
+    Refused (with a reply saying how long is left) when the time has not run out, the game is
+    paused, or the sender is the one to move.
+    """
+    now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
+    meta = svc.store.meta(game_id)
+    seat = gateway.seat_of(meta, sender)
+    if seat is None:
+        return gateway.Outcome([], "ignored", game_id)
+    loser = timed_out(svc, game_id, now_ms)
+    if loser is None or loser == seat:
+        t = reminders.turn(svc, game_id)
+        left_h = 0
+        if t is not None and t["seat"] != seat:
+            left_h = max(1, (deadline_ms(svc, game_id, t["since"], now_ms) - now_ms + 3_599_999) // 3_600_000)
+        return gateway.reply(svc, sender, message_id, "claim_refused", hours=int(left_h),
+                             my_turn=bool(t and t["seat"] == seat),
+                             paused=reminders.paused_until(svc, game_id, now_ms) is not None,
+                             label="", game_id=game_id)
+    from spades.commands import Forfeit
+
+    expected = svc.store.version(game_id)
+    return gateway.apply_command(svc, game_id, message_id, lambda g: Forfeit(loser, "timeout"), expected)
+
+
+def on_timeout_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
+    """The beat's action for a ``t`` item: tell the waiting player they may CLAIM (once), or wait longer."""
+    meta = svc.store.meta(item.game_id)
+    if meta.get("status") != "active" or svc.store.version(item.game_id) != item.version:
+        return None, []
+    until = reminders.paused_until(svc, item.game_id, now_ms)
+    if until is not None:
+        return until, []
+    t = reminders.turn(svc, item.game_id)
+    since = t["since"] if t else now_ms
+    deadline = deadline_ms(svc, item.game_id, since, now_ms)
+    if now_ms < deadline:
+        return deadline, []
+    waiting = 1 - item.seat
+    opp = gateway.name_of(svc, meta.get(f"seat{item.seat}", ""))
+    from . import routing
+
+    label = routing.label(svc, meta.get(f"seat{waiting}", ""), item.game_id)
+    out = gateway.notify_game(svc, item.game_id, "timeout:" + item.member,
+                              [(waiting, "claim_possible", {"opp": opp, "label": label,
+                                                            "days": settings.get(svc.config, "TIMEOUT_DAYS")})],
+                              expected_version=item.version)
+    return None, out.outbox_ids
+
+
+def on_auto_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
+    """The beat's action for an ``a`` item: the ``basic`` strategy moves for a player with AUTO ON."""
+    meta = svc.store.meta(item.game_id)
+    address = meta.get(f"seat{item.seat}", "")
+    if meta.get("status") != "active" or not reminders.flag(svc, address, "auto", False):
+        return None, []
+    until = reminders.paused_until(svc, item.game_id, now_ms)
+    if until is not None:
+        return until, []
+    out = bot.move(svc, item.game_id, item.seat, item.version, "auto:" + item.member)
+    if out.game is not None and out.outcome == "applied":
+        from . import hooks
+
+        hooks.after_game_change(svc, item.game_id, out.game)
+    return None, out.outbox_ids
+
+
+_ = keys

@@ -1,0 +1,118 @@
+"""Players are known by their address: an E.164 phone number or an email address.
+
+Also here: player records, the address -> games index, and the per-game email
+reply tokens (``play+<token>@<domain>``, a random 128-bit token per seat).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from email.utils import parseaddr
+from typing import Any
+
+import phonenumbers
+import redis
+
+from .store import now_ms, owner_keys, player_owner
+
+SMS, EMAIL = "sms", "email"
+_EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+
+
+class BadAddress(ValueError):
+    """Text that is neither a phone number nor an email address."""
+
+
+@dataclass(frozen=True)
+class Address:
+    """A normalised player address: ``kind`` is ``sms`` (``value`` in E.164) or ``email`` (lower case)."""
+
+    kind: str
+    value: str
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def parse_address(text: str, default_region: str = "US") -> Address:
+    """A phone number (to E.164) or an email address, from what a player typed or a provider sent."""
+    raw = (text or "").strip()
+    if "@" in raw:
+        _name, addr = parseaddr(raw)
+        addr = (addr or raw).strip().lower()
+        if not _EMAIL_RE.match(addr):
+            raise BadAddress(raw)
+        return Address(EMAIL, addr)
+    try:
+        num = phonenumbers.parse(raw, None if raw.startswith("+") else default_region)
+    except phonenumbers.NumberParseException:
+        raise BadAddress(raw) from None
+    if not phonenumbers.is_possible_number(num):
+        raise BadAddress(raw)
+    return Address(SMS, phonenumbers.format_number(num, phonenumbers.PhoneNumberFormat.E164))
+
+
+def address_kind(value: str) -> str:
+    return EMAIL if "@" in value else SMS
+
+
+def _s(v: Any) -> str:
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+class Players:
+    """Player records and indexes in Redis."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.r = client
+
+    def get(self, address: str) -> dict[str, str] | None:
+        raw = self.r.hgetall(owner_keys(player_owner(address))["meta"])
+        return {_s(a): _s(b) for a, b in raw.items()} if raw else None
+
+    def ensure(self, address: str, lang: str = "en") -> dict[str, str]:
+        """The player's record, created (kind, lang, created) on first contact."""
+        key = owner_keys(player_owner(address))["meta"]
+        self.r.hsetnx(key, "kind", address_kind(address))
+        self.r.hsetnx(key, "lang", lang)
+        self.r.hsetnx(key, "created", now_ms())
+        return self.get(address) or {}
+
+    def add_game(self, address: str, game_id: str, created_ms: int) -> None:
+        self.r.zadd(owner_keys(player_owner(address))["games"], {game_id: created_ms}, nx=True)
+
+    def games(self, address: str) -> list[str]:
+        """The player's game ids, newest first."""
+        return [_s(g) for g in self.r.zrevrange(owner_keys(player_owner(address))["games"], 0, -1)]
+
+    def new_reply_token(self, game_id: str, address: str) -> str:
+        """A fresh 128-bit token naming (game, address); the reply address is ``play+<token>@<domain>``."""
+        token = secrets.token_hex(16)
+        self.r.set(f"rtok:{token}", f"{game_id} {address}")
+        return token
+
+    def reply_token(self, token: str) -> tuple[str, str] | None:
+        """(game id, address) that a reply token was issued for, or None."""
+        if not re.fullmatch(r"[0-9a-f]{32}", token or ""):
+            return None
+        raw = self.r.get(f"rtok:{token}")
+        if raw is None:
+            return None
+        game_id, _, address = _s(raw).partition(" ")
+        return game_id, address
+
+
+def reply_address(token: str, domain: str) -> str:
+    return f"play+{token}@{domain}"
+
+
+def token_from_recipient(recipient: str) -> str | None:
+    """The token of ``play+<token>@domain`` (first matching recipient), or None."""
+    for part in (recipient or "").split(","):
+        _n, addr = parseaddr(part)
+        m = re.match(r"^[^+@]+\+([0-9a-fA-F]{32})@", addr or "")
+        if m:
+            return m.group(1).lower()
+    return None

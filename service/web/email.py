@@ -1,0 +1,85 @@
+"""``POST /email/inbound``: Mailgun's inbound route (forward to this URL).
+
+Verifies ``timestamp``/``token``/``signature`` (HMAC-SHA256 with the signing key), rejects stale
+timestamps and replayed tokens, drops duplicates by ``Message-Id``, takes the new text of the reply
+(``stripped-text``, else ``mail-parser-reply`` on ``body-plain``), checks that a per-game reply token
+belongs to the sender, records the message and queues it. Mailgun retries on any status but 200 and
+406; 406 is answered for messages to reject for good.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+
+from flask import Blueprint, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
+from mailparser_reply import EmailReplyParser
+
+from ..players import BadAddress, parse_address, token_from_recipient
+from ..store import now_ms
+from . import queue_inbound
+
+bp = Blueprint("email", __name__)
+
+
+def reject(why: str) -> ResponseReturnValue:
+    return jsonify(status="rejected", reason=why), 406
+
+
+def mailgun_signature_ok(key: str, timestamp: str, token: str, signature: str) -> bool:
+    if not key or not timestamp or not token or not signature:
+        return False
+    expected = hmac.new(key.encode(), (timestamp + token).encode(), hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, signature)
+
+
+def new_text(form: dict[str, str]) -> str:
+    """The new text of a reply, without quoted history or signature."""
+    stripped = (form.get("stripped-text") or "").strip()
+    if stripped:
+        return stripped
+    body = form.get("body-plain") or ""
+    return EmailReplyParser(languages=["en"]).parse_reply(text=body).strip()
+
+
+@bp.post("/email/inbound")
+def inbound_email() -> ResponseReturnValue:
+    cfg = current_app.config
+    svc = current_app.extensions["slowspades"]
+    form = request.form
+    timestamp, token, signature = form.get("timestamp", ""), form.get("token", ""), form.get("signature", "")
+    if not mailgun_signature_ok(cfg.get("MAILGUN_SIGNING_KEY", ""), timestamp, token, signature):
+        return reject("bad signature")
+    try:
+        age = abs(time.time() - float(timestamp))
+    except ValueError:
+        return reject("bad timestamp")
+    if age > int(cfg["MAILGUN_MAX_AGE"]):
+        return reject("stale timestamp")
+    header_id = (form.get("Message-Id") or form.get("message-id") or "").strip().strip("<>")
+    message_id = f"mail:{header_id or token}"
+    known = svc.store.inbound(message_id)
+    if known is not None:  # the same email again (a retry or a second route): applied once
+        if known.get("status") != "done":
+            queue_inbound(message_id)
+        return jsonify(status="duplicate")
+    if not svc.store.seen_once(f"mgtok:{token}", int(cfg["MAILGUN_MAX_AGE"]) * 2 + 60):
+        return reject("replayed token")
+    try:
+        sender = parse_address(form.get("from") or form.get("sender") or "").value
+    except BadAddress:
+        return reject("no sender address")
+    reply_token = token_from_recipient(form.get("recipient", ""))
+    if reply_token is not None:
+        found = svc.players.reply_token(reply_token)
+        if found is None or found[1] != sender:
+            return reject("reply address does not belong to the sender")
+    fields = {"channel": "email", "from": sender, "to": form.get("recipient", ""), "body": new_text(form),
+              "subject": form.get("subject", ""), "received": now_ms(), "status": "queued"}
+    if reply_token:
+        fields["token"] = reply_token
+    if svc.store.record_inbound(message_id, fields, int(cfg["MESSAGE_TTL"])):
+        queue_inbound(message_id)
+    return jsonify(status="queued")

@@ -1,0 +1,89 @@
+"""Test helpers: webhooks signed exactly as Twilio and Mailgun sign them, and waiting for the worker."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import time
+import uuid
+from typing import Any, Callable
+
+from twilio.request_validator import RequestValidator
+
+from service.context import Services
+
+BASE = "https://spades.example.test"
+TOKEN = "test-auth-token"
+MG_KEY = "mg-test-signing-key"
+_sids = itertools.count(1)
+
+
+def new_sid() -> str:
+    return "SM" + uuid.uuid4().hex
+
+
+def twilio_sign(url: str, params: dict[str, str], token: str = TOKEN) -> str:
+    return RequestValidator(token).compute_signature(url, params)
+
+
+def sms_params(from_: str, body: str, sid: str | None = None, to: str = "+15550000000") -> dict[str, str]:
+    return {"MessageSid": sid or new_sid(), "SmsSid": sid or "", "AccountSid": "AC" + "0" * 32, "From": from_,
+            "To": to, "Body": body, "NumMedia": "0"}
+
+
+def post_sms(client: Any, from_: str, body: str, sid: str | None = None, token: str = TOKEN) -> tuple[Any, str]:
+    """POST a signed incoming-SMS webhook; returns (response, message id as recorded)."""
+    params = sms_params(from_, body, sid)
+    params["SmsSid"] = params["MessageSid"]
+    sig = twilio_sign(BASE + "/sms", params, token)
+    resp = client.post("/sms", data=params, headers={"X-Twilio-Signature": sig})
+    return resp, "sms:" + params["MessageSid"]
+
+
+def mailgun_fields(key: str = MG_KEY, timestamp: int | None = None, token: str | None = None) -> dict[str, str]:
+    ts = str(int(time.time()) if timestamp is None else timestamp)
+    tok = token or uuid.uuid4().hex + uuid.uuid4().hex[:18]
+    sig = hmac.new(key.encode(), (ts + tok).encode(), hashlib.sha256).hexdigest()
+    return {"timestamp": ts, "token": tok, "signature": sig}
+
+
+def post_email(client: Any, sender: str, recipient: str, body: str, *, stripped: str | None = None,
+               message_id: str | None = None, **sig: Any) -> tuple[Any, str]:
+    mid = message_id or f"{uuid.uuid4().hex}@mail.example.org"
+    form = {"sender": sender, "from": f"Player <{sender}>", "recipient": recipient, "subject": "Re: Spades",
+            "body-plain": body, "Message-Id": f"<{mid}>", **mailgun_fields(**sig)}
+    if stripped is not None:
+        form["stripped-text"] = stripped
+    return client.post("/email/inbound", data=form), "mail:" + mid
+
+
+def wait_for(pred: Callable[[], Any], timeout: float = 15.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = pred()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.005)
+
+
+def wait_handled(svc: Services, message_id: str, timeout: float = 15.0) -> None:
+    wait_for(lambda: (svc.store.inbound(message_id) or {}).get("status") == "done", timeout, f"{message_id} handled")
+
+
+def wait_outbox_settled(svc: Services, timeout: float = 15.0) -> None:
+    """Until no outbox entry is queued or being sent."""
+    def settled() -> bool:
+        for owner in [k.decode() for k in svc.redis.scan_iter("*:outq")]:
+            if svc.redis.zcard(owner):
+                return False
+        return True
+    wait_for(settled, timeout, "outbox settled")
+
+
+def local_messages(svc: Services, to: str | None = None) -> list[dict[str, Any]]:
+    """Messages the local outbox "sent", oldest first (optionally only those to ``to``)."""
+    out = [m for _i, m in svc.store.read_local(count=1_000_000)]
+    return [m for m in out if to is None or m["to"] == to]

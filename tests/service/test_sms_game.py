@@ -1,0 +1,82 @@
+"""Whole games through the webhooks: SMS players, signed requests, a real Celery worker, the local outbox."""
+
+from __future__ import annotations
+
+import time
+
+from spades.events import from_dict
+from spades.game import fold
+
+from service.conversation_port import command_text
+from service.handlers import game_id_for
+
+from .chooser import choose
+from .helpers import local_messages, post_sms, wait_handled, wait_outbox_settled
+
+ALICE, BOB = "+15551230001", "+15551230002"
+
+
+def load_game(svc, gid):  # type: ignore[no-untyped-def]
+    return fold(from_dict(e.event) for e in svc.store.load(gid))
+
+
+def start_sms_game(client, svc, target: str = ""):  # type: ignore[no-untyped-def]
+    resp, mid = post_sms(client, ALICE, f"NEW {BOB}{target}")
+    assert resp.status_code == 200 and resp.mimetype == "text/xml"
+    assert resp.get_data(as_text=True).strip().endswith("<Response />")
+    wait_handled(svc, mid)
+    gid = game_id_for(mid)
+    wait_outbox_settled(svc)
+    assert "invites you" in local_messages(svc, BOB)[-1]["body"]
+    resp, mid = post_sms(client, BOB, "yes")
+    wait_handled(svc, mid)
+    assert svc.store.meta(gid)["status"] == "active"
+    return gid
+
+
+def play_out(client, svc, gid, addresses, max_moves: int = 5000) -> int:  # type: ignore[no-untyped-def]
+    moves = 0
+    while True:
+        game = load_game(svc, gid)
+        if game.phase == "over":
+            return moves
+        seat = game.to_move
+        resp, mid = post_sms(client, addresses[seat], command_text(choose(game, seat)))
+        assert resp.status_code == 200
+        wait_handled(svc, mid)
+        assert svc.store.version(gid) > game.version, f"move {moves} was not applied"
+        moves += 1
+        assert moves < max_moves
+
+
+def test_a_complete_game_between_two_sms_players(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    t0 = time.monotonic()
+    gid = start_sms_game(client, svc)
+    moves = play_out(client, svc, gid, (ALICE, BOB))
+    game = load_game(svc, gid)
+    assert game.phase == "over" and game.winner in (0, 1) and max(game.scores) >= 500
+    assert svc.store.meta(gid)["status"] == "over"
+    wait_outbox_settled(svc)
+    for seat, who in enumerate((ALICE, BOB)):
+        last = local_messages(svc, who)[-1]["body"]
+        assert "GAME OVER" in last and ("WON" in last) == (game.winner == seat)
+    entries = svc.store.outbox_entries(f"g:{gid}")
+    assert entries and all(e["status"] == "sent" for e in entries)
+    print(f"\n{moves} moves, {game.hand_no} hands, {time.monotonic() - t0:.1f}s")
+
+
+def test_an_illegal_move_gets_a_helpful_reply_and_changes_nothing(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc)
+    game = load_game(svc, gid)
+    waiting = (ALICE, BOB)[1 - game.to_move]
+    before = svc.store.version(gid)
+    resp, mid = post_sms(client, waiting, "KEEP")
+    wait_handled(svc, mid)
+    wait_outbox_settled(svc)
+    assert svc.store.version(gid) == before
+    assert "Not allowed" in local_messages(svc, waiting)[-1]["body"]
+    resp, mid = post_sms(client, waiting, "flibbertigibbet")
+    wait_handled(svc, mid)
+    wait_outbox_settled(svc)
+    assert "did not understand" in local_messages(svc, waiting)[-1]["body"]
+    assert svc.store.version(gid) == before

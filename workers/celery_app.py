@@ -1,0 +1,10 @@
+"""The Celery app for ``celery -A workers.celery_app:celery worker`` / ``beat``: built from the Flask app."""
+
+from __future__ import annotations
+
+from celery import Celery
+
+from service import create_app
+
+flask_app = create_app()
+celery: Celery = flask_app.extensions["celery"]

@@ -1,0 +1,50 @@
+"""Worker tasks: handle an inbound message, deliver an outbox entry, sweep the outbox.
+
+All are idempotent, so late acknowledgement (a task is redelivered if its worker dies)
+can only repeat work, never repeat an effect: a consumed message is a duplicate to the
+store, and an outbox entry is claimed before it is sent.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from flask import current_app
+
+from service import handlers
+from service.delivery import TransientSendError
+from service.delivery import deliver as deliver_entry
+
+DELIVER = "workers.tasks.deliver"
+
+
+def _svc():  # type: ignore[no-untyped-def]
+    return current_app.extensions["slowspades"]
+
+
+@shared_task(name="workers.tasks.handle_inbound", bind=True, ignore_result=True)
+def handle_inbound(self, message_id: str) -> str:  # type: ignore[no-untyped-def]
+    """Decide a recorded inbound message and queue the deliveries it causes."""
+    svc = _svc()
+    result = handlers.handle_inbound(svc, message_id)
+    for outbox_id in result.outbox_ids:
+        self.app.send_task(DELIVER, args=[outbox_id])
+    if result.outcome != "missing":
+        svc.store.mark_inbound(message_id, "done")
+    return result.outcome
+
+
+@shared_task(name=DELIVER, bind=True, ignore_result=True, autoretry_for=(TransientSendError,),
+             retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
+def deliver(self, outbox_id: str) -> str:  # type: ignore[no-untyped-def]
+    """Send one outbox entry (at most once); transient failures are retried with backoff."""
+    return deliver_entry(_svc(), outbox_id, final_attempt=self.request.retries >= self.max_retries)
+
+
+@shared_task(name="workers.tasks.sweep_outbox", bind=True, ignore_result=True)
+def sweep_outbox(self) -> int:  # type: ignore[no-untyped-def]
+    """Beat job: dispatch again the outbox entries still queued after SLOWSPADES_SWEEP_AFTER seconds."""
+    svc = _svc()
+    stale = svc.store.stale_outbox(float(svc.config["SWEEP_AFTER"]))
+    for outbox_id in stale:
+        self.app.send_task(DELIVER, args=[outbox_id])
+    return len(stale)
