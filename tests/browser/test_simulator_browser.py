@@ -1,0 +1,185 @@
+"""The simulator page in a real headless Chromium: a game from nothing until the first trick is won.
+
+Everything a player types goes into a phone's text box; the page signs it as Twilio or
+Mailgun would and posts it to the real webhook; a real Celery worker decides and
+"sends" to the local outbox; the page shows each message in the phone it was sent to.
+After every move, each phone must show exactly the messages the service addressed to
+its number, and the player to move must have just been prompted. The last view is
+saved as ``docs/simulator.png`` for the README.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from service import conversation_port as port
+from spades.commands import Bid, Command, DeclineDoubleNil, Discard, Exchange, Keep
+from spades.events import from_dict
+from spades.game import Game, fold, legal_moves, view
+
+pytestmark = pytest.mark.browser
+
+PHONE_A, PHONE_B, EMAIL = "+15550001001", "+15550001002", "carol@example.com"
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "simulator.png"
+DEVICE = {PHONE_A: "#phone-a", PHONE_B: "#phone-b", EMAIL: "#inbox"}
+
+
+def wait_for(what: str, check: Callable[[], Any], timeout: float = 15.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def shown(page: Any, address: str) -> list[str]:
+    """The texts of the messages the service sent, as shown in that device."""
+    return page.locator(f"{DEVICE[address]} .msg.in .body").all_inner_texts()
+
+
+def sent_to(live: Any, address: str) -> list[str]:
+    """The texts the service sent to ``address`` (the local outbox)."""
+    return [m["body"] for _i, m in live.svc.store.read_local(count=10_000) if m["to"] == address]
+
+
+def type_into(page: Any, address: str, text: str) -> None:
+    """Type a message into a phone and send it; wait until the webhook has answered 200."""
+    box = page.locator(f"{DEVICE[address]} form [name=body]")
+    n = page.locator(f"{DEVICE[address]} .msg.out").count()
+    box.fill(text)
+    box.press("Enter")
+    bubble = page.locator(f"{DEVICE[address]} .msg.out").nth(n)
+    wait_for(f"{text!r} to be accepted", lambda: bubble.get_attribute("data-status") not in (None, "pending"))
+    assert bubble.get_attribute("data-status") == "200", bubble.inner_text()
+
+
+def game_of(live: Any, game_id: str) -> Game:
+    return fold(from_dict(se.event) for se in live.svc.store.load(game_id))
+
+
+def settled(live: Any, game_id: str, version: int) -> bool:
+    """The game has passed ``version`` and every message it caused has been handed to the local outbox."""
+    store = live.svc.store
+    if store.version(game_id) <= version:
+        return False
+    return all(e["status"] == "sent" for e in store.outbox_entries(f"g:{game_id}"))
+
+
+def phones_match_outbox(page: Any, live: Any, addresses: tuple[str, ...]) -> None:
+    """Each device shows exactly what the service sent to its address, in order."""
+    for address in addresses:
+        wait_for(f"{address}'s device to show what was sent to it",
+                 lambda a=address: shown(page, a) == sent_to(live, a) and sent_to(live, a))
+
+
+def choose(game: Game, seat: int, keep: bool) -> Command:
+    """A legal move, as a player in a hurry would make it."""
+    legal = legal_moves(game, seat)
+    if any(isinstance(c, DeclineDoubleNil) for c in legal):
+        return DeclineDoubleNil(seat)
+    if any(isinstance(c, Keep) for c in legal):
+        return Keep(seat) if keep else Discard(seat)
+    if any(isinstance(c, Exchange) for c in legal):
+        return Exchange(seat, ())
+    if any(isinstance(c, Bid) for c in legal):
+        return Bid(seat, 3)
+    return legal[0]
+
+
+def open_simulator(chromium: Any, live: Any) -> Any:
+    page = chromium.new_page(viewport={"width": 1480, "height": 900})
+    page.goto(live.url + "/simulator/")
+    page.wait_for_selector("#phone-a .address")
+    page.wait_for_function("document.body.dataset.polled === '1'")
+    assert page.inner_text("#phone-a .address") == PHONE_A
+    assert page.inner_text("#phone-b .address") == PHONE_B
+    assert page.inner_text("#inbox .address") == EMAIL
+    return page
+
+
+def test_two_phones_play_until_the_first_trick_is_won(chromium: Any, live_service: Any) -> None:
+    live = live_service
+    page = open_simulator(chromium, live)
+    try:
+        type_into(page, PHONE_A, f"NEW {PHONE_B}")
+        wait_for("the invitation", lambda: shown(page, PHONE_B))
+        phones_match_outbox(page, live, (PHONE_A, PHONE_B))
+        games = live.svc.players.games(PHONE_B)
+        assert len(games) == 1
+        game_id = games[0]
+        assert page.locator("#phone-b .msg.in").first.get_attribute("data-game") == game_id
+
+        type_into(page, PHONE_B, "YES")
+        wait_for("the game to start", lambda: settled(live, game_id, 0))
+        phones_match_outbox(page, live, (PHONE_A, PHONE_B))
+        seats = live.svc.store.meta(game_id)
+        address_of = {0: seats["seat0"], 1: seats["seat1"]}
+        assert set(address_of.values()) == {PHONE_A, PHONE_B}
+
+        moves = 0
+        while sum(game_of(live, game_id).tricks_won) == 0:
+            game = game_of(live, game_id)
+            seat = game.to_move
+            assert seat is not None
+            mover = address_of[seat]
+            before = {a: len(shown(page, a)) for a in (PHONE_A, PHONE_B)}
+            command = choose(game, seat, keep=moves % 3 != 2)
+            version = game.version
+            type_into(page, mover, port.command_text(command))
+            wait_for(f"move {moves + 1} to be applied", lambda v=version: settled(live, game_id, v))
+            phones_match_outbox(page, live, (PHONE_A, PHONE_B))
+            after = game_of(live, game_id)
+            if after.to_move is not None:
+                nxt = address_of[after.to_move]
+                assert len(shown(page, nxt)) > before[nxt], f"{nxt} was not prompted after {command}"
+                assert shown(page, nxt)[-1] == sent_to(live, nxt)[-1]
+            moves += 1
+            assert moves < 80, "the first trick took far too many moves"
+
+        final = game_of(live, game_id)
+        assert sum(final.tricks_won) == 1
+        winner = address_of[0 if final.tricks_won[0] else 1]
+        # the winner leads the next trick: their phone holds the prompt to do so
+        assert view(final, 0 if winner == address_of[0] else 1).my_turn
+        assert shown(page, winner)[-1] == sent_to(live, winner)[-1]
+        segs = page.locator("#phone-a .msg.in").first.get_attribute("data-segments")
+        assert segs is not None and int(segs) >= 1
+        assert "segment" in page.locator("#phone-a .msg.in .meta").first.inner_text()
+        # the inbox works alongside: a question by email is answered by email
+        type_into(page, EMAIL, "HELP")
+        wait_for("the emailed answer", lambda: shown(page, EMAIL))
+        phones_match_outbox(page, live, (EMAIL,))
+        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOT))
+    finally:
+        page.close()
+
+
+def test_email_player_accepts_from_the_inbox(chromium: Any, live_service: Any) -> None:
+    live = live_service
+    page = open_simulator(chromium, live)
+    try:
+        type_into(page, PHONE_A, f"NEW {EMAIL}")
+        wait_for("the emailed invitation", lambda: shown(page, EMAIL))
+        phones_match_outbox(page, live, (PHONE_A, EMAIL))
+        invite = page.locator("#inbox .msg.in").first
+        reply_to = page.locator("#inbox .msg.in .headers").first.inner_text().removeprefix("Reply-To: ")
+        assert reply_to.startswith("play+")
+        # the reply goes to the game's own reply address, prefilled from the invitation
+        assert page.input_value("#inbox form [name=to]") == reply_to
+        assert invite.get_attribute("data-game")
+        type_into(page, EMAIL, "YES")
+        game_id = live.svc.players.games(EMAIL)[0]
+        wait_for("the game to start", lambda: settled(live, game_id, 0))
+        phones_match_outbox(page, live, (PHONE_A, EMAIL))
+        assert live.svc.store.meta(game_id)["status"] == "active"
+        assert len(shown(page, PHONE_B)) == 0
+    finally:
+        page.close()
