@@ -61,7 +61,10 @@ class HandScore:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "HandScore":
-        return cls(**{f.name: data[f.name] for f in fields(cls)})
+        return cls(*[data[name] for name in _HAND_SCORE_FIELDS])
+
+
+_HAND_SCORE_FIELDS = tuple(f.name for f in fields(HandScore))
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,21 +222,22 @@ class EventFormatError(ValueError):
     """A stored event that cannot be read back (unknown type, newer schema, missing field)."""
 
 
+_PLANS: dict[str, tuple[type, tuple[tuple[str, Any], ...]]] = {
+    name: (cls, tuple((f.name, _DECODERS.get(f.name)) for f in fields(cls))) for name, cls in EVENT_TYPES.items()
+}
+
+
 def from_dict(data: dict[str, Any]) -> Event:
     """Rebuild an event from :func:`to_dict`'s output."""
     try:
-        cls = EVENT_TYPES[data["type"]]
-    except KeyError:
+        cls, plan = _PLANS[data["type"]]
+    except (KeyError, TypeError):
         raise EventFormatError(f"unknown event type: {data.get('type')!r}") from None
-    if int(data.get("v", 1)) > SCHEMA_VERSION:
+    version = data.get("v", 1)
+    if version != SCHEMA_VERSION and int(version) > SCHEMA_VERSION:
         raise EventFormatError(f"event schema v{data['v']} is newer than this engine (v{SCHEMA_VERSION})")
-    kwargs = {}
     try:
-        for f in fields(cls):
-            raw = data[f.name]
-            decode = _DECODERS.get(f.name)
-            kwargs[f.name] = decode(raw) if decode else raw
-        return cls(**kwargs)
+        return cls(*[decode(data[name]) if decode else data[name] for name, decode in plan])
     except (KeyError, TypeError, ValueError) as exc:
         raise EventFormatError(f"bad {cls.type} event: {exc}") from None
 

@@ -18,10 +18,9 @@ dispatched on their type, and a view's legal moves are only built when asked for
 from __future__ import annotations
 
 from bisect import insort
-from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from . import errors
 from .cards import Card, Suit, sort_key
@@ -481,14 +480,7 @@ _DECIDE: dict[type, Callable[[Game, Any, Dealer | None], list[Event]]] = {
 
 
 # -- what a player may know ----------------------------------------------------------------
-@dataclass(frozen=True)
-class PlayerView:
-    """All that the player at ``seat`` may know now, and nothing else.
-
-    ``legal`` (what they may do now) and ``playable`` (the cards they may play now) are
-    derived from the view itself, when first asked for.
-    """
-
+class _ViewFields(NamedTuple):
     game_id: str
     seat: int
     hand_no: int
@@ -519,6 +511,14 @@ class PlayerView:
     rules: HouseRules
     hands_played: int
 
+
+class PlayerView(_ViewFields):
+    """All that the player at ``seat`` may know now, and nothing else (an immutable record).
+
+    ``legal`` (what they may do now) and ``playable`` (the cards they may play now) are
+    derived from the view itself, when first asked for. Build views with :func:`view`.
+    """
+
     @property
     def opponent(self) -> int:
         return 1 - self.seat
@@ -540,8 +540,11 @@ class PlayerView:
             return []
         return _playable(self.hand, self.trick, self.spades_broken)
 
+    def __repr__(self) -> str:
+        return "PlayerView(" + ", ".join(f"{k}={v!r}" for k, v in zip(self._fields, self)) + ")"
 
-_new_view = object.__new__
+
+_tuple_new = tuple.__new__
 
 
 def view(game: Game, seat: int) -> PlayerView:
@@ -551,36 +554,34 @@ def view(game: Game, seat: int) -> PlayerView:
     offer = phase == DRAW and to_move == seat and not game.dn_decided[seat]
     offered = game.deck[game.draw_pos] if phase == DRAW and to_move == seat and not offer else None
     history = game.history
-    v = _new_view(PlayerView)
-    v.__dict__.update(
-        game_id=game.game_id,
-        seat=seat,
-        hand_no=game.hand_no,
-        phase=phase,
-        first_player=game.first_player,
-        to_move=to_move,
-        hand=tuple(game.hands[seat]),
-        double_nil_offer=offer,
-        offered=offered,
-        kept=tuple(game.kept[seat]),
-        discarded=tuple(game.discarded[seat]),
-        exchange=game.exchanged[seat],
-        decisions=tuple(game.decisions),
-        opponent_cards=len(game.hands[1 - seat]),
-        trick=tuple(game.trick),
-        played=tuple(game.played),
-        leader=game.leader,
-        last_trick=game.last_trick,
-        tricks_won=tuple(game.tricks_won),
-        bids=tuple(game.bids),
-        double_nil=tuple(game.double_nil),
-        scores=tuple(game.scores),
-        bags=tuple(game.bags),
-        spades_broken=game.spades_broken,
-        last_hand=history[-1] if history else None,
-        winner=game.winner,
-        end_reason=game.end_reason,
-        rules=game.rules,
-        hands_played=len(history),
-    )
-    return v
+    return _tuple_new(PlayerView, (
+        game.game_id,
+        seat,
+        game.hand_no,
+        phase,
+        game.first_player,
+        to_move,
+        tuple(game.hands[seat]),
+        offer,
+        offered,
+        tuple(game.kept[seat]),
+        tuple(game.discarded[seat]),
+        game.exchanged[seat],
+        tuple(game.decisions),
+        len(game.hands[1 - seat]),
+        tuple(game.trick),
+        tuple(game.played),
+        game.leader,
+        game.last_trick,
+        tuple(game.tricks_won),
+        tuple(game.bids),
+        tuple(game.double_nil),
+        tuple(game.scores),
+        tuple(game.bags),
+        game.spades_broken,
+        history[-1] if history else None,
+        game.winner,
+        game.end_reason,
+        game.rules,
+        len(history),
+    ))

@@ -34,12 +34,12 @@ def keep_value(card: Card) -> float:
     return {14: 0.9, 13: 0.6, 12: 0.3, 11: 0.15}.get(card.rank, 0.05)
 
 
+_SIDE_SUITS = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+
 def estimate_tricks(hand: Sequence[Card]) -> float:
     """The number of tricks ``hand`` should win against one opponent (section 7's bid)."""
-    by_suit: dict[Suit, list[int]] = {s: [] for s in Suit}
-    for card in hand:
-        by_suit[card.suit].append(card.rank)
-    spades = sorted(by_suit[SPADES], reverse=True)
+    spades = sorted([c.rank for c in hand if c.suit is SPADES], reverse=True)
     n_spades = len(spades)
     est = 0.0
     used = 0
@@ -53,12 +53,12 @@ def estimate_tricks(hand: Sequence[Card]) -> float:
         elif rank == 11:
             est += 0.5 if n_spades >= 4 else 0.2
         else:
-            continue
+            break
         used += 1
     est += 0.75 * max(0, n_spades - max(3, used))  # long trumps
-    spare = max(0, n_spades - used)
-    for suit in (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS):
-        ranks = by_suit[suit]
+    spare = n_spades - used
+    for suit in _SIDE_SUITS:
+        ranks = [c.rank for c in hand if c.suit is suit]
         length = len(ranks)
         if 14 in ranks:
             est += 0.95
@@ -66,24 +66,27 @@ def estimate_tricks(hand: Sequence[Card]) -> float:
             est += 0.75 if length >= 2 else 0.3
         if 12 in ranks:
             est += 0.35 if length >= 3 else 0.1
-        if length <= 1 and spare:  # a void or singleton to ruff with a spare spade
+        if length <= 1 and spare > 0:  # a void or singleton to ruff with a spare spade
             est += 0.6 if length == 0 else 0.3
             spare -= 1
     return est
 
 
-def wants_nil(hand: Sequence[Card]) -> bool:
-    """A hand weak enough to bid nil: few likely tricks, no spade above 9, no ace or king, few spades."""
-    spades = [c.rank for c in hand if c.suit is SPADES]
-    return (estimate_tricks(hand) < 1.5 and (not spades or max(spades) <= 9) and len(spades) <= 3
-            and not any(c.rank == 14 for c in hand))
+def wants_nil(hand: Sequence[Card], estimate: float | None = None) -> bool:
+    """A hand weak enough to bid nil: few likely tricks, no spade above 9, no ace, at most 3 spades."""
+    if any(c.rank == 14 or (c.suit is SPADES and c.rank > 9) for c in hand):
+        return False
+    if sum(1 for c in hand if c.suit is SPADES) > 3:
+        return False
+    return (estimate_tricks(hand) if estimate is None else estimate) < 1.5
 
 
 def bid_for(hand: Sequence[Card]) -> int:
     """The bid for ``hand``: nil with a very weak hand, else the likely tricks (at least 1)."""
-    if wants_nil(hand):
+    est = estimate_tricks(hand)
+    if wants_nil(hand, est):
         return 0
-    return max(1, min(13, int(estimate_tricks(hand) + 0.35)))
+    return max(1, min(13, int(est + 0.35)))
 
 
 class BasicStrategy:
