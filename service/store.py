@@ -305,7 +305,9 @@ class Store:
         return {_s(a): _s(b) for a, b in raw.items()} if raw else None
 
     def mark_inbound(self, message_id: str, status: str) -> None:
-        self.r.hset(f"in:{message_id}", "status", status)
+        """Set the status of a recorded message (never re-creating one that expired)."""
+        self.r.eval("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'status', ARGV[1]) end",
+                    1, f"in:{message_id}", status)
 
     def seen_once(self, key: str, ttl_s: int) -> bool:
         """True the first time ``key`` is seen within ``ttl_s`` (SET NX EX)."""

@@ -86,7 +86,7 @@ def app(redis_url: str):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture()
-def svc(app, redis_client):  # type: ignore[no-untyped-def]
+def svc(app, redis_client, request):  # type: ignore[no-untyped-def]
     """The app's services on an empty Redis (per test), with the per-process game cache cleared."""
     from service import handlers
 
@@ -94,6 +94,10 @@ def svc(app, redis_client):  # type: ignore[no-untyped-def]
     s = app.extensions["slowspades"]
     saved = dict(app.config)
     yield s
+    deadline = time.monotonic() + 10  # let the worker finish what this test queued
+    while "celery_worker" in request.fixturenames and time.monotonic() < deadline and (redis_client.llen("celery") or redis_client.hlen("unacked")):
+        time.sleep(0.02)
+    time.sleep(0.05)
     for key in list(app.config):
         if key not in saved:
             del app.config[key]
