@@ -106,7 +106,23 @@ def set_zone(svc: Services, address: str, text: str) -> str | None:
     name = find_zone(text)
     if name:
         svc.redis.hset(keys.player_life(address), "tz", name)
+        recheck(svc, address)
     return name
+
+
+def recheck(svc: Services, address: str) -> None:
+    """Bring the player's pending reminders forward to now, so the next scan decides them again
+    (their quiet hours moved with a new time zone)."""
+    from . import routing
+
+    now_ms = clock.now_ms(svc.redis)
+    for gid in routing.unfinished_games(svc, address, ("active",)):
+        t = turn(svc, gid)
+        if t is None or svc.store.meta(gid).get(f"seat{t['seat']}") != address:
+            continue
+        for item, at in due.pending(svc.redis, gid):
+            if item.kind == "r" and item.seat == t["seat"] and item.version == t["v"] and at > now_ms:
+                due.schedule(svc.redis, item, now_ms)
 
 
 # -- turns ---------------------------------------------------------------------------------------

@@ -1,0 +1,91 @@
+"""Helpers of the lifecycle tests: players, starting a game, a move as a player would send it, one beat tick."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from chat import parse as chat_parse
+from service import handlers
+from service.context import Services
+from service.delivery import deliver
+from service.lifecycle import hooks, invitations
+from spades.events import from_dict
+from spades.game import Game, fold
+from workers.beat import run_tick
+
+ALICE = "+4791234567"   # Norway: Europe/Oslo
+BOB = "+4798765432"     # Norway: Europe/Oslo
+CAROL = "+12125550123"  # New York
+DAVE = "dave@example.com"
+
+
+def local(svc: Services, to: str | None = None) -> list[dict[str, Any]]:
+    """The messages "sent" through the local outbox, oldest first (to ``to`` only if given)."""
+    out = [m for _i, m in svc.store.read_local(count=1_000_000)]
+    return [m for m in out if to is None or m["to"] == to]
+
+
+def send_now(svc: Services, ids: list[str]) -> None:
+    """Deliver outbox entries at once with the real delivery code (the local outbox)."""
+    for oid in ids:
+        deliver(svc, oid)
+
+
+def load(svc: Services, gid: str) -> Game:
+    return fold(from_dict(e.event) for e in svc.store.load(gid))
+
+
+def inbound(svc: Services, sender: str, text: str) -> str:
+    """Record an inbound SMS as the webhook does; returns its message id."""
+    mid = "SM" + uuid.uuid4().hex
+    svc.store.record_inbound(mid, {"from": sender, "body": text, "channel": "sms"}, 3600)
+    return mid
+
+
+def lifecycle_command(svc: Services, sender: str, text: str, token_game: str | None = None) -> hooks.IntentResult:
+    """A lifecycle command (NEW, YES, NO, PAUSE, CLAIM, GAMES, STOP...) as the handler passes it on."""
+    mid = inbound(svc, sender, text)
+    res = hooks.handle_intent(svc, mid, sender, chat_parse(text, "en"), token_game)
+    assert res is not None, f"{text!r} is not a lifecycle command"
+    send_now(svc, res.outbox_ids)
+    return res
+
+
+def move(svc: Services, sender: str, text: str) -> handlers.Handled:
+    """A move sent by ``sender``, handled as the worker handles it (handler, then the lifecycle hook)."""
+    mid = inbound(svc, sender, text)
+    res = handlers.handle_inbound(svc, mid)
+    send_now(svc, res.outbox_ids)
+    hooks.after_handled(svc, res.game_id, res.outbox_ids)
+    return res
+
+
+def start_game(svc: Services, a: str = ALICE, b: str = BOB) -> str:
+    """``a`` invites ``b``, who says YES; returns the game id."""
+    res = lifecycle_command(svc, a, f"NEW {b}")
+    assert res.outcome == "invited", res
+    out = lifecycle_command(svc, b, "YES")
+    assert out.outcome == "started", out
+    return str(res.game_id)
+
+
+def tick(svc: Services) -> list[dict[str, Any]]:
+    """One beat tick; the messages it caused are delivered; returns them."""
+    before = len(local(svc))
+    sent: list[str] = []
+    run_tick(svc, sent.extend, lambda turn: None)
+    send_now(svc, sent)
+    return local(svc)[before:]
+
+
+def mover(svc: Services, gid: str) -> str:
+    """The address of the player to move."""
+    game = load(svc, gid)
+    assert game.to_move is not None
+    return svc.store.meta(gid)[f"seat{game.to_move}"]
+
+
+def other(svc: Services, gid: str, address: str) -> str:
+    meta = svc.store.meta(gid)
+    return meta["seat1"] if meta["seat0"] == address else meta["seat0"]

@@ -1,0 +1,121 @@
+"""Reminders through the real beat code and Redis, with a controlled clock (time-machine)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import time_machine
+
+from .helpers import ALICE, BOB, CAROL, load, local, move, mover, other, start_game, tick
+
+MONDAY_8_OSLO = datetime(2030, 1, 7, 7, 0, tzinfo=timezone.utc)    # 08:00 in Oslo
+MONDAY_11_OSLO = datetime(2030, 1, 7, 10, 0, tzinfo=timezone.utc)  # 11:00 in Oslo
+
+
+def reminders_to(svc, address):  # type: ignore[no-untyped-def]
+    return [m for m in local(svc, address) if m.get("kind") == "reminder"]
+
+
+def test_a_reminder_after_twelve_hours_repeats_the_prompt(svc) -> None:  # type: ignore[no-untyped-def]
+    with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
+        gid = start_game(svc)
+        p = mover(svc, gid)
+        prompt = local(svc, p)[-1]["body"]
+        clock.shift(timedelta(hours=11, minutes=59))
+        assert tick(svc) == []
+        clock.shift(timedelta(minutes=1))
+        sent = tick(svc)
+        assert [m["to"] for m in sent] == [p]
+        assert sent[0]["body"].startswith("Reminder:")
+        assert "DN" in sent[0]["body"] and "DN" in prompt  # the prompt again: the D3 offer (in Norwegian)
+        # the next one 24 hours later, then 48 hours after that, then no more
+        clock.shift(timedelta(hours=23, minutes=59))
+        assert tick(svc) == []
+        clock.shift(timedelta(minutes=1))
+        assert len(tick(svc)) == 1
+        clock.shift(timedelta(hours=48))
+        assert len(tick(svc)) == 1
+        clock.shift(timedelta(days=5))
+        tick(svc)
+        assert len(reminders_to(svc, p)) == 3
+        assert reminders_to(svc, other(svc, gid, p)) == []
+
+
+def test_none_in_quiet_hours_then_sent_when_they_end(svc) -> None:  # type: ignore[no-untyped-def]
+    with time_machine.travel(MONDAY_11_OSLO, tick=False) as clock:
+        gid = start_game(svc)
+        p = mover(svc, gid)
+        clock.shift(timedelta(hours=12))   # 23:00 in Oslo: quiet
+        assert tick(svc) == []
+        clock.move_to(datetime(2030, 1, 8, 6, 59, tzinfo=timezone.utc))  # 07:59 in Oslo
+        assert tick(svc) == []
+        clock.move_to(datetime(2030, 1, 8, 7, 0, tzinfo=timezone.utc))   # 08:00 in Oslo
+        sent = tick(svc)
+        assert [m["to"] for m in sent] == [p] and sent[0]["kind"] == "reminder"
+        assert tick(svc) == []  # never twice
+
+
+def test_quiet_hours_follow_the_players_time_zone_and_tz(svc) -> None:  # type: ignore[no-untyped-def]
+    # 03:00 UTC is 22:00 in New York (quiet), 04:00 in Oslo (quiet): an Oslo player who sets TZ to Asia/Tokyo
+    # (12:00 there) is reminded at once.
+    from .helpers import lifecycle_command
+
+    with time_machine.travel(datetime(2030, 1, 7, 15, 0, tzinfo=timezone.utc), tick=False) as clock:
+        gid = start_game(svc, ALICE, CAROL)
+        p = mover(svc, gid)
+        clock.shift(timedelta(hours=12))  # 03:00 UTC
+        assert tick(svc) == []
+        lifecycle_command(svc, p, "TZ asia/tokyo")
+        assert "Asia/Tokyo" in local(svc, p)[-1]["body"]
+        clock.shift(timedelta(minutes=1))
+        sent = tick(svc)
+        assert [m["to"] for m in sent] == [p]
+
+
+def test_none_after_the_player_moved(svc) -> None:  # type: ignore[no-untyped-def]
+    with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
+        gid = start_game(svc)
+        p = mover(svc, gid)
+        clock.shift(timedelta(hours=1))
+        move(svc, p, "DRAW")
+        move(svc, p, "K")
+        q = mover(svc, gid)
+        assert q != p
+        clock.shift(timedelta(hours=11))  # 12 h after p's turn began: p has moved, q's turn is 11 h old
+        assert tick(svc) == []
+        clock.shift(timedelta(hours=1))   # q's 12 h (21:00 in Oslo)
+        sent = tick(svc)
+        assert [m["to"] for m in sent] == [q]
+        assert reminders_to(svc, p) == []
+
+
+def test_a_stale_reminder_does_nothing_even_if_its_turn_was_never_cleared(svc) -> None:  # type: ignore[no-untyped-def]
+    from service import handlers
+
+    from .helpers import inbound, send_now
+
+    with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
+        gid = start_game(svc)
+        p = mover(svc, gid)
+        # the move is handled but the lifecycle hook never runs (a worker died in between)
+        res = handlers.handle_inbound(svc, inbound(svc, p, "DRAW"))
+        send_now(svc, res.outbox_ids)
+        assert load(svc, gid).version == 3
+        clock.shift(timedelta(hours=12))
+        assert tick(svc) == []
+        assert reminders_to(svc, p) == [] and reminders_to(svc, BOB if p == ALICE else ALICE) == []
+
+
+def test_remind_off_and_on(svc) -> None:  # type: ignore[no-untyped-def]
+    from .helpers import lifecycle_command
+
+    with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
+        gid = start_game(svc)
+        p = mover(svc, gid)
+        lifecycle_command(svc, p, "REMIND OFF")
+        assert local(svc, p)[-1]["kind"] == "setting"
+        clock.shift(timedelta(hours=12))
+        assert tick(svc) == []
+        lifecycle_command(svc, p, "REMIND ON")
+        clock.shift(timedelta(hours=24))
+        assert [m["to"] for m in tick(svc)] == [p]
