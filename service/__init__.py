@@ -6,16 +6,13 @@ from typing import Any
 
 from flask import Flask
 
-from .config import finish_config, load_config
+from .config import load_config
 from .context import Services
 
 
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     """The Flask app: configuration from ``SLOWSPADES_*`` variables (then ``overrides``), blueprints, Celery."""
-    cfg = load_config()
-    if overrides:
-        cfg.update(overrides)
-        cfg = finish_config(cfg)
+    cfg = load_config(overrides=overrides)
     app = Flask(__name__)
     app.config.update(cfg)
     app.extensions["slowspades"] = Services.from_config(app.config)

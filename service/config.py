@@ -57,13 +57,15 @@ def _convert(raw: str, kind: str) -> Any:
     return raw
 
 
-def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Settings from ``environ`` (default ``os.environ``), keyed without the ``SLOWSPADES_`` prefix."""
+def load_config(environ: Mapping[str, str] | None = None, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Settings from ``environ`` (default ``os.environ``), keyed without the ``SLOWSPADES_`` prefix,
+    then ``overrides``; derived settings are filled after both."""
     env = os.environ if environ is None else environ
     out: dict[str, Any] = {}
     for name, (default, kind, _doc) in SETTINGS.items():
         raw = env.get("SLOWSPADES_" + name)
         out[name] = default if raw is None or raw == "" and kind != "str" else _convert(raw, kind)
+    out.update(overrides or {})
     return finish_config(out)
 
 

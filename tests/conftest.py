@@ -118,3 +118,32 @@ def celery_worker(app):  # type: ignore[no-untyped-def]
 @pytest.fixture()
 def client(app, svc):  # type: ignore[no-untyped-def]
     return app.test_client()
+
+
+class Collector:
+    """An aiosmtpd handler keeping (mail from, recipients, parsed message) of every mail received."""
+
+    def __init__(self) -> None:
+        self.messages: list[Any] = []
+
+    async def handle_DATA(self, server, session, envelope):  # type: ignore[no-untyped-def]
+        from email import message_from_bytes, policy
+
+        self.messages.append((envelope.mail_from, list(envelope.rcpt_tos),
+                              message_from_bytes(envelope.original_content or envelope.content, policy=policy.default)))
+        return "250 OK"
+
+
+@pytest.fixture()
+def smtp_server(app, svc):  # type: ignore[no-untyped-def]
+    from aiosmtpd.controller import Controller
+
+    collector = Collector()
+    controller = Controller(collector, hostname="127.0.0.1", port=_free_port())
+    controller.start()
+    app.config.update(SMTP_HOST="127.0.0.1", SMTP_PORT=controller.port, SMTP_STARTTLS=False, SMTP_USER="")
+    app.config.pop("_SENDERS", None)
+    yield collector
+    controller.stop()
+
+

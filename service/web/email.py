@@ -41,7 +41,8 @@ def new_text(form: dict[str, str]) -> str:
     if stripped:
         return stripped
     body = form.get("body-plain") or ""
-    return EmailReplyParser(languages=["en"]).parse_reply(text=body).strip()
+    replies = EmailReplyParser(languages=["en"]).read(text=body).replies
+    return (replies[0].body if replies else body).strip()  # the newest reply, without signature
 
 
 @bp.post("/email/inbound")
