@@ -6,6 +6,8 @@ import click
 
 from spades.cli import arena, replay
 
+from .operator_cli import games, outbox, players
+
 
 @click.group()
 def main() -> None:
@@ -14,3 +16,6 @@ def main() -> None:
 
 main.add_command(arena)
 main.add_command(replay)
+main.add_command(games)
+main.add_command(outbox)
+main.add_command(players)

@@ -1,0 +1,119 @@
+"""Fixtures of the CLI tests: games played through the real webhooks and a real Celery worker.
+
+Each test gets a fresh (flushed) Redis; :func:`played` starts the app and a worker thread
+(``celery.contrib.testing``), posts Twilio-signed SMS to ``/sms`` and waits until every
+message it caused reached the local outbox, so the operator commands read a store exactly
+as a local run leaves it.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+import pytest
+import redis as redis_lib
+from click.testing import CliRunner, Result
+from flask import Flask
+from twilio.request_validator import RequestValidator
+
+from service import conversation_port as port
+from spades.commands import Bid, Command, DeclineDoubleNil, Discard, Exchange, Keep
+from spades.events import from_dict
+from spades.game import Game, fold, legal_moves
+
+TOKEN = "cli-test-token"
+ANN, BOB, CAROL = "+15550001001", "+15550001002", "+15550001003"
+
+
+def wait_for(what: str, check: Callable[[], Any], timeout: float = 20.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def choose(game: Game, seat: int, n: int) -> Command:
+    legal = legal_moves(game, seat)
+    if any(isinstance(c, DeclineDoubleNil) for c in legal):
+        return DeclineDoubleNil(seat)
+    if any(isinstance(c, Keep) for c in legal):
+        return Keep(seat) if n % 3 else Discard(seat)
+    if any(isinstance(c, Exchange) for c in legal):
+        return Exchange(seat, ())
+    if any(isinstance(c, Bid) for c in legal):
+        return Bid(seat, 2)
+    return legal[0]
+
+
+@dataclass
+class Played:
+    """A service with games played through its webhooks; :meth:`cli` runs ``slowspades`` against its Redis."""
+
+    app: Flask
+    redis_url: str
+    games: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def svc(self) -> Any:
+        return self.app.extensions["slowspades"]
+
+    def sms(self, sender: str, body: str) -> str:
+        """Post one SMS as Twilio would; returns the inbound message id once the worker handled it."""
+        form = {"MessageSid": "SM" + uuid.uuid4().hex, "AccountSid": "AC" + "0" * 32, "From": sender,
+                "To": "+15550000000", "Body": body, "NumMedia": "0"}
+        url = self.app.config["PUBLIC_BASE_URL"] + "/sms"
+        sig = RequestValidator(TOKEN).compute_signature(url, form)
+        resp = self.app.test_client().post("/sms", data=form, headers={"X-Twilio-Signature": sig})
+        assert resp.status_code == 200
+        mid = "sms:" + form["MessageSid"]
+        wait_for(f"{body!r} to be handled", lambda: (self.svc.store.inbound(mid) or {}).get("status") == "done")
+        wait_for("the outbox to drain", self.drained)
+        return mid
+
+    def drained(self) -> bool:
+        store = self.svc.store
+        owners = [f"g:{g}" for g in self.games.values()] + [f"p:{a}" for a in (ANN, BOB, CAROL)]
+        return all(e["status"] != "queued" and e["status"] != "sending"
+                   for o in owners for e in store.outbox_entries(o))
+
+    def game(self, game_id: str) -> Game:
+        return fold(from_dict(se.event) for se in self.svc.store.load(game_id))
+
+    def play(self, game_id: str, moves: int) -> None:
+        meta = self.svc.store.meta(game_id)
+        for n in range(moves):
+            g = self.game(game_id)
+            assert g.to_move is not None
+            self.sms(meta[f"seat{g.to_move}"], port.command_text(choose(g, g.to_move, n)))
+
+    def cli(self, *args: str) -> Result:
+        from service.cli import main
+
+        return CliRunner().invoke(main, [*args, "--redis-url", self.redis_url], catch_exceptions=False)
+
+
+@pytest.fixture()
+def played(redis_url: str, redis_client: redis_lib.Redis) -> Iterator[Played]:
+    """Ann and Bob in a game 12 moves in; Carol has invited Ann (not answered)."""
+    from celery.contrib.testing.worker import start_worker
+
+    from service import create_app
+
+    app = create_app({"REDIS_URL": redis_url, "BROKER_URL": redis_url, "TWILIO_AUTH_TOKEN": TOKEN,
+                      "DELIVERY": "local", "DEALER_SEED": "cli-tests"})
+    with start_worker(app.extensions["celery"], pool="solo", perform_ping_check=False, shutdown_timeout=20):
+        p = Played(app, redis_url)
+        p.sms(ANN, f"NEW {BOB}")
+        p.games["ann-bob"] = p.svc.players.games(BOB)[0]
+        p.sms(BOB, "YES")
+        p.play(p.games["ann-bob"], 12)
+        p.sms(CAROL, f"NEW {ANN}")
+        p.games["carol-ann"] = next(g for g in p.svc.players.games(CAROL))
+        yield p
