@@ -40,6 +40,7 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "SEND_LEASE": (120, "int", "An entry claimed for sending but not confirmed after this many seconds may be "
                                "claimed again (the sender died mid-send)."),
     "VISIBILITY_TIMEOUT": (300, "int", "Seconds before a task taken by a worker that died is given to another."),
+    "QUEUE": ("celery", "str", "Name of the Celery queue (separate deployments sharing a Redis use different names)."),
     "OUTBOX_TTL": (172800, "int", "Seconds the outbox and consumed-message ids of a finished game are kept."),
     "MESSAGE_TTL": (604800, "int", "Seconds an inbound message record (and its dedupe claim) is kept."),
     "DEALER_SEED": ("", "str", "Tests and demos only: make shuffles reproducible. Empty: secure randomness."),
@@ -84,7 +85,13 @@ def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
         "task_reject_on_worker_lost": True,
         "worker_prefetch_multiplier": 1,
         "broker_connection_retry_on_startup": True,
-        "broker_transport_options": {"visibility_timeout": int(cfg["VISIBILITY_TIMEOUT"])},
+        "task_default_queue": cfg.get("QUEUE") or "celery",
+        "broker_transport_options": {
+            "visibility_timeout": int(cfg["VISIBILITY_TIMEOUT"]),
+            # look for tasks of dead workers every few seconds (kombu's default is ~100 s)
+            "unacked_restore_interval": max(1, min(10, int(cfg["VISIBILITY_TIMEOUT"]) // 2)),
+            "unacked_restore_throttle": 1,
+        },
         "beat_schedule": {
             "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": float(cfg["SWEEP_EVERY"])},
         },

@@ -147,3 +147,24 @@ def smtp_server(app, svc):  # type: ignore[no-untyped-def]
     controller.stop()
 
 
+
+
+def worker_env(redis_url: str, **settings: Any) -> dict[str, str]:
+    """The environment of a worker process configured like the test app (plus ``settings``)."""
+    env = dict(os.environ)
+    for key, value in dict(TEST_CONFIG, REDIS_URL=redis_url, BROKER_URL=redis_url, **settings).items():
+        env["SLOWSPADES_" + key] = str(value)
+    return env
+
+
+def spawn_worker(redis_url: str, log: Path, **settings: Any) -> subprocess.Popen:  # type: ignore[type-arg]
+    """A real ``celery worker`` process (solo pool) on the test Redis."""
+    import sys
+    import uuid
+
+    cmd = [sys.executable, "-m", "celery", "-A", "workers.celery_app:celery", "worker", "--pool=solo",
+           "--concurrency=1", "--without-heartbeat", "--without-mingle", "--without-gossip",
+           "-n", f"w{uuid.uuid4().hex[:8]}@%h", "--loglevel=WARNING"]
+    out = open(log, "ab")
+    return subprocess.Popen(cmd, env=worker_env(redis_url, **settings), stdout=out, stderr=subprocess.STDOUT,
+                            cwd=str(Path(__file__).resolve().parents[1]))

@@ -1,0 +1,133 @@
+"""Exactly once under failure: a worker SIGKILLed mid-move, and workers racing on one game."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+
+from service import create_app, handlers
+from service.delivery import deliver
+from service.store import game_owner
+from tests.conftest import TEST_CONFIG, spawn_worker
+
+from .chooser import choose
+from .helpers import local_messages, post_sms, wait_for, wait_handled
+from .test_sms_game import ALICE, BOB, load_game
+from service.conversation_port import command_text
+
+
+def started_game(svc, gid: str = "g-crash", players: tuple[str, str] = (ALICE, BOB)) -> str:  # type: ignore[no-untyped-def]
+    res = handlers.create_game(svc, gid, players[0], players[1], "setup:" + gid, start=True)
+    assert res.outcome == "started"
+    for oid in res.outbox_ids:
+        deliver(svc, oid)
+    return gid
+
+
+@pytest.mark.parametrize("point", ["before_append", "after_append"])
+def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, svc, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    queue = "kill-" + uuid.uuid4().hex[:6]
+    app = create_app(dict(TEST_CONFIG, REDIS_URL=redis_url, BROKER_URL=redis_url, QUEUE=queue))
+    client = app.test_client()
+    gid = started_game(svc)
+    game = load_game(svc, gid)
+    mover = (ALICE, BOB)[game.to_move]
+    before = game.version
+    (tmp_path / "armed").touch()
+    settings = dict(QUEUE=queue, VISIBILITY_TIMEOUT=2, FAULT_HANG=f"{point}:{tmp_path}")
+    w1 = spawn_worker(redis_url, tmp_path / "w1.log", **settings)
+    try:
+        resp, mid = post_sms(client, mover, command_text(choose(game, game.to_move)))
+        assert resp.status_code == 200
+        wait_for(lambda: list(tmp_path.glob("reached-*")), timeout=30, what="the worker to reach " + point)
+        assert svc.store.version(gid) == (before + 1 if point == "after_append" else before)
+        os.kill(w1.pid, signal.SIGKILL)
+        w1.wait(10)
+        assert (svc.store.inbound(mid) or {}).get("status") != "done"
+        w2 = spawn_worker(redis_url, tmp_path / "w2.log", **settings)
+        try:
+            wait_handled(svc, mid, timeout=60)
+            wait_for(lambda: all(e["status"] == "sent" for e in svc.store.outbox_entries(game_owner(gid))),
+                     timeout=30, what="the move's messages sent")
+        finally:
+            w2.terminate()
+            w2.wait(20)
+    finally:
+        if w1.poll() is None:
+            w1.kill()
+    assert svc.store.version(gid) > before
+    assert [e.message_id for e in svc.store.load(gid)].count(mid) == 1
+    after = load_game(svc, gid)
+    assert after.to_move != game.to_move or after.phase != game.phase or after.version == before + 1
+    outbox = svc.store.outbox_entries(game_owner(gid))
+    bodies = [m["id"] for m in local_messages(svc)]
+    assert len(bodies) == len(set(bodies)) and set(bodies) >= {e["id"] for e in outbox}
+
+
+def test_two_deciders_racing_on_one_version_one_wins_the_other_redecides(svc) -> None:  # type: ignore[no-untyped-def]
+    gid = started_game(svc, "g-race")
+    barrier = threading.Barrier(2)
+    seen: dict[str, list[int]] = {}
+    for sender, body, mid in ((ALICE, "RESIGN", "sms:SMa"), (BOB, "RESIGN", "sms:SMb")):
+        svc.store.record_inbound(mid, {"channel": "sms", "from": sender, "body": body}, 600)
+    results: dict[str, handlers.Handled] = {}
+
+    def run(mid: str) -> None:
+        def hook(version: int) -> None:
+            seen.setdefault(mid, []).append(version)
+            if len(seen[mid]) == 1:
+                barrier.wait(10)  # both decided against the same version before either appends
+        handlers.CACHE.clear()
+        results[mid] = handlers.handle_inbound(svc, mid, before_append=hook)
+
+    threads = [threading.Thread(target=run, args=(m,)) for m in ("sms:SMa", "sms:SMb")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert seen["sms:SMa"][0] == seen["sms:SMb"][0]
+    outcomes = sorted(r.outcome for r in results.values())
+    assert outcomes == ["applied", "game_over"]  # the loser re-read, re-decided, and was told the game is over
+    ended = [e for e in svc.store.load(gid) if e.event["type"] == "game_ended"]
+    assert len(ended) == 1
+
+
+def test_two_worker_processes_on_many_games_keep_every_game_consistent(redis_url, svc, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Each game gets a move, the same move again (a duplicate), and the other player's resignation, at once."""
+    queue = "race-" + uuid.uuid4().hex[:6]
+    app = create_app(dict(TEST_CONFIG, REDIS_URL=redis_url, BROKER_URL=redis_url, QUEUE=queue))
+    client = app.test_client()
+    seats = [(f"+1555200{2 * i:04d}", f"+1555200{2 * i + 1:04d}") for i in range(12)]
+    gids = [started_game(svc, f"g-many-{i}", seats[i]) for i in range(12)]
+    workers = [spawn_worker(redis_url, tmp_path / f"w{i}.log", QUEUE=queue) for i in range(2)]
+    try:
+        mids = []
+        for gid, players in zip(gids, seats):
+            game = load_game(svc, gid)
+            mover, other = players[game.to_move], players[1 - game.to_move]
+            text = command_text(choose(game, game.to_move))
+            sid = "SM" + uuid.uuid4().hex
+            mids.append(post_sms(client, mover, text, sid=sid)[1])
+            mids.append(post_sms(client, mover, text, sid=sid)[1])
+            mids.append(post_sms(client, other, "RESIGN")[1])
+        for mid in mids:
+            wait_handled(svc, mid, timeout=60)
+    finally:
+        for w in workers:
+            w.terminate()
+        for w in workers:
+            w.wait(20)
+    for gid in gids:
+        stream = svc.store.load(gid)
+        ids = [e.message_id for e in stream if e.message_id]
+        assert len(ids) == len(set(ids))
+        assert sum(e.event["type"] == "game_ended" for e in stream) <= 1
+        game = load_game(svc, gid)  # the log folds cleanly
+        assert game.version == len(stream) and game.phase == "over"
+        kinds = [e.event["type"] for e in stream[2:]]
+        assert kinds in (["game_ended"], ["double_nil_declined", "game_ended"])  # the move at most once
