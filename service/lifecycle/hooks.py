@@ -90,6 +90,12 @@ def handle_intent(svc: Services, message_id: str, sender: str, intent: Any,
     if kind == "no" and (token_game or invitations.pending_for(svc, sender)):
         out = invitations.decline(svc, message_id, sender, token_game)
         return IntentResult(out.outbox_ids, out.outcome, out.game_id)
+    if kind == "rematch":
+        return _rematch(svc, message_id, sender, intent, token_game)
+    if kind == "resign":
+        return _ask_resign(svc, message_id, sender, intent, token_game)
+    if kind == "yes" and _resign_pending(svc, sender):
+        return _resign(svc, message_id, sender)
     if kind == "games":
         out = gateway.reply(svc, sender, message_id, "games", games=routing.listing(svc, sender))
         return IntentResult(out.outbox_ids, "games")
@@ -119,6 +125,69 @@ def handle_intent(svc: Services, message_id: str, sender: str, intent: Any,
             after_game_change(svc, gid, out.game)
         return IntentResult(out.outbox_ids, out.outcome, gid)
     return None
+
+
+RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms nothing
+
+
+def _ask_resign(svc: Services, message_id: str, sender: str, intent: Any, token_game: str | None) -> IntentResult:
+    """``RESIGN``: ask for confirmation (``YES``) before the game ends."""
+    target = routing.resolve(svc, sender, intent.game) if not token_game else routing.Target(token_game, "token")
+    if target.game_id is None:
+        out = gateway.reply(svc, sender, message_id, "no_such_game", number=intent.game)
+        return IntentResult(out.outbox_ids, "no_game")
+    gid = target.game_id
+    meta = svc.store.meta(gid)
+    seat = gateway.seat_of(meta, sender)
+    if seat is None:
+        return IntentResult([], "ignored", gid)
+    svc.redis.hset(keys.player_life(sender), mapping={"resign": gid, "resign_at": str(clock.now_ms(svc.redis))})
+    opp = gateway.name_of(svc, meta.get(f"seat{1 - seat}", ""))
+    rendered = chat_render("confirm_resign", gateway.lang_of(svc, sender), address_kind(sender),
+                           label=(routing.label(svc, sender, gid) + " ").lstrip(), opp=opp)
+    e = gateway.entry(svc, sender, "confirm_resign", rendered=rendered)
+    ids = svc.store.append(f"p:{sender}", -1, message_id=message_id, outbox=[e] if e else []).outbox_ids
+    return IntentResult(ids, "confirm_resign", gid)
+
+
+def _resign_pending(svc: Services, sender: str) -> str | None:
+    life = gateway.hgetall(svc, keys.player_life(sender))
+    gid = life.get("resign")
+    if not gid or clock.now_ms(svc.redis) - int(life.get("resign_at", "0")) > RESIGN_WINDOW_MS:
+        return None
+    return gid if svc.store.meta(gid).get("status") == "active" else None
+
+
+def _resign(svc: Services, message_id: str, sender: str) -> IntentResult:
+    """``YES`` after ``RESIGN``: the game ends, the opponent wins and is told."""
+    from spades.commands import Forfeit
+
+    gid = _resign_pending(svc, sender)
+    assert gid is not None
+    seat = gateway.seat_of(svc.store.meta(gid), sender)
+    assert seat is not None
+    out = gateway.apply_command(svc, gid, message_id, lambda g: Forfeit(seat, "resigned"))
+    svc.redis.hdel(keys.player_life(sender), "resign", "resign_at")
+    if out.game is not None and out.outcome == "applied":
+        after_game_change(svc, gid, out.game)
+    return IntentResult(out.outbox_ids, "resigned" if out.outcome == "applied" else out.outcome, gid)
+
+
+def _rematch(svc: Services, message_id: str, sender: str, intent: Any, token_game: str | None) -> IntentResult:
+    """``REMATCH``: the same opponent and house rules again (an invitation, or at once against the computer)."""
+    gid = token_game or routing.resolve(svc, sender, intent.game, statuses=("over",)).game_id
+    meta = svc.store.meta(gid) if gid else {}
+    seat = gateway.seat_of(meta, sender) if gid else None
+    if gid is None or seat is None or meta.get("status") != "over":
+        out = gateway.reply(svc, sender, message_id, "no_such_game", number=intent.game)
+        return IntentResult(out.outbox_ids, "no_game")
+    opponent = meta.get(f"seat{1 - seat}", "")
+    rules = invitations.rules_of(meta)
+    if keys.is_bot(opponent):
+        out = invitations.start_bot_game(svc, message_id, sender, rules)
+    else:
+        out = invitations.invite(svc, message_id, sender, opponent, rules)
+    return IntentResult(out.outbox_ids, out.outcome, out.game_id, _bot_of(svc, out))
 
 
 def _bot_of(svc: Services, out: gateway.Outcome) -> BotTurn | None:
