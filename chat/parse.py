@@ -135,6 +135,9 @@ def normalize(text: str) -> str:
     """Upper case, no accents, Greek look-alikes as Latin capitals, suit symbols as letters, punctuation as spaces."""
     out = []
     for ch in unicodedata.normalize("NFKC", text):
+        if ch in "\ufe0f\ufe0e\u200d\u200b\u200c\u2060\ufeff" or unicodedata.category(ch) == "Cc":
+            out.append(" " if ch in "\n\r\t" else "")
+            continue
         if ch in _SYMBOLS:
             out.append(_SYMBOLS[ch] + " ")
             continue
@@ -366,8 +369,12 @@ def _cards(tokens: list[str], lang: str) -> list[Card] | None:
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        card = _card(tok, lang)
-        if card is None and i + 1 < len(tokens):
+        card = None
+        if tok in _RANKS_N and i + 1 < len(tokens) and (tokens[i + 1] in _OF_WORDS or tokens[i + 1] in _SUITS_N):
+            card = None  # "as de pique": the rank word first
+        else:
+            card = _card(tok, lang)
+        if card is None and i + 1 < len(tokens) and tok not in _RANKS_N:
             card = _card(tok + tokens[i + 1], lang)
             if card is not None:
                 i += 1
@@ -571,7 +578,7 @@ def parse(text: str | None, lang: str = "en") -> Intent:
         if n < 0 or n > 99:
             return Intent("unknown", reason="bad_number", arg=tokens[0], **base)  # type: ignore[arg-type]
         return Intent("bid", number=n, **base)  # type: ignore[arg-type]
-    if kind is None:
+    if kind is None or kind in ("keep", "discard", "play"):  # "♦️2" reads D 2; "K D" the king of diamonds
         cards = _cards(tokens, lang)
         if cards is not None:
             if len(cards) == 1:
