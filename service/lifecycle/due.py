@@ -16,11 +16,15 @@ acting at once could not send a reminder twice.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import keys
+
+log = logging.getLogger(__name__)
+RETRY_FAILED_MS = 300_000  # an item whose action failed is tried again 5 minutes later
 
 RELEASE_LUA = r"""
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -109,7 +113,8 @@ def scan(client: Any, now_ms: int, act: Callable[[Item, int], int | None], lock_
 
     ``act(item, now_ms)`` does the work and returns ``None`` (done: the item is removed) or a
     time in ms to try again then (quiet hours, a pause). Returns the number of items acted on.
-    An item whose action raises stays in the set and is tried again at the next scan.
+    An item whose action raises is logged and tried again ``RETRY_FAILED_MS`` later (so one bad
+    item never blocks the others).
     """
     lock = Lock(client, keys.BEAT_LOCK, lock_ttl_ms)
     if not lock.acquire():
@@ -119,8 +124,11 @@ def scan(client: Any, now_ms: int, act: Callable[[Item, int], int | None], lock_
     try:
         for member, score in client.zrangebyscore(keys.DUE, "-inf", now_ms, start=0, num=limit, withscores=True):
             m = member.decode() if isinstance(member, bytes) else member
-            item = Item.parse(m)
-            again = act(item, now_ms)
+            try:
+                again = act(Item.parse(m), now_ms)
+            except Exception:  # noqa: BLE001 - one failing item must not stop the scan
+                log.exception("due item %s failed; retrying later", m)
+                again = now_ms + RETRY_FAILED_MS
             if again is not None and again > now_ms:
                 client.zadd(keys.DUE, {m: int(again)}, xx=True)
             else:

@@ -216,3 +216,13 @@ def test_stop_pauses_the_games_and_start_resumes_them(svc) -> None:  # type: ign
         assert kinds(local(svc, p))[-1] == "started"
         clock.shift(timedelta(hours=12))
         assert [(m["to"], m["kind"]) for m in tick(svc)] == [(p, "reminder")]
+
+
+def test_a_failing_item_does_not_block_the_others(svc) -> None:  # type: ignore[no-untyped-def]
+    with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
+        gid = start_game(svc)
+        svc.redis.zadd("ss:due", {"r|broken|x|y": 0})  # an item whose action raises
+        clock.shift(timedelta(hours=12))
+        assert [m["kind"] for m in tick(svc)] == ["reminder"]
+        assert svc.redis.zscore("ss:due", "r|broken|x|y") > 0  # kept, to be tried again later
+        _ = gid
