@@ -86,3 +86,35 @@ def render_hand(context: dict[str, Any], lang: str, channel: str) -> Rendered:
 
 def render_game(context: dict[str, Any], lang: str, channel: str) -> Rendered:
     return gateway.render("game_summary", lang, channel, **context)
+
+
+def entries(svc: Any, game_id: str, meta: dict[str, str], events: Sequence[Any],
+            meta_updates: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """Outbox entries of the hand summary (and the game summary) for both players, if ``events`` end a hand.
+
+    ``events`` are engine events (or their dicts). The computer and stopped numbers get nothing.
+    """
+    from spades.events import to_dict
+
+    from . import routing
+
+    dicts = [e if isinstance(e, dict) else to_dict(e) for e in events]
+    if not any(d.get("type") in ("hand_scored", "game_ended") for d in dicts):
+        return []
+    out = []
+    for seat in (0, 1):
+        address = meta.get(f"seat{seat}", "")
+        opp = gateway.name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        label = routing.label(svc, address, game_id) if address else ""
+        for ctx in summaries_from_events(dicts, seat, opp, label):
+            e = gateway.entry(svc, address, "hand_summary", game_id=game_id, seat=seat, meta=meta,
+                              meta_updates=meta_updates, **ctx)
+            if e:
+                out.append(e)
+        ended = next((d for d in dicts if d.get("type") == "game_ended"), None)
+        if ended is not None:
+            e = gateway.entry(svc, address, "game_summary", game_id=game_id, seat=seat, meta=meta,
+                              meta_updates=meta_updates, **game_summary(ended, seat, opp, label))
+            if e:
+                out.append(e)
+    return out
