@@ -18,7 +18,7 @@ from spades.game import PlayerView
 
 from .gsm import to_gsm7
 from .parse import Intent
-from .render import Rendered, gettext, render
+from .render import Rendered, finish_sms, gettext, render
 
 NAME_MAX_SMS = 12  # characters of a player's name in an SMS
 _RANK = {14: "A", 13: "K", 12: "Q", 11: "J"}
@@ -188,6 +188,8 @@ def prompt(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str,
     name = situation(view)
     ctx = context(view, events, opponent_name, game_label, channel)
     replies = replies_for(view, lang) if view.to_move == view.seat else ()
+    if channel == "sms":  # as the SMS writes them (Greek in GSM capitals)
+        replies = tuple(finish_sms(r, lang) for r in replies)
     return render(name, lang, channel, replies=replies, **ctx)
 
 
@@ -253,6 +255,8 @@ def explain_error(error: RuleError | CardSyntaxError | Intent, view: PlayerView 
     ctx["their_turn"] = isinstance(error, NotYourTurn) or (view is not None and view.to_move not in (None, view.seat))
     ctx["show_hand"] = bool(ctx["play"] and ctx["play"]["mode"] != "list") or (ctx["phase"] in ("exchange", "bid"))
     replies = replies_for(view, lang) if view is not None and view.to_move == view.seat else ()
+    if channel == "sms":
+        replies = tuple(finish_sms(r, lang) for r in replies)
     return render("error", lang, channel, replies=replies, **ctx)
 
 
