@@ -33,7 +33,7 @@ def display_name(name: str, channel: str) -> str:
     if channel == "sms":
         name = to_gsm7(name)
         if len(name) > NAME_MAX_SMS:
-            name = name[: NAME_MAX_SMS - 1].rstrip() + "."
+            name = name[:NAME_MAX_SMS].rstrip(" -.,'")
     return name
 
 

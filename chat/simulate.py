@@ -75,6 +75,8 @@ def play_game(seed: int, langs: Sequence[str] = ("en", "en"), names: Sequence[st
     def deliver() -> None:
         for seat in (0, 1):
             v = view(game, seat)
+            if v.double_nil_offer and not ask_dn[seat]:
+                continue  # the service answers DRAW for this player before saying anything
             news = [d for d in (redact(e, seat) for e in log[cursor[seat]:]) if d is not None]
             msg = message_for(v, langs[seat], channel, news, names[1 - seat], labels[seat])
             if msg is not None:
