@@ -147,7 +147,7 @@ def test_a_claim_after_the_timeout(svc) -> None:  # type: ignore[no-untyped-def]
         clock.shift(timedelta(days=1))
         sent = tick(svc)
         told = [m for m in sent if m["kind"] == "claim_possible"]
-        assert [m["to"] for m in told] == [waiting] and "CLAIM" in told[0]["body"]
+        assert [m["to"] for m in told] == [waiting] and "KREV" in told[0]["body"]  # CLAIM in Norwegian
         clock.shift(timedelta(days=1))
         assert all(m["kind"] != "claim_possible" for m in tick(svc))  # told once
         res = lifecycle_command(svc, waiting, "CLAIM")
@@ -167,8 +167,8 @@ def test_an_invitation_expires_and_the_inviter_is_told(svc) -> None:  # type: ig
     with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
         res = lifecycle_command(svc, ALICE, f"NEW {BOB}")
         gid = str(res.game_id)
-        assert kinds(local(svc, BOB)) == ["invite"] and "YES" in local(svc, BOB)[0]["body"]
-        assert "NO" in local(svc, BOB)[0]["body"]
+        assert kinds(local(svc, BOB)) == ["invite"] and "JA" in local(svc, BOB)[0]["body"]
+        assert "NEI" in local(svc, BOB)[0]["body"]
         clock.shift(timedelta(days=3) - timedelta(minutes=1))
         assert tick(svc) == []
         assert svc.store.meta(gid)["status"] == "invited"

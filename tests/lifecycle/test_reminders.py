@@ -26,7 +26,7 @@ def test_a_reminder_after_twelve_hours_repeats_the_prompt(svc) -> None:  # type:
         clock.shift(timedelta(minutes=1))
         sent = tick(svc)
         assert [m["to"] for m in sent] == [p]
-        assert sent[0]["body"].startswith("Reminder:")
+        assert sent[0]["body"].startswith("Påminnelse:")  # Norwegian numbers: Norwegian messages
         assert "DN" in sent[0]["body"] and "DN" in prompt  # the prompt again: the D3 offer (in Norwegian)
         # the next one 24 hours later, then 48 hours after that, then no more
         clock.shift(timedelta(hours=23, minutes=59))
