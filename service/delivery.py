@@ -148,6 +148,11 @@ def sender_for(svc: Services, channel: str) -> Sender:
     return sender
 
 
+def all_local(svc: Services) -> bool:
+    """True when every channel goes to the local outbox (then the worker delivers inline, no extra task)."""
+    return all(isinstance(sender_for(svc, channel), LocalSender) for channel in (SMS, EMAIL))
+
+
 def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     """Send one outbox entry at most once; returns its status afterwards (or why nothing was done)."""
     entry = svc.store.claim_send(outbox_id, int(svc.config["SEND_LEASE"]))

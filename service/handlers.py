@@ -149,14 +149,14 @@ def _game_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game
                    meta_updates: dict[str, str], everyone: bool = False) -> list[dict[str, Any]]:
     """The messages new ``events`` cause: to whoever must move now, and to both at a start, score or end."""
     both = everyone or any(isinstance(e, (GameStarted, HandScored, GameEnded)) for e in events)
+    seats = [seat for seat in (0, 1) if both or game.to_move == seat]
+    langs = svc.players.langs([meta[f"seat{seat}"] for seat in seats], svc.config.get("LANG", "en"))
     out = []
-    for seat in (0, 1):
+    for seat, lang in zip(seats, langs):
         v = view(game, seat)
-        if not (both or v.my_turn):
-            continue
         address = meta[f"seat{seat}"]
         seen = [d for d in (redact(e, seat) for e in events) if d is not None]
-        rendered = port.render_message("update", _lang(svc, address), address_kind(address),
+        rendered = port.render_message("update", lang, address_kind(address),
                                        view=v, events=seen, game_id=game_id)
         out.append(_outbound(svc, address, rendered, game_id=game_id, seat=seat, meta=meta,
                              meta_updates=meta_updates, kind="update"))
@@ -179,8 +179,8 @@ def handle_inbound(svc: Services, message_id: str,
     done = svc.store.consumed(player_owner(sender), message_id)
     if done is not None:
         return Handled(done, "duplicate")
-    svc.players.ensure(sender, svc.config.get("LANG", "en"))
-    intent = port.parse_text(msg.get("body", ""), _lang(svc, sender))
+    record = svc.players.ensure(sender, svc.config.get("LANG", "en"))
+    intent = port.parse_text(msg.get("body", ""), record.get("lang") or svc.config.get("LANG", "en"))
 
     token_game: str | None = None
     if msg.get("token"):
@@ -304,10 +304,9 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, inte
                  before_append: Callable[[int], None] | None) -> Handled:
     owner = game_owner(game_id)
     for _ in range(MAX_ATTEMPTS):
-        done = svc.store.consumed(owner, message_id)
+        done, meta = svc.store.consumed_and_meta(game_id, message_id)
         if done is not None:
             return Handled(done, "duplicate", game_id)
-        meta = svc.store.meta(game_id)
         seat = _seat_of(meta, sender)
         if seat is None:
             return Handled([], "ignored", game_id)  # a stranger: nothing changes, nothing is said

@@ -73,12 +73,22 @@ class Players:
         return {_s(a): _s(b) for a, b in raw.items()} if raw else None
 
     def ensure(self, address: str, lang: str = "en") -> dict[str, str]:
-        """The player's record, created (kind, lang, created) on first contact."""
+        """The player's record, created (kind, lang, created) on first contact (one round trip)."""
         key = owner_keys(player_owner(address))["meta"]
-        self.r.hsetnx(key, "kind", address_kind(address))
-        self.r.hsetnx(key, "lang", lang)
-        self.r.hsetnx(key, "created", now_ms())
-        return self.get(address) or {}
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hsetnx(key, "kind", address_kind(address))
+        pipe.hsetnx(key, "lang", lang)
+        pipe.hsetnx(key, "created", now_ms())
+        pipe.hgetall(key)
+        raw = pipe.execute()[-1]
+        return {_s(a): _s(b) for a, b in raw.items()}
+
+    def langs(self, addresses: list[str], default: str = "en") -> list[str]:
+        """The language of each address (one round trip)."""
+        pipe = self.r.pipeline(transaction=False)
+        for address in addresses:
+            pipe.hget(owner_keys(player_owner(address))["meta"], "lang")
+        return [_s(v) if v else default for v in pipe.execute()]
 
     def add_game(self, address: str, game_id: str, created_ms: int) -> None:
         self.r.zadd(owner_keys(player_owner(address))["games"], {game_id: created_ms}, nx=True)

@@ -201,8 +201,6 @@ class Store:
         the script runs, so a writer that dies right after it cannot hide entries from the sweep.
         """
         entries = [json.dumps(e, separators=(",", ":")) for e in outbox]
-        if entries:
-            self.r.zadd(DIRTY, {owner: now_ms()})
         k = owner_keys(owner)
         payload = json.dumps({
             "events": [json.dumps(e, separators=(",", ":")) for e in events],
@@ -210,9 +208,15 @@ class Store:
             "meta": {str(a): str(b) for a, b in (meta or {}).items()},
             "ttl": int(ttl),
         })
-        reply = self._append(
-            keys=[k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"]],
-            args=[expected_version, message_id or "", now_ms(), payload])
+        keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"]]
+        args = [expected_version, message_id or "", now_ms(), payload]
+        if entries:  # one round trip: the ZADD runs first, then the script
+            pipe = self.r.pipeline(transaction=False)
+            pipe.zadd(DIRTY, {owner: now_ms()})
+            self._append(keys=keys, args=args, client=pipe)
+            reply = pipe.execute()[-1]
+        else:
+            reply = self._append(keys=keys, args=args)
         status, version, ids = reply[0], reply[1], _s(reply[2])
         last = _s(reply[3]) if len(reply) > 3 else ""
         return AppendResult(_s(status), int(_s(version)), [f"{owner}#{n}" for n in ids.split(",") if n], last)
@@ -234,6 +238,17 @@ class Store:
 
     def meta(self, game_id: str) -> dict[str, str]:
         return {_s(a): _s(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()}
+
+    def consumed_and_meta(self, game_id: str, message_id: str) -> tuple[list[str] | None, dict[str, str]]:
+        """:meth:`consumed` for the game and :meth:`meta`, in one round trip."""
+        owner = game_owner(game_id)
+        k = owner_keys(owner)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hget(k["consumed"], message_id)
+        pipe.hgetall(k["meta"])
+        raw, meta = pipe.execute()
+        ids = None if raw is None else [f"{owner}#{n}" for n in _s(raw).split(",") if n]
+        return ids, {_s(a): _s(b) for a, b in meta.items()}
 
     def consumed(self, owner: str, message_id: str) -> list[str] | None:
         """The outbox ids a consumed message caused, or None if ``owner`` never consumed it."""

@@ -11,7 +11,7 @@ from celery import shared_task
 from flask import current_app
 
 from service import handlers
-from service.delivery import TransientSendError
+from service.delivery import TransientSendError, all_local
 from service.delivery import deliver as deliver_entry
 
 DELIVER = "workers.tasks.deliver"
@@ -26,8 +26,12 @@ def handle_inbound(self, message_id: str) -> str:  # type: ignore[no-untyped-def
     """Decide a recorded inbound message and queue the deliveries it causes."""
     svc = _svc()
     result = handlers.handle_inbound(svc, message_id)
+    inline = all_local(svc)  # the local outbox is a Redis write: no need for a task per message
     for outbox_id in result.outbox_ids:
-        self.app.send_task(DELIVER, args=[outbox_id])
+        if inline:
+            deliver_entry(svc, outbox_id)
+        else:
+            self.app.send_task(DELIVER, args=[outbox_id])
     if result.outcome != "missing":
         svc.store.mark_inbound(message_id, "done")
     return result.outcome

@@ -1,0 +1,380 @@
+"""Load benchmark of the service (run on demand: ``.venv/bin/python bench/load.py``); prints figures.
+
+It starts a ``redis-server`` (appendonly, on a free port), gunicorn and a Celery worker as separate
+processes, as the Procfile does, and drives them from this process:
+
+1. **baseline**: ``--sessions`` closed-loop sessions each POST a bare Flask route that queues a no-op
+   Celery task and wait until that task has run; messages per second end to end.
+2. **moves**: as many games, each played by a chooser of legal moves through signed ``/sms``
+   webhooks (the next move is sent when the previous one is in the game's stream); moves per
+   second, webhook response time p50/p99, and webhook -> outbox time p50/p99 (the append that writes
+   the events and the outbox entries is one Lua script; its time is the stream entry's ``t``).
+3. **memory**: ``--finish`` games played to their end (to 500) through the same path, then the Redis
+   memory of each finished game's keys (``MEMORY USAGE``), with the outbox (kept for
+   ``SLOWSPADES_OUTBOX_TTL`` after the game) and without it.
+
+Options: ``--seconds 30 --sessions 64 --threads 8 --finish 4 --web-workers 2 --worker-concurrency 2``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import redis  # noqa: E402
+import requests  # noqa: E402
+from twilio.request_validator import RequestValidator  # noqa: E402
+
+from service.config import load_config  # noqa: E402
+from service.context import Services  # noqa: E402
+from service.conversation_port import command_text  # noqa: E402
+from service.handlers import create_game  # noqa: E402
+from spades import bots  # noqa: E402
+from spades.events import from_dict  # noqa: E402
+from spades.game import Game, view  # noqa: E402
+
+TOKEN = "bench-token"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+class Cluster:
+    """redis-server + gunicorn + celery worker processes."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="slowspades-load-"))
+        self.redis_port, self.web_port = free_port(), free_port()
+        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
+        self.base = f"http://127.0.0.1:{self.web_port}"
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.args = args
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update({
+            "SLOWSPADES_REDIS_URL": self.redis_url, "SLOWSPADES_PUBLIC_BASE_URL": self.base,
+            "SLOWSPADES_TWILIO_AUTH_TOKEN": TOKEN, "SLOWSPADES_DELIVERY": "local",
+            "PYTHONPATH": f"{ROOT / 'bench'}:{ROOT}",
+        })
+        return env
+
+    def start(self) -> None:
+        exe = shutil.which("redis-server") or sys.exit("redis-server is needed")
+        self._spawn("redis", [exe, "--port", str(self.redis_port), "--bind", "127.0.0.1", "--dir", str(self.tmp),
+                              "--appendonly", "yes", "--save", ""])
+        client = redis.Redis.from_url(self.redis_url)
+        self._wait(lambda: client.ping(), "redis")
+        venv_bin = Path(sys.executable).parent
+        self._spawn("web", [str(venv_bin / "gunicorn"), "--bind", f"127.0.0.1:{self.web_port}", "--workers",
+                            str(self.args.web_workers), "--threads", str(self.args.web_threads), "load_app:flask_app"])
+        self._spawn("worker", [str(venv_bin / "celery"), "-A", "load_app:celery", "worker", "--loglevel=WARNING",
+                               "--concurrency", str(self.args.worker_concurrency), "--without-gossip",
+                               "--without-mingle", "--without-heartbeat"])
+        self._wait(lambda: requests.get(self.base + "/healthz", timeout=1).status_code == 200, "web")
+        time.sleep(2)  # let the worker connect
+
+    def _spawn(self, name: str, cmd: list[str]) -> None:
+        log = open(self.tmp / f"{name}.log", "wb")
+        self.procs.append(subprocess.Popen(cmd, env=self.env(), cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT,
+                                           start_new_session=True))
+
+    @staticmethod
+    def _wait(pred: Any, what: str) -> None:
+        for _ in range(300):
+            try:
+                if pred():
+                    return
+            except Exception:  # noqa: BLE001 - not up yet
+                pass
+            time.sleep(0.1)
+        sys.exit(f"{what} did not start")
+
+    def stop(self) -> None:
+        for p in reversed(self.procs):
+            try:
+                os.killpg(p.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for p in self.procs:
+            try:
+                p.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+        if not os.environ.get("BENCH_KEEP"):
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        else:
+            print("logs kept in", self.tmp)
+
+
+# ---------------------------------------------------------------------------------------
+class GameDriver:
+    """One game played through webhooks: local copy of the state, a basic bot per seat."""
+
+    def __init__(self, svc: Services, gid: str, players: tuple[str, str]) -> None:
+        self.svc, self.gid, self.players = svc, gid, players
+        self.game = Game()
+        self.last = ""
+        self.bots = (bots.get("basic", seed=1), bots.get("basic", seed=2))
+        self.sent_at = 0.0
+        self.mid = ""
+        self.moves = 0
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        for se in self.svc.store.load(self.gid, after=self.last or None):
+            self.game.apply(from_dict(se.event))
+            self.last = se.stream_id
+
+    def next_text(self) -> tuple[str, str]:
+        seat = self.game.to_move
+        assert seat is not None
+        return self.players[seat], command_text(self.bots[seat].choose(view(self.game, seat)))
+
+
+def signed_sms(session: requests.Session, base: str, sender: str, body: str) -> tuple[float, str]:
+    sid = "SM" + uuid.uuid4().hex
+    params = {"MessageSid": sid, "AccountSid": "AC" + "0" * 32, "From": sender, "To": "+15550000000",
+              "Body": body, "NumMedia": "0"}
+    sig = RequestValidator(TOKEN).compute_signature(base + "/sms", params)
+    t0 = time.perf_counter()
+    resp = session.post(base + "/sms", data=params, headers={"X-Twilio-Signature": sig}, timeout=30)
+    dt = time.perf_counter() - t0
+    assert resp.status_code == 200, resp.status_code
+    return dt, "sms:" + sid
+
+
+def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, seconds: float | None,
+              stats: dict[str, list[float]]) -> int:
+    """Play ``games`` (each closed-loop) on ``threads`` until ``seconds`` pass (or all games end)."""
+    stop = time.monotonic() + seconds if seconds else float("inf")
+    lock = threading.Lock()
+    total = [0]
+
+    def loop(mine: list[GameDriver]) -> None:
+        session = requests.Session()
+        r = svc.redis
+        pending: list[GameDriver] = []
+        for g in mine:
+            if g.game.phase != "over":
+                pending.append(g)
+        waiting: list[GameDriver] = []
+        while (pending or waiting) and time.monotonic() < stop:
+            for g in pending:
+                sender, text = g.next_text()
+                g.sent_at = time.time()
+                dt, g.mid = signed_sms(session, base, sender, text)
+                stats["webhook"].append(dt)
+                waiting.append(g)
+            pending = []
+            time.sleep(0.002)
+            pipe = r.pipeline(transaction=False)
+            for g in waiting:
+                pipe.xlen("{g:" + g.gid + "}:ev")
+            lens = pipe.execute()
+            still = []
+            for g, n in zip(waiting, lens):
+                if n > g.game.version:
+                    entries = svc.store.load(g.gid, after=g.last)
+                    first = entries[0]
+                    if first.message_id == g.mid and first.time_ms:
+                        stats["to_outbox"].append(first.time_ms / 1000 - g.sent_at)
+                    g.catch_up()
+                    g.moves += 1
+                    with lock:
+                        total[0] += 1
+                    if g.game.phase != "over":
+                        pending.append(g)
+                else:
+                    still.append(g)
+            waiting = still
+
+    chunks = [games[i::threads] for i in range(threads)]
+    ts = [threading.Thread(target=loop, args=(c,)) for c in chunks if c]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return total[0]
+
+
+def run_baseline(svc: Services, base: str, sessions: int, threads: int, seconds: float) -> tuple[int, list[float]]:
+    stop = time.monotonic() + seconds
+    done = [0]
+    lock = threading.Lock()
+    rt: list[float] = []
+
+    def loop(n: int) -> None:
+        session = requests.Session()
+        waiting: dict[str, float] = {}
+        fresh = n
+        while time.monotonic() < stop:
+            for _ in range(fresh):
+                key = "bench:done:" + uuid.uuid4().hex
+                t0 = time.perf_counter()
+                resp = session.post(base + "/bench/noop", data={"k": key}, timeout=30)
+                rt.append(time.perf_counter() - t0)
+                assert resp.status_code == 204
+                waiting[key] = t0
+            time.sleep(0.002)
+            keys = list(waiting)
+            flags = svc.redis.exists(*keys) if len(keys) == 1 else [svc.redis.exists(k) for k in keys] \
+                if False else svc.redis.pipeline(transaction=False)
+            if not isinstance(flags, list):
+                for k in keys:
+                    flags.exists(k)
+                flags = flags.execute()
+            fresh = 0
+            for k, f in zip(keys, flags):
+                if f:
+                    del waiting[k]
+                    fresh += 1
+                    with lock:
+                        done[0] += 1
+
+    per = [sessions // threads + (1 if i < sessions % threads else 0) for i in range(threads)]
+    ts = [threading.Thread(target=loop, args=(n,)) for n in per if n]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return done[0], rt
+
+
+def new_games(svc: Services, n: int, tag: str) -> list[GameDriver]:
+    out = []
+    for i in range(n):
+        players = (f"+1555{tag}{2 * i:06d}", f"+1555{tag}{2 * i + 1:06d}")
+        gid = f"{tag}{i:05d}{uuid.uuid4().hex[:4]}"
+        res = create_game(svc, gid, players[0], players[1], "bench-setup:" + gid, start=True)
+        assert res.outcome == "started", res
+        for oid in res.outbox_ids:
+            svc.redis.zrem("{g:" + gid + "}:outq", oid.rsplit("#", 1)[1])
+        out.append(GameDriver(svc, gid, players))
+    return out
+
+
+def game_memory(svc: Services, gid: str) -> tuple[int, int]:
+    """(bytes of all the game's keys, bytes without the outbox and consumed ids that expire)."""
+    total = durable = 0
+    for key in svc.redis.scan_iter("{g:" + gid + "}:*"):
+        size = int(svc.redis.memory_usage(key, samples=0) or 0)
+        total += size
+        if not key.decode().endswith((":outbox", ":consumed", ":outq")):
+            durable += size
+    return total, durable
+
+
+def cpu_by_group(groups: dict[str, int]) -> dict[str, float]:
+    """CPU seconds used so far by each process group (and by this process), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {name: 0.0 for name in groups}
+    by_pgid = {pgid: name for name, pgid in groups.items()}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        name = by_pgid.get(int(fields[2]))
+        if name:
+            out[name] += (int(fields[11]) + int(fields[12])) / tick
+    t = os.times()
+    out["load generator"] = t.user + t.system
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=30)
+    ap.add_argument("--sessions", type=int, default=64, help="concurrent games (and baseline sessions)")
+    ap.add_argument("--threads", type=int, default=8, help="load generator threads")
+    ap.add_argument("--finish", type=int, default=4, help="games played to the end for the memory figure")
+    ap.add_argument("--web-workers", type=int, default=2)
+    ap.add_argument("--web-threads", type=int, default=4)
+    ap.add_argument("--worker-concurrency", type=int, default=2)
+    args = ap.parse_args()
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that the processes are stopped
+    cluster = Cluster(args)
+    cluster.start()
+    try:
+        cfg = load_config(overrides={"REDIS_URL": cluster.redis_url, "PUBLIC_BASE_URL": cluster.base,
+                                     "TWILIO_AUTH_TOKEN": TOKEN})
+        svc = Services.from_config(cfg)
+        print(f"machine: {os.cpu_count()} cores; gunicorn {args.web_workers}x{args.web_threads} threads, "
+              f"celery prefork {args.worker_concurrency}; {args.sessions} concurrent sessions; {args.seconds:.0f} s each")
+
+        done, rt = run_baseline(svc, cluster.base, args.sessions, args.threads, args.seconds)
+        base_rate = done / args.seconds
+        print(f"baseline (bare route + no-op task, end to end): {base_rate:.0f} msg/s, "
+              f"response p50 {pct(rt, 50) * 1000:.1f} ms p99 {pct(rt, 99) * 1000:.1f} ms")
+        time.sleep(1)
+
+        games = new_games(svc, args.sessions, "7")
+        stats: dict[str, list[float]] = {"webhook": [], "to_outbox": []}
+        groups = {name: p.pid for name, p in zip(("redis", "web", "worker"), cluster.procs)}
+        cpu0 = cpu_by_group(groups)
+        moves = run_moves(svc, cluster.base, games, args.threads, args.seconds, stats)
+        cpu1 = cpu_by_group(groups)
+        print("CPU during the moves run (s of CPU per s): " + ", ".join(
+            f"{k} {(cpu1[k] - cpu0[k]) / args.seconds:.2f}" for k in cpu1))
+        rate = moves / args.seconds
+        print(f"moves: {rate:.0f} moves/s sustained ({moves} moves in {args.seconds:.0f} s)")
+        print(f"webhook response: p50 {pct(stats['webhook'], 50) * 1000:.1f} ms, "
+              f"p99 {pct(stats['webhook'], 99) * 1000:.1f} ms")
+        print(f"webhook -> outbox entry: p50 {pct(stats['to_outbox'], 50) * 1000:.1f} ms, "
+              f"p99 {pct(stats['to_outbox'], 99) * 1000:.1f} ms")
+        print(f"ratio to baseline: {rate / base_rate:.2f}")
+
+        if args.finish:
+            time.sleep(2)
+            fin = new_games(svc, args.finish, "8")
+            t0 = time.monotonic()
+            run_moves(svc, cluster.base, fin, min(args.threads, args.finish), 900,
+                      {"webhook": [], "to_outbox": []})
+            if any(g.game.phase != "over" for g in fin):
+                print("some games did not finish in 900 s")
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and any(svc.redis.zcard("{g:" + g.gid + "}:outq") for g in fin):
+                time.sleep(0.2)
+            sizes = [game_memory(svc, g.gid) for g in fin]
+            moves_f = [g.moves for g in fin]
+            print(f"finished games: {len(fin)} in {time.monotonic() - t0:.0f} s, "
+                  f"{statistics.mean(moves_f):.0f} moves and "
+                  f"{statistics.mean(g.game.version for g in fin):.0f} events on average")
+            print(f"Redis memory per finished game: {statistics.mean(s[0] for s in sizes) / 1024:.1f} KB with its "
+                  f"outbox, {statistics.mean(s[1] for s in sizes) / 1024:.1f} KB once the outbox expires "
+                  f"(SLOWSPADES_OUTBOX_TTL)")
+    finally:
+        cluster.stop()
+
+
+if __name__ == "__main__":
+    main()
