@@ -19,6 +19,7 @@ Options: ``--seconds 30 --sessions 64 --threads 8 --finish 4 --web-workers 2 --w
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import signal
@@ -183,36 +184,30 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
         for g in mine:
             if g.game.phase != "over":
                 pending.append(g)
-        waiting: list[GameDriver] = []
+        waiting: dict[str, GameDriver] = {}
         while (pending or waiting) and time.monotonic() < stop:
             for g in pending:
                 sender, text = g.next_text()
                 g.sent_at = time.time()
                 dt, g.mid = signed_sms(session, base, sender, text)
                 stats["webhook"].append(dt)
-                waiting.append(g)
+                waiting["{g:" + g.gid + "}:ev"] = g
             pending = []
-            time.sleep(0.002)
-            pipe = r.pipeline(transaction=False)
-            for g in waiting:
-                pipe.xlen("{g:" + g.gid + "}:ev")
-            lens = pipe.execute()
-            still = []
-            for g, n in zip(waiting, lens):
-                if n > g.game.version:
-                    entries = svc.store.load(g.gid, after=g.last)
-                    first = entries[0]
-                    if first.message_id == g.mid and first.time_ms:
-                        stats["to_outbox"].append(first.time_ms / 1000 - g.sent_at)
-                    g.catch_up()
-                    g.moves += 1
-                    with lock:
-                        total[0] += 1
-                    if g.game.phase != "over":
-                        pending.append(g)
-                else:
-                    still.append(g)
-            waiting = still
+            # block until some game we wait for has new events (no busy polling)
+            reply = r.xread({k: g.last or "0-0" for k, g in waiting.items()}, block=200)
+            for key, entries in reply or []:
+                g = waiting.pop(key.decode())
+                first = entries[0][1]
+                if first.get(b"m", b"").decode() == g.mid and b"t" in first:
+                    stats["to_outbox"].append(int(first[b"t"]) / 1000 - g.sent_at)
+                for sid, fields in entries:
+                    g.game.apply(from_dict(json.loads(fields[b"e"])))
+                    g.last = sid.decode()
+                g.moves += 1
+                with lock:
+                    total[0] += 1
+                if g.game.phase != "over":
+                    pending.append(g)
 
     chunks = [games[i::threads] for i in range(threads)]
     ts = [threading.Thread(target=loop, args=(c,)) for c in chunks if c]
@@ -231,31 +226,24 @@ def run_baseline(svc: Services, base: str, sessions: int, threads: int, seconds:
 
     def loop(n: int) -> None:
         session = requests.Session()
-        waiting: dict[str, float] = {}
+        inbox = "bench:inbox:" + uuid.uuid4().hex
+        outstanding = 0
         fresh = n
         while time.monotonic() < stop:
             for _ in range(fresh):
-                key = "bench:done:" + uuid.uuid4().hex
                 t0 = time.perf_counter()
-                resp = session.post(base + "/bench/noop", data={"k": key}, timeout=30)
+                resp = session.post(base + "/bench/noop", data={"k": inbox}, timeout=30)
                 rt.append(time.perf_counter() - t0)
                 assert resp.status_code == 204
-                waiting[key] = t0
-            time.sleep(0.002)
-            keys = list(waiting)
-            flags = svc.redis.exists(*keys) if len(keys) == 1 else [svc.redis.exists(k) for k in keys] \
-                if False else svc.redis.pipeline(transaction=False)
-            if not isinstance(flags, list):
-                for k in keys:
-                    flags.exists(k)
-                flags = flags.execute()
+                outstanding += 1
+            got = svc.redis.blpop([inbox], timeout=1)  # the no-op task pushes here when it has run
             fresh = 0
-            for k, f in zip(keys, flags):
-                if f:
-                    del waiting[k]
-                    fresh += 1
-                    with lock:
-                        done[0] += 1
+            while got:
+                fresh += 1
+                got = svc.redis.lpop(inbox)
+            outstanding -= fresh
+            with lock:
+                done[0] += fresh
 
     per = [sessions // threads + (1 if i < sessions % threads else 0) for i in range(threads)]
     ts = [threading.Thread(target=loop, args=(n,)) for n in per if n]

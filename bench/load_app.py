@@ -18,7 +18,7 @@ celery = flask_app.extensions["celery"]
 @shared_task(name="bench.noop", ignore_result=True)
 def noop(key: str) -> None:
     """Does nothing but say it ran (so the generator can see the message went end to end)."""
-    current_app.extensions["slowspades"].redis.set(key, 1, ex=600)
+    current_app.extensions["slowspades"].redis.rpush(key, 1)
 
 
 @flask_app.post("/bench/noop")

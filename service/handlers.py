@@ -337,6 +337,8 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, inte
         if res.ok:
             CACHE.put(game_id, game, res.last_stream_id)
             _fault(svc, "after_append")
+            if over:
+                svc.store.archive(game_id)  # a finished game's log, compressed (store.Store.archive)
             return Handled(res.outbox_ids, "applied", game_id)
         if res.status == "duplicate":
             return Handled(res.outbox_ids, "duplicate", game_id)

@@ -7,7 +7,10 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ``{g:<id>}:ev``            stream: one entry per engine event, field ``e`` = ``to_dict`` JSON;
                            the first entry of each append also carries the envelope
                            ``t`` (ms since epoch) and ``m`` (inbound message id). XLEN = version.
-``{g:<id>}:meta``          hash: seats, status (invited/active/over), reply tokens, ``outseq``.
+``{g:<id>}:meta``          hash: seats, status (invited/active/over), reply tokens, ``outseq``,
+                           ``archived`` (number of events, once the stream is archived).
+``{g:<id>}:archive``       a finished game's stream, compressed (zlib of JSON lines), replacing
+                           ``:ev`` (see :meth:`Store.archive`); reads are transparent.
 ``{g:<id>}:consumed``      hash: inbound message id -> comma list of outbox numbers it caused.
 ``{g:<id>}:outbox``        hash: ``<n>`` -> outbound message JSON, ``<n>:s`` status
                            (queued/sending/sent/delivered/failed), ``<n>:t`` ms, ``<n>:sid``, ``<n>:err``.
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import json
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -47,6 +51,10 @@ if msg ~= '' then
   if prev then return {'duplicate', tostring(redis.call('XLEN', ev)), prev} end
 end
 local version = redis.call('XLEN', ev)
+local archived = redis.call('HGET', meta, 'archived')
+if archived then
+  return {'conflict', archived, ''}
+end
 if expected >= 0 and version ~= expected then
   return {'conflict', tostring(version), ''}
 end
@@ -74,6 +82,18 @@ if p.ttl and p.ttl > 0 then
   redis.call('EXPIRE', outq, p.ttl)
 end
 return {'ok', tostring(redis.call('XLEN', ev)), idlist, last}
+"""
+
+ARCHIVE_LUA = r"""
+-- KEYS: ev, archive, meta; ARGV: expected stream length, compressed log
+-- Replaces a finished game's stream by one compressed value, if nothing was appended meanwhile.
+if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) or redis.call('HEXISTS', KEYS[3], 'archived') == 1 then
+  return 0
+end
+redis.call('SET', KEYS[2], ARGV[2])
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[3], 'archived', ARGV[1])
+return 1
 """
 
 CLAIM_LUA = r"""
@@ -139,8 +159,13 @@ def owner_keys(owner: str) -> dict[str, str]:
     """The keys of one owner (``g:<id>`` or ``p:<address>``), all under one hash tag."""
     tag = "{" + owner + "}"
     meta = f"{tag}:meta" if owner.startswith("g:") else f"{tag}:player"
-    return {"ev": f"{tag}:ev", "meta": meta, "consumed": f"{tag}:consumed",
+    return {"ev": f"{tag}:ev", "meta": meta, "consumed": f"{tag}:consumed", "archive": f"{tag}:archive",
             "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games"}
+
+
+def _sid_key(stream_id: str) -> tuple[int, int]:
+    ms, _, seq = stream_id.partition("-")
+    return int(ms), int(seq or 0)
 
 
 def split_outbox_id(outbox_id: str) -> tuple[str, str]:
@@ -188,6 +213,7 @@ class Store:
         self._status = client.register_script(STATUS_LUA)
         self._claim_in = client.register_script(CLAIM_INBOUND_LUA)
         self._zrem_if = client.register_script(ZREM_IF_SCORE_LUA)
+        self._archive = client.register_script(ARCHIVE_LUA)
 
     # -- appending ----------------------------------------------------------------------
     def append(self, owner: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,
@@ -223,18 +249,56 @@ class Store:
 
     # -- reading ------------------------------------------------------------------------
     def load(self, game_id: str, after: str | None = None) -> list[StoredEvent]:
-        """The game's events in order (only those after stream id ``after`` if given)."""
-        key = owner_keys(game_owner(game_id))["ev"]
+        """The game's events in order (only those after stream id ``after`` if given), archived or not."""
+        k = owner_keys(game_owner(game_id))
         start = "(" + after if after else "-"
+        pipe = self.r.pipeline(transaction=False)
+        pipe.xrange(k["ev"], min=start, max="+")
+        pipe.exists(k["archive"])
+        entries, archived = pipe.execute()
+        if archived and not entries:
+            return [e for e in self._read_archive(game_id)
+                    if after is None or _sid_key(e.stream_id) > _sid_key(after)]
         out = []
-        for sid, fields in self.r.xrange(key, min=start, max="+"):
+        for sid, fields in entries:
             f = {_s(a): _s(b) for a, b in fields.items()}
             out.append(StoredEvent(_s(sid), json.loads(f["e"]), int(f["t"]) if "t" in f else None,
                                    f.get("m") or None))
         return out
 
     def version(self, game_id: str) -> int:
-        return int(self.r.xlen(owner_keys(game_owner(game_id))["ev"]))
+        """The number of events of the game (its stream length, or what its archive holds)."""
+        k = owner_keys(game_owner(game_id))
+        pipe = self.r.pipeline(transaction=False)
+        pipe.xlen(k["ev"])
+        pipe.hget(k["meta"], "archived")
+        n, archived = pipe.execute()
+        return max(int(n), int(_s(archived)) if archived else 0)
+
+    def archive(self, game_id: str) -> bool:
+        """Replace a finished game's stream by one compressed value (about a tenth of the memory).
+
+        Safe to call any time: it does nothing if events were appended since it read the stream,
+        and appends to an archived game are refused (conflict).
+        """
+        k = owner_keys(game_owner(game_id))
+        events = self.load(game_id)
+        if not events or self.r.exists(k["archive"]):
+            return False
+        lines = "\n".join(json.dumps([e.stream_id, e.event, e.time_ms, e.message_id], separators=(",", ":"))
+                          for e in events)
+        blob = zlib.compress(lines.encode(), 9)
+        return bool(self._archive(keys=[k["ev"], k["archive"], k["meta"]], args=[len(events), blob]))
+
+    def _read_archive(self, game_id: str) -> list[StoredEvent]:
+        raw = self.r.get(owner_keys(game_owner(game_id))["archive"])
+        if raw is None:
+            return []
+        out = []
+        for line in zlib.decompress(raw).decode().split("\n"):
+            sid, event, t, m = json.loads(line)
+            out.append(StoredEvent(sid, event, t, m))
+        return out
 
     def meta(self, game_id: str) -> dict[str, str]:
         return {_s(a): _s(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()}

@@ -120,3 +120,18 @@ def test_all_keys_of_a_game_share_a_hash_tag(redis_client: redis_lib.Redis) -> N
     store.append(game_owner("g7"), 0, [ev(1)], message_id="m", outbox=[{"body": "x"}], meta={"a": "b"})
     keys = [k.decode() for k in redis_client.keys("*g7*")]
     assert len(keys) >= 4 and all(k.startswith("{g:g7}:") for k in keys)
+
+
+def test_an_archived_game_reads_the_same_and_refuses_appends(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    g = game_owner("g1")
+    store.append(g, 0, [ev(1), ev(2)], message_id="m1")
+    store.append(g, 2, [ev(3)], message_id="m2")
+    before = store.load("g1")
+    assert store.archive("g1")
+    assert not redis_client.exists("{g:g1}:ev") and store.version("g1") == 3
+    assert store.load("g1") == before
+    assert store.load("g1", after=before[0].stream_id) == before[1:]
+    assert store.append(g, 3, [ev(4)], message_id="m3").status == "conflict"
+    assert store.append(g, 0, [ev(4)], message_id="m4").status == "conflict"
+    assert store.load("g1") == before and not store.archive("g1")
