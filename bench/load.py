@@ -13,7 +13,7 @@ processes, as the Procfile does, and drives them from this process:
    memory of each finished game's keys (``MEMORY USAGE``), with the outbox (kept for
    ``SLOWSPADES_OUTBOX_TTL`` after the game) and without it.
 
-Options: ``--seconds 30 --sessions 64 --threads 8 --finish 4 --web-workers 2 --worker-concurrency 2``.
+Options: ``--seconds 30 --sessions 32 --threads 8 --finish 4 --web-workers 2 --worker-concurrency 2``.
 """
 
 from __future__ import annotations
@@ -301,7 +301,7 @@ def cpu_by_group(groups: dict[str, int]) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=30)
-    ap.add_argument("--sessions", type=int, default=64, help="concurrent games (and baseline sessions)")
+    ap.add_argument("--sessions", type=int, default=32, help="concurrent games (and baseline sessions)")
     ap.add_argument("--threads", type=int, default=8, help="load generator threads")
     ap.add_argument("--finish", type=int, default=4, help="games played to the end for the memory figure")
     ap.add_argument("--web-workers", type=int, default=2)

@@ -14,7 +14,6 @@ benchmark use it to produce what a player would type).
 from __future__ import annotations
 
 import html
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -276,5 +275,3 @@ def render_message(name: str, lang: str = "en", channel: str = "sms", **ctx: Any
     html_body = "" if channel == "sms" else f"<html><body><p>{html.escape(text)}</p></body></html>"
     return Rendered(text=text, subject=subject, html=html_body)
 
-
-_ = re  # keep the import for callers extending the grammar

@@ -159,8 +159,11 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     if entry is None:
         current = svc.store.outbox_entry(outbox_id)
         return current["status"] if current else "missing"
+    sender = sender_for(svc, entry["channel"])
+    if isinstance(sender, LocalSender):
+        return svc.store.push_local_and_mark_sent(outbox_id, entry)
     try:
-        provider_id = sender_for(svc, entry["channel"]).send(entry)
+        provider_id = sender.send(entry)
     except TransientSendError as exc:
         if final_attempt:
             return svc.store.set_status(outbox_id, "failed", error=str(exc))

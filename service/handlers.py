@@ -30,7 +30,7 @@ from spades.game import Game, decide, fold, new_game, view
 
 from . import conversation_port as port
 from .context import Services
-from .players import EMAIL, SMS, BadAddress, address_kind, parse_address, reply_address
+from .players import EMAIL, BadAddress, address_kind, parse_address, reply_address
 from .store import game_owner, now_ms, player_owner
 
 MAX_ATTEMPTS = 25
@@ -345,5 +345,3 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, inte
         # conflict: someone appended first; the cached state is dropped, reload and decide again
     raise RuntimeError(f"gave up on {message_id} after {MAX_ATTEMPTS} conflicts on game {game_id}")
 
-
-_ = (SMS,)

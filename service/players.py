@@ -75,6 +75,9 @@ class Players:
     def ensure(self, address: str, lang: str = "en") -> dict[str, str]:
         """The player's record, created (kind, lang, created) on first contact (one round trip)."""
         key = owner_keys(player_owner(address))["meta"]
+        known = {_s(a): _s(b) for a, b in self.r.hgetall(key).items()}
+        if "kind" in known and "lang" in known:
+            return known
         pipe = self.r.pipeline(transaction=False)
         pipe.hsetnx(key, "kind", address_kind(address))
         pipe.hsetnx(key, "lang", lang)

@@ -22,6 +22,7 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ``rtok:<token>``           string: ``<game id> <address>`` for a per-game email reply address.
 ``mgtok:<token>``          Mailgun webhook token seen (replay guard).
 ``outbox:dirty``           zset: owners (``g:<id>`` / ``p:<addr>``) that may hold queued entries.
+``in:pending``             zset: inbound message ids recorded but not yet handled, scored by ms.
 ``outbox:local``           stream: messages "sent" by the local outbox (no provider configured).
 ========================== ===============================================================
 
@@ -140,6 +141,7 @@ return 0
 """
 
 DIRTY = "outbox:dirty"
+PENDING_IN = "in:pending"
 LOCAL_OUTBOX = "outbox:local"
 
 
@@ -377,16 +379,36 @@ class Store:
         flat: list[str] = []
         for a, b in fields.items():
             flat += [a, str(b)]
-        return bool(self._claim_in(keys=[f"in:{message_id}"], args=[ttl_s, *flat]))
+        pipe = self.r.pipeline(transaction=False)
+        pipe.zadd(PENDING_IN, {message_id: now_ms()}, nx=True)  # first, so the sweep finds it if we die
+        self._claim_in(keys=[f"in:{message_id}"], args=[ttl_s, *flat], client=pipe)
+        return bool(pipe.execute()[-1])
 
     def inbound(self, message_id: str) -> dict[str, str] | None:
         raw = self.r.hgetall(f"in:{message_id}")
         return {_s(a): _s(b) for a, b in raw.items()} if raw else None
 
     def mark_inbound(self, message_id: str, status: str) -> None:
-        """Set the status of a recorded message (never re-creating one that expired)."""
-        self.r.eval("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'status', ARGV[1]) end",
-                    1, f"in:{message_id}", status)
+        """Set the status of a recorded message (never re-creating one that expired); ``done`` un-pends it."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.eval("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'status', ARGV[1]) end",
+                  1, f"in:{message_id}", status)
+        if status == "done":
+            pipe.zrem(PENDING_IN, message_id)
+        pipe.execute()
+
+    def stale_inbound(self, older_than_s: float) -> list[str]:
+        """Recorded messages not handled after ``older_than_s`` (the web died before queueing, say)."""
+        cutoff = now_ms() - int(older_than_s * 1000)
+        out = []
+        for raw in self.r.zrangebyscore(PENDING_IN, "-inf", cutoff, start=0, num=1000):
+            mid = _s(raw)
+            status = self.r.hget(f"in:{mid}", "status")
+            if status is None or _s(status) == "done":
+                self.r.zrem(PENDING_IN, mid)
+            else:
+                out.append(mid)
+        return out
 
     def seen_once(self, key: str, ttl_s: int) -> bool:
         """True the first time ``key`` is seen within ``ttl_s`` (SET NX EX)."""
@@ -397,6 +419,15 @@ class Store:
         """Keep a message "sent" without a provider, for the CLI to show; returns its stream id."""
         sid = self.r.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
         return _s(sid)
+
+    def push_local_and_mark_sent(self, outbox_id: str, entry: dict[str, Any]) -> str:
+        """:meth:`push_local` and ``set_status(outbox_id, 'sent')`` in one round trip; returns the status."""
+        owner, n = split_outbox_id(outbox_id)
+        k = owner_keys(owner)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
+        self._status(keys=[k["outbox"], k["outq"]], args=[n, "sent", now_ms(), "local", ""], client=pipe)
+        return _s(pipe.execute()[-1])
 
     def read_local(self, count: int = 100, after: str = "-") -> list[tuple[str, dict[str, Any]]]:
         """Messages in the local outbox, oldest first."""

@@ -7,6 +7,7 @@ store, and an outbox entry is claimed before it is sent.
 
 from __future__ import annotations
 
+import redis
 from celery import shared_task
 from flask import current_app
 
@@ -21,9 +22,11 @@ def _svc():  # type: ignore[no-untyped-def]
     return current_app.extensions["slowspades"]
 
 
-@shared_task(name="workers.tasks.handle_inbound", bind=True, ignore_result=True)
+@shared_task(name="workers.tasks.handle_inbound", bind=True, ignore_result=True,
+             autoretry_for=(redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, RuntimeError),
+             retry_backoff=1, retry_backoff_max=60, retry_jitter=True, max_retries=10)
 def handle_inbound(self, message_id: str) -> str:  # type: ignore[no-untyped-def]
-    """Decide a recorded inbound message and queue the deliveries it causes."""
+    """Decide a recorded inbound message and queue the deliveries it causes (retried on Redis errors)."""
     svc = _svc()
     result = handlers.handle_inbound(svc, message_id)
     inline = all_local(svc)  # the local outbox is a Redis write: no need for a task per message
@@ -46,9 +49,14 @@ def deliver(self, outbox_id: str) -> str:  # type: ignore[no-untyped-def]
 
 @shared_task(name="workers.tasks.sweep_outbox", bind=True, ignore_result=True)
 def sweep_outbox(self) -> int:  # type: ignore[no-untyped-def]
-    """Beat job: dispatch again the outbox entries still queued after SLOWSPADES_SWEEP_AFTER seconds."""
+    """Beat job: dispatch again outbox entries still queued, and inbound messages still unhandled,
+    after SLOWSPADES_SWEEP_AFTER seconds."""
     svc = _svc()
-    stale = svc.store.stale_outbox(float(svc.config["SWEEP_AFTER"]))
+    after = float(svc.config["SWEEP_AFTER"])
+    stale = svc.store.stale_outbox(after)
     for outbox_id in stale:
         self.app.send_task(DELIVER, args=[outbox_id])
-    return len(stale)
+    inbound = svc.store.stale_inbound(after)  # recorded but never handled: queue them again
+    for message_id in inbound:
+        self.app.send_task("workers.tasks.handle_inbound", args=[message_id])
+    return len(stale) + len(inbound)

@@ -119,7 +119,7 @@ def test_mail_duplicates_dropped_by_message_id(client, svc) -> None:  # type: ig
     r1, mid = post_email(client, "dana@example.org", "play@spades.example.test", "HELP", message_id="abc@x")
     r2, _ = post_email(client, "dana@example.org", "play@spades.example.test", "HELP", message_id="abc@x")
     assert r1.status_code == 200 and r2.get_json()["status"] == "duplicate"
-    assert len(svc.redis.keys("in:*")) == 1
+    assert len(svc.redis.keys("in:mail:*")) == 1
 
 
 def test_quoted_history_is_stripped(client, svc) -> None:  # type: ignore[no-untyped-def]
