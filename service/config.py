@@ -41,7 +41,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                "claimed again (the sender died mid-send)."),
     "VISIBILITY_TIMEOUT": (300, "int", "Seconds before a task taken by a worker that died is given to another."),
     "QUEUE": ("celery", "str", "Name of the Celery queue (separate deployments sharing a Redis use different names)."),
-    "OUTBOX_TTL": (172800, "int", "Seconds the outbox and consumed-message ids of a finished game are kept."),
+    "OUTBOX_TTL": (3600, "int", "Seconds the outbox and consumed-message ids of a finished game are kept "
+                               "(enough for the last status callbacks)."),
     "MESSAGE_TTL": (604800, "int", "Seconds an inbound message record (and its dedupe claim) is kept."),
     "DEALER_SEED": ("", "str", "Tests and demos only: make shuffles reproducible. Empty: secure randomness."),
     "FAULT_HANG": ("", "str", "Tests only: `<point>:<marker-dir>` makes the handler hang at a point."),
