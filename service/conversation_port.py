@@ -60,8 +60,37 @@ _WORDS = {
 }
 
 
+_CHAT_ENGINE = {"double_nil", "draw", "keep", "discard", "exchange", "bid", "play"}
+_CHAT_MAP = {"resign": RESIGN, "yes": ACCEPT, "help": HELP, "rules": HELP, "hand": STATUS, "score": STATUS}
+OTHER = "other"  # a word of the conversation layer the handler does not act on (lifecycle: STOP, GAMES...)
+
+
 def parse_text(text: str, lang: str = "en") -> Intent:
-    """Turn a message into an intent (minimal English grammar; ``chat.parse`` replaces it)."""
+    """Turn a message into an intent: ``chat.parse`` (issue 4), else the minimal grammar below."""
+    try:
+        import chat
+    except ImportError:  # pragma: no cover - the conversation layer is not installed
+        return _parse_local(text, lang)
+    said = chat.parse(text, lang)
+    raw = (text or "").strip()
+    if said.kind in _CHAT_ENGINE:
+        cards = tuple(said.cards) or ((said.card,) if said.card is not None else ())
+        return Intent(MOVE, move=said.kind, cards=cards, number=said.number, text=raw)
+    if said.kind == "new":
+        target = said.rules.target if said.rules is not None else None
+        return Intent(NEW, address=said.arg or "", number=target, text=raw)
+    if said.kind in _CHAT_MAP:
+        return Intent(_CHAT_MAP[said.kind], text=raw)
+    if said.kind == "unknown":
+        local = _parse_local(text, lang)  # e.g. a reply with a signature the mail parser left in
+        if local.kind != UNKNOWN or said.reason not in ("bad_card", "bad_number", "missing_arg"):
+            return local
+        return Intent(UNKNOWN, text=raw, error=said.reason or "")
+    return Intent(OTHER, move=said.kind, text=raw)
+
+
+def _parse_local(text: str, lang: str = "en") -> Intent:
+    """The service's own minimal English grammar (used when ``chat`` does not understand)."""
     raw = (text or "").strip()
     words = raw.split()
     if not words:
@@ -111,11 +140,16 @@ def parse_text(text: str, lang: str = "en") -> Intent:
     return Intent(UNKNOWN, text=raw)
 
 
-def to_command(intent: Intent, seat: int) -> Command:
-    """The engine command of a ``move`` / ``resign`` intent for ``seat``."""
+def to_command(intent: Intent, seat: int, phase: str | None = None) -> Command:
+    """The engine command of a ``move`` / ``resign`` intent for ``seat`` (``phase``: the game's phase;
+    during the exchange a lone card or a bare 0 means an exchange)."""
     if intent.kind == RESIGN:
         return Forfeit(seat, "resigned")
     m = intent.move
+    if phase == "exchange" and m == "play":
+        return Exchange(seat, tuple(intent.cards))
+    if phase == "exchange" and m == "bid" and not intent.number:
+        return Exchange(seat, ())
     if m == "double_nil":
         return DeclareDoubleNil(seat)
     if m == "draw":

@@ -202,7 +202,7 @@ def handle_inbound(svc: Services, message_id: str,
         return _accept(svc, message_id, sender, gid)
     if intent.kind == port.HELP:
         return _reply(svc, sender, message_id, "help")
-    if intent.kind == port.UNKNOWN:
+    if intent.kind not in (port.MOVE, port.RESIGN, port.STATUS):  # unknown, or a word handled elsewhere
         return _reply(svc, sender, message_id, "not_understood", text=intent.text, error=intent.error)
     gid = token_game or _find_game(svc, sender, ("active",))
     if gid is None:
@@ -315,7 +315,7 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, inte
         game, sid = CACHE.take(svc, game_id)
         version = game.version
         try:
-            events = decide(game, port.to_command(intent, seat), svc.dealer(game_id, version))
+            events = decide(game, port.to_command(intent, seat, game.phase), svc.dealer(game_id, version))
         except GameOverError:
             CACHE.put(game_id, game, sid)
             return _reply(svc, sender, message_id, "game_over", game_id=game_id)
