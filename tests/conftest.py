@@ -75,6 +75,7 @@ TEST_CONFIG: dict[str, Any] = {
     "DELIVERY": "auto",
     "SMTP_HOST": "",
     "VISIBILITY_TIMEOUT": 5,
+    "QUEUE": "service-tests",  # other suites run workers of their own apps on the same Redis
 }
 
 
@@ -95,7 +96,7 @@ def svc(app, redis_client, request):  # type: ignore[no-untyped-def]
     saved = dict(app.config)
     yield s
     deadline = time.monotonic() + 10  # let the worker finish what this test queued
-    while "celery_worker" in request.fixturenames and time.monotonic() < deadline and (redis_client.llen("celery") or redis_client.hlen("unacked")):
+    while "celery_worker" in request.fixturenames and time.monotonic() < deadline and (redis_client.llen(TEST_CONFIG["QUEUE"]) or redis_client.hlen("unacked")):
         time.sleep(0.02)
     time.sleep(0.05)
     for key in list(app.config):

@@ -21,6 +21,13 @@ from .test_sms_game import ALICE, BOB, load_game
 from service.conversation_port import command_text
 
 
+def own_app(redis_url: str, queue: str, session_app):  # type: ignore[no-untyped-def]
+    """An app like the session's whose tasks go to ``queue`` (the session's Celery app stays the default)."""
+    other = create_app(dict(TEST_CONFIG, REDIS_URL=redis_url, BROKER_URL=redis_url, QUEUE=queue))
+    session_app.extensions["celery"].set_default()
+    return other
+
+
 def started_game(svc, gid: str = "g-crash", players: tuple[str, str] = (ALICE, BOB)) -> str:  # type: ignore[no-untyped-def]
     res = handlers.create_game(svc, gid, players[0], players[1], "setup:" + gid, start=True)
     assert res.outcome == "started"
@@ -30,9 +37,9 @@ def started_game(svc, gid: str = "g-crash", players: tuple[str, str] = (ALICE, B
 
 
 @pytest.mark.parametrize("point", ["before_append", "after_append"])
-def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, svc, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, svc, app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     queue = "kill-" + uuid.uuid4().hex[:6]
-    app = create_app(dict(TEST_CONFIG, REDIS_URL=redis_url, BROKER_URL=redis_url, QUEUE=queue))
+    app = own_app(redis_url, queue, app)
     client = app.test_client()
     gid = started_game(svc)
     game = load_game(svc, gid)
@@ -97,10 +104,10 @@ def test_two_deciders_racing_on_one_version_one_wins_the_other_redecides(svc) ->
     assert len(ended) == 1
 
 
-def test_two_worker_processes_on_many_games_keep_every_game_consistent(redis_url, svc, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_two_worker_processes_on_many_games_keep_every_game_consistent(redis_url, svc, app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Each game gets a move, the same move again (a duplicate), and the other player's resignation, at once."""
     queue = "race-" + uuid.uuid4().hex[:6]
-    app = create_app(dict(TEST_CONFIG, REDIS_URL=redis_url, BROKER_URL=redis_url, QUEUE=queue))
+    app = own_app(redis_url, queue, app)
     client = app.test_client()
     seats = [(f"+1555200{2 * i:04d}", f"+1555200{2 * i + 1:04d}") for i in range(12)]
     gids = [started_game(svc, f"g-many-{i}", seats[i]) for i in range(12)]

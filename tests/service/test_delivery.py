@@ -84,7 +84,8 @@ def test_transient_failures_are_retried_by_celery_with_backoff(svc, twilio, cele
     oid = queue_one(svc, {"channel": "sms", "to": "+15551230001", "body": "x"})
     app.extensions["celery"].send_task("workers.tasks.deliver", args=[oid])
     wait_for(lambda: svc.store.outbox_entry(oid)["status"] == "sent", timeout=30, what="sent after retries")
-    assert len(twilio.requests) == 3
+    assert len(twilio.requests) == 3, (svc.store.outbox_entry(oid)["sid"], svc.store.outbox_entry(oid)["error"],
+                                       app.config.get("_SENDERS"), celery_worker.app is app.extensions["celery"])
 
 
 def test_the_sweep_redispatches_entries_left_queued(svc, twilio, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
