@@ -15,6 +15,7 @@ Parsing and rendering go through :mod:`service.conversation_port`.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import threading
 import time
@@ -28,7 +29,11 @@ from spades.errors import GameOverError, RuleError
 from spades.events import GameEnded, GameStarted, HandScored, HouseRules, from_dict, redact, to_dict
 from spades.game import Game, decide, fold, new_game, view
 
+from chat import parse as chat_parse
+
 from . import conversation_port as port
+from .lifecycle import hooks as lifecycle
+from .lifecycle import optout, routing, summaries
 from .context import Services
 from .players import EMAIL, BadAddress, address_kind, parse_address, reply_address
 from .store import game_owner, now_ms, player_owner
@@ -145,22 +150,48 @@ def _seat_of(meta: dict[str, str], address: str) -> int | None:
     return None
 
 
+def _missed_events(svc: Services, game_id: str, meta: dict[str, str], seats: list[int],
+                   version_before: int) -> dict[int, list[Any]]:
+    """For each seat, the stored events since the last message sent to it (``seen<seat>`` in the game's meta)."""
+    counts = {seat: version_before - int(meta.get(f"seen{seat}", version_before)) for seat in seats}
+    wanted = [seat for seat in seats if counts[seat] > 0]
+    if not wanted:
+        return {}
+    key = "{g:" + game_id + "}:ev"
+    pipe = svc.redis.pipeline(transaction=False)
+    for seat in wanted:
+        pipe.xrevrange(key, count=counts[seat])
+    out = {}
+    for seat, entries in zip(wanted, pipe.execute()):
+        out[seat] = [from_dict(json.loads(fields[b"e"])) for _sid, fields in reversed(entries)]
+    return out
+
+
 def _game_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game, events: list[Any],
                    meta_updates: dict[str, str], everyone: bool = False) -> list[dict[str, Any]]:
-    """The messages new ``events`` cause: to whoever must move now, and to both at a start, score or end."""
+    """The messages new ``events`` cause: to whoever must move now, and to both at a start, score or end.
+
+    Each message tells its player everything that happened since the last message they were sent
+    (a per-seat cursor ``seen<seat>`` in the game's meta), so news accumulate for a waiting player.
+    """
     both = everyone or any(isinstance(e, (GameStarted, HandScored, GameEnded)) for e in events)
     seats = [seat for seat in (0, 1) if both or game.to_move == seat]
     langs = svc.players.langs([meta[f"seat{seat}"] for seat in seats], svc.config.get("LANG", "en"))
+    missed = _missed_events(svc, game_id, meta, seats, game.version - len(events))
     out = []
     for seat, lang in zip(seats, langs):
         v = view(game, seat)
         address = meta[f"seat{seat}"]
-        seen = [d for d in (redact(e, seat) for e in events) if d is not None]
+        if not optout.may_send(svc, address):  # the computer, or a number that sent STOP
+            continue
+        seen = [d for d in (redact(e, seat) for e in missed.get(seat, []) + list(events)) if d is not None]
+        meta_updates[f"seen{seat}"] = str(game.version)
         rendered = port.render_message("update", lang, address_kind(address),
                                        view=v, events=seen, game_id=game_id)
         out.append(_outbound(svc, address, rendered, game_id=game_id, seat=seat, meta=meta,
                              meta_updates=meta_updates, kind="update"))
-    return out
+    # the hand / game summary first, so the prompt to reply to is the latest message
+    return summaries.entries(svc, game_id, meta, events, meta_updates) + out
 
 
 def game_id_for(message_id: str) -> str:
@@ -193,6 +224,13 @@ def handle_inbound(svc: Services, message_id: str,
             return Handled([], "ignored")
         token_game = found[0]
 
+    said = chat_parse(msg.get("body", ""), _lang(svc, sender))
+    lc = lifecycle.handle_intent(svc, message_id, sender, said, token_game, before_append)
+    if lc is not None:  # NEW YES NO GAMES REMIND PAUSE TZ AUTO CLAIM REMATCH RESIGN STOP START (service.lifecycle)
+        return Handled(lc.outbox_ids, lc.outcome, lc.game_id)
+    if said.game is not None:  # "#2 QH": the parser below reads the move without its game number
+        intent = port.parse_text(msg.get("body", "").strip().split(None, 1)[-1], _lang(svc, sender))
+
     if intent.kind == port.NEW:
         return _invite(svc, message_id, sender, intent)
     if intent.kind == port.ACCEPT:
@@ -204,7 +242,7 @@ def handle_inbound(svc: Services, message_id: str,
         return _reply(svc, sender, message_id, "help")
     if intent.kind not in (port.MOVE, port.RESIGN, port.STATUS):  # unknown, or a word handled elsewhere
         return _reply(svc, sender, message_id, "not_understood", text=intent.text, error=intent.error)
-    gid = token_game or _find_game(svc, sender, ("active",))
+    gid = token_game or routing.resolve(svc, sender, said.game).game_id
     if gid is None:
         name = "no_game" if svc.players.games(sender) else "welcome"
         return _reply(svc, sender, message_id, name)
@@ -298,6 +336,13 @@ def _start(svc: Services, message_id: str, game_id: str, meta: dict[str, str],
     if res.ok:
         CACHE.put(game_id, game, res.last_stream_id)
     return Handled(res.outbox_ids, "started" if res.ok else res.status, game_id)
+
+
+def decide(svc: Services, message_id: str, sender: str, game_id: str, said: Any,
+           before_append: Callable[[int], None] | None = None) -> Handled:
+    """Decide ``said`` (a ``chat.Intent`` of the engine, e.g. a confirmed ``resign``) in ``game_id`` for ``sender``."""
+    intent = port.Intent(port.RESIGN) if said.kind == "resign" else port.parse_text(said.text)
+    return _decide_loop(svc, message_id, sender, game_id, intent, before_append)
 
 
 def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, intent: port.Intent,

@@ -62,6 +62,10 @@ def test_a_complete_game_between_two_sms_players(client, svc, celery_worker) -> 
         assert "GAME OVER" in last and ("WON" in last) == (game.winner == seat)
     entries = svc.store.outbox_entries(f"g:{gid}")
     assert entries and all(e["status"] == "sent" for e in entries)
+    # news accumulate: each player hears of every trick, even those after which they were not to move
+    for who in (ALICE, BOB):
+        told = " ".join(m["body"] for m in local_messages(svc, who))
+        assert told.count("won the trick") == 13 * game.hand_no
     print(f"\n{moves} moves, {game.hand_no} hands, {time.monotonic() - t0:.1f}s")
 
 
