@@ -49,6 +49,17 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
 }
 
 
+def _lifecycle_settings() -> None:
+    """The lifecycle's settings (service.lifecycle.settings) join the table, so the README lists them too."""
+    from .lifecycle.settings import SETTINGS as LIFECYCLE
+
+    for name, spec in LIFECYCLE.items():
+        SETTINGS.setdefault(name, spec)
+
+
+_lifecycle_settings()
+
+
 def _convert(raw: str, kind: str) -> Any:
     if kind == "int":
         return int(raw)

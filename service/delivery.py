@@ -159,6 +159,10 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     if entry is None:
         current = svc.store.outbox_entry(outbox_id)
         return current["status"] if current else "missing"
+    from .lifecycle.optout import may_send
+
+    if not may_send(svc, entry["to"]):  # STOP: nothing at all is sent to that number (nor to the computer)
+        return svc.store.set_status(outbox_id, "failed", error="not sent: opted out (STOP) or not a person")
     sender = sender_for(svc, entry["channel"])
     if isinstance(sender, LocalSender):
         return svc.store.push_local_and_mark_sent(outbox_id, entry)

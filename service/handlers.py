@@ -338,8 +338,8 @@ def _start(svc: Services, message_id: str, game_id: str, meta: dict[str, str],
     return Handled(res.outbox_ids, "started" if res.ok else res.status, game_id)
 
 
-def decide(svc: Services, message_id: str, sender: str, game_id: str, said: Any,
-           before_append: Callable[[int], None] | None = None) -> Handled:
+def decide_intent(svc: Services, message_id: str, sender: str, game_id: str, said: Any,
+                  before_append: Callable[[int], None] | None = None) -> Handled:
     """Decide ``said`` (a ``chat.Intent`` of the engine, e.g. a confirmed ``resign``) in ``game_id`` for ``sender``."""
     intent = port.Intent(port.RESIGN) if said.kind == "resign" else port.parse_text(said.text)
     return _decide_loop(svc, message_id, sender, game_id, intent, before_append)

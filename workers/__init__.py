@@ -20,6 +20,8 @@ def celery_init_app(app: Flask) -> Celery:
     celery_app.config_from_object(app.config["CELERY"])
     celery_app.set_default()
     app.extensions["celery"] = celery_app
-    from . import tasks  # noqa: F401 - registers the shared tasks
+    from . import beat, tasks  # noqa: F401 - registers the shared tasks
+
+    beat.install(celery_app, app.config)
 
     return celery_app

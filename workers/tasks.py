@@ -35,6 +35,9 @@ def handle_inbound(self, message_id: str) -> str:  # type: ignore[no-untyped-def
             deliver_entry(svc, outbox_id)
         else:
             self.app.send_task(DELIVER, args=[outbox_id])
+    from . import beat
+
+    beat.after_handled(self.app, svc, result.game_id, result.outbox_ids)  # reminders, timeouts, the computer's move
     if result.outcome != "missing":
         svc.store.mark_inbound(message_id, "done")
     return result.outcome

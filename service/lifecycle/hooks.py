@@ -73,8 +73,11 @@ def _setting(svc: Services, sender: str, message_id: str, setting: str, value: A
 
 
 def handle_intent(svc: Services, message_id: str, sender: str, intent: Any,
-                  token_game: str | None = None) -> IntentResult | None:
-    """Handle a ``chat.Intent`` of the lifecycle; None when the intent is not one of them."""
+                  token_game: str | None = None, before_append: Any = None) -> IntentResult | None:
+    """Handle a ``chat.Intent`` of the lifecycle; None when the intent is not one of them.
+
+    ``before_append`` is passed to the handler's decide loop when a ``YES`` confirms a resignation.
+    """
     kind = intent.kind
     if kind == "stop":
         return IntentResult(optout.stop(svc, message_id, sender), "stopped")
@@ -83,8 +86,9 @@ def handle_intent(svc: Services, message_id: str, sender: str, intent: Any,
     if kind == "new":
         out = invitations.invite(svc, message_id, sender, intent.arg or "", intent.rules)
         return IntentResult(out.outbox_ids, out.outcome, out.game_id, _bot_of(svc, out))
-    if kind == "yes" and (token_game or invitations.pending_for(svc, sender)):
-        gid = token_game if token_game and svc.store.meta(token_game).get("status") == "invited" else None
+    invited_token = token_game if token_game and svc.store.meta(token_game).get("status") == "invited" else None
+    if kind == "yes" and (invited_token or (not token_game and invitations.pending_for(svc, sender))):
+        gid = invited_token
         out = invitations.accept(svc, message_id, sender, gid)
         return IntentResult(out.outbox_ids, out.outcome, out.game_id, _bot_of(svc, out))
     if kind == "no" and (token_game or invitations.pending_for(svc, sender)):
@@ -95,7 +99,7 @@ def handle_intent(svc: Services, message_id: str, sender: str, intent: Any,
     if kind == "resign":
         return _ask_resign(svc, message_id, sender, intent, token_game)
     if kind == "yes" and _resign_pending(svc, sender):
-        return _resign(svc, message_id, sender)
+        return _resign(svc, message_id, sender, before_append)
     if kind == "games":
         out = gateway.reply(svc, sender, message_id, "games", games=routing.listing(svc, sender))
         return IntentResult(out.outbox_ids, "games")
@@ -158,18 +162,18 @@ def _resign_pending(svc: Services, sender: str) -> str | None:
     return gid if svc.store.meta(gid).get("status") == "active" else None
 
 
-def _resign(svc: Services, message_id: str, sender: str) -> IntentResult:
-    """``YES`` after ``RESIGN``: the game ends, the opponent wins and is told."""
-    from spades.commands import Forfeit
+def _resign(svc: Services, message_id: str, sender: str, before_append: Any = None) -> IntentResult:
+    """``YES`` after ``RESIGN``: the game ends (through the handler's decide loop), the opponent wins and is told."""
+    from chat import Intent
+
+    from .. import handlers
 
     gid = _resign_pending(svc, sender)
     assert gid is not None
-    seat = gateway.seat_of(svc.store.meta(gid), sender)
-    assert seat is not None
-    out = gateway.apply_command(svc, gid, message_id, lambda g: Forfeit(seat, "resigned"))
+    out = handlers.decide_intent(svc, message_id, sender, gid, Intent("resign"), before_append)
     svc.redis.hdel(keys.player_life(sender), "resign", "resign_at")
-    if out.game is not None and out.outcome == "applied":
-        after_game_change(svc, gid, out.game)
+    if out.outcome == "applied":
+        after_game_change(svc, gid, gateway.load_game(svc, gid))
     return IntentResult(out.outbox_ids, "resigned" if out.outcome == "applied" else out.outcome, gid)
 
 

@@ -80,8 +80,10 @@ def test_two_deciders_racing_on_one_version_one_wins_the_other_redecides(svc) ->
     gid = started_game(svc, "g-race")
     barrier = threading.Barrier(2)
     seen: dict[str, list[int]] = {}
-    for sender, body, mid in ((ALICE, "RESIGN", "sms:SMa"), (BOB, "RESIGN", "sms:SMb")):
-        svc.store.record_inbound(mid, {"channel": "sms", "from": sender, "body": body}, 600)
+    for sender, mid in ((ALICE, "sms:SMa"), (BOB, "sms:SMb")):  # RESIGN asks for confirmation: YES confirms
+        svc.store.record_inbound(mid + "0", {"channel": "sms", "from": sender, "body": "RESIGN"}, 600)
+        assert handlers.handle_inbound(svc, mid + "0").outcome == "confirm_resign"
+        svc.store.record_inbound(mid, {"channel": "sms", "from": sender, "body": "YES"}, 600)
     results: dict[str, handlers.Handled] = {}
 
     def run(mid: str) -> None:
@@ -99,7 +101,7 @@ def test_two_deciders_racing_on_one_version_one_wins_the_other_redecides(svc) ->
         t.join(30)
     assert seen["sms:SMa"][0] == seen["sms:SMb"][0]
     outcomes = sorted(r.outcome for r in results.values())
-    assert outcomes == ["applied", "game_over"]  # the loser re-read, re-decided, and was told the game is over
+    assert outcomes == ["game_over", "resigned"]  # the loser re-read, re-decided, and was told the game is over
     ended = [e for e in svc.store.load(gid) if e.event["type"] == "game_ended"]
     assert len(ended) == 1
 
@@ -113,6 +115,12 @@ def test_two_worker_processes_on_many_games_keep_every_game_consistent(redis_url
     gids = [started_game(svc, f"g-many-{i}", seats[i]) for i in range(12)]
     workers = [spawn_worker(redis_url, tmp_path / f"w{i}.log", QUEUE=queue) for i in range(2)]
     try:
+        asked = []  # RESIGN first asks for confirmation; the YES that confirms it races with the move below
+        for gid, players in zip(gids, seats):
+            game = load_game(svc, gid)
+            asked.append(post_sms(client, players[1 - game.to_move], "RESIGN")[1])
+        for mid in asked:
+            wait_handled(svc, mid, timeout=60)
         mids = []
         for gid, players in zip(gids, seats):
             game = load_game(svc, gid)
@@ -121,7 +129,7 @@ def test_two_worker_processes_on_many_games_keep_every_game_consistent(redis_url
             sid = "SM" + uuid.uuid4().hex
             mids.append(post_sms(client, mover, text, sid=sid)[1])
             mids.append(post_sms(client, mover, text, sid=sid)[1])
-            mids.append(post_sms(client, other, "RESIGN")[1])
+            mids.append(post_sms(client, other, "YES")[1])  # confirms the resignation
         for mid in mids:
             wait_handled(svc, mid, timeout=60)
     finally:
