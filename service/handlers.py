@@ -1,20 +1,33 @@
 """The application handler: one inbound message -> events + outbound messages, appended once.
 
-The decide loop is generic: load the game's events (a per-process cache keeps the
-folded state and reads only the events it has not seen) -> parse the text ->
-``spades.game.decide`` -> render the messages the new events cause -> one Lua
-append with the expected version (events, outbox entries, the consumed message
-id) -> on conflict, reload and decide again; on duplicate, hand back the outbox
-ids the first run wrote so they can be dispatched again.
+:func:`handle_inbound` reads the message with ``chat.parse`` (through
+:mod:`service.conversation_port`), lets the lifecycle take its own words first
+(``NEW YES NO GAMES REMIND PAUSE TZ AUTO CLAIM REMATCH RESIGN STOP START``,
+:mod:`service.lifecycle.hooks`), answers the words that change no game
+(``HELP RULES HAND SCORE LANG DN ON/OFF``), and decides moves in the game the
+message is for (an email's reply address, ``#N``, else the game last prompted:
+:mod:`service.lifecycle.routing`).
 
-Replies that are not tied to a game (help, "I did not understand", an illegal
-move) are written to the sender's own outbox, keyed by the inbound message id.
-Parsing and rendering go through :mod:`service.conversation_port`.
+The decide loop: load the game (a per-process cache keeps the folded state and
+reads only the events it has not seen) -> ``spades.game.decide`` -> the
+service's own ``DRAW`` for a player to move who said ``DN OFF`` -> the messages
+(:func:`turn_messages`) -> one Lua append with the expected version (events,
+outbox entries, the per-seat cursors, the consumed message id) -> on conflict,
+reload and decide again; on duplicate, hand back the outbox ids the first run
+wrote so they can be dispatched again.
+
+Messages after each decided command, for both seats (``chat.simulate`` is the
+reference): the hand / game summary of :mod:`service.lifecycle.summaries` when a
+hand or the game ended, then ``chat.message_for`` with the redacted events since
+the last message sent to that seat (cursor ``seen<seat>`` in the game's meta: the
+game version of that message), news the summary already told left out. A seat
+that gets nothing keeps its cursor, so news accumulate. Unknown text or an
+illegal move gets ``chat.explain_error`` in the sender's own outbox (keyed by the
+inbound message id) and no event.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import threading
@@ -25,18 +38,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from chat import Intent
+from chat.languages import language_for_address
+from chat.messages import context as chat_context
+from spades.commands import DeclineDoubleNil
 from spades.errors import GameOverError, RuleError
-from spades.events import GameEnded, GameStarted, HandScored, HouseRules, from_dict, redact, to_dict
-from spades.game import Game, decide, fold, new_game, view
+from spades.events import Event, GameEnded, HouseRules, from_dict, redact, to_dict
+from spades.game import Game, decide, fold, view
 
-from chat import parse as chat_parse
-
+from . import clock
 from . import conversation_port as port
-from .lifecycle import hooks as lifecycle
-from .lifecycle import optout, routing, summaries
 from .context import Services
-from .players import EMAIL, BadAddress, address_kind, parse_address, reply_address
-from .store import game_owner, now_ms, player_owner
+from .lifecycle import gateway, invitations, keys, optout, reminders, routing, summaries
+from .lifecycle import hooks as lifecycle
+from .players import EMAIL, address_kind, reply_address
+from .store import game_owner, now_ms, owner_keys, player_owner
 
 MAX_ATTEMPTS = 25
 
@@ -113,7 +129,7 @@ def _outbound(svc: Services, address: str, rendered: port.Rendered, *, game_id: 
     if channel == EMAIL:
         domain = svc.config["MAIL_DOMAIN"]
         entry["subject"] = rendered.subject or "Slow Spades"
-        entry["html"] = rendered.html
+        entry["html"] = rendered.html or ""
         entry["message_id"] = f"<{uuid.uuid4().hex}@{domain}>"
         if game_id is not None and seat is not None and meta is not None:
             token = meta.get(f"tok{seat}")
@@ -130,73 +146,95 @@ def _outbound(svc: Services, address: str, rendered: port.Rendered, *, game_id: 
     return entry
 
 
+def default_lang(svc: Services, address: str) -> str:
+    """A new player's language: from their phone number's country (``chat.languages``), or the configured default."""
+    configured = svc.config.get("LANG", "en")
+    return language_for_address(address) if configured == "en" else configured
+
+
 def _lang(svc: Services, address: str) -> str:
-    rec = svc.players.get(address) or {}
-    return rec.get("lang") or svc.config.get("LANG", "en")
+    return gateway.lang_of(svc, address)
 
 
-def _reply(svc: Services, address: str, message_id: str, name: str, **ctx: Any) -> Handled:
+def _reply(svc: Services, address: str, message_id: str, rendered: port.Rendered, kind: str,
+           outcome: str | None = None, game_id: str | None = None) -> Handled:
     """A reply tied to no game, in the sender's own outbox, idempotent by message id."""
-    rendered = port.render_message(name, _lang(svc, address), address_kind(address), **ctx)
-    entry = _outbound(svc, address, rendered, kind=name)
+    entry = _outbound(svc, address, rendered, kind=kind)
     res = svc.store.append(player_owner(address), -1, message_id=message_id, outbox=[entry])
-    return Handled(res.outbox_ids, name if res.ok else "duplicate", ctx.get("game_id"))
+    return Handled(res.outbox_ids, (outcome or kind) if res.ok else "duplicate", game_id)
 
 
 def _seat_of(meta: dict[str, str], address: str) -> int | None:
-    for seat in (0, 1):
-        if meta.get(f"seat{seat}") == address:
-            return seat
-    return None
+    return gateway.seat_of(meta, address)
 
 
-def _missed_events(svc: Services, game_id: str, meta: dict[str, str], seats: list[int],
-                   version_before: int) -> dict[int, list[Any]]:
-    """For each seat, the stored events since the last message sent to it (``seen<seat>`` in the game's meta)."""
-    counts = {seat: version_before - int(meta.get(f"seen{seat}", version_before)) for seat in seats}
-    wanted = [seat for seat in seats if counts[seat] > 0]
-    if not wanted:
-        return {}
-    key = "{g:" + game_id + "}:ev"
-    pipe = svc.redis.pipeline(transaction=False)
-    for seat in wanted:
-        pipe.xrevrange(key, count=counts[seat])
-    out = {}
-    for seat, entries in zip(wanted, pipe.execute()):
-        out[seat] = [from_dict(json.loads(fields[b"e"])) for _sid, fields in reversed(entries)]
+def _stored_since(svc: Services, game_id: str, since: int, before: int) -> list[Event]:
+    """The stored events of versions ``since`` .. ``before - 1`` (the newest of the stream)."""
+    if before <= since:
+        return []
+    entries = svc.redis.xrevrange(owner_keys(game_owner(game_id))["ev"], count=before - since)
+    return [from_dict(json.loads(fields[b"e"])) for _sid, fields in reversed(entries)]
+
+
+def _auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game) -> list[Event]:
+    """``DN OFF``: the service answers DRAW for a player offered double nil (``game`` is folded on)."""
+    out: list[Event] = []
+    while game.phase != "over" and game.to_move is not None:
+        seat = game.to_move
+        address = meta.get(f"seat{seat}", "")
+        if keys.is_bot(address) or not view(game, seat).double_nil_offer or reminders.flag(svc, address, "dn", True):
+            break
+        new = decide(game, DeclineDoubleNil(seat), svc.dealer(game_id, game.version))
+        fold(new, game)
+        out += new
     return out
 
 
-def _game_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game, events: list[Any],
-                   meta_updates: dict[str, str], everyone: bool = False) -> list[dict[str, Any]]:
-    """The messages new ``events`` cause: to whoever must move now, and to both at a start, score or end.
+_HAND_ENDS = ("hand_scored", "game_ended")
 
-    Each message tells its player everything that happened since the last message they were sent
-    (a per-seat cursor ``seen<seat>`` in the game's meta), so news accumulate for a waiting player.
+
+def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game, events: list[Event],
+                  updates: dict[str, str], everyone: bool = False) -> tuple[list[Event], list[dict[str, Any]]]:
+    """The events to append (``events`` plus the service's own DRAWs) and the messages they cause.
+
+    ``game`` is the state after ``events`` (folded on further here); ``updates`` receives the
+    meta fields to write with the append (the cursors ``seen<seat>``, email threading).
+    ``everyone``: a game that just started (the waiting player is told too).
     """
-    both = everyone or any(isinstance(e, (GameStarted, HandScored, GameEnded)) for e in events)
-    seats = [seat for seat in (0, 1) if both or game.to_move == seat]
-    langs = svc.players.langs([meta[f"seat{seat}"] for seat in seats], svc.config.get("LANG", "en"))
-    missed = _missed_events(svc, game_id, meta, seats, game.version - len(events))
-    out = []
-    for seat, lang in zip(seats, langs):
-        v = view(game, seat)
-        address = meta[f"seat{seat}"]
+    events = list(events) + _auto_draws(svc, game_id, meta, game)
+    before = game.version - len(events)
+    # the end of a hand: the lifecycle's summary (bids, tricks, points, bags, who draws next), to both
+    outbox = summaries.entries(svc, game_id, meta, events, updates)
+    summarised = {e["to"] for e in outbox}
+    for seat in (0, 1):
+        address = meta.get(f"seat{seat}", "")
         if not optout.may_send(svc, address):  # the computer, or a number that sent STOP
             continue
-        seen = [d for d in (redact(e, seat) for e in missed.get(seat, []) + list(events)) if d is not None]
-        meta_updates[f"seen{seat}"] = str(game.version)
-        rendered = port.render_message("update", lang, address_kind(address),
-                                       view=v, events=seen, game_id=game_id)
-        out.append(_outbound(svc, address, rendered, game_id=game_id, seat=seat, meta=meta,
-                             meta_updates=meta_updates, kind="update"))
-    # the hand / game summary first, so the prompt to reply to is the latest message
-    return summaries.entries(svc, game_id, meta, events, meta_updates) + out
+        since = min(int(meta.get(f"seen{seat}", before)), before)
+        news = [d for d in (redact(e, seat) for e in _stored_since(svc, game_id, since, before) + events)
+                if d is not None]
+        if address in summarised:  # the summary told the hand's result: the prompt does not repeat it
+            ends = [i for i, d in enumerate(news) if d.get("type") in _HAND_ENDS]
+            news = news[ends[-1] + 1:] if ends else news
+        lang, channel = _lang(svc, address), address_kind(address)
+        opp = gateway.name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        label = routing.label(svc, address, game_id)
+        rendered = port.turn_message(view(game, seat), lang, channel, news, opp, label)
+        if rendered is None and everyone:
+            rendered = port.render_message("game_started", lang, channel, label=(label + " ").lstrip(), opp=opp,
+                                           first="me" if game.first_player == seat else "opp",
+                                           target=game.rules.target)
+        if rendered is not None:
+            outbox.append(_outbound(svc, address, rendered, game_id=game_id, seat=seat, meta=meta,
+                                    meta_updates=updates, kind="update"))
+        if rendered is not None or address in summarised:
+            updates[f"seen{seat}"] = str(game.version)
+    return events, outbox
 
 
 def game_id_for(message_id: str) -> str:
     """The id of the game a ``NEW`` message creates: derived from the message, so a retry makes the same."""
-    return hashlib.sha256(message_id.encode()).hexdigest()[:12]
+    return invitations.game_id_for(message_id)
 
 
 # ---------------------------------------------------------------------------------------
@@ -210,8 +248,9 @@ def handle_inbound(svc: Services, message_id: str,
     done = svc.store.consumed(player_owner(sender), message_id)
     if done is not None:
         return Handled(done, "duplicate")
-    record = svc.players.ensure(sender, svc.config.get("LANG", "en"))
-    intent = port.parse_text(msg.get("body", ""), record.get("lang") or svc.config.get("LANG", "en"))
+    record = svc.players.ensure(sender, default_lang(svc, sender))
+    lang = record.get("lang") or default_lang(svc, sender)
+    channel = address_kind(sender)
 
     token_game: str | None = None
     if msg.get("token"):
@@ -224,130 +263,83 @@ def handle_inbound(svc: Services, message_id: str,
             return Handled([], "ignored")
         token_game = found[0]
 
-    said = chat_parse(msg.get("body", ""), _lang(svc, sender))
+    said = port.parse_text(msg.get("body", ""), lang, channel)
     lc = lifecycle.handle_intent(svc, message_id, sender, said, token_game, before_append)
     if lc is not None:  # NEW YES NO GAMES REMIND PAUSE TZ AUTO CLAIM REMATCH RESIGN STOP START (service.lifecycle)
         return Handled(lc.outbox_ids, lc.outcome, lc.game_id)
-    if said.game is not None:  # "#2 QH": the parser below reads the move without its game number
-        intent = port.parse_text(msg.get("body", "").strip().split(None, 1)[-1], _lang(svc, sender))
 
-    if intent.kind == port.NEW:
-        return _invite(svc, message_id, sender, intent)
-    if intent.kind == port.ACCEPT:
-        gid = token_game or _find_game(svc, sender, ("invited",), seat=1)
-        if gid is None:
-            return _reply(svc, sender, message_id, "no_invite")
-        return _accept(svc, message_id, sender, gid)
-    if intent.kind == port.HELP:
-        return _reply(svc, sender, message_id, "help")
-    if intent.kind not in (port.MOVE, port.RESIGN, port.STATUS):  # unknown, or a word handled elsewhere
-        return _reply(svc, sender, message_id, "not_understood", text=intent.text, error=intent.error)
-    gid = token_game or routing.resolve(svc, sender, said.game).game_id
+    kind = said.kind
+    if kind == "help":
+        return _reply(svc, sender, message_id, port.render_message("help", lang, channel), "help")
+    if kind == "lang" and said.arg:
+        svc.redis.hset(owner_keys(player_owner(sender))["meta"], "lang", said.arg)
+        return _reply(svc, sender, message_id, port.render_message("lang_set", said.arg, channel), "lang_set")
+    if kind == "dn_setting":
+        reminders.set_flag(svc, sender, "dn", bool(said.flag))
+        return _reply(svc, sender, message_id,
+                      port.render_message("setting", lang, channel, setting="dn", value=bool(said.flag)), "setting")
+    if kind in ("yes", "no"):  # nothing waits for a YES or NO from this player
+        out = gateway.reply(svc, sender, message_id, "no_invitation")
+        return Handled(out.outbox_ids, out.outcome)
+
+    target = routing.Target(token_game, "token") if token_game else routing.resolve(svc, sender, said.game)
+    gid = target.game_id
+    if kind == "rules":
+        rules = invitations.rules_of(svc.store.meta(gid)) if gid else HouseRules()
+        url = svc.config.get("RULES_URL") or f"{svc.config['PUBLIC_BASE_URL']}/rules"
+        return _reply(svc, sender, message_id,
+                      port.render_message("rules", lang, channel, url=url, target=rules.target), "rules")
     if gid is None:
-        name = "no_game" if svc.players.games(sender) else "welcome"
-        return _reply(svc, sender, message_id, name)
-    if intent.kind == port.STATUS:
-        meta = svc.store.meta(gid)
-        seat = _seat_of(meta, sender)
-        if seat is None or meta.get("status") not in ("active", "over"):
-            return Handled([], "ignored")
-        game, sid = CACHE.take(svc, gid)
-        CACHE.put(gid, game, sid)
-        return _reply(svc, sender, message_id, "status", view=view(game, seat), game_id=gid)
-    return _decide_loop(svc, message_id, sender, gid, intent, before_append)
+        if said.is_unknown:
+            return _reply(svc, sender, message_id, port.error_message(said, None, lang, channel), "error",
+                          "not_understood")
+        if said.game is not None:
+            out = gateway.reply(svc, sender, message_id, "no_such_game", number=said.game)
+            return Handled(out.outbox_ids, "no_game")
+        return _reply(svc, sender, message_id, port.render_message("help", lang, channel), "help", "no_game")
 
-
-def _find_game(svc: Services, address: str, statuses: tuple[str, ...], seat: int | None = None) -> str | None:
-    """The newest game of ``address`` whose status is one of ``statuses`` (and where they sit at ``seat``)."""
-    for gid in svc.players.games(address)[:50]:
-        meta = svc.store.meta(gid)
-        s = _seat_of(meta, address)
-        if s is not None and meta.get("status") in statuses and (seat is None or s == seat):
-            return gid
-    return None
-
-
-def _invite(svc: Services, message_id: str, sender: str, intent: port.Intent) -> Handled:
-    try:
-        opponent = parse_address(intent.address, svc.config.get("DEFAULT_REGION", "US")).value
-    except BadAddress:
-        return _reply(svc, sender, message_id, "bad_address", text=intent.address)
-    if opponent == sender:
-        return _reply(svc, sender, message_id, "bad_address", text=intent.address)
-    gid = game_id_for(message_id)
-    return create_game(svc, gid, sender, opponent, message_id, target=intent.number, start=False)
+    meta = svc.store.meta(gid)
+    seat = _seat_of(meta, sender)
+    if seat is None:
+        return Handled([], "ignored", gid)  # a stranger: nothing changes, nothing is said
+    if said.is_unknown or kind in ("hand", "score") or meta.get("status") not in ("active", "over"):
+        game = gateway.load_game(svc, gid)
+        v = view(game, seat) if game.version else None
+        opp = gateway.name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        label = routing.label(svc, sender, gid)
+        if said.is_unknown or v is None:
+            return _reply(svc, sender, message_id, port.error_message(said, v, lang, channel, opp, label), "error",
+                          "not_understood", gid)
+        if kind == "score":
+            rendered = port.render_message("score", lang, channel, **chat_context(v, None, opp, label, channel))
+            return _reply(svc, sender, message_id, rendered, "score", game_id=gid)
+        return _reply(svc, sender, message_id, port.resend(v, lang, channel, opp, label), "status", game_id=gid)
+    return _decide_loop(svc, message_id, sender, gid, said, before_append)
 
 
 def create_game(svc: Services, game_id: str, seat0: str, seat1: str, message_id: str,
-                target: int | None = None, start: bool = False) -> Handled:
-    """Create a game between two addresses: an invitation (``start=False``) or a game under way at once.
-
-    The address -> games index and email reply tokens are written before the append (harmless if it
-    fails: readers check the game's own record), the game record and first messages by the append.
-    """
-    created = now_ms()
-    lang0 = svc.config.get("LANG", "en")
-    for address in (seat0, seat1):
-        svc.players.ensure(address, lang0)
-        svc.players.add_game(address, game_id, created)
-    meta: dict[str, str] = {"seat0": seat0, "seat1": seat1, "status": "invited", "created": str(created),
-                            "target": str(target or 500)}
-    for seat, address in enumerate((seat0, seat1)):
-        if address_kind(address) == EMAIL:
-            meta[f"tok{seat}"] = svc.players.new_reply_token(game_id, address)
-    if start:
-        return _start(svc, message_id, game_id, meta, meta)
-    updates = dict(meta)
-    invite = port.render_message("invite", _lang(svc, seat1), address_kind(seat1), inviter=seat0,
-                                 game_id=game_id, target=target or 500)
-    sent = port.render_message("invite_sent", _lang(svc, seat0), address_kind(seat0), opponent=seat1,
-                               game_id=game_id)
-    outbox = [_outbound(svc, seat1, invite, game_id=game_id, seat=1, meta=meta, meta_updates=updates, kind="invite"),
-              _outbound(svc, seat0, sent, game_id=game_id, seat=0, meta=meta, meta_updates=updates,
-                        kind="invite_sent")]
-    res = svc.store.append(game_owner(game_id), 0, [], message_id=message_id, outbox=outbox, meta=updates)
-    return Handled(res.outbox_ids, "invited" if res.ok else "duplicate", game_id)
+                target: int | None = None, start: bool = True) -> Handled:
+    """A game between two addresses under way at once (tests, the load benchmark); ``start=False``: an
+    invitation from ``seat0`` instead (its id then comes from ``message_id``, as for ``NEW``)."""
+    rules = HouseRules(target=target or 500)
+    if not start:
+        out = invitations.invite(svc, message_id, seat0, seat1, rules)
+        return Handled(out.outbox_ids, out.outcome, out.game_id)
+    meta = invitations.new_meta(svc, game_id, seat0, seat1, rules, clock.now_ms(svc.redis))
+    out = invitations.start(svc, message_id, game_id, meta, dict(meta))
+    return Handled(out.outbox_ids, out.outcome, game_id)
 
 
-def _accept(svc: Services, message_id: str, sender: str, game_id: str) -> Handled:
-    for _ in range(MAX_ATTEMPTS):
-        done = svc.store.consumed(game_owner(game_id), message_id)
-        if done is not None:
-            return Handled(done, "duplicate", game_id)
-        meta = svc.store.meta(game_id)
-        if meta.get("status") != "invited":
-            return _reply(svc, sender, message_id, "already_started", game_id=game_id)
-        if _seat_of(meta, sender) != 1:
-            return _reply(svc, sender, message_id, "no_invite")
-        res = _start(svc, message_id, game_id, meta, {})
-        if res.outcome != "conflict":
-            return res
-    raise RuntimeError(f"could not start game {game_id}")
-
-
-def _start(svc: Services, message_id: str, game_id: str, meta: dict[str, str],
-           updates: dict[str, str]) -> Handled:
-    events = new_game(game_id, HouseRules(target=int(meta.get("target", 500))), svc.dealer(game_id, 0))
-    game = fold(events)
-    updates = dict(updates, status="active", started=str(now_ms()))
-    outbox = _game_messages(svc, game_id, meta, game, events, updates, everyone=True)
-    res = svc.store.append(game_owner(game_id), 0, [to_dict(e) for e in events], message_id=message_id,
-                           outbox=outbox, meta=updates)
-    if res.ok:
-        CACHE.put(game_id, game, res.last_stream_id)
-    return Handled(res.outbox_ids, "started" if res.ok else res.status, game_id)
-
-
-def decide_intent(svc: Services, message_id: str, sender: str, game_id: str, said: Any,
+def decide_intent(svc: Services, message_id: str, sender: str, game_id: str, said: Intent,
                   before_append: Callable[[int], None] | None = None) -> Handled:
     """Decide ``said`` (a ``chat.Intent`` of the engine, e.g. a confirmed ``resign``) in ``game_id`` for ``sender``."""
-    intent = port.Intent(port.RESIGN) if said.kind == "resign" else port.parse_text(said.text)
-    return _decide_loop(svc, message_id, sender, game_id, intent, before_append)
+    return _decide_loop(svc, message_id, sender, game_id, said, before_append)
 
 
-def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, intent: port.Intent,
+def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, said: Intent,
                  before_append: Callable[[int], None] | None) -> Handled:
     owner = game_owner(game_id)
+    lang, channel = _lang(svc, sender), address_kind(sender)
     for _ in range(MAX_ATTEMPTS):
         done, meta = svc.store.consumed_and_meta(game_id, message_id)
         if done is not None:
@@ -355,25 +347,31 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, inte
         seat = _seat_of(meta, sender)
         if seat is None:
             return Handled([], "ignored", game_id)  # a stranger: nothing changes, nothing is said
-        if meta.get("status") == "over":
-            return _reply(svc, sender, message_id, "game_over", game_id=game_id)
+        opp = gateway.name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        label = routing.label(svc, sender, game_id)
         game, sid = CACHE.take(svc, game_id)
         version = game.version
         try:
-            events = decide(game, port.to_command(intent, seat, game.phase), svc.dealer(game_id, version))
+            if meta.get("status") == "over":
+                raise GameOverError("the game is over")
+            command = said.command(seat, game.phase)
+            if command is None:
+                raise ValueError(f"not a move: {said!r}")
+            events = decide(game, command, svc.dealer(game_id, version))
         except GameOverError:
             CACHE.put(game_id, game, sid)
-            return _reply(svc, sender, message_id, "game_over", game_id=game_id)
+            return _reply(svc, sender, message_id, port.resend(view(game, seat), lang, channel, opp, label),
+                          "game_over", game_id=game_id)
         except RuleError as exc:
             CACHE.put(game_id, game, sid)
-            return _reply(svc, sender, message_id, "illegal", error=exc.message, view=view(game, seat),
-                          game_id=game_id)
+            return _reply(svc, sender, message_id, port.error_message(exc, view(game, seat), lang, channel, opp, label),
+                          "error", "illegal", game_id)
         fold(events, game)  # the state after: the cached copy is dropped below unless the append succeeds
         updates: dict[str, str] = {}
+        events, outbox = turn_messages(svc, game_id, meta, game, events, updates)
         over = any(isinstance(e, GameEnded) for e in events)
         if over:
             updates.update(status="over", ended=str(now_ms()))
-        outbox = _game_messages(svc, game_id, meta, game, events, updates)
         if before_append:
             before_append(version)
         _fault(svc, "before_append")
@@ -389,4 +387,3 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, inte
             return Handled(res.outbox_ids, "duplicate", game_id)
         # conflict: someone appended first; the cached state is dropped, reload and decide again
     raise RuntimeError(f"gave up on {message_id} after {MAX_ATTEMPTS} conflicts on game {game_id}")
-

@@ -143,12 +143,11 @@ def load_game(svc: Services, game_id: str) -> Game:
 
 
 def game_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game, events: list[Any],
-                  updates: dict[str, str], everyone: bool = False) -> list[dict[str, Any]]:
-    """The handler's messages about new events, without those to the computer or to a stopped number."""
+                  updates: dict[str, str], everyone: bool = False) -> tuple[list[Any], list[dict[str, Any]]]:
+    """The events to append and the messages they cause (``service.handlers.turn_messages``)."""
     from .. import handlers
 
-    out = handlers._game_messages(svc, game_id, meta, game, events, updates, everyone=everyone)
-    return [e for e in out if not keys.is_bot(e.get("to", "")) and not is_stopped(svc, e.get("to", ""))]
+    return handlers.turn_messages(svc, game_id, meta, game, events, updates, everyone=everyone)
 
 
 def apply_command(svc: Services, game_id: str, message_id: str,
@@ -185,12 +184,12 @@ def apply_command(svc: Services, game_id: str, message_id: str,
             return Outcome([], "refused", game_id, game)
         fold(events, game)
         updates: dict[str, str] = {}
+        events, outbox = game_messages(svc, game_id, meta, game, events, updates)
         over = any(isinstance(e, GameEnded) for e in events)
         if over:
             from ..store import now_ms
 
             updates.update(status="over", ended=str(now_ms()))
-        outbox = game_messages(svc, game_id, meta, game, events, updates)
         res = svc.store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
                                outbox=outbox, meta=updates, ttl=ttl if over else 0)
         if res.ok:

@@ -66,7 +66,7 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     gid = game_id_for(message_id)
     expires = now_ms + int(settings.get(svc.config, "INVITE_TTL")) * 1000
-    meta = _new_meta(svc, gid, sender, invitee, rules, now_ms)
+    meta = new_meta(svc, gid, sender, invitee, rules, now_ms)
     meta["expires"] = str(expires)
     updates = dict(meta)
     days = max(1, round(int(settings.get(svc.config, "INVITE_TTL")) / 86400))
@@ -83,7 +83,7 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
     return gateway.Outcome(res.outbox_ids, "invited" if res.ok else res.status, gid)
 
 
-def _new_meta(svc: Services, gid: str, seat0: str, seat1: str, rules: HouseRules, now_ms: int) -> dict[str, str]:
+def new_meta(svc: Services, gid: str, seat0: str, seat1: str, rules: HouseRules, now_ms: int) -> dict[str, str]:
     lang0 = svc.config.get("LANG", "en")
     from chat.languages import language_for_address
 
@@ -102,13 +102,13 @@ def _new_meta(svc: Services, gid: str, seat0: str, seat1: str, rules: HouseRules
     return meta
 
 
-def _start(svc: Services, message_id: str, gid: str, meta: dict[str, str], updates: dict[str, str]) -> gateway.Outcome:
+def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], updates: dict[str, str]) -> gateway.Outcome:
     from .. import handlers
 
     events = new_game(gid, rules_of(meta), svc.dealer(gid, 0))
     game = fold(events)
     updates = dict(updates, status="active", started=str(clock.now_ms(svc.redis)))
-    outbox = gateway.game_messages(svc, gid, meta, game, events, updates, everyone=True)
+    events, outbox = gateway.game_messages(svc, gid, meta, game, events, updates, everyone=True)
     res = svc.store.append(game_owner(gid), 0, [to_dict(e) for e in events], message_id=message_id,
                            outbox=outbox, meta=updates)
     if res.ok:
@@ -127,8 +127,8 @@ def start_bot_game(svc: Services, message_id: str, sender: str, rules: HouseRule
     done = svc.store.consumed(game_owner(gid), message_id)
     if done is not None:
         return gateway.Outcome(done, "duplicate", gid)
-    meta = _new_meta(svc, gid, sender, BOT_ADDRESS, rules, clock.now_ms(svc.redis))
-    return _start(svc, message_id, gid, meta, dict(meta))
+    meta = new_meta(svc, gid, sender, BOT_ADDRESS, rules, clock.now_ms(svc.redis))
+    return start(svc, message_id, gid, meta, dict(meta))
 
 
 def pending_for(svc: Services, address: str) -> str | None:
@@ -150,7 +150,7 @@ def accept(svc: Services, message_id: str, sender: str, game_id: str | None = No
     meta = svc.store.meta(gid)
     if meta.get("status") != "invited" or meta.get("seat1") != sender:
         return gateway.reply(svc, sender, message_id, "no_invitation")
-    return _start(svc, message_id, gid, meta, {})
+    return start(svc, message_id, gid, meta, {})
 
 
 def decline(svc: Services, message_id: str, sender: str, game_id: str | None = None) -> gateway.Outcome:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from chat import parse as chat_parse
 from service import handlers
 from service.context import Services
 from service.delivery import deliver
-from service.lifecycle import hooks, invitations
+from service.lifecycle import hooks
 from spades.events import from_dict
 from spades.game import Game, fold
 from workers.beat import run_tick
@@ -43,17 +42,13 @@ def inbound(svc: Services, sender: str, text: str) -> str:
     return mid
 
 
-def lifecycle_command(svc: Services, sender: str, text: str, token_game: str | None = None) -> hooks.IntentResult:
-    """A lifecycle command (NEW, YES, NO, PAUSE, CLAIM, GAMES, STOP...) as the handler passes it on."""
-    mid = inbound(svc, sender, text)
-    res = hooks.handle_intent(svc, mid, sender, chat_parse(text, "en"), token_game)
-    assert res is not None, f"{text!r} is not a lifecycle command"
-    send_now(svc, res.outbox_ids)
-    return res
+def lifecycle_command(svc: Services, sender: str, text: str) -> handlers.Handled:
+    """A lifecycle command (NEW, YES, NO, PAUSE, CLAIM, GAMES, STOP...) through the real handler."""
+    return move(svc, sender, text)
 
 
 def move(svc: Services, sender: str, text: str) -> handlers.Handled:
-    """A move sent by ``sender``, handled as the worker handles it (handler, then the lifecycle hook)."""
+    """A message sent by ``sender``, handled as the worker handles it (handler, then the lifecycle hook)."""
     mid = inbound(svc, sender, text)
     res = handlers.handle_inbound(svc, mid)
     send_now(svc, res.outbox_ids)

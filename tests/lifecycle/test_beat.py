@@ -157,7 +157,7 @@ def test_a_claim_after_the_timeout(svc) -> None:  # type: ignore[no-untyped-def]
         assert svc.store.meta(gid)[f"seat{game.winner}"] == waiting
         assert svc.store.meta(gid)["status"] == "over"
         # both are told; no more reminders for a finished game
-        assert local(svc, p)[-1]["kind"] == local(svc, waiting)[-1]["kind"] == "update"
+        assert local(svc, p)[-1]["kind"] == local(svc, waiting)[-1]["kind"] == "game_summary"
         clock.shift(timedelta(days=3))
         assert tick(svc) == []
         assert due.pending(svc.redis, gid) == []

@@ -54,7 +54,8 @@ def test_resign_asks_for_confirmation_then_ends_the_game(svc) -> None:  # type: 
     game = load(svc, gid)
     assert game.phase == "over" and game.end_reason == "resigned"
     assert svc.store.meta(gid)[f"seat{game.winner}"] == BOB
-    assert local(svc, BOB)[-1]["kind"] == "update"  # the opponent is told
+    assert local(svc, BOB)[-1]["kind"] == "game_summary"  # the opponent is told
+    assert "ga opp" in local(svc, BOB)[-1]["body"] and "du vant" in local(svc, BOB)[-1]["body"]  # Norwegian (+47)
     # REMATCH: the same opponent is invited again with the same house rules
     again = lifecycle_command(svc, BOB, "REMATCH")
     assert again.outcome == "invited" and again.game_id != gid

@@ -4,26 +4,15 @@ from __future__ import annotations
 
 import time
 
-from chat import parse as chat_parse
 from service import conversation_port as port
-from service import handlers
-from service.lifecycle import bot, hooks, routing
-from workers import beat
+from service.lifecycle import bot, routing
 
-from .helpers import ALICE, BOB, CAROL, DAVE, inbound, lifecycle_command, load, local, move, send_now, start_game
+from .helpers import ALICE, BOB, CAROL, DAVE, lifecycle_command, load, local, move, start_game
 
 
 def routed_move(svc, sender: str, text: str):  # type: ignore[no-untyped-def]
-    """A move as the handler routes it: ``#N`` picks game N, else the game last prompted."""
-    intent = chat_parse(text, "en")
-    target = routing.resolve(svc, sender, intent.game)
-    assert target.game_id is not None, target
-    body = text.split(None, 1)[1] if intent.game is not None else text
-    mid = inbound(svc, sender, body)
-    res = handlers._decide_loop(svc, mid, sender, target.game_id, port.parse_text(body), None)
-    send_now(svc, res.outbox_ids)
-    hooks.after_handled(svc, res.game_id, res.outbox_ids)
-    return res
+    """A move through the real handler, which routes it: ``#N`` picks game N, else the game last prompted."""
+    return move(svc, sender, text)
 
 
 def alice_to_move(svc, gid: str) -> None:  # type: ignore[no-untyped-def]
@@ -69,14 +58,13 @@ def test_moves_of_a_player_with_three_games_reach_the_right_games(svc) -> None: 
 
 
 def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, celery_worker) -> None:  # type: ignore[no-untyped-def]
-    from tests.service.helpers import post_sms, wait_handled
+    from tests.service.helpers import post_sms, wait_handled, wait_outbox_settled
 
     app.config["BOT_DELAY"] = 0
-    celery_app = app.extensions["celery"]
-    res = lifecycle_command(svc, ALICE, "NEW BOT")
-    assert res.outcome == "started"
-    gid = str(res.game_id)
-    beat.queue_bot(celery_app, svc, res.bot)
+    _resp, mid = post_sms(client, ALICE, "NEW BOT")  # the webhook, the worker, the lifecycle, the bot's task
+    wait_handled(svc, mid)
+    gid = svc.players.games(ALICE)[0]
+    assert svc.store.meta(gid)["status"] == "active"
     human = 0 if svc.store.meta(gid)["seat0"] == ALICE else 1
     moves = 0
     deadline = time.monotonic() + 240
@@ -90,13 +78,14 @@ def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, ce
         text = port.command_text(bot.choose(game, human))  # the human plays well too
         _resp, mid = post_sms(client, ALICE, text)
         wait_handled(svc, mid)
-        beat.after_handled(celery_app, svc, gid, [])
         moves += 1
     game = load(svc, gid)
     assert game.phase == "over", f"not over after {moves} moves"
     assert game.winner is not None and max(game.scores) >= 500
-    meta = svc.store.meta(gid)
-    assert meta["status"] == "over"
-    # Alice saw every hand's result and the end; nothing was "sent" to the computer by the lifecycle
-    assert any("GAME OVER" in m["body"] or "Game over" in m["body"] for m in local(svc, ALICE))
-    _ = move
+    assert svc.store.meta(gid)["status"] == "over"
+    wait_outbox_settled(svc)
+    # Alice saw every hand's result and the end; nothing was "sent" to the computer
+    told = local(svc, ALICE)
+    assert sum(m["kind"] == "hand_summary" for m in told) == len(game.history)
+    assert told[-1]["body"].startswith("Slutt:") and "OMKAMP" in told[-1]["body"]  # in Norwegian (+47)
+    assert all(m["to"] == ALICE for m in local(svc))

@@ -58,5 +58,8 @@ def test_sms_player_against_email_player(client, svc, smtp_server, celery_worker
     root = mails[0]["Message-ID"]
     assert all(m["In-Reply-To"] == root and m["References"] == root for m in mails[1:])
     assert len({m["Message-ID"] for m in mails}) == len(mails)
-    assert "GAME OVER" in mails[-1].get_body(("plain",)).get_content()
-    assert "GAME OVER" in local_messages(svc, ALICE)[-1]["body"]
+    last = mails[-1]
+    assert last.get_body(("plain",)).get_content().startswith("Game over:")
+    assert last["Subject"] and "<html" in last.get_body(("html",)).get_content().lower()
+    assert any("<table" in m.get_body(("html",)).get_content() for m in mails)  # the hand summaries' tables
+    assert local_messages(svc, ALICE)[-1]["body"].startswith("Game over:")

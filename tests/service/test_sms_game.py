@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import time
+
+from chat import is_gsm7
 
 from spades.events import from_dict
 from spades.game import fold
@@ -58,14 +61,19 @@ def test_a_complete_game_between_two_sms_players(client, svc, celery_worker) -> 
     assert svc.store.meta(gid)["status"] == "over"
     wait_outbox_settled(svc)
     for seat, who in enumerate((ALICE, BOB)):
-        last = local_messages(svc, who)[-1]["body"]
-        assert "GAME OVER" in last and ("WON" in last) == (game.winner == seat)
+        last = local_messages(svc, who)[-1]["body"]  # the game summary (chat's format, the lifecycle's text)
+        assert last.startswith("Game over:") and ("you win" in last) == (game.winner == seat), last
+        assert "REMATCH" in last
     entries = svc.store.outbox_entries(f"g:{gid}")
     assert entries and all(e["status"] == "sent" for e in entries)
-    # news accumulate: each player hears of every trick, even those after which they were not to move
     for who in (ALICE, BOB):
-        told = " ".join(m["body"] for m in local_messages(svc, who))
-        assert told.count("won the trick") == 13 * game.hand_no
+        sent = local_messages(svc, who)
+        assert all(is_gsm7(m["body"]) for m in sent)  # SMS stay GSM-7 (160 characters a segment)
+        # a summary after every hand, and news accumulate: each player hears of every trick but the last of
+        # each hand (the summary that follows says how the hand ended), even those after which they waited
+        assert sum(m["kind"] == "hand_summary" for m in sent) == game.hand_no
+        told = " ".join(m["body"] for m in sent)
+        assert len(re.findall(r"won \w+ v ", told)) >= 12 * game.hand_no
     print(f"\n{moves} moves, {game.hand_no} hands, {time.monotonic() - t0:.1f}s")
 
 
@@ -78,9 +86,9 @@ def test_an_illegal_move_gets_a_helpful_reply_and_changes_nothing(client, svc, c
     wait_handled(svc, mid)
     wait_outbox_settled(svc)
     assert svc.store.version(gid) == before
-    assert "Not allowed" in local_messages(svc, waiting)[-1]["body"]
+    assert local_messages(svc, waiting)[-1]["body"].startswith("Not your turn: waiting for")
     resp, mid = post_sms(client, waiting, "flibbertigibbet")
     wait_handled(svc, mid)
     wait_outbox_settled(svc)
-    assert "did not understand" in local_messages(svc, waiting)[-1]["body"]
+    assert "did not understand" in local_messages(svc, waiting)[-1]["body"]  # chat.explain_error
     assert svc.store.version(gid) == before
