@@ -17,12 +17,13 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.config.update(cfg)
     app.extensions["slowspades"] = Services.from_config(app.config)
 
-    from .web import email, health, simulator, sms, status
+    from .web import email, health, rules, simulator, sms, status
 
     app.register_blueprint(sms.bp)
     app.register_blueprint(status.bp)
     app.register_blueprint(email.bp)
     app.register_blueprint(health.bp)
+    app.register_blueprint(rules.bp)
     simulator.register(app)  # only when SLOWSPADES_SIMULATOR is on (local runs)
 
     from workers import celery_init_app
