@@ -44,6 +44,9 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "OUTBOX_TTL": (3600, "int", "Seconds the outbox and consumed-message ids of a finished game are kept "
                                "(enough for the last status callbacks)."),
     "MESSAGE_TTL": (604800, "int", "Seconds an inbound message record (and its dedupe claim) is kept."),
+    "SIMULATOR": (False, "bool", "Serve the simulator page /simulator/ (on in scripts/run-local, off otherwise; "
+                                 "404 when off). Never in production: it signs webhooks for whoever reaches it."),
+    "RULES_URL": ("", "str", "Where the RULES reply points; empty: this service's own /rules page."),
     "DEALER_SEED": ("", "str", "Tests and demos only: make shuffles reproducible. Empty: secure randomness."),
     "FAULT_HANG": ("", "str", "Tests only: `<point>:<marker-dir>` makes the handler hang at a point."),
 }
