@@ -80,13 +80,26 @@ class GameCache:
         self.size = size
 
     def take(self, svc: Services, game_id: str) -> tuple[Game, str]:
+        pipe = svc.redis.pipeline(transaction=False)
+        finish = self.take_queued(svc, game_id, pipe)
+        return finish(pipe.execute())
+
+    def take_queued(self, svc: Services, game_id: str,
+                    pipe: Any) -> Callable[[list[Any]], tuple[Game, str]]:
+        """:meth:`take` with its reads queued on ``pipe``; call the result with those two replies."""
         with self._lock:
             entry = self._d.pop(game_id, None)
         game, sid = entry if entry else (Game(), "")
-        for se in svc.store.load(game_id, after=sid or None):
-            game.apply(from_dict(se.event))
-            sid = se.stream_id
-        return game, sid
+        svc.store.queue_load(pipe, game_id, sid or None)
+
+        def finish(replies: list[Any]) -> tuple[Game, str]:
+            nonlocal sid
+            for se in svc.store.loaded(game_id, sid or None, replies):
+                game.apply(from_dict(se.event))
+                sid = se.stream_id
+            return game, sid
+
+        return finish
 
     def put(self, game_id: str, game: Game, sid: str) -> None:
         with self._lock:
@@ -168,6 +181,40 @@ def _seat_of(meta: dict[str, str], address: str) -> int | None:
     return gateway.seat_of(meta, address)
 
 
+class SeatCache:
+    """The addresses of a game's seats per process (they never change once the game is under way), so the
+    players' records can be read in the same round trip as the game's meta; checked against the meta read."""
+
+    def __init__(self, size: int = 20000) -> None:
+        self._d: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.size = size
+
+    def get(self, game_id: str) -> tuple[str, str] | None:
+        with self._lock:
+            return self._d.get(game_id)
+
+    def note(self, game_id: str, meta: dict[str, str]) -> None:
+        if meta.get("status") not in ("active", "over"):
+            return
+        seats = (meta.get("seat0", ""), meta.get("seat1", ""))
+        with self._lock:
+            self._d[game_id] = seats
+            while len(self._d) > self.size:
+                self._d.popitem(last=False)
+
+
+SEATS = SeatCache()
+
+
+def _seats(meta: dict[str, str]) -> list[str]:
+    return [meta.get("seat0", ""), meta.get("seat1", "")]
+
+
+def _info(infos: dict[str, gateway.PlayerInfo], address: str) -> gateway.PlayerInfo:
+    return infos.get(address) or gateway.PlayerInfo(address, {}, {}, {}, [])
+
+
 def _stored_since(svc: Services, game_id: str, since: int, before: int) -> list[Event]:
     """The stored events of versions ``since`` .. ``before - 1`` (the newest of the stream)."""
     if before <= since:
@@ -176,13 +223,14 @@ def _stored_since(svc: Services, game_id: str, since: int, before: int) -> list[
     return [from_dict(json.loads(fields[b"e"])) for _sid, fields in reversed(entries)]
 
 
-def _auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game) -> list[Event]:
+def _auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game,
+                infos: dict[str, gateway.PlayerInfo]) -> list[Event]:
     """``DN OFF``: the service answers DRAW for a player offered double nil (``game`` is folded on)."""
     out: list[Event] = []
     while game.phase != "over" and game.to_move is not None:
         seat = game.to_move
         address = meta.get(f"seat{seat}", "")
-        if keys.is_bot(address) or not view(game, seat).double_nil_offer or reminders.flag(svc, address, "dn", True):
+        if keys.is_bot(address) or not view(game, seat).double_nil_offer or _info(infos, address).flag("dn", True):
             break
         new = decide(game, DeclineDoubleNil(seat), svc.dealer(game_id, game.version))
         fold(new, game)
@@ -194,31 +242,40 @@ _HAND_ENDS = ("hand_scored", "game_ended")
 
 
 def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game, events: list[Event],
-                  updates: dict[str, str], everyone: bool = False) -> tuple[list[Event], list[dict[str, Any]]]:
+                  updates: dict[str, str], everyone: bool = False,
+                  infos: dict[str, gateway.PlayerInfo] | None = None) -> tuple[list[Event], list[dict[str, Any]]]:
     """The events to append (``events`` plus the service's own DRAWs) and the messages they cause.
 
     ``game`` is the state after ``events`` (folded on further here); ``updates`` receives the
     meta fields to write with the append (the cursors ``seen<seat>``, email threading).
-    ``everyone``: a game that just started (the waiting player is told too).
+    ``everyone``: a game that just started (the waiting player is told too). ``infos``: the
+    seats' :class:`gateway.PlayerInfo` if the caller read them already (else read here, in one
+    round trip).
     """
-    events = list(events) + _auto_draws(svc, game_id, meta, game)
+    if infos is None:
+        infos = gateway.players_info(svc, _seats(meta))
+    events = list(events) + _auto_draws(svc, game_id, meta, game, infos)
     before = game.version - len(events)
     # the end of a hand: the lifecycle's summary (bids, tricks, points, bags, who draws next), to both
     outbox = summaries.entries(svc, game_id, meta, events, updates)
     summarised = {e["to"] for e in outbox}
-    for seat in (0, 1):
+    sendable = [seat for seat in (0, 1) if _info(infos, meta.get(f"seat{seat}", "")).may_send]
+    gateway.resolve_labels(svc, [_info(infos, meta.get(f"seat{seat}", "")) for seat in sendable], game_id)
+    sinces = {seat: min(int(meta.get(f"seen{seat}", before)), before) for seat in sendable}
+    first = min(sinces.values(), default=before)
+    stored = _stored_since(svc, game_id, first, before)  # one read for both seats
+    for seat in sendable:  # not the computer, nor a number that sent STOP
         address = meta.get(f"seat{seat}", "")
-        if not optout.may_send(svc, address):  # the computer, or a number that sent STOP
-            continue
-        since = min(int(meta.get(f"seen{seat}", before)), before)
-        news = [d for d in (redact(e, seat) for e in _stored_since(svc, game_id, since, before) + events)
+        info = _info(infos, address)
+        since = sinces[seat]
+        news = [d for d in (redact(e, seat) for e in stored[since - first:] + events)
                 if d is not None]
         if address in summarised:  # the summary told the hand's result: the prompt does not repeat it
             ends = [i for i, d in enumerate(news) if d.get("type") in _HAND_ENDS]
             news = news[ends[-1] + 1:] if ends else news
-        lang, channel = _lang(svc, address), address_kind(address)
-        opp = gateway.name_of(svc, meta.get(f"seat{1 - seat}", ""))
-        label = routing.label(svc, address, game_id)
+        lang, channel = info.lang, address_kind(address)
+        opp = _info(infos, meta.get(f"seat{1 - seat}", "")).name
+        label = info.labels[game_id]
         rendered = port.turn_message(view(game, seat), lang, channel, news, opp, label)
         if rendered is None and everyone:
             rendered = port.render_message("game_started", lang, channel, label=(label + " ").lstrip(), opp=opp,
@@ -245,10 +302,19 @@ def handle_inbound(svc: Services, message_id: str,
     if msg is None:
         return Handled([], "missing")
     sender = msg["from"]
-    done = svc.store.consumed(player_owner(sender), message_id)
-    if done is not None:
-        return Handled(done, "duplicate")
-    record = svc.players.ensure(sender, default_lang(svc, sender))
+    owner = player_owner(sender)
+    pk = owner_keys(owner)
+    pipe = svc.redis.pipeline(transaction=False)  # consumed?, the player's record and life: one round trip
+    pipe.hget(pk["consumed"], message_id)
+    pipe.hgetall(pk["meta"])
+    pipe.hgetall(keys.player_life(sender))
+    raw_done, raw_record, raw_life = pipe.execute()
+    if raw_done is not None:
+        return Handled([f"{owner}#{n}" for n in _s(raw_done).split(",") if n], "duplicate")
+    record = {_s(a): _s(b) for a, b in raw_record.items()}
+    if "kind" not in record or "lang" not in record:
+        record = svc.players.ensure(sender, default_lang(svc, sender))
+    life = {_s(a): _s(b) for a, b in raw_life.items()}
     lang = record.get("lang") or default_lang(svc, sender)
     channel = address_kind(sender)
 
@@ -282,7 +348,8 @@ def handle_inbound(svc: Services, message_id: str,
         out = gateway.reply(svc, sender, message_id, "no_invitation")
         return Handled(out.outbox_ids, out.outcome)
 
-    target = routing.Target(token_game, "token") if token_game else routing.resolve(svc, sender, said.game)
+    target = (routing.Target(token_game, "token") if token_game
+              else routing.resolve(svc, sender, said.game, last=life.get("last", "")))
     gid = target.game_id
     if kind == "rules":
         rules = invitations.rules_of(svc.store.meta(gid)) if gid else HouseRules()
@@ -298,7 +365,7 @@ def handle_inbound(svc: Services, message_id: str,
             return Handled(out.outbox_ids, "no_game")
         return _reply(svc, sender, message_id, port.render_message("help", lang, channel), "help", "no_game")
 
-    meta = svc.store.meta(gid)
+    meta = target.meta if target.meta is not None else svc.store.meta(gid)
     seat = _seat_of(meta, sender)
     if seat is None:
         return Handled([], "ignored", gid)  # a stranger: nothing changes, nothing is said
@@ -336,20 +403,55 @@ def decide_intent(svc: Services, message_id: str, sender: str, game_id: str, sai
     return _decide_loop(svc, message_id, sender, game_id, said, before_append)
 
 
+def _read_for_decide(svc: Services, game_id: str, message_id: str) -> tuple[
+        list[str] | None, dict[str, str], dict[str, gateway.PlayerInfo], tuple[Game, str]]:
+    """The game's consumed ids for the message, its meta, its players' records and its state, in one
+    round trip once this process knows the game's seats (:class:`SeatCache`), else two."""
+    owner = game_owner(game_id)
+    k = owner_keys(owner)
+    seats = SEATS.get(game_id)
+    addresses = [a for a in seats if a and not keys.is_bot(a)] if seats else []
+    pipe = svc.redis.pipeline(transaction=False)
+    pipe.hget(k["consumed"], message_id)
+    pipe.hgetall(k["meta"])
+    gateway.queue_players(pipe, addresses)
+    finish = CACHE.take_queued(svc, game_id, pipe)
+    replies = pipe.execute()
+    raw, meta_raw = replies[0], replies[1]
+    n = 2 + len(addresses) * 4
+    state = finish(replies[n:n + 2])
+    done = None if raw is None else [f"{owner}#{x}" for x in _s(raw).split(",") if x]
+    meta = {_s(a): _s(b) for a, b in meta_raw.items()}
+    if seats is not None and list(seats) == _seats(meta):
+        infos = gateway.players_from(addresses, replies[2:n])
+    else:
+        infos = gateway.players_info(svc, _seats(meta))
+    SEATS.note(game_id, meta)
+    return done, meta, infos, state
+
+
+def _s(v: Any) -> str:
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
 def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, said: Intent,
                  before_append: Callable[[int], None] | None) -> Handled:
     owner = game_owner(game_id)
-    lang, channel = _lang(svc, sender), address_kind(sender)
+    channel = address_kind(sender)
     for _ in range(MAX_ATTEMPTS):
-        done, meta = svc.store.consumed_and_meta(game_id, message_id)
+        done, meta, infos, (game, sid) = _read_for_decide(svc, game_id, message_id)
         if done is not None:
+            CACHE.put(game_id, game, sid)
             return Handled(done, "duplicate", game_id)
         seat = _seat_of(meta, sender)
         if seat is None:
+            CACHE.put(game_id, game, sid)
             return Handled([], "ignored", game_id)  # a stranger: nothing changes, nothing is said
-        opp = gateway.name_of(svc, meta.get(f"seat{1 - seat}", ""))
-        label = routing.label(svc, sender, game_id)
-        game, sid = CACHE.take(svc, game_id)
+        me = _info(infos, sender)
+        lang = me.lang
+        opp = _info(infos, meta.get(f"seat{1 - seat}", "")).name
+        gateway.resolve_labels(svc, [me], game_id)
+        label = me.labels[game_id]
         version = game.version
         try:
             if meta.get("status") == "over":
@@ -368,7 +470,7 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, said
                           "error", "illegal", game_id)
         fold(events, game)  # the state after: the cached copy is dropped below unless the append succeeds
         updates: dict[str, str] = {}
-        events, outbox = turn_messages(svc, game_id, meta, game, events, updates)
+        events, outbox = turn_messages(svc, game_id, meta, game, events, updates, infos=infos)
         over = any(isinstance(e, GameEnded) for e in events)
         if over:
             updates.update(status="over", ended=str(now_ms()))

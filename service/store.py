@@ -252,12 +252,20 @@ class Store:
     # -- reading ------------------------------------------------------------------------
     def load(self, game_id: str, after: str | None = None) -> list[StoredEvent]:
         """The game's events in order (only those after stream id ``after`` if given), archived or not."""
-        k = owner_keys(game_owner(game_id))
-        start = "(" + after if after else "-"
         pipe = self.r.pipeline(transaction=False)
-        pipe.xrange(k["ev"], min=start, max="+")
+        self.queue_load(pipe, game_id, after)
+        return self.loaded(game_id, after, pipe.execute())
+
+    @staticmethod
+    def queue_load(pipe: Any, game_id: str, after: str | None = None) -> None:
+        """Queue on ``pipe`` the two reads of :meth:`load` (so a caller can join them to its own)."""
+        k = owner_keys(game_owner(game_id))
+        pipe.xrange(k["ev"], min="(" + after if after else "-", max="+")
         pipe.exists(k["archive"])
-        entries, archived = pipe.execute()
+
+    def loaded(self, game_id: str, after: str | None, replies: list[Any]) -> list[StoredEvent]:
+        """:meth:`load`'s answer from the two replies :meth:`queue_load` queued."""
+        entries, archived = replies
         if archived and not entries:
             return [e for e in self._read_archive(game_id)
                     if after is None or _sid_key(e.stream_id) > _sid_key(after)]

@@ -66,6 +66,123 @@ def is_stopped(svc: Services, address: str) -> bool:
     return svc.redis.hget(keys.player_life(address), "stopped") in (b"1", "1")
 
 
+@dataclass
+class PlayerInfo:
+    """What rendering a game message needs of one player, read in one round trip (:func:`queue_players`).
+
+    The same answers as :func:`lang_of`, :func:`name_of`, :func:`is_stopped`,
+    ``reminders.flag`` and ``routing.label``, from the player's record, ``life`` hash, game
+    numbers and newest games, read together with the caller's own commands.
+    """
+
+    address: str
+    record: dict[str, str]
+    life: dict[str, str]
+    nums: dict[str, str]
+    games: list[str]
+    labels: dict[str, str] = field(default_factory=dict)  # game id -> "#N" or "" once known
+
+    @property
+    def lang(self) -> str:
+        return self.record.get("lang") or language_for_address(self.address)
+
+    @property
+    def name(self) -> str:
+        if keys.is_bot(self.address):
+            return "Bot"
+        return self.record.get("name") or self.address
+
+    @property
+    def stopped(self) -> bool:
+        return self.life.get("stopped") == "1"
+
+    @property
+    def may_send(self) -> bool:
+        return not keys.is_bot(self.address) and not self.stopped
+
+    def flag(self, name: str, default: bool) -> bool:
+        raw = self.life.get(name)
+        return default if raw is None else raw == "1"
+
+
+_PLAYER_READS = 4
+
+
+def queue_players(pipe: Any, addresses: list[str]) -> None:
+    """Queue on ``pipe`` the reads :func:`players_from` parses (record, life, numbers, newest 100 games)."""
+    from ..store import owner_keys, player_owner
+
+    for address in addresses:
+        k = owner_keys(player_owner(address))
+        pipe.hgetall(k["meta"])
+        pipe.hgetall(keys.player_life(address))
+        pipe.hgetall(keys.player_nums(address))
+        pipe.zrevrange(k["games"], 0, 99)
+
+
+def players_from(addresses: list[str], replies: list[Any]) -> dict[str, PlayerInfo]:
+    """The :class:`PlayerInfo` of each address from the replies of :func:`queue_players` (in order)."""
+    out: dict[str, PlayerInfo] = {}
+    for i, address in enumerate(addresses):
+        rec, life, nums, games = replies[i * _PLAYER_READS:(i + 1) * _PLAYER_READS]
+        out[address] = PlayerInfo(address, {_s(a): _s(b) for a, b in rec.items()},
+                                  {_s(a): _s(b) for a, b in life.items()},
+                                  {_s(a): _s(b) for a, b in nums.items()}, [_s(g) for g in games])
+    return out
+
+
+def resolve_labels(svc: Services, infos: list[PlayerInfo], game_id: str) -> None:
+    """Fill ``info.labels[game_id]`` (``routing.label``) for each info, in at most one more round trip.
+
+    A player's unfinished games are among the games their numbers point at (every game gets a
+    number for each person when it is created, and a number is not given again while its game
+    is unfinished), so only those games' status is read, not every game of the player.
+    """
+    from .routing import UNFINISHED, number_of
+
+    asks: list[tuple[PlayerInfo, list[str]]] = []
+    for info in infos:
+        if game_id in info.labels:
+            continue
+        newest = set(info.games)
+        numbered = {v for k, v in info.nums.items() if k.isdigit() and v in newest}
+        if len(numbered) < 2:
+            info.labels[game_id] = ""
+        else:
+            asks.append((info, sorted(numbered)))
+    if not asks:
+        return
+    from ..store import game_owner, owner_keys
+
+    pipe = svc.redis.pipeline(transaction=False)
+    for _info, gids in asks:
+        for gid in gids:
+            pipe.hmget(owner_keys(game_owner(gid))["meta"], "status", "seat0", "seat1")
+    replies = iter(pipe.execute())
+    for info, gids in asks:
+        unfinished = 0
+        for _gid in gids:
+            status, s0, s1 = (None if v is None else _s(v) for v in next(replies))
+            if status in UNFINISHED and info.address in (s0, s1):
+                unfinished += 1
+        if unfinished < 2:
+            info.labels[game_id] = ""
+        else:
+            n = info.nums.get(f"g:{game_id}")
+            info.labels[game_id] = f"#{n if n is not None else number_of(svc, info.address, game_id)}"
+
+
+def players_info(svc: Services, addresses: list[str], game_id: str | None = None) -> dict[str, PlayerInfo]:
+    """:class:`PlayerInfo` of ``addresses`` (one round trip; labels of ``game_id`` in at most one more)."""
+    addresses = list(dict.fromkeys(a for a in addresses if a and not keys.is_bot(a)))
+    pipe = svc.redis.pipeline(transaction=False)
+    queue_players(pipe, addresses)
+    infos = players_from(addresses, pipe.execute() if addresses else [])
+    if game_id is not None:
+        resolve_labels(svc, list(infos.values()), game_id)
+    return infos
+
+
 def seat_of(meta: dict[str, str], address: str) -> int | None:
     for seat in (0, 1):
         if meta.get(f"seat{seat}") == address:

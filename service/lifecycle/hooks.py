@@ -33,12 +33,17 @@ class BotTurn:
     version: int
 
 
-def after_game_change(svc: Services, game_id: str, game: Game) -> BotTurn | None:
-    """Record the game's new turn and schedule what it needs; the computer's turn if it is one."""
-    reminders.on_turn(svc, game_id, game)
+def after_game_change(svc: Services, game_id: str, game: Game, meta: dict[str, str] | None = None,
+                      now_ms: int | None = None) -> BotTurn | None:
+    """Record the game's new turn and schedule what it needs; the computer's turn if it is one.
+
+    ``meta`` (and ``now_ms``): as the caller read them just before, if it did.
+    """
+    reminders.on_turn(svc, game_id, game, now_ms=now_ms, meta=meta)
     if game.phase == "over" or game.to_move is None:
         return None
-    meta = svc.store.meta(game_id)
+    if meta is None:
+        meta = svc.store.meta(game_id)
     if meta.get("status") == "active" and keys.is_bot(meta.get(f"seat{game.to_move}", "")):
         return BotTurn(game_id, game.to_move, game.version)
     return None
@@ -46,13 +51,38 @@ def after_game_change(svc: Services, game_id: str, game: Game) -> BotTurn | None
 
 def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str]) -> BotTurn | None:
     """After the inbound handler: note the prompted games, and run :func:`after_game_change`."""
-    routing.note_outbox(svc, outbox_ids)
-    if not game_id:
+    from .. import handlers
+    from ..store import owner_keys
+
+    # one round trip: the recipients of the messages, the game's meta and state, the clock's offset
+    pipe = svc.redis.pipeline(transaction=False)
+    routed = routing.queue_note_outbox(pipe, outbox_ids)
+    finish = None
+    if game_id:
+        pipe.hgetall(owner_keys(f"g:{game_id}")["meta"])
+        pipe.get(clock.OFFSET_KEY)
+        finish = handlers.CACHE.take_queued(svc, game_id, pipe)
+    replies = pipe.execute()
+    routing.note_outbox_from(svc, routed, replies[:len(routed)])
+    if not game_id or finish is None:
         return None
-    meta = svc.store.meta(game_id)
+    raw_meta, offset = replies[len(routed):len(routed) + 2]
+    game, sid = finish(replies[len(routed) + 2:])
+    handlers.CACHE.put(game_id, game, sid)
+    meta = {gateway._s(a): gateway._s(b) for a, b in raw_meta.items()}
     if meta.get("status") not in ("active", "over"):
         return None
-    return after_game_change(svc, game_id, gateway.load_game(svc, game_id))
+    return after_game_change(svc, game_id, game, meta=meta, now_ms=clock.now_ms(_Fixed(offset)))
+
+
+class _Fixed:
+    """A stand-in client for :func:`clock.now_ms` answering the offset already read."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+
+    def get(self, _key: str) -> Any:
+        return self.raw
 
 
 @dataclass

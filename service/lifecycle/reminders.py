@@ -144,44 +144,63 @@ def turn(svc: Services, game_id: str) -> dict[str, int] | None:
     return {"v": int(life["v"]), "seat": int(life["seat"]), "since": int(life["since"])}
 
 
-def on_turn(svc: Services, game_id: str, game: Game, now_ms: int | None = None) -> bool:
+def on_turn(svc: Services, game_id: str, game: Game, now_ms: int | None = None,
+            meta: dict[str, str] | None = None) -> bool:
     """Record that the game reached ``game.version`` and schedule what the new turn needs.
 
     A human to move: the first reminder and the timeout. The computer to move: its move (the
     caller also queues the Celery task). Items of the previous turn are removed. Returns True
     if this turn was new (a repeated call for the same version does nothing).
+    ``meta``: the game's meta if the caller read it just before. The removals and the new items
+    are written in one round trip.
     """
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     seat = game.to_move
-    meta = svc.store.meta(game_id)
-    script = svc.redis.register_script(TURN_LUA)
+    if meta is None:
+        meta = svc.store.meta(game_id)
     seat_arg = "" if seat is None or game.phase == "over" else str(seat)
-    fresh, old_v, old_seat = script(keys=[keys.game_life(game_id)], args=[game.version, seat_arg, now_ms])
+    fresh, old_v, old_seat = _turn_script(svc)(keys=[keys.game_life(game_id)], args=[game.version, seat_arg, now_ms])
     if not int(fresh):
         return False
     old_v = int(old_v)
     old_seat_s = old_seat.decode() if isinstance(old_seat, bytes) else old_seat
-    if old_v >= 0 and old_seat_s != "":
-        cancel_turn(svc, game_id, int(old_seat_s), old_v)
-    if seat_arg == "" or meta.get("status") != "active":
-        return True
     address = meta.get(f"seat{seat}", "")
-    if keys.is_bot(address):
-        delay_ms = int(float(settings.get(svc.config, "BOT_DELAY")) * 1000)
-        due.schedule(svc.redis, Item("b", game_id, seat, game.version), now_ms + delay_ms + 60_000)
-        return True
-    first = settings.remind_delays_s(svc.config)[0]
-    due.schedule(svc.redis, Item("r", game_id, seat, game.version, 1), now_ms + int(first * 1000))
-    from . import timeouts
+    human = seat_arg != "" and meta.get("status") == "active" and not keys.is_bot(address)
+    deadline = 0
+    if human:
+        from . import timeouts
 
-    due.schedule(svc.redis, Item("t", game_id, seat, game.version), timeouts.deadline_ms(svc, game_id, now_ms, now_ms))
+        deadline = timeouts.deadline_ms(svc, game_id, now_ms, now_ms)
+    pipe = svc.redis.pipeline(transaction=False)  # in order: the old turn's items out, the new turn's in
+    if old_v >= 0 and old_seat_s != "":
+        cancel_turn(svc, game_id, int(old_seat_s), old_v, client=pipe)
+    if seat_arg != "" and meta.get("status") == "active":
+        if not human:
+            delay_ms = int(float(settings.get(svc.config, "BOT_DELAY")) * 1000)
+            due.schedule(pipe, Item("b", game_id, seat, game.version), now_ms + delay_ms + 60_000)
+        else:
+            first = settings.remind_delays_s(svc.config)[0]
+            due.schedule(pipe, Item("r", game_id, seat, game.version, 1), now_ms + int(first * 1000))
+            due.schedule(pipe, Item("t", game_id, seat, game.version), deadline)
+    pipe.execute()
     return True
 
 
-def cancel_turn(svc: Services, game_id: str, seat: int, version: int) -> None:
-    """Remove the due items of one turn (they would be stale anyway)."""
+def _turn_script(svc: Services) -> Any:
+    script = getattr(svc.redis, "_ss_turn_script", None)
+    if script is None:
+        script = svc.redis.register_script(TURN_LUA)
+        try:
+            svc.redis._ss_turn_script = script  # type: ignore[attr-defined]
+        except AttributeError:
+            pass
+    return script
+
+
+def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Any = None) -> None:
+    """Remove the due items of one turn (they would be stale anyway); ``client``: a pipeline to queue on."""
     n = int(settings.get(svc.config, "REMIND_MAX"))
-    due.cancel(svc.redis, *[Item("r", game_id, seat, version, i) for i in range(1, n + 2)],
+    due.cancel(svc.redis if client is None else client, *[Item("r", game_id, seat, version, i) for i in range(1, n + 2)],
                Item("a", game_id, seat, version), Item("t", game_id, seat, version), Item("b", game_id, seat, version))
 
 

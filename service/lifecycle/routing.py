@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..context import Services
@@ -76,29 +76,66 @@ def note_outbox(svc: Services, outbox_ids: list[str]) -> None:
             note_prompt(svc, e["to"], e["game"])
 
 
+def queue_note_outbox(pipe: Any, outbox_ids: list[str]) -> list[str]:
+    """:func:`note_outbox` in two round trips whatever the number of messages: queue the reads
+    of the game messages among ``outbox_ids`` on ``pipe`` (returns them, in order)."""
+    from ..store import owner_keys, split_outbox_id
+
+    routed = [oid for oid in outbox_ids if oid.startswith("g:")]
+    for oid in routed:
+        owner, n = split_outbox_id(oid)
+        pipe.hget(owner_keys(owner)["outbox"], n)
+    return routed
+
+
+def note_outbox_from(svc: Services, routed: list[str], replies: list[Any]) -> None:
+    """The second half of :func:`queue_note_outbox`: note each message's game for its recipient."""
+    import json
+
+    pipe = None
+    for raw in replies:
+        if raw is None:
+            continue
+        e = json.loads(raw.decode() if isinstance(raw, bytes) else raw)
+        if e.get("game") and e.get("to") and not keys.is_bot(e["to"]):
+            pipe = pipe or svc.redis.pipeline(transaction=False)
+            pipe.hset(keys.player_life(e["to"]), "last", e["game"])
+    if pipe is not None:
+        pipe.execute()
+
+
 @dataclass(frozen=True)
 class Target:
     """Where a message goes: ``game_id`` (None if no game fits) and why (``number``, ``last``, ``only``, ...)."""
 
     game_id: str | None
     how: str
+    meta: dict[str, str] | None = field(default=None, compare=False)  # the game's meta as read, if it was
 
 
 def resolve(svc: Services, address: str, number: int | None = None,
-            statuses: tuple[str, ...] = ("active",)) -> Target:
+            statuses: tuple[str, ...] = ("active",), last: str | None = None) -> Target:
     """The game a message from ``address`` is for: ``#number`` if given, else the last prompted game.
 
     Falls back to the newest game with one of ``statuses`` when the last prompted one is not.
+    ``last``: the player's last prompted game if the caller read it already. The target carries
+    the meta of its game when it was read on the way.
     """
     if number is not None:
         gid = game_by_number(svc, address, number)
-        if gid is None or gateway.seat_of(svc.store.meta(gid), address) is None:
+        if gid is None:
             return Target(None, "no_such_number")
-        return Target(gid, "number")
-    last = svc.redis.hget(keys.player_life(address), "last")
-    last_s = last.decode() if isinstance(last, bytes) else last
-    if last_s and svc.store.meta(last_s).get("status") in statuses:
-        return Target(last_s, "last")
+        meta = svc.store.meta(gid)
+        if gateway.seat_of(meta, address) is None:
+            return Target(None, "no_such_number")
+        return Target(gid, "number", meta)
+    if last is None:
+        raw = svc.redis.hget(keys.player_life(address), "last")
+        last = raw.decode() if isinstance(raw, bytes) else raw
+    if last:
+        meta = svc.store.meta(last)
+        if meta.get("status") in statuses:
+            return Target(last, "last", meta)
     games = unfinished_games(svc, address, statuses)
     return Target(games[0], "newest") if games else Target(None, "none")
 
