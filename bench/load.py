@@ -9,9 +9,11 @@ processes, as the Procfile does, and drives them from this process:
    webhooks (the next move is sent when the previous one is in the game's stream); moves per
    second, webhook response time p50/p99, and webhook -> outbox time p50/p99 (the append that writes
    the events and the outbox entries is one Lua script; its time is the stream entry's ``t``).
-3. **memory**: ``--finish`` games played to their end (to 500) through the same path, then the Redis
-   memory of each finished game's keys (``MEMORY USAGE``), with the outbox (kept for
-   ``SLOWSPADES_OUTBOX_TTL`` after the game) and without it.
+3. **memory**: ``--finish`` games played to their end (to 500) through the same path, then, once
+   their outbox is sent, the Redis memory of each finished game's keys (``MEMORY USAGE``) with what
+   remains of its outbox (a finished game keeps only the entries not known to be sent and the last
+   to each player, until ``SLOWSPADES_OUTBOX_TTL``: ``Store.compact_outbox``) and without it; and,
+   apart, the inbound message records of its moves (``in:<id>``, kept ``SLOWSPADES_MESSAGE_TTL``).
 
 Options: ``--seconds 30 --sessions 32 --threads 8 --finish 4 --web-workers 2 --worker-concurrency 2``.
 """
@@ -144,6 +146,7 @@ class GameDriver:
         self.bots = (bots.get("basic", seed=1), bots.get("basic", seed=2))
         self.sent_at = 0.0
         self.mid = ""
+        self.mids: list[str] = []
         self.moves = 0
         self.catch_up()
 
@@ -190,6 +193,7 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
                 sender, text = g.next_text()
                 g.sent_at = time.time()
                 dt, g.mid = signed_sms(session, base, sender, text)
+                g.mids.append(g.mid)
                 stats["webhook"].append(dt)
                 waiting["{g:" + g.gid + "}:ev"] = g
             pending = []
@@ -267,15 +271,18 @@ def new_games(svc: Services, n: int, tag: str) -> list[GameDriver]:
     return out
 
 
-def game_memory(svc: Services, gid: str) -> tuple[int, int]:
-    """(bytes of all the game's keys, bytes without the outbox and consumed ids that expire)."""
+def game_memory(svc: Services, g: GameDriver) -> tuple[int, int, int]:
+    """(bytes of all the game's keys, what remains of its outbox included; bytes without the outbox
+    and consumed ids, which expire SLOWSPADES_OUTBOX_TTL after the game; bytes of the inbound
+    records of the game's messages, ``in:<id>``, kept SLOWSPADES_MESSAGE_TTL)."""
     total = durable = 0
-    for key in svc.redis.scan_iter("{g:" + gid + "}:*"):
+    for key in svc.redis.scan_iter("{g:" + g.gid + "}:*"):
         size = int(svc.redis.memory_usage(key, samples=0) or 0)
         total += size
         if not key.decode().endswith((":outbox", ":consumed", ":outq")):
             durable += size
-    return total, durable
+    inbound = sum(int(svc.redis.memory_usage(f"in:{m}", samples=0) or 0) for m in g.mids)
+    return total, durable, inbound
 
 
 def cpu_by_group(groups: dict[str, int]) -> dict[str, float]:
@@ -352,14 +359,17 @@ def main() -> None:
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and any(svc.redis.zcard("{g:" + g.gid + "}:outq") for g in fin):
                 time.sleep(0.2)
-            sizes = [game_memory(svc, g.gid) for g in fin]
+            sizes = [game_memory(svc, g) for g in fin]
+            outboxes = [sum(1 for f in svc.redis.hkeys("{g:" + g.gid + "}:outbox") if f.isdigit()) for g in fin]
             moves_f = [g.moves for g in fin]
             print(f"finished games: {len(fin)} in {time.monotonic() - t0:.0f} s, "
                   f"{statistics.mean(moves_f):.0f} moves and "
                   f"{statistics.mean(g.game.version for g in fin):.0f} events on average")
-            print(f"Redis memory per finished game: {statistics.mean(s[0] for s in sizes) / 1024:.1f} KB with its "
-                  f"outbox, {statistics.mean(s[1] for s in sizes) / 1024:.1f} KB once the outbox expires "
-                  f"(SLOWSPADES_OUTBOX_TTL)")
+            print(f"Redis memory per finished game: {statistics.mean(s[0] for s in sizes) / 1024:.1f} KB with what "
+                  f"remains of its outbox (about {statistics.mean(outboxes):.0f} entries), "
+                  f"{statistics.mean(s[1] for s in sizes) / 1024:.1f} KB once that expires (SLOWSPADES_OUTBOX_TTL)")
+            print(f"  besides, the inbound records of its messages (in:<id>, kept SLOWSPADES_MESSAGE_TTL): "
+                  f"{statistics.mean(s[2] for s in sizes) / 1024:.1f} KB per game")
     finally:
         cluster.stop()
 

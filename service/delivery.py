@@ -177,3 +177,26 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         return svc.store.set_status(outbox_id, "failed", error=str(exc))
     # local and SMTP hand-offs are final as far as we can know; Twilio reports 'delivered' later
     return svc.store.set_status(outbox_id, "sent", provider_id=provider_id)
+
+
+def deliver_local_many(svc: Services, outbox_ids: list[str]) -> None:
+    """:func:`deliver` of several entries when every channel goes to the local outbox (:func:`all_local`),
+    in three round trips whatever their number: claim them all, read whether their recipients sent
+    STOP, then write the local outbox and the statuses."""
+    from .lifecycle import keys
+
+    entries = [e for e in svc.store.claim_send_many(outbox_ids, int(svc.config["SEND_LEASE"])) if e is not None]
+    people = list(dict.fromkeys(e["to"] for e in entries if not keys.is_bot(e["to"])))
+    stopped: set[str] = set()
+    if people:
+        pipe = svc.redis.pipeline(transaction=False)
+        for address in people:
+            pipe.hget(keys.player_life(address), "stopped")
+        stopped = {a for a, v in zip(people, pipe.execute()) if v in (b"1", "1")}
+    sent, refused = [], []
+    for e in entries:
+        if keys.is_bot(e["to"]) or e["to"] in stopped:  # STOP: nothing at all is sent to that number
+            refused.append((e["id"], "not sent: opted out (STOP) or not a person"))
+        else:
+            sent.append(e)
+    svc.store.settle_local_many(sent, refused)

@@ -455,6 +455,9 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, said
         version = game.version
         try:
             if meta.get("status") == "over":
+                if meta.get("archived") and svc.store.consumed_in_archive(game_id, message_id):
+                    CACHE.put(game_id, game, sid)  # a retry of a message whose consumed id was compacted away
+                    return Handled([], "duplicate", game_id)
                 raise GameOverError("the game is over")
             command = said.command(seat, game.phase)
             if command is None:

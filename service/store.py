@@ -97,6 +97,60 @@ redis.call('HSET', KEYS[3], 'archived', ARGV[1])
 return 1
 """
 
+COMPACT_LUA = r"""
+-- KEYS: outbox, consumed, meta; ARGV: the message ids of the game's archived log
+-- A finished game's outbox keeps what may still be sent or looked at: entries not known to be sent
+-- (queued, sending, failed) and the last entry to each recipient. The others (sent, delivered) are
+-- dropped, and the consumed ids whose entries were all dropped with them (a retry of such a message
+-- is still recognised, from the archived log: Store.consumed_in_archive). Returns the number dropped.
+local all = redis.call('HGETALL', KEYS[1])
+local status, last = {}, {}
+for i = 1, #all, 2 do
+  local f, v = all[i], all[i + 1]
+  local n = string.match(f, '^(%d+):s$')
+  if n then
+    status[n] = v
+  elseif string.match(f, '^%d+$') then
+    local ok, e = pcall(cjson.decode, v)
+    local to = (ok and type(e) == 'table' and e.to) or ''
+    if last[to] == nil or tonumber(f) > tonumber(last[to]) then last[to] = f end
+  end
+end
+local keep = {}
+for _, n in pairs(last) do keep[n] = true end
+local dropped = {}
+local count = 0
+for n, s in pairs(status) do
+  if (s == 'sent' or s == 'delivered') and not keep[n] then
+    redis.call('HDEL', KEYS[1], n, n .. ':s', n .. ':t', n .. ':sid', n .. ':err')
+    dropped[n] = true
+    count = count + 1
+  end
+end
+local logged = {}
+for _, m in ipairs(ARGV) do logged[m] = true end
+local consumed = redis.call('HGETALL', KEYS[2])
+for i = 1, #consumed, 2 do
+  local gone = logged[consumed[i]] == true
+  for n in string.gmatch(consumed[i + 1], '[^,]+') do
+    if not dropped[n] then gone = false end
+  end
+  if gone then redis.call('HDEL', KEYS[2], consumed[i]) end
+end
+-- written afresh: a hash emptied by HDEL keeps its table's memory (and a small one is stored compactly)
+for _, key in ipairs({KEYS[1], KEYS[2]}) do
+  local ttl = redis.call('PTTL', key)
+  local rest = redis.call('HGETALL', key)
+  redis.call('DEL', key)
+  for i = 1, #rest, 1000 do  -- in chunks: unpack has a stack limit
+    redis.call('HSET', key, unpack(rest, i, math.min(i + 999, #rest)))
+  end
+  if #rest > 0 and ttl > 0 then redis.call('PEXPIRE', key, ttl) end
+end
+if count > 0 then redis.call('HINCRBY', KEYS[3], 'outbox_dropped', count) end
+return count
+"""
+
 CLAIM_LUA = r"""
 -- KEYS: outbox, outq; ARGV: n, now ms, lease ms
 local n, now, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -216,6 +270,7 @@ class Store:
         self._claim_in = client.register_script(CLAIM_INBOUND_LUA)
         self._zrem_if = client.register_script(ZREM_IF_SCORE_LUA)
         self._archive = client.register_script(ARCHIVE_LUA)
+        self._compact = client.register_script(COMPACT_LUA)
 
     # -- appending ----------------------------------------------------------------------
     def append(self, owner: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,
@@ -298,7 +353,22 @@ class Store:
         lines = "\n".join(json.dumps([e.stream_id, e.event, e.time_ms, e.message_id], separators=(",", ":"))
                           for e in events)
         blob = zlib.compress(lines.encode(), 9)
-        return bool(self._archive(keys=[k["ev"], k["archive"], k["meta"]], args=[len(events), blob]))
+        done = bool(self._archive(keys=[k["ev"], k["archive"], k["meta"]], args=[len(events), blob]))
+        if done:
+            self.compact_outbox(game_id, [e.message_id for e in events if e.message_id])
+        return done
+
+    def compact_outbox(self, game_id: str, logged: list[str]) -> int:
+        """A finished game's outbox down to what may still be sent or looked at (see ``COMPACT_LUA``):
+        the entries not known to be sent, the last one to each recipient, and their consumed ids
+        (a consumed id goes only if ``logged``, the message ids of the archived log, has it). Returns the number of entries dropped (added up in the meta's ``outbox_dropped``)."""
+        k = owner_keys(game_owner(game_id))
+        return int(self._compact(keys=[k["outbox"], k["consumed"], k["meta"]], args=list(dict.fromkeys(logged))))
+
+    def consumed_in_archive(self, game_id: str, message_id: str) -> bool:
+        """Whether an archived game's log holds an append of ``message_id`` (its consumed id may be
+        gone with its outbox entries, :meth:`compact_outbox`)."""
+        return any(e.message_id == message_id for e in self._read_archive(game_id))
 
     def _read_archive(self, game_id: str) -> list[StoredEvent]:
         raw = self.r.get(owner_keys(game_owner(game_id))["archive"])
@@ -359,6 +429,39 @@ class Store:
         entry = json.loads(_s(raw))
         entry["id"] = outbox_id
         return entry
+
+    def claim_send_many(self, outbox_ids: list[str], lease_s: int) -> list[dict[str, Any] | None]:
+        """:meth:`claim_send` of several entries in one round trip (in order)."""
+        pipe = self.r.pipeline(transaction=False)
+        for oid in outbox_ids:
+            owner, n = split_outbox_id(oid)
+            k = owner_keys(owner)
+            self._claim(keys=[k["outbox"], k["outq"]], args=[n, now_ms(), lease_s * 1000], client=pipe)
+        out: list[dict[str, Any] | None] = []
+        for oid, (status, raw) in zip(outbox_ids, pipe.execute() if outbox_ids else []):
+            if _s(status) != "claimed":
+                out.append(None)
+                continue
+            entry = json.loads(_s(raw))
+            entry["id"] = oid
+            out.append(entry)
+        return out
+
+    def settle_local_many(self, sent: list[dict[str, Any]], refused: list[tuple[str, str]]) -> None:
+        """In one round trip: :meth:`push_local_and_mark_sent` for the ``sent`` entries, and
+        ``set_status(id, 'failed', error=...)`` for the ``refused`` (id, error) pairs."""
+        pipe = self.r.pipeline(transaction=False)
+        for entry in sent:
+            owner, n = split_outbox_id(entry["id"])
+            k = owner_keys(owner)
+            pipe.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
+            self._status(keys=[k["outbox"], k["outq"]], args=[n, "sent", now_ms(), "local", ""], client=pipe)
+        for oid, error in refused:
+            owner, n = split_outbox_id(oid)
+            k = owner_keys(owner)
+            self._status(keys=[k["outbox"], k["outq"]], args=[n, "failed", now_ms(), "", error[:500]], client=pipe)
+        if sent or refused:
+            pipe.execute()
 
     def set_status(self, outbox_id: str, status: str, provider_id: str = "", error: str = "") -> str:
         """Move an entry's status forward (never backwards, except sending -> queued); returns the status now."""

@@ -12,7 +12,7 @@ from celery import shared_task
 from flask import current_app
 
 from service import handlers
-from service.delivery import TransientSendError, all_local
+from service.delivery import TransientSendError, all_local, deliver_local_many
 from service.delivery import deliver as deliver_entry
 
 DELIVER = "workers.tasks.deliver"
@@ -29,11 +29,10 @@ def handle_inbound(self, message_id: str) -> str:  # type: ignore[no-untyped-def
     """Decide a recorded inbound message and queue the deliveries it causes (retried on Redis errors)."""
     svc = _svc()
     result = handlers.handle_inbound(svc, message_id)
-    inline = all_local(svc)  # the local outbox is a Redis write: no need for a task per message
-    for outbox_id in result.outbox_ids:
-        if inline:
-            deliver_entry(svc, outbox_id)
-        else:
+    if all_local(svc):  # the local outbox is a Redis write: no need for a task per message
+        deliver_local_many(svc, result.outbox_ids)
+    else:
+        for outbox_id in result.outbox_ids:
             self.app.send_task(DELIVER, args=[outbox_id])
     from . import beat
 
