@@ -28,6 +28,7 @@ inbound message id) and no event.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import os
 import threading
@@ -215,10 +216,20 @@ def _info(infos: dict[str, gateway.PlayerInfo], address: str) -> gateway.PlayerI
     return infos.get(address) or gateway.PlayerInfo(address, {}, {}, {}, [])
 
 
+RECENT = 12
+# (game id, version, the newest stream entries up to that version, newest first): a stream's first
+# ``version`` entries never change, so these stand for versions ``version - len`` .. ``version - 1``
+RECENT_READ: contextvars.ContextVar[tuple[str, int, list[Any]]] = contextvars.ContextVar(
+    "recent", default=("", -1, []))
+
+
 def _stored_since(svc: Services, game_id: str, since: int, before: int) -> list[Event]:
     """The stored events of versions ``since`` .. ``before - 1`` (the newest of the stream)."""
     if before <= since:
         return []
+    gid, version, recent = RECENT_READ.get()
+    if gid == game_id and version == before and before - since <= len(recent):  # read with the game's state (_read_for_decide)
+        return [from_dict(json.loads(fields[b"e"])) for _sid, fields in reversed(recent[:before - since])]
     entries = svc.redis.xrevrange(owner_keys(game_owner(game_id))["ev"], count=before - since)
     return [from_dict(json.loads(fields[b"e"])) for _sid, fields in reversed(entries)]
 
@@ -416,10 +427,15 @@ def _read_for_decide(svc: Services, game_id: str, message_id: str) -> tuple[
     pipe.hgetall(k["meta"])
     gateway.queue_players(pipe, addresses)
     finish = CACHE.take_queued(svc, game_id, pipe)
+    pipe.xrevrange(k["ev"], count=RECENT)  # the newest events, for the news of a seat a little behind
     replies = pipe.execute()
     raw, meta_raw = replies[0], replies[1]
     n = 2 + len(addresses) * 4
     state = finish(replies[n:n + 2])
+    recent = replies[n + 2]
+    # they are the events just before the state read only if the newest is the last one folded in
+    if recent and _s(recent[0][0]) == state[1]:
+        RECENT_READ.set((game_id, state[0].version, recent))
     done = None if raw is None else [f"{owner}#{x}" for x in _s(raw).split(",") if x]
     meta = {_s(a): _s(b) for a, b in meta_raw.items()}
     if seats is not None and list(seats) == _seats(meta):

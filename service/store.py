@@ -259,6 +259,13 @@ def _s(v: Any) -> str:
     return v.decode() if isinstance(v, bytes) else str(v)
 
 
+def _queue_script(pipe: Any, script: Any, keys: list[Any], args: list[Any]) -> None:
+    """Queue a Lua script on a pipeline as ``EVAL`` of its text: redis-py's own way (``client=pipe``) asks
+    ``SCRIPT EXISTS`` first, one more round trip per pipeline; EVAL never meets a missing script and
+    the server keeps the compiled script by its hash anyway."""
+    pipe.eval(script.script, len(keys), *keys, *args)
+
+
 class Store:
     """Events, outbox and inbound messages on one Redis connection pool."""
 
@@ -296,7 +303,7 @@ class Store:
         if entries:  # one round trip: the ZADD runs first, then the script
             pipe = self.r.pipeline(transaction=False)
             pipe.zadd(DIRTY, {owner: now_ms()})
-            self._append(keys=keys, args=args, client=pipe)
+            _queue_script(pipe, self._append, keys, args)
             reply = pipe.execute()[-1]
         else:
             reply = self._append(keys=keys, args=args)
@@ -436,7 +443,7 @@ class Store:
         for oid in outbox_ids:
             owner, n = split_outbox_id(oid)
             k = owner_keys(owner)
-            self._claim(keys=[k["outbox"], k["outq"]], args=[n, now_ms(), lease_s * 1000], client=pipe)
+            _queue_script(pipe, self._claim, [k["outbox"], k["outq"]], [n, now_ms(), lease_s * 1000])
         out: list[dict[str, Any] | None] = []
         for oid, (status, raw) in zip(outbox_ids, pipe.execute() if outbox_ids else []):
             if _s(status) != "claimed":
@@ -455,11 +462,11 @@ class Store:
             owner, n = split_outbox_id(entry["id"])
             k = owner_keys(owner)
             pipe.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
-            self._status(keys=[k["outbox"], k["outq"]], args=[n, "sent", now_ms(), "local", ""], client=pipe)
+            _queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "sent", now_ms(), "local", ""])
         for oid, error in refused:
             owner, n = split_outbox_id(oid)
             k = owner_keys(owner)
-            self._status(keys=[k["outbox"], k["outq"]], args=[n, "failed", now_ms(), "", error[:500]], client=pipe)
+            _queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "failed", now_ms(), "", error[:500]])
         if sent or refused:
             pipe.execute()
 
@@ -492,7 +499,7 @@ class Store:
             flat += [a, str(b)]
         pipe = self.r.pipeline(transaction=False)
         pipe.zadd(PENDING_IN, {message_id: now_ms()}, nx=True)  # first, so the sweep finds it if we die
-        self._claim_in(keys=[f"in:{message_id}"], args=[ttl_s, *flat], client=pipe)
+        _queue_script(pipe, self._claim_in, [f"in:{message_id}"], [ttl_s, *flat])
         return bool(pipe.execute()[-1])
 
     def inbound(self, message_id: str) -> dict[str, str] | None:
@@ -537,7 +544,7 @@ class Store:
         k = owner_keys(owner)
         pipe = self.r.pipeline(transaction=False)
         pipe.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
-        self._status(keys=[k["outbox"], k["outq"]], args=[n, "sent", now_ms(), "local", ""], client=pipe)
+        _queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "sent", now_ms(), "local", ""])
         return _s(pipe.execute()[-1])
 
     def read_local(self, count: int = 100, after: str = "-") -> list[tuple[str, dict[str, Any]]]:

@@ -86,8 +86,16 @@ def run_bot_move(svc: Services, game_id: str, seat: int, version: int, queue_bot
 
 
 # -- Celery ---------------------------------------------------------------------------------
-def _dispatcher(app: Celery) -> Dispatch:
+def _dispatcher(app: Celery, svc: Services | None = None) -> Dispatch:
+    """Deliver outbox entries: inline when every channel goes to the local outbox (a Redis write, as
+    ``workers.tasks.handle_inbound`` does; so they are in the local outbox before any later task
+    runs), else one ``deliver`` task each."""
+    from service.delivery import all_local, deliver_local_many
+
     def dispatch(ids: list[str]) -> None:
+        if svc is not None and all_local(svc):
+            deliver_local_many(svc, ids)
+            return
         for oid in ids:
             app.send_task(DELIVER, args=[oid])
 
@@ -107,7 +115,7 @@ def _bot_queuer(app: Celery, svc: Services) -> QueueBot:
 def tick(self: Any) -> int:
     """Beat job: act on the due reminders, timeouts, AUTO moves, bot moves and invitation expiries."""
     svc = _svc()
-    done = run_tick(svc, _dispatcher(self.app), _bot_queuer(self.app, svc))
+    done = run_tick(svc, _dispatcher(self.app, svc), _bot_queuer(self.app, svc))
     return -1 if done is None else done
 
 
@@ -117,7 +125,7 @@ def bot_move(self: Any, game_id: str, seat: int, version: int) -> int:
     svc = _svc()
     ids = run_bot_move(svc, game_id, seat, version, _bot_queuer(self.app, svc))
     routing.note_outbox(svc, ids)
-    _dispatcher(self.app)(ids)
+    _dispatcher(self.app, svc)(ids)
     return len(ids)
 
 

@@ -34,12 +34,12 @@ class BotTurn:
 
 
 def after_game_change(svc: Services, game_id: str, game: Game, meta: dict[str, str] | None = None,
-                      now_ms: int | None = None) -> BotTurn | None:
+                      now_ms: int | None = None, life: dict[str, str] | None = None) -> BotTurn | None:
     """Record the game's new turn and schedule what it needs; the computer's turn if it is one.
 
-    ``meta`` (and ``now_ms``): as the caller read them just before, if it did.
+    ``meta`` (``now_ms``, ``life``): as the caller read them just before, if it did.
     """
-    reminders.on_turn(svc, game_id, game, now_ms=now_ms, meta=meta)
+    reminders.on_turn(svc, game_id, game, now_ms=now_ms, meta=meta, life=life)
     if game.phase == "over" or game.to_move is None:
         return None
     if meta is None:
@@ -61,18 +61,20 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str]) -> 
     if game_id:
         pipe.hgetall(owner_keys(f"g:{game_id}")["meta"])
         pipe.get(clock.OFFSET_KEY)
+        pipe.hgetall(keys.game_life(game_id))
         finish = handlers.CACHE.take_queued(svc, game_id, pipe)
     replies = pipe.execute()
     routing.note_outbox_from(svc, routed, replies[:len(routed)])
     if not game_id or finish is None:
         return None
-    raw_meta, offset = replies[len(routed):len(routed) + 2]
-    game, sid = finish(replies[len(routed) + 2:])
+    raw_meta, offset, raw_life = replies[len(routed):len(routed) + 3]
+    game, sid = finish(replies[len(routed) + 3:])
     handlers.CACHE.put(game_id, game, sid)
     meta = {gateway._s(a): gateway._s(b) for a, b in raw_meta.items()}
     if meta.get("status") not in ("active", "over"):
         return None
-    return after_game_change(svc, game_id, game, meta=meta, now_ms=clock.now_ms(_Fixed(offset)))
+    life = {gateway._s(a): gateway._s(b) for a, b in raw_life.items()}
+    return after_game_change(svc, game_id, game, meta=meta, now_ms=clock.now_ms(_Fixed(offset)), life=life)
 
 
 class _Fixed:

@@ -145,13 +145,13 @@ def turn(svc: Services, game_id: str) -> dict[str, int] | None:
 
 
 def on_turn(svc: Services, game_id: str, game: Game, now_ms: int | None = None,
-            meta: dict[str, str] | None = None) -> bool:
+            meta: dict[str, str] | None = None, life: dict[str, str] | None = None) -> bool:
     """Record that the game reached ``game.version`` and schedule what the new turn needs.
 
     A human to move: the first reminder and the timeout. The computer to move: its move (the
     caller also queues the Celery task). Items of the previous turn are removed. Returns True
     if this turn was new (a repeated call for the same version does nothing).
-    ``meta``: the game's meta if the caller read it just before. The removals and the new items
+    ``meta`` (and ``life``, the game's life hash): as the caller read them just before, if it did. The removals and the new items
     are written in one round trip.
     """
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
@@ -170,7 +170,7 @@ def on_turn(svc: Services, game_id: str, game: Game, now_ms: int | None = None,
     if human:
         from . import timeouts
 
-        deadline = timeouts.deadline_ms(svc, game_id, now_ms, now_ms)
+        deadline = timeouts.deadline_ms(svc, game_id, now_ms, now_ms, life=life)
     pipe = svc.redis.pipeline(transaction=False)  # in order: the old turn's items out, the new turn's in
     if old_v >= 0 and old_seat_s != "":
         cancel_turn(svc, game_id, int(old_seat_s), old_v, client=pipe)
@@ -205,9 +205,10 @@ def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: An
 
 
 # -- pauses --------------------------------------------------------------------------------------
-def pauses(svc: Services, game_id: str) -> list[tuple[int, int]]:
-    """The game's pauses as (start ms, end ms), oldest first."""
-    life = gateway.hgetall(svc, keys.game_life(game_id))
+def pauses(svc: Services, game_id: str, life: dict[str, str] | None = None) -> list[tuple[int, int]]:
+    """The game's pauses as (start ms, end ms), oldest first (``life``: its life hash, if read already)."""
+    if life is None:
+        life = gateway.hgetall(svc, keys.game_life(game_id))
     out = []
     for k, v in life.items():
         if k.startswith("pause:"):

@@ -16,10 +16,10 @@ from .due import Item
 DAY_MS = 86_400_000
 
 
-def paused_ms(svc: Services, game_id: str, since_ms: int, now_ms: int) -> int:
+def paused_ms(svc: Services, game_id: str, since_ms: int, now_ms: int, life: dict[str, str] | None = None) -> int:
     """Milliseconds of ``[since_ms, now_ms)`` during which the game was paused (overlaps counted once)."""
     total, cursor = 0, since_ms
-    for a, b in reminders.pauses(svc, game_id):
+    for a, b in reminders.pauses(svc, game_id, life):
         a, b = max(a, cursor), min(b, now_ms)
         if b > a:
             total += b - a
@@ -27,10 +27,10 @@ def paused_ms(svc: Services, game_id: str, since_ms: int, now_ms: int) -> int:
     return total
 
 
-def deadline_ms(svc: Services, game_id: str, since_ms: int, now_ms: int) -> int:
+def deadline_ms(svc: Services, game_id: str, since_ms: int, now_ms: int, life: dict[str, str] | None = None) -> int:
     """When a turn that began at ``since_ms`` times out, as far as the pauses up to ``now_ms`` tell."""
     limit = int(float(settings.get(svc.config, "TIMEOUT_DAYS")) * DAY_MS)
-    return since_ms + limit + paused_ms(svc, game_id, since_ms, now_ms)
+    return since_ms + limit + paused_ms(svc, game_id, since_ms, now_ms, life)
 
 
 def timed_out(svc: Services, game_id: str, now_ms: int | None = None) -> int | None:
