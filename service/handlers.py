@@ -50,7 +50,7 @@ from spades.game import Game, decide, fold, view
 from . import clock
 from . import conversation_port as port
 from .context import Services
-from .lifecycle import gateway, invitations, keys, optout, reminders, routing, summaries
+from .lifecycle import gateway, invitations, keys, reminders, routing, summaries
 from .lifecycle import hooks as lifecycle
 from .players import EMAIL, address_kind, reply_address
 from .store import game_owner, now_ms, owner_keys, player_owner
@@ -164,10 +164,6 @@ def default_lang(svc: Services, address: str) -> str:
     """A new player's language: from their phone number's country (``chat.languages``), or the configured default."""
     configured = svc.config.get("LANG", "en")
     return language_for_address(address) if configured == "en" else configured
-
-
-def _lang(svc: Services, address: str) -> str:
-    return gateway.lang_of(svc, address)
 
 
 def _reply(svc: Services, address: str, message_id: str, rendered: port.Rendered, kind: str,
