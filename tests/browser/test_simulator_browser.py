@@ -12,9 +12,8 @@ README's picture), else into the test's temporary directory, so a test run leave
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -22,23 +21,13 @@ from service import conversation_port as port
 from spades.commands import Bid, Command, DeclineDoubleNil, Discard, Exchange, Keep
 from spades.events import from_dict
 from spades.game import Game, fold, legal_moves, view
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.browser
 
 PHONE_A, PHONE_B, EMAIL = "+15550001001", "+15550001002", "carol@example.com"
 SCREENSHOT_ENV = "SLOWSPADES_SCREENSHOT"
 DEVICE = {PHONE_A: "#phone-a", PHONE_B: "#phone-b", EMAIL: "#inbox"}
-
-
-def wait_for(what: str, check: Callable[[], Any], timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        got = check()
-        if got:
-            return got
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def shown(page: Any, address: str) -> list[str]:

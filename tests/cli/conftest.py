@@ -8,10 +8,9 @@ as a local run leaves it.
 
 from __future__ import annotations
 
-import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import pytest
 import redis as redis_lib
@@ -23,20 +22,10 @@ from service import conversation_port as port
 from spades.commands import Bid, Command, DeclineDoubleNil, Discard, Exchange, Keep
 from spades.events import from_dict
 from spades.game import Game, fold, legal_moves
+from tests.waiting import wait_for
 
 TOKEN = "cli-test-token"
 ANN, BOB, CAROL = "+15550001001", "+15550001002", "+15550001003"
-
-
-def wait_for(what: str, check: Callable[[], Any], timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        got = check()
-        if got:
-            return got
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 def choose(game: Game, seat: int, n: int) -> Command:

@@ -1,0 +1,18 @@
+"""Waiting in tests for something a real process does (a worker handling a message, a page updating)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+
+def wait_for(what: str, check: Callable[[], Any], timeout: float = 20.0, interval: float = 0.02) -> Any:
+    """``check()``'s first truthy value, polling every ``interval`` s; fails the test after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(interval)
