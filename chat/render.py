@@ -117,6 +117,7 @@ def environment(lang: str, sms: bool = False) -> jinja2.Environment:
         trim_blocks=not sms,
         lstrip_blocks=not sms,
         keep_trailing_newline=False,
+        auto_reload=False,  # templates do not change under a running process: no stat per render
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = lang

@@ -184,12 +184,18 @@ class SeatCache:
 
     def __init__(self, size: int = 20000) -> None:
         self._d: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        self._by_address: OrderedDict[str, str] = OrderedDict()  # the game each address was last seen in
         self._lock = threading.Lock()
         self.size = size
 
     def get(self, game_id: str) -> tuple[str, str] | None:
         with self._lock:
             return self._d.get(game_id)
+
+    def game_of(self, address: str) -> str | None:
+        """A guess at the player's last prompted game: the game this process last saw them in."""
+        with self._lock:
+            return self._by_address.get(address)
 
     def note(self, game_id: str, meta: dict[str, str]) -> None:
         if meta.get("status") not in ("active", "over"):
@@ -199,6 +205,12 @@ class SeatCache:
             self._d[game_id] = seats
             while len(self._d) > self.size:
                 self._d.popitem(last=False)
+            for address in seats:
+                if address and not keys.is_bot(address):
+                    self._by_address[address] = game_id
+                    self._by_address.move_to_end(address)
+            while len(self._by_address) > 2 * self.size:
+                self._by_address.popitem(last=False)
 
 
 SEATS = SeatCache()
@@ -315,7 +327,11 @@ def handle_inbound(svc: Services, message_id: str,
     pipe.hget(pk["consumed"], message_id)
     pipe.hgetall(pk["meta"])
     pipe.hgetall(keys.player_life(sender))
-    raw_done, raw_record, raw_life = pipe.execute()
+    guess = SEATS.game_of(sender)  # likely the player's last prompted game: its meta in the same round trip
+    if guess:
+        pipe.hgetall(owner_keys(game_owner(guess))["meta"])
+    replies = pipe.execute()
+    raw_done, raw_record, raw_life = replies[:3]
     if raw_done is not None:
         return Handled([f"{owner}#{n}" for n in _s(raw_done).split(",") if n], "duplicate")
     record = {_s(a): _s(b) for a, b in raw_record.items()}
@@ -355,8 +371,10 @@ def handle_inbound(svc: Services, message_id: str,
         out = gateway.reply(svc, sender, message_id, "no_invitation")
         return Handled(out.outbox_ids, out.outcome)
 
+    last = life.get("last", "")
+    last_meta = {_s(a): _s(b) for a, b in replies[3].items()} if guess and guess == last else None
     target = (routing.Target(token_game, "token") if token_game
-              else routing.resolve(svc, sender, said.game, last=life.get("last", "")))
+              else routing.resolve(svc, sender, said.game, last=last, last_meta=last_meta))
     gid = target.game_id
     if kind == "rules":
         rules = invitations.rules_of(svc.store.meta(gid)) if gid else HouseRules()

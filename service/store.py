@@ -509,11 +509,16 @@ class Store:
     def mark_inbound(self, message_id: str, status: str) -> None:
         """Set the status of a recorded message (never re-creating one that expired); ``done`` un-pends it."""
         pipe = self.r.pipeline(transaction=False)
+        self.queue_mark_inbound(pipe, message_id, status)
+        pipe.execute()
+
+    @staticmethod
+    def queue_mark_inbound(pipe: Any, message_id: str, status: str) -> None:
+        """:meth:`mark_inbound` queued on ``pipe`` (executed by its owner)."""
         pipe.eval("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'status', ARGV[1]) end",
                   1, f"in:{message_id}", status)
         if status == "done":
             pipe.zrem(PENDING_IN, message_id)
-        pipe.execute()
 
     def stale_inbound(self, older_than_s: float) -> list[str]:
         """Recorded messages not handled after ``older_than_s`` (the web died before queueing, say)."""

@@ -129,11 +129,17 @@ def bot_move(self: Any, game_id: str, seat: int, version: int) -> int:
     return len(ids)
 
 
-def after_handled(app: Celery, svc: Services, game_id: str | None, outbox_ids: list[str]) -> None:
-    """Call after the inbound handler: schedule the new turn, and queue the computer's move if it is next."""
-    turn = hooks.after_handled(svc, game_id, outbox_ids)
+def after_handled(app: Celery, svc: Services, game_id: str | None, outbox_ids: list[str],
+                  tail: Any = None) -> None:
+    """Call after the inbound handler: schedule the new turn, and queue the computer's move if it is next.
+
+    ``tail``: a pipeline of the caller's last writes (see :func:`hooks.after_handled`); what is left
+    on it is executed last."""
+    turn = hooks.after_handled(svc, game_id, outbox_ids, tail=tail)
     if turn is not None:
         _bot_queuer(app, svc)(turn)
+    if tail is not None and len(tail):
+        tail.execute()
 
 
 def queue_bot(app: Celery, svc: Services, turn: BotTurn | None) -> None:

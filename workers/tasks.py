@@ -36,9 +36,12 @@ def handle_inbound(self, message_id: str) -> str:  # type: ignore[no-untyped-def
             self.app.send_task(DELIVER, args=[outbox_id])
     from . import beat
 
-    beat.after_handled(self.app, svc, result.game_id, result.outbox_ids)  # reminders, timeouts, the computer's move
+    # reminders, timeouts, the computer's move; then the message is done (its mark goes with the last
+    # writes of after_handled, in their round trip, or after the computer's move is queued)
+    tail = svc.redis.pipeline(transaction=False)
     if result.outcome != "missing":
-        svc.store.mark_inbound(message_id, "done")
+        svc.store.queue_mark_inbound(tail, message_id, "done")
+    beat.after_handled(self.app, svc, result.game_id, result.outbox_ids, tail=tail)
     return result.outcome
 
 

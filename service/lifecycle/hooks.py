@@ -34,12 +34,14 @@ class BotTurn:
 
 
 def after_game_change(svc: Services, game_id: str, game: Game, meta: dict[str, str] | None = None,
-                      now_ms: int | None = None, life: dict[str, str] | None = None) -> BotTurn | None:
+                      now_ms: int | None = None, life: dict[str, str] | None = None,
+                      tail: Any = None) -> BotTurn | None:
     """Record the game's new turn and schedule what it needs; the computer's turn if it is one.
 
-    ``meta`` (``now_ms``, ``life``): as the caller read them just before, if it did.
+    ``meta`` (``now_ms``, ``life``): as the caller read them just before, if it did. ``tail``: see
+    :func:`reminders.on_turn` (the caller executes what is left on it).
     """
-    reminders.on_turn(svc, game_id, game, now_ms=now_ms, meta=meta, life=life)
+    reminders.on_turn(svc, game_id, game, now_ms=now_ms, meta=meta, life=life, tail=tail)
     if game.phase == "over" or game.to_move is None:
         return None
     if meta is None:
@@ -49,8 +51,12 @@ def after_game_change(svc: Services, game_id: str, game: Game, meta: dict[str, s
     return None
 
 
-def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str]) -> BotTurn | None:
-    """After the inbound handler: note the prompted games, and run :func:`after_game_change`."""
+def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tail: Any = None) -> BotTurn | None:
+    """After the inbound handler: note the prompted games, and run :func:`after_game_change`.
+
+    ``tail``: a pipeline holding the caller's last writes; the notes are queued on it too, and it goes
+    with the new turn's writes when it may (:func:`reminders.on_turn`); the caller executes what is
+    left on it (after queueing the computer's move, if any)."""
     from .. import handlers
     from ..store import owner_keys
 
@@ -64,7 +70,7 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str]) -> 
         pipe.hgetall(keys.game_life(game_id))
         finish = handlers.CACHE.take_queued(svc, game_id, pipe)
     replies = pipe.execute()
-    routing.note_outbox_from(svc, routed, replies[:len(routed)])
+    routing.note_outbox_from(svc, routed, replies[:len(routed)], tail=tail)
     if not game_id or finish is None:
         return None
     raw_meta, offset, raw_life = replies[len(routed):len(routed) + 3]
@@ -74,7 +80,7 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str]) -> 
     if meta.get("status") not in ("active", "over"):
         return None
     life = {gateway._s(a): gateway._s(b) for a, b in raw_life.items()}
-    return after_game_change(svc, game_id, game, meta=meta, now_ms=clock.now_ms(_Fixed(offset)), life=life)
+    return after_game_change(svc, game_id, game, meta=meta, now_ms=clock.now_ms(_Fixed(offset)), life=life, tail=tail)
 
 
 class _Fixed:

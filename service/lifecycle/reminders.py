@@ -145,14 +145,16 @@ def turn(svc: Services, game_id: str) -> dict[str, int] | None:
 
 
 def on_turn(svc: Services, game_id: str, game: Game, now_ms: int | None = None,
-            meta: dict[str, str] | None = None, life: dict[str, str] | None = None) -> bool:
+            meta: dict[str, str] | None = None, life: dict[str, str] | None = None, tail: Any = None) -> bool:
     """Record that the game reached ``game.version`` and schedule what the new turn needs.
 
     A human to move: the first reminder and the timeout. The computer to move: its move (the
     caller also queues the Celery task). Items of the previous turn are removed. Returns True
     if this turn was new (a repeated call for the same version does nothing).
     ``meta`` (and ``life``, the game's life hash): as the caller read them just before, if it did. The removals and the new items
-    are written in one round trip.
+    are written in one round trip; with ``tail`` (a pipeline of the caller's, holding its own last
+    writes), in that same round trip, unless the computer is to move next (the caller queues its move
+    first) or the turn is not new: the caller executes what is left on ``tail``.
     """
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     seat = game.to_move
@@ -171,7 +173,9 @@ def on_turn(svc: Services, game_id: str, game: Game, now_ms: int | None = None,
         from . import timeouts
 
         deadline = timeouts.deadline_ms(svc, game_id, now_ms, now_ms, life=life)
-    pipe = svc.redis.pipeline(transaction=False)  # in order: the old turn's items out, the new turn's in
+    bot_next = seat_arg != "" and meta.get("status") == "active" and not human
+    # in order: the old turn's items out, the new turn's in (then the caller's last writes, on its tail)
+    pipe = tail if tail is not None and not bot_next else svc.redis.pipeline(transaction=False)
     if old_v >= 0 and old_seat_s != "":
         cancel_turn(svc, game_id, int(old_seat_s), old_v, client=pipe)
     if seat_arg != "" and meta.get("status") == "active":

@@ -88,11 +88,14 @@ def queue_note_outbox(pipe: Any, outbox_ids: list[str]) -> list[str]:
     return routed
 
 
-def note_outbox_from(svc: Services, routed: list[str], replies: list[Any]) -> None:
-    """The second half of :func:`queue_note_outbox`: note each message's game for its recipient."""
+def note_outbox_from(svc: Services, routed: list[str], replies: list[Any], tail: Any = None) -> None:
+    """The second half of :func:`queue_note_outbox`: note each message's game for its recipient.
+
+    ``tail``: a pipeline of the caller's to queue the writes on (it executes them), else they are
+    written at once."""
     import json
 
-    pipe = None
+    pipe = tail
     for raw in replies:
         if raw is None:
             continue
@@ -100,7 +103,7 @@ def note_outbox_from(svc: Services, routed: list[str], replies: list[Any]) -> No
         if e.get("game") and e.get("to") and not keys.is_bot(e["to"]):
             pipe = pipe or svc.redis.pipeline(transaction=False)
             pipe.hset(keys.player_life(e["to"]), "last", e["game"])
-    if pipe is not None:
+    if pipe is not None and tail is None:
         pipe.execute()
 
 
@@ -114,12 +117,14 @@ class Target:
 
 
 def resolve(svc: Services, address: str, number: int | None = None,
-            statuses: tuple[str, ...] = ("active",), last: str | None = None) -> Target:
+            statuses: tuple[str, ...] = ("active",), last: str | None = None,
+            last_meta: dict[str, str] | None = None) -> Target:
     """The game a message from ``address`` is for: ``#number`` if given, else the last prompted game.
 
     Falls back to the newest game with one of ``statuses`` when the last prompted one is not.
     ``last``: the player's last prompted game if the caller read it already. The target carries
-    the meta of its game when it was read on the way.
+    the meta of its game when it was read on the way (``last_meta``: the meta of ``last``, if the
+    caller read it already).
     """
     if number is not None:
         gid = game_by_number(svc, address, number)
@@ -133,7 +138,7 @@ def resolve(svc: Services, address: str, number: int | None = None,
         raw = svc.redis.hget(keys.player_life(address), "last")
         last = raw.decode() if isinstance(raw, bytes) else raw
     if last:
-        meta = svc.store.meta(last)
+        meta = last_meta if last_meta is not None else svc.store.meta(last)
         if meta.get("status") in statuses:
             return Target(last, "last", meta)
     games = unfinished_games(svc, address, statuses)

@@ -12,8 +12,11 @@ from . import queue_inbound, twilio_signature_ok
 bp = Blueprint("sms", __name__)
 
 
+_EMPTY_TWIML = str(MessagingResponse())  # always the same document: built once
+
+
 def empty_twiml() -> Response:
-    return Response(str(MessagingResponse()), mimetype="text/xml")
+    return Response(_EMPTY_TWIML, mimetype="text/xml")
 
 
 @bp.post("/sms")
