@@ -140,11 +140,13 @@ def finish_sms(text: str, lang: str) -> str:
     return to_gsm7(line)
 
 
-def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), **context: Any) -> Rendered:
+def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), family: str = "",
+           **context: Any) -> Rendered:
     """Render situation ``name`` in ``lang`` for ``channel`` (``"sms"`` or ``"email"``).
 
     ``context`` holds the template's variables (see each template's header comment);
-    ``replies`` is carried through to :attr:`Rendered.replies`.
+    ``replies`` is carried through to :attr:`Rendered.replies`. ``family`` names a folder of
+    ``templates/`` holding its own ``sms/`` and ``email/`` (the lifecycle's: ``"lifecycle"``).
     Raises ``jinja2.TemplateNotFound`` for an unknown name and ``jinja2.UndefinedError``
     for a missing variable.
     """
@@ -152,17 +154,18 @@ def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), **
     if channel not in CHANNELS:
         raise ValueError(f"unknown channel {channel!r}: sms or email")
     ctx = {"channel": channel, **context}
-    text = environment(lang, sms=True).get_template(f"sms/{name}.txt.j2").render(ctx)
+    root = f"{family}/" if family else ""
+    text = environment(lang, sms=True).get_template(f"{root}sms/{name}.txt.j2").render(ctx)
     if channel == "sms":
         return Rendered(finish_sms(text, lang), replies=tuple(replies))
     env = environment(lang)
     # the email says what the SMS says (same sentences, not shouted in capitals), laid out for email
     ctx["message"] = _one_line(text)
-    body = env.get_template(f"email/{name}.txt.j2").render(ctx).strip("\n")
+    body = env.get_template(f"{root}email/{name}.txt.j2").render(ctx).strip("\n")
     subject, _, rest = body.partition("\n")
     ctx["body"] = rest.strip("\n")
     ctx["subject"] = " ".join(subject.split())
-    html = env.get_template(f"email/{name}.html.j2").render(ctx)
+    html = env.get_template(f"{root}email/{name}.html.j2").render(ctx)
     return Rendered(rest.strip("\n") + "\n", subject=" ".join(subject.split()), html=html, replies=tuple(replies))
 
 

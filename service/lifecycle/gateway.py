@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from chat.languages import language_for_address
-from chat.render import Rendered, environment, finish_sms
-from chat.render import _one_line  # the same one-line pass as chat's own SMS
+from chat.render import Rendered
+from chat.render import render as chat_render
 from spades.commands import Command
 from spades.errors import GameOverError, RuleError
 from spades.events import GameEnded, to_dict
@@ -192,22 +192,8 @@ def seat_of(meta: dict[str, str], address: str) -> int | None:
 
 # -- rendering ------------------------------------------------------------------------------
 def render(name: str, lang: str, channel: str, **context: Any) -> Rendered:
-    """Render ``templates/lifecycle/<channel>/<name>`` as chat renders its own templates."""
-    from chat.languages import supported
-
-    lang = supported(lang)
-    ctx = {"channel": channel, **context}
-    text = environment(lang, sms=True).get_template(f"lifecycle/sms/{name}.txt.j2").render(ctx)
-    if channel == "sms":
-        return Rendered(finish_sms(text, lang))
-    env = environment(lang)
-    ctx["message"] = _one_line(text)
-    body = env.get_template(f"lifecycle/email/{name}.txt.j2").render(ctx).strip("\n")
-    subject, _, rest = body.partition("\n")
-    ctx["body"] = rest.strip("\n")
-    ctx["subject"] = " ".join(subject.split())
-    html = env.get_template(f"lifecycle/email/{name}.html.j2").render(ctx)
-    return Rendered(rest.strip("\n") + "\n", subject=ctx["subject"], html=html)
+    """Render ``templates/lifecycle/<channel>/<name>`` exactly as chat renders its own templates."""
+    return chat_render(name, lang, channel, family="lifecycle", **context)
 
 
 def entry(svc: Services, address: str, name: str, *, game_id: str | None = None, seat: int | None = None,
