@@ -320,6 +320,8 @@ def handle_inbound(svc: Services, message_id: str,
     msg = svc.store.inbound(message_id)
     if msg is None:
         return Handled([], "missing")
+    if "from" not in msg:  # handled already: only its claim is left (a task delivered again, say)
+        return Handled([], "duplicate")
     sender = msg["from"]
     owner = player_owner(sender)
     pk = owner_keys(owner)

@@ -18,7 +18,8 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ``{p:<addr>}:player``      hash: the player record (also ``outseq`` of the player's outbox).
 ``{p:<addr>}:games``       zset: game ids of the player, scored by creation ms (address -> games).
 ``{p:<addr>}:outbox|outq|consumed`` as for a game: replies tied to no game, keyed by message id.
-``in:<message id>``        hash: a recorded inbound message (claimed once, with SET-NX semantics).
+``in:<message id>``        hash: a recorded inbound message (claimed once, with SET-NX semantics); once
+                           handled, only the claim ``status=done`` is kept (a shorter TTL).
 ``rtok:<token>``           string: ``<game id> <address>`` for a per-game email reply address.
 ``mgtok:<token>``          Mailgun webhook token seen (replay guard).
 ``outbox:dirty``           zset: owners (``g:<id>`` / ``p:<addr>``) that may hold queued entries.
@@ -186,6 +187,19 @@ CLAIM_INBOUND_LUA = r"""
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
+return 1
+"""
+
+SHRINK_INBOUND_LUA = r"""
+-- KEYS: in:<id>; ARGV: ttl s.  A handled message: keep only the claim (status=done), for at most ttl seconds.
+local left = redis.call('TTL', KEYS[1])
+if left == -2 then return 0 end
+local ttl = tonumber(ARGV[1])
+if left >= 0 and left < ttl then ttl = left end
+if ttl < 1 then ttl = 1 end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'status', 'done')
+redis.call('EXPIRE', KEYS[1], ttl)
 return 1
 """
 
@@ -506,17 +520,25 @@ class Store:
         raw = self.r.hgetall(f"in:{message_id}")
         return {_s(a): _s(b) for a, b in raw.items()} if raw else None
 
-    def mark_inbound(self, message_id: str, status: str) -> None:
-        """Set the status of a recorded message (never re-creating one that expired); ``done`` un-pends it."""
+    def mark_inbound(self, message_id: str, status: str, handled_ttl_s: int = 0) -> None:
+        """Set the status of a recorded message (never re-creating one that expired); ``done`` un-pends it
+        and, with ``handled_ttl_s``, shrinks the record to its claim (see :meth:`queue_mark_inbound`)."""
         pipe = self.r.pipeline(transaction=False)
-        self.queue_mark_inbound(pipe, message_id, status)
+        self.queue_mark_inbound(pipe, message_id, status, handled_ttl_s)
         pipe.execute()
 
     @staticmethod
-    def queue_mark_inbound(pipe: Any, message_id: str, status: str) -> None:
-        """:meth:`mark_inbound` queued on ``pipe`` (executed by its owner)."""
-        pipe.eval("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'status', ARGV[1]) end",
-                  1, f"in:{message_id}", status)
+    def queue_mark_inbound(pipe: Any, message_id: str, status: str, handled_ttl_s: int = 0) -> None:
+        """:meth:`mark_inbound` queued on ``pipe`` (executed by its owner).
+
+        ``done`` with ``handled_ttl_s`` > 0: the message's text is no longer needed (the game's stream
+        envelope names the message that caused its events), so the record shrinks to the dedupe claim
+        ``status=done``, kept ``handled_ttl_s`` seconds (never longer than it was to be kept anyway)."""
+        if status == "done" and handled_ttl_s > 0:
+            pipe.eval(SHRINK_INBOUND_LUA, 1, f"in:{message_id}", int(handled_ttl_s))
+        else:
+            pipe.eval("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'status', ARGV[1]) end",
+                      1, f"in:{message_id}", status)
         if status == "done":
             pipe.zrem(PENDING_IN, message_id)
 

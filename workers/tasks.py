@@ -40,7 +40,7 @@ def handle_inbound(self, message_id: str) -> str:  # type: ignore[no-untyped-def
     # writes of after_handled, in their round trip, or after the computer's move is queued)
     tail = svc.redis.pipeline(transaction=False)
     if result.outcome != "missing":
-        svc.store.queue_mark_inbound(tail, message_id, "done")
+        svc.store.queue_mark_inbound(tail, message_id, "done", int(svc.config["HANDLED_MESSAGE_TTL"]))
     beat.after_handled(self.app, svc, result.game_id, result.outbox_ids, tail=tail)
     return result.outcome
 

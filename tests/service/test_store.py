@@ -115,6 +115,24 @@ def test_inbound_recorded_once(redis_client: redis_lib.Redis) -> None:
     assert store.inbound("SM1")["body"] == "KEEP"
 
 
+def test_a_handled_message_shrinks_to_its_claim(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    assert store.record_inbound("SM2", {"body": "KEEP", "from": "+1555", "status": "queued"}, 600)
+    store.mark_inbound("SM2", "done", handled_ttl_s=60)
+    assert store.inbound("SM2") == {"status": "done"}
+    assert 0 < redis_client.ttl("in:SM2") <= 60
+    assert not store.record_inbound("SM2", {"body": "again"}, 600)  # still claimed
+    assert store.inbound("SM2") == {"status": "done"}
+    assert store.record_inbound("SM3", {"body": "x"}, 30)
+    store.mark_inbound("SM3", "done", handled_ttl_s=60)  # never kept longer than it was to be
+    assert 0 < redis_client.ttl("in:SM3") <= 30
+    store.mark_inbound("SM4", "done", handled_ttl_s=60)  # never re-created
+    assert store.inbound("SM4") is None
+    assert redis_client.zscore("in:pending", "SM3") is None
+    assert "SM2" not in store.stale_inbound(older_than_s=-10_000_000_000)  # the retry's pending mark: tidied
+    assert redis_client.zscore("in:pending", "SM2") is None
+
+
 def test_all_keys_of_a_game_share_a_hash_tag(redis_client: redis_lib.Redis) -> None:
     store = Store(redis_client)
     store.append(game_owner("g7"), 0, [ev(1)], message_id="m", outbox=[{"body": "x"}], meta={"a": "b"})

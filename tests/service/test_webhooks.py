@@ -62,6 +62,47 @@ def test_a_webhook_delivered_twice_is_applied_once(client, svc, celery_worker) -
     assert [e.message_id for e in svc.store.load(gid)].count(mid) == 1
 
 
+def test_a_retry_after_the_record_shrank_to_its_claim_changes_nothing(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
+    from service import handlers
+
+    gid = start_sms_game(client, svc)
+    game = load_game(svc, gid)
+    mover = (ALICE, BOB)[game.to_move]
+    sid = "SM" + "e" * 32
+    before = svc.store.version(gid)
+    _r, mid = post_sms(client, mover, "DRAW", sid=sid)
+    wait_handled(svc, mid)
+    wait_outbox_settled(svc)
+    # handled: only the claim is left, kept SLOWSPADES_HANDLED_MESSAGE_TTL at most
+    assert svc.store.inbound(mid) == {"status": "done"}
+    assert 0 < svc.redis.ttl(f"in:{mid}") <= int(app.config["HANDLED_MESSAGE_TTL"])
+    assert svc.redis.zscore("in:pending", mid) is None
+    sent = len(local_messages(svc))
+    r, _ = post_sms(client, mover, "DRAW", sid=sid)  # Twilio retries
+    assert r.status_code == 200
+    assert handlers.handle_inbound(svc, mid).outcome == "duplicate"  # the task delivered again
+    time.sleep(0.3)
+    wait_outbox_settled(svc)
+    assert svc.store.version(gid) == before + 1
+    assert [e.message_id for e in svc.store.load(gid)].count(mid) == 1
+    assert len(local_messages(svc)) == sent
+    assert svc.store.inbound(mid) == {"status": "done"}
+
+
+def test_a_mail_retry_after_the_record_shrank_is_a_duplicate(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    r1, mid = post_email(client, "dana@example.org", "play@spades.example.test", "HELP", message_id="shr@x")
+    assert r1.status_code == 200
+    wait_handled(svc, mid)
+    wait_outbox_settled(svc)
+    assert svc.store.inbound(mid) == {"status": "done"}
+    sent = len(local_messages(svc))
+    r2, _ = post_email(client, "dana@example.org", "play@spades.example.test", "HELP", message_id="shr@x")
+    assert r2.get_json()["status"] == "duplicate"
+    time.sleep(0.3)
+    wait_outbox_settled(svc)
+    assert len(local_messages(svc)) == sent
+
+
 def test_a_stranger_cannot_move_in_a_game(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
     gid = start_sms_game(client, svc)
     before = svc.store.version(gid)
