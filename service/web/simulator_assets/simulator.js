@@ -52,27 +52,23 @@ async function sendFrom(dev, text) {
   if (!text) return;
   if (dev.channel === "sms") {
     const { li, meta } = addOut(dev, text);
-    try {
-      const res = await deliverAsProvider({ channel: "sms", from: dev.address, to: state.serviceNumber, body: text });
-      meta.textContent = "POST " + res.path + " → " + res.status;
-      li.dataset.status = String(res.status);
-      if (res.status >= 300) li.classList.add("refused");
-    } catch (err) {
-      meta.textContent = String(err);
-      li.dataset.status = "error";
-      li.classList.add("refused");
-    }
+    await postAndShow(li, meta, { channel: "sms", from: dev.address, to: state.serviceNumber, body: text });
     return;
   }
   const to = dev.toInput.value.trim() || state.mailTo;
   const lastMail = dev.lastMail;
   const subject = lastMail && lastMail.subject ? (/^re:/i.test(lastMail.subject) ? lastMail.subject : "Re: " + lastMail.subject) : "Slow Spades";
   const { li, meta } = addOut(dev, text, { subject, to });
+  await postAndShow(li, meta, {
+    channel: "email", from: dev.address, recipient: to, body: text, subject,
+    quoted: lastMail ? lastMail.body : "", in_reply_to: lastMail ? lastMail.message_id : "",
+  });
+}
+
+// Post a typed message as the provider would, and show the webhook's answer under its bubble.
+async function postAndShow(li, meta, message) {
   try {
-    const res = await deliverAsProvider({
-      channel: "email", from: dev.address, recipient: to, body: text, subject,
-      quoted: lastMail ? lastMail.body : "", in_reply_to: lastMail ? lastMail.message_id : "",
-    });
+    const res = await deliverAsProvider(message);
     meta.textContent = "POST " + res.path + " → " + res.status;
     li.dataset.status = String(res.status);
     if (res.status >= 300) li.classList.add("refused");
