@@ -56,15 +56,6 @@ def is_gsm7(text: str) -> bool:
     return all(ch in _BASIC or ch in _EXTENSION for ch in text)
 
 
-def non_gsm7(text: str) -> list[str]:
-    """The characters of ``text`` that GSM-7 cannot carry, in order, without repeats."""
-    seen: list[str] = []
-    for ch in text:
-        if ch not in _BASIC and ch not in _EXTENSION and ch not in seen:
-            seen.append(ch)
-    return seen
-
-
 def septets(text: str) -> int:
     """The GSM-7 length of ``text``: one septet a character, two for extension characters."""
     return sum(2 if ch in _EXTENSION else 1 for ch in text)

@@ -8,7 +8,6 @@ the view and :func:`spades.events.redact` have already removed them.
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any, Iterable, Sequence
 
 from spades.cards import SUIT_ORDER, Card, Suit
@@ -258,12 +257,3 @@ def explain_error(error: RuleError | CardSyntaxError | Intent, view: PlayerView 
     if channel == "sms":
         replies = tuple(finish_sms(r, lang) for r in replies)
     return render("error", lang, channel, replies=replies, **ctx)
-
-
-def exchange_replies(hand: Sequence[Card], lang: str) -> list[str]:
-    """All exchange replies for a hand (used by tests): ``SWAP NONE`` and every 1 to 3 card swap."""
-    swap, none = gettext(lang, "SWAP"), gettext(lang, "NONE")
-    out = [f"{swap} {none}"]
-    for n in (1, 2, 3):
-        out.extend(f"{swap} {' '.join(c.code for c in combo)}" for combo in combinations(hand, n))
-    return out

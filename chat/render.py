@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from babel.messages.mofile import read_mo, write_mo
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 

@@ -76,11 +76,6 @@ def cancel(client: Any, *items: Item) -> None:
         client.zrem(keys.DUE, *[i.member for i in items])
 
 
-def due_at(client: Any, item: Item) -> int | None:
-    score = client.zscore(keys.DUE, item.member)
-    return None if score is None else int(score)
-
-
 def pending(client: Any, game_id: str | None = None) -> list[tuple[Item, int]]:
     """Every scheduled item (of one game if given), soonest first (tests and the CLI)."""
     out = []
