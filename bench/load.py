@@ -13,8 +13,8 @@ processes, as the Procfile does, and drives them from this process:
    their outbox is sent, the Redis memory of each finished game's keys (``MEMORY USAGE``) with what
    remains of its outbox (a finished game keeps only the entries not known to be sent and the last
    to each player, until ``SLOWSPADES_OUTBOX_TTL``: ``Store.compact_outbox``) and without it; and,
-   the inbound message records of its moves (``in:<id>``: once handled, only the dedupe claim, kept
-   ``SLOWSPADES_HANDLED_MESSAGE_TTL``) counted in.
+   the claims of its messages (``{p:<addr>}:seen:<n>``: once handled, a message is 8 bytes of its
+   sender's set, kept ``SLOWSPADES_HANDLED_MESSAGE_TTL`` to twice that) counted in.
 
 Options: ``--seconds 30 --sessions 32 --threads 8 --finish 4 --web-workers 2 --worker-concurrency 2``.
 """
@@ -272,17 +272,24 @@ def new_games(svc: Services, n: int, tag: str) -> list[GameDriver]:
     return out
 
 
+def inbound_keys(svc: Services, g: GameDriver) -> list[bytes]:
+    """The keys the players of ``g`` (who played no other game) hold for their inbound messages: the
+    records not yet handled and the sets of the handled ones' claims."""
+    return [k for p in g.players for pattern in ("in:*", "seen:*")
+            for k in svc.redis.scan_iter("{p:" + p + "}:" + pattern)]
+
+
 def game_memory(svc: Services, g: GameDriver) -> tuple[int, int, int]:
     """(bytes of all the game's keys, what remains of its outbox included; bytes without the outbox
-    and consumed ids, which expire SLOWSPADES_OUTBOX_TTL after the game; bytes of the inbound
-    records of the game's messages, ``in:<id>``: once handled, the claim kept SLOWSPADES_HANDLED_MESSAGE_TTL)."""
+    and consumed ids, which expire SLOWSPADES_OUTBOX_TTL after the game; bytes of the claims of the
+    game's messages, kept SLOWSPADES_HANDLED_MESSAGE_TTL to twice that)."""
     total = durable = 0
     for key in svc.redis.scan_iter("{g:" + g.gid + "}:*"):
         size = int(svc.redis.memory_usage(key, samples=0) or 0)
         total += size
         if not key.decode().endswith((":outbox", ":consumed", ":outq")):
             durable += size
-    inbound = sum(int(svc.redis.memory_usage(f"in:{m}", samples=0) or 0) for m in g.mids)
+    inbound = sum(int(svc.redis.memory_usage(k, samples=0) or 0) for k in inbound_keys(svc, g))
     return total, durable, inbound
 
 
@@ -360,9 +367,8 @@ def main() -> None:
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and any(svc.redis.zcard("{g:" + g.gid + "}:outq") for g in fin):
                 time.sleep(0.2)
-            deadline = time.monotonic() + 30  # the last messages' done marks (their records shrink then)
-            while time.monotonic() < deadline and any(
-                    svc.redis.hget(f"in:{m}", "status") not in (None, b"done") for g in fin for m in g.mids[-4:]):
+            deadline = time.monotonic() + 30  # the last messages handled (their records are dropped then)
+            while time.monotonic() < deadline and any(b":in:" in k for g in fin for k in inbound_keys(svc, g)):
                 time.sleep(0.2)
             sizes = [game_memory(svc, g) for g in fin]
             outboxes = [sum(1 for f in svc.redis.hkeys("{g:" + g.gid + "}:outbox") if f.isdigit()) for g in fin]
@@ -370,14 +376,14 @@ def main() -> None:
             print(f"finished games: {len(fin)} in {time.monotonic() - t0:.0f} s, "
                   f"{statistics.mean(moves_f):.0f} moves and "
                   f"{statistics.mean(g.game.version for g in fin):.0f} events on average")
-            print(f"Redis memory per finished game, the inbound records of its messages included: "
+            print(f"Redis memory per finished game, the claims of its messages included: "
                   f"{statistics.mean(s[0] + s[2] for s in sizes) / 1024:.1f} KB with what "
                   f"remains of its outbox (about {statistics.mean(outboxes):.0f} entries), "
                   f"{statistics.mean(s[1] + s[2] for s in sizes) / 1024:.1f} KB once that expires "
                   f"(SLOWSPADES_OUTBOX_TTL), {statistics.mean(s[1] for s in sizes) / 1024:.1f} KB once the "
-                  f"records' claims expire too (SLOWSPADES_HANDLED_MESSAGE_TTL)")
-            print(f"  of which the inbound records of its {statistics.mean(len(g.mids) for g in fin):.0f} messages "
-                  f"(in:<id>, handled: the claim only): {statistics.mean(s[2] for s in sizes) / 1024:.1f} KB per game")
+                  f"claims expire too (SLOWSPADES_HANDLED_MESSAGE_TTL)")
+            print(f"  of which the claims of its {statistics.mean(len(g.mids) for g in fin):.0f} messages "
+                  f"({{p:<addr>}}:seen:<n>, 8 bytes each): {statistics.mean(s[2] for s in sizes) / 1024:.1f} KB per game")
     finally:
         cluster.stop()
 

@@ -45,8 +45,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                "(enough for the last status callbacks)."),
     "MESSAGE_TTL": (604800, "int", "Seconds an inbound message record (and its dedupe claim) is kept "
                     "while it is not yet handled."),
-    "HANDLED_MESSAGE_TTL": (86400, "int", "Seconds the dedupe claim of a handled inbound message is kept "
-                            "(its record shrinks to the claim once handled; Mailgun retries for up to ~8 hours)."),
+    "HANDLED_MESSAGE_TTL": (86400, "int", "Seconds, at least, a message id is remembered so a retry of it is "
+                            "dropped (at most twice that; 8 bytes a message; Mailgun retries for up to ~8 hours)."),
     "SIMULATOR": (False, "bool", "Serve the simulator page /simulator/ (on in scripts/run-local, off otherwise; "
                                  "404 when off). Never in production: it signs webhooks for whoever reaches it."),
     "RULES_URL": ("", "str", "Where the RULES reply points; empty: this service's own /rules page."),

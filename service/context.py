@@ -24,7 +24,7 @@ class Services:
     players: Players = field(init=False)
 
     def __post_init__(self) -> None:
-        self.store = Store(self.redis)
+        self.store = Store(self.redis, int(self.config.get("HANDLED_MESSAGE_TTL", 86400)))
         self.players = Players(self.redis)
 
     @classmethod

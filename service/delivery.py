@@ -12,7 +12,7 @@ import smtplib
 import ssl
 from email.message import EmailMessage
 from email.utils import formatdate
-from typing import Any, Protocol
+from typing import Any, Iterable, Protocol
 from urllib.parse import quote
 
 from twilio.base.exceptions import TwilioException, TwilioRestException
@@ -179,24 +179,34 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     return svc.store.set_status(outbox_id, "sent", provider_id=provider_id)
 
 
-def deliver_local_many(svc: Services, outbox_ids: list[str]) -> None:
+def deliver_local_many(svc: Services, outbox_ids: list[str], recipients: Iterable[str] = (), tail: Any = None) -> None:
     """:func:`deliver` of several entries when every channel goes to the local outbox (:func:`all_local`),
-    in three round trips whatever their number: claim them all, read whether their recipients sent
-    STOP, then write the local outbox and the statuses."""
+    in two round trips whatever their number: claim them all and read whether their recipients sent
+    STOP (``recipients``: who they are likely to be, the senders of player-owned replies besides; any
+    other is read in one more round trip), then write the local outbox and the statuses (on ``tail``,
+    a pipeline, if given: its owner executes it)."""
     from .lifecycle import keys
+    from .store import split_outbox_id
 
-    entries = [e for e in svc.store.claim_send_many(outbox_ids, int(svc.config["SEND_LEASE"])) if e is not None]
-    people = list(dict.fromkeys(e["to"] for e in entries if not keys.is_bot(e["to"])))
-    stopped: set[str] = set()
-    if people:
+    guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
+    guess = [a for a in guess if not keys.is_bot(a)]
+    pipe = svc.redis.pipeline(transaction=False)
+    finish = svc.store.queue_claim_send_many(pipe, outbox_ids, int(svc.config["SEND_LEASE"]))
+    for address in guess:
+        pipe.hget(keys.player_life(address), "stopped")
+    replies = pipe.execute() if outbox_ids else []
+    entries = [e for e in finish(replies[:len(outbox_ids)]) if e is not None]
+    stopped = {a for a, v in zip(guess, replies[len(outbox_ids):]) if v in (b"1", "1")}
+    others = list(dict.fromkeys(e["to"] for e in entries if not keys.is_bot(e["to"]) and e["to"] not in guess))
+    if others:
         pipe = svc.redis.pipeline(transaction=False)
-        for address in people:
+        for address in others:
             pipe.hget(keys.player_life(address), "stopped")
-        stopped = {a for a, v in zip(people, pipe.execute()) if v in (b"1", "1")}
+        stopped |= {a for a, v in zip(others, pipe.execute()) if v in (b"1", "1")}
     sent, refused = [], []
     for e in entries:
         if keys.is_bot(e["to"]) or e["to"] in stopped:  # STOP: nothing at all is sent to that number
             refused.append((e["id"], "not sent: opted out (STOP) or not a person"))
         else:
             sent.append(e)
-    svc.store.settle_local_many(sent, refused)
+    svc.store.settle_local_many(sent, refused, tail=tail)

@@ -60,11 +60,26 @@ MAX_ATTEMPTS = 25
 
 @dataclass
 class Handled:
-    """The outcome of handling one message: the outbox ids to dispatch and what happened."""
+    """The outcome of handling one message: the outbox ids to dispatch and what happened.
+
+    After a move applied, also what the lifecycle needs next (so it reads nothing again): the game's
+    state, its meta as written, its life hash and the time as read, and who was told about the game."""
 
     outbox_ids: list[str] = field(default_factory=list)
     outcome: str = ""
     game_id: str | None = None
+    after: "AfterMove | None" = None
+
+
+@dataclass(frozen=True)
+class AfterMove:
+    """A game as the handler left it after an append: for :func:`service.lifecycle.hooks.after_handled`."""
+
+    game: lifecycle.TurnState
+    meta: dict[str, str]
+    life: dict[str, str]
+    now_ms: int
+    told: tuple[str, ...]
 
 
 # ---------------------------------------------------------------------------------------
@@ -314,26 +329,39 @@ def game_id_for(message_id: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-def handle_inbound(svc: Services, message_id: str,
+def handle_inbound(svc: Services, message_id: str, sender: str,
                    before_append: Callable[[int], None] | None = None) -> Handled:
-    """Handle a recorded inbound message (``in:<message_id>``) once; see the module docstring."""
-    msg = svc.store.inbound(message_id)
+    """Handle a recorded inbound message of ``sender`` once; see the module docstring."""
+    owner = player_owner(sender)
+    pk = owner_keys(owner)
+    # one round trip: the message, whether it was consumed, the player's record and life, and, if this
+    # process saw the player in a game before (likely the one the message is for), that game as a move needs it
+    pipe = svc.redis.pipeline(transaction=False)
+    read_msg = svc.store.queue_inbound(pipe, sender, message_id)
+    pipe.hget(pk["consumed"], message_id)
+    pipe.hgetall(pk["meta"])
+    pipe.hgetall(keys.player_life(sender))
+    guess = SEATS.game_of(sender)
+    prefetch = _queue_read_for_decide(svc, guess, message_id, pipe) if guess else None
+    replies = pipe.execute()
+    msg = read_msg(replies)
+    pre = prefetch(replies) if prefetch else None
+    try:
+        handled = _handle(svc, message_id, sender, msg, replies[3:6], pre, before_append)
+    finally:
+        if pre is not None and guess is not None and not pre.used:
+            CACHE.put(guess, *pre.state)  # not used for a move: back where it was taken from
+    return handled
+
+
+def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str] | None, player_replies: list[Any],
+            pre: "_DecideRead | None", before_append: Callable[[int], None] | None) -> Handled:
     if msg is None:
         return Handled([], "missing")
     if "from" not in msg:  # handled already: only its claim is left (a task delivered again, say)
         return Handled([], "duplicate")
-    sender = msg["from"]
     owner = player_owner(sender)
-    pk = owner_keys(owner)
-    pipe = svc.redis.pipeline(transaction=False)  # consumed?, the player's record and life: one round trip
-    pipe.hget(pk["consumed"], message_id)
-    pipe.hgetall(pk["meta"])
-    pipe.hgetall(keys.player_life(sender))
-    guess = SEATS.game_of(sender)  # likely the player's last prompted game: its meta in the same round trip
-    if guess:
-        pipe.hgetall(owner_keys(game_owner(guess))["meta"])
-    replies = pipe.execute()
-    raw_done, raw_record, raw_life = replies[:3]
+    raw_done, raw_record, raw_life = player_replies
     if raw_done is not None:
         return Handled([f"{owner}#{n}" for n in _s(raw_done).split(",") if n], "duplicate")
     record = {_s(a): _s(b) for a, b in raw_record.items()}
@@ -374,7 +402,7 @@ def handle_inbound(svc: Services, message_id: str,
         return Handled(out.outbox_ids, out.outcome)
 
     last = life.get("last", "")
-    last_meta = {_s(a): _s(b) for a, b in replies[3].items()} if guess and guess == last else None
+    last_meta = pre.meta if pre is not None and pre.game_id == last else None
     target = (routing.Target(token_game, "token") if token_game
               else routing.resolve(svc, sender, said.game, last=last, last_meta=last_meta))
     gid = target.game_id
@@ -408,7 +436,8 @@ def handle_inbound(svc: Services, message_id: str,
             rendered = port.render_message("score", lang, channel, **chat_context(v, None, opp, label, channel))
             return _reply(svc, sender, message_id, rendered, "score", game_id=gid)
         return _reply(svc, sender, message_id, port.resend(v, lang, channel, opp, label), "status", game_id=gid)
-    return _decide_loop(svc, message_id, sender, gid, said, before_append)
+    return _decide_loop(svc, message_id, sender, gid, said, before_append,
+                        pre if pre is not None and pre.game_id == gid else None)
 
 
 def create_game(svc: Services, game_id: str, seat0: str, seat1: str, message_id: str,
@@ -430,36 +459,76 @@ def decide_intent(svc: Services, message_id: str, sender: str, game_id: str, sai
     return _decide_loop(svc, message_id, sender, game_id, said, before_append)
 
 
-def _read_for_decide(svc: Services, game_id: str, message_id: str) -> tuple[
-        list[str] | None, dict[str, str], dict[str, gateway.PlayerInfo], tuple[Game, str]]:
-    """The game's consumed ids for the message, its meta, its players' records and its state, in one
-    round trip once this process knows the game's seats (:class:`SeatCache`), else two."""
+@dataclass
+class _DecideRead:
+    """What a move in a game needs, as read in one round trip (see :func:`_queue_read_for_decide`)."""
+
+    game_id: str
+    done: list[str] | None  # the outbox ids the message caused, if the game consumed it already
+    meta: dict[str, str]
+    infos: dict[str, gateway.PlayerInfo]
+    state: tuple[Game, str]  # taken out of CACHE: put back, or dropped on conflict
+    life: dict[str, str]
+    now_ms: int
+    used: bool = False
+
+
+def _queue_read_for_decide(svc: Services, game_id: str, message_id: str,
+                           pipe: Any) -> Callable[[list[Any]], _DecideRead]:
+    """Queue on ``pipe`` the reads of a move in ``game_id``: whether it consumed the message, its meta,
+    its players' records (once this process knows the game's seats, :class:`SeatCache`; else read
+    afterwards), its state (:class:`GameCache`), its newest events, its life hash and the clock.
+    Call the result with all of ``pipe``'s replies."""
     owner = game_owner(game_id)
     k = owner_keys(owner)
     seats = SEATS.get(game_id)
     addresses = [a for a in seats if a and not keys.is_bot(a)] if seats else []
-    pipe = svc.redis.pipeline(transaction=False)
+    start = len(pipe)
     pipe.hget(k["consumed"], message_id)
     pipe.hgetall(k["meta"])
     gateway.queue_players(pipe, addresses)
     finish = CACHE.take_queued(svc, game_id, pipe)
     pipe.xrevrange(k["ev"], count=RECENT)  # the newest events, for the news of a seat a little behind
-    replies = pipe.execute()
-    raw, meta_raw = replies[0], replies[1]
-    n = 2 + len(addresses) * 4
-    state = finish(replies[n:n + 2])
-    recent = replies[n + 2]
-    # they are the events just before the state read only if the newest is the last one folded in
-    if recent and _s(recent[0][0]) == state[1]:
-        RECENT_READ.set((game_id, state[0].version, recent))
-    done = None if raw is None else [f"{owner}#{x}" for x in _s(raw).split(",") if x]
-    meta = {_s(a): _s(b) for a, b in meta_raw.items()}
-    if seats is not None and list(seats) == _seats(meta):
-        infos = gateway.players_from(addresses, replies[2:n])
-    else:
-        infos = gateway.players_info(svc, _seats(meta))
-    SEATS.note(game_id, meta)
-    return done, meta, infos, state
+    pipe.hgetall(keys.game_life(game_id))
+    pipe.get(clock.OFFSET_KEY)
+    count = len(pipe) - start
+
+    def parse(all_replies: list[Any]) -> _DecideRead:
+        replies = all_replies[start:start + count]
+        raw, meta_raw = replies[0], replies[1]
+        n = 2 + len(addresses) * 4
+        state = finish(replies[n:n + 2])
+        recent, raw_life, offset = replies[n + 2:n + 5]
+        # they are the events just before the state read only if the newest is the last one folded in
+        if recent and _s(recent[0][0]) == state[1]:
+            RECENT_READ.set((game_id, state[0].version, recent))
+        done = None if raw is None else [f"{owner}#{x}" for x in _s(raw).split(",") if x]
+        meta = {_s(a): _s(b) for a, b in meta_raw.items()}
+        if seats is not None and list(seats) == _seats(meta):
+            infos = gateway.players_from(addresses, replies[2:n])
+        else:
+            infos = gateway.players_info(svc, _seats(meta))
+        SEATS.note(game_id, meta)
+        life = {_s(a): _s(b) for a, b in raw_life.items()}
+        return _DecideRead(game_id, done, meta, infos, state, life, clock.now_ms(_Offset(offset)))
+
+    return parse
+
+
+class _Offset:
+    """A stand-in client for :func:`clock.now_ms` answering the offset already read."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+
+    def get(self, _key: str) -> Any:
+        return self.raw
+
+
+def _read_for_decide(svc: Services, game_id: str, message_id: str) -> _DecideRead:
+    pipe = svc.redis.pipeline(transaction=False)
+    parse = _queue_read_for_decide(svc, game_id, message_id, pipe)
+    return parse(pipe.execute())
 
 
 def _s(v: Any) -> str:
@@ -467,11 +536,15 @@ def _s(v: Any) -> str:
 
 
 def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, said: Intent,
-                 before_append: Callable[[int], None] | None) -> Handled:
+                 before_append: Callable[[int], None] | None, pre: _DecideRead | None = None) -> Handled:
     owner = game_owner(game_id)
     channel = address_kind(sender)
     for _ in range(MAX_ATTEMPTS):
-        done, meta, infos, (game, sid) = _read_for_decide(svc, game_id, message_id)
+        if pre is not None:  # read with the message (handle_inbound)
+            read, pre.used, pre = pre, True, None
+        else:
+            read = _read_for_decide(svc, game_id, message_id)
+        done, meta, infos, (game, sid) = read.done, read.meta, read.infos, read.state
         if done is not None:
             CACHE.put(game_id, game, sid)
             return Handled(done, "duplicate", game_id)
@@ -515,11 +588,14 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, said
         res = svc.store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
                                outbox=outbox, meta=updates, ttl=int(svc.config["OUTBOX_TTL"]) if over else 0)
         if res.ok:
+            turn = lifecycle.TurnState.of(game)
             CACHE.put(game_id, game, res.last_stream_id)
             _fault(svc, "after_append")
             if over:
                 svc.store.archive(game_id)  # a finished game's log, compressed (store.Store.archive)
-            return Handled(res.outbox_ids, "applied", game_id)
+            told = tuple(dict.fromkeys(e["to"] for e in outbox))
+            return Handled(res.outbox_ids, "applied", game_id,
+                           AfterMove(turn, {**meta, **updates}, read.life, read.now_ms, told))
         if res.status == "duplicate":
             return Handled(res.outbox_ids, "duplicate", game_id)
         # conflict: someone appended first; the cached state is dropped, reload and decide again

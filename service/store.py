@@ -18,12 +18,14 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ``{p:<addr>}:player``      hash: the player record (also ``outseq`` of the player's outbox).
 ``{p:<addr>}:games``       zset: game ids of the player, scored by creation ms (address -> games).
 ``{p:<addr>}:outbox|outq|consumed`` as for a game: replies tied to no game, keyed by message id.
-``in:<message id>``        hash: a recorded inbound message (claimed once, with SET-NX semantics); once
-                           handled, only the claim ``status=done`` is kept (a shorter TTL).
+``{p:<addr>}:in:<msg id>`` hash: an inbound message from ``<addr>``, recorded until it is handled.
+``{p:<addr>}:seen:<n>``    set: the 64-bit digests of the message ids ``<addr>`` sent in the ``n``-th window
+                           of ``SLOWSPADES_HANDLED_MESSAGE_TTL`` seconds (an intset: 8 bytes a message);
+                           a message is claimed once while its window or the next one lasts.
 ``rtok:<token>``           string: ``<game id> <address>`` for a per-game email reply address.
 ``mgtok:<token>``          Mailgun webhook token seen (replay guard).
 ``outbox:dirty``           zset: owners (``g:<id>`` / ``p:<addr>``) that may hold queued entries.
-``in:pending``             zset: inbound message ids recorded but not yet handled, scored by ms.
+``in:pending``             zset: inbound messages recorded but not yet handled (``<addr> <msg id>``), by ms.
 ``outbox:local``           stream: messages "sent" by the local outbox (no provider configured).
 ========================== ===============================================================
 
@@ -32,6 +34,7 @@ An outbox id is ``<owner>#<n>``, e.g. ``g:k3j9x2#17`` or ``p:+4790000000#3``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 import zlib
@@ -183,24 +186,18 @@ return new
 """
 
 CLAIM_INBOUND_LUA = r"""
--- KEYS: in:<id>; ARGV: ttl, field, value, ...  Records the message unless it exists (SET NX semantics).
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
-redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
-return 1
-"""
-
-SHRINK_INBOUND_LUA = r"""
--- KEYS: in:<id>; ARGV: ttl s.  A handled message: keep only the claim (status=done), for at most ttl seconds.
-local left = redis.call('TTL', KEYS[1])
-if left == -2 then return 0 end
-local ttl = tonumber(ARGV[1])
-if left >= 0 and left < ttl then ttl = left end
-if ttl < 1 then ttl = 1 end
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'status', 'done')
-redis.call('EXPIRE', KEYS[1], ttl)
-return 1
+-- KEYS: record, seen (this window), seen (the previous window)
+-- ARGV: digest, record ttl s, seen expiry (unix s), field, value, ...
+-- Claims a message id once: 'new' (recorded now), 'pending' (recorded, not yet handled), 'done' (handled).
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'pending' end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 or redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then
+  return 'done'
+end
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('EXPIREAT', KEYS[2], tonumber(ARGV[3]))
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
+return 'new'
 """
 
 ZREM_IF_SCORE_LUA = r"""
@@ -223,6 +220,23 @@ def game_owner(game_id: str) -> str:
 
 def player_owner(address: str) -> str:
     return f"p:{address}"
+
+
+def message_digest(message_id: str) -> int:
+    """A message id as a signed 64-bit integer (so a set of them is an intset: 8 bytes each)."""
+    return int.from_bytes(hashlib.blake2b(message_id.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+def inbound_keys(address: str, message_id: str, window_s: int, now_s: int) -> list[str]:
+    """The record of a message from ``address``, and its claims' sets of this window and the one before."""
+    tag = "{" + player_owner(address) + "}"
+    n = now_s // window_s
+    return [f"{tag}:in:{message_id}", f"{tag}:seen:{n}", f"{tag}:seen:{n - 1}"]
+
+
+def pending_member(address: str, message_id: str) -> str:
+    """The member of ``in:pending`` for a message (an address has no space)."""
+    return f"{address} {message_id}"
 
 
 def owner_keys(owner: str) -> dict[str, str]:
@@ -283,8 +297,9 @@ def _queue_script(pipe: Any, script: Any, keys: list[Any], args: list[Any]) -> N
 class Store:
     """Events, outbox and inbound messages on one Redis connection pool."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, dedupe_window_s: int = 86400) -> None:
         self.r = client
+        self.dedupe_window_s = max(1, int(dedupe_window_s))
         self._append = client.register_script(APPEND_LUA)
         self._claim = client.register_script(CLAIM_LUA)
         self._status = client.register_script(STATUS_LUA)
@@ -454,24 +469,34 @@ class Store:
     def claim_send_many(self, outbox_ids: list[str], lease_s: int) -> list[dict[str, Any] | None]:
         """:meth:`claim_send` of several entries in one round trip (in order)."""
         pipe = self.r.pipeline(transaction=False)
+        finish = self.queue_claim_send_many(pipe, outbox_ids, lease_s)
+        return finish(pipe.execute() if outbox_ids else [])
+
+    def queue_claim_send_many(self, pipe: Any, outbox_ids: list[str], lease_s: int) -> Any:
+        """:meth:`claim_send_many` queued on ``pipe``; call the result with the replies of those claims."""
         for oid in outbox_ids:
             owner, n = split_outbox_id(oid)
             k = owner_keys(owner)
             _queue_script(pipe, self._claim, [k["outbox"], k["outq"]], [n, now_ms(), lease_s * 1000])
-        out: list[dict[str, Any] | None] = []
-        for oid, (status, raw) in zip(outbox_ids, pipe.execute() if outbox_ids else []):
-            if _s(status) != "claimed":
-                out.append(None)
-                continue
-            entry = json.loads(_s(raw))
-            entry["id"] = oid
-            out.append(entry)
-        return out
 
-    def settle_local_many(self, sent: list[dict[str, Any]], refused: list[tuple[str, str]]) -> None:
+        def finish(replies: list[Any]) -> list[dict[str, Any] | None]:
+            out: list[dict[str, Any] | None] = []
+            for oid, (status, raw) in zip(outbox_ids, replies):
+                if _s(status) != "claimed":
+                    out.append(None)
+                    continue
+                entry = json.loads(_s(raw))
+                entry["id"] = oid
+                out.append(entry)
+            return out
+
+        return finish
+
+    def settle_local_many(self, sent: list[dict[str, Any]], refused: list[tuple[str, str]], tail: Any = None) -> None:
         """In one round trip: :meth:`push_local_and_mark_sent` for the ``sent`` entries, and
-        ``set_status(id, 'failed', error=...)`` for the ``refused`` (id, error) pairs."""
-        pipe = self.r.pipeline(transaction=False)
+        ``set_status(id, 'failed', error=...)`` for the ``refused`` (id, error) pairs; with ``tail`` (a
+        pipeline), queued on it for its owner to execute."""
+        pipe = tail if tail is not None else self.r.pipeline(transaction=False)
         for entry in sent:
             owner, n = split_outbox_id(entry["id"])
             k = owner_keys(owner)
@@ -481,7 +506,7 @@ class Store:
             owner, n = split_outbox_id(oid)
             k = owner_keys(owner)
             _queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "failed", now_ms(), "", error[:500]])
-        if sent or refused:
+        if (sent or refused) and tail is None:
             pipe.execute()
 
     def set_status(self, outbox_id: str, status: str, provider_id: str = "", error: str = "") -> str:
@@ -506,53 +531,74 @@ class Store:
         return found
 
     # -- inbound messages ---------------------------------------------------------------
-    def record_inbound(self, message_id: str, fields: dict[str, str], ttl_s: int) -> bool:
-        """Record an inbound message once; False if that id was already recorded (a retry)."""
+    def record_inbound(self, address: str, message_id: str, fields: dict[str, str], ttl_s: int) -> str:
+        """Claim and record a message from ``address`` (kept ``ttl_s`` until handled); returns ``new``,
+        or for a message claimed before (a retry), ``pending`` (not handled yet) or ``done``."""
         flat: list[str] = []
         for a, b in fields.items():
             flat += [a, str(b)]
+        now_s = int(time.time())
+        keys = inbound_keys(address, message_id, self.dedupe_window_s, now_s)
+        expire_at = (now_s // self.dedupe_window_s + 2) * self.dedupe_window_s + 60
         pipe = self.r.pipeline(transaction=False)
-        pipe.zadd(PENDING_IN, {message_id: now_ms()}, nx=True)  # first, so the sweep finds it if we die
-        _queue_script(pipe, self._claim_in, [f"in:{message_id}"], [ttl_s, *flat])
-        return bool(pipe.execute()[-1])
+        pipe.zadd(PENDING_IN, {pending_member(address, message_id): now_ms()}, nx=True)  # the sweep finds it if we die
+        _queue_script(pipe, self._claim_in, keys, [message_digest(message_id), ttl_s, expire_at, *flat])
+        claim = _s(pipe.execute()[-1])
+        if claim == "done":
+            self.r.zrem(PENDING_IN, pending_member(address, message_id))
+        return claim
 
-    def inbound(self, message_id: str) -> dict[str, str] | None:
-        raw = self.r.hgetall(f"in:{message_id}")
-        return {_s(a): _s(b) for a, b in raw.items()} if raw else None
-
-    def mark_inbound(self, message_id: str, status: str, handled_ttl_s: int = 0) -> None:
-        """Set the status of a recorded message (never re-creating one that expired); ``done`` un-pends it
-        and, with ``handled_ttl_s``, shrinks the record to its claim (see :meth:`queue_mark_inbound`)."""
+    def inbound(self, address: str, message_id: str) -> dict[str, str] | None:
+        """The recorded message; ``{"status": "done"}`` once it is handled (while its claim lasts); else None."""
         pipe = self.r.pipeline(transaction=False)
-        self.queue_mark_inbound(pipe, message_id, status, handled_ttl_s)
+        finish = self.queue_inbound(pipe, address, message_id)
+        return finish(pipe.execute())
+
+    def queue_inbound(self, pipe: Any, address: str, message_id: str) -> Any:
+        """:meth:`inbound` with its reads queued on ``pipe``; call the result with those three replies."""
+        record, seen, prev = inbound_keys(address, message_id, self.dedupe_window_s, int(time.time()))
+        digest = message_digest(message_id)
+        pipe.hgetall(record)
+        pipe.sismember(seen, digest)
+        pipe.sismember(prev, digest)
+
+        def finish(replies: list[Any]) -> dict[str, str] | None:
+            raw, now, before = replies[:3]
+            if raw:
+                return {_s(a): _s(b) for a, b in raw.items()}
+            return {"status": "done"} if now or before else None
+
+        return finish
+
+    def mark_inbound(self, address: str, message_id: str, status: str) -> None:
+        """Set the status of a recorded message (never re-creating one); ``done`` drops the record (its
+        claim stays, :meth:`record_inbound`) and un-pends it."""
+        pipe = self.r.pipeline(transaction=False)
+        self.queue_mark_inbound(pipe, address, message_id, status)
         pipe.execute()
 
-    @staticmethod
-    def queue_mark_inbound(pipe: Any, message_id: str, status: str, handled_ttl_s: int = 0) -> None:
-        """:meth:`mark_inbound` queued on ``pipe`` (executed by its owner).
-
-        ``done`` with ``handled_ttl_s`` > 0: the message's text is no longer needed (the game's stream
-        envelope names the message that caused its events), so the record shrinks to the dedupe claim
-        ``status=done``, kept ``handled_ttl_s`` seconds (never longer than it was to be kept anyway)."""
-        if status == "done" and handled_ttl_s > 0:
-            pipe.eval(SHRINK_INBOUND_LUA, 1, f"in:{message_id}", int(handled_ttl_s))
+    def queue_mark_inbound(self, pipe: Any, address: str, message_id: str, status: str) -> None:
+        """:meth:`mark_inbound` queued on ``pipe`` (executed by its owner). A handled message's text is not
+        needed any more: the game's stream envelope names the message that caused its events."""
+        record = inbound_keys(address, message_id, self.dedupe_window_s, 0)[0]
+        if status == "done":
+            pipe.delete(record)
+            pipe.zrem(PENDING_IN, pending_member(address, message_id))
         else:
             pipe.eval("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'status', ARGV[1]) end",
-                      1, f"in:{message_id}", status)
-        if status == "done":
-            pipe.zrem(PENDING_IN, message_id)
+                      1, record, status)
 
-    def stale_inbound(self, older_than_s: float) -> list[str]:
-        """Recorded messages not handled after ``older_than_s`` (the web died before queueing, say)."""
+    def stale_inbound(self, older_than_s: float) -> list[tuple[str, str]]:
+        """(address, message id) of recorded messages not handled after ``older_than_s`` (the web died
+        before queueing, say); tidies the pending marks of messages handled or gone."""
         cutoff = now_ms() - int(older_than_s * 1000)
         out = []
         for raw in self.r.zrangebyscore(PENDING_IN, "-inf", cutoff, start=0, num=1000):
-            mid = _s(raw)
-            status = self.r.hget(f"in:{mid}", "status")
-            if status is None or _s(status) == "done":
-                self.r.zrem(PENDING_IN, mid)
+            address, _, mid = _s(raw).partition(" ")
+            if self.r.exists(inbound_keys(address, mid, self.dedupe_window_s, 0)[0]):
+                out.append((address, mid))
             else:
-                out.append(mid)
+                self.r.zrem(PENDING_IN, raw)
         return out
 
     def seen_once(self, key: str, ttl_s: int) -> bool:

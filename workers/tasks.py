@@ -25,23 +25,24 @@ def _svc():  # type: ignore[no-untyped-def]
 @shared_task(name="workers.tasks.handle_inbound", bind=True, ignore_result=True,
              autoretry_for=(redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, RuntimeError),
              retry_backoff=1, retry_backoff_max=60, retry_jitter=True, max_retries=10)
-def handle_inbound(self, message_id: str) -> str:  # type: ignore[no-untyped-def]
-    """Decide a recorded inbound message and queue the deliveries it causes (retried on Redis errors)."""
+def handle_inbound(self, message_id: str, sender: str) -> str:  # type: ignore[no-untyped-def]
+    """Decide a recorded inbound message of ``sender`` and queue the deliveries it causes (retried on Redis errors)."""
     svc = _svc()
-    result = handlers.handle_inbound(svc, message_id)
+    result = handlers.handle_inbound(svc, message_id, sender)
+    # the last writes, in one round trip: the local outbox's, the message done, the lifecycle's
+    tail = svc.redis.pipeline(transaction=False)
     if all_local(svc):  # the local outbox is a Redis write: no need for a task per message
-        deliver_local_many(svc, result.outbox_ids)
+        deliver_local_many(svc, result.outbox_ids, result.after.told if result.after else (), tail=tail)
     else:
         for outbox_id in result.outbox_ids:
             self.app.send_task(DELIVER, args=[outbox_id])
     from . import beat
 
-    # reminders, timeouts, the computer's move; then the message is done (its mark goes with the last
-    # writes of after_handled, in their round trip, or after the computer's move is queued)
-    tail = svc.redis.pipeline(transaction=False)
+    # reminders, timeouts, the computer's move (queued once the tail is written)
     if result.outcome != "missing":
-        svc.store.queue_mark_inbound(tail, message_id, "done", int(svc.config["HANDLED_MESSAGE_TTL"]))
-    beat.after_handled(self.app, svc, result.game_id, result.outbox_ids, tail=tail)
+        svc.store.queue_mark_inbound(tail, sender, message_id, "done")
+    beat.after_handled(self.app, svc, result.game_id, result.outbox_ids, tail=tail, after=result.after,
+                       duplicate=result.outcome == "duplicate")
     return result.outcome
 
 
@@ -62,6 +63,6 @@ def sweep_outbox(self) -> int:  # type: ignore[no-untyped-def]
     for outbox_id in stale:
         self.app.send_task(DELIVER, args=[outbox_id])
     inbound = svc.store.stale_inbound(after)  # recorded but never handled: queue them again
-    for message_id in inbound:
-        self.app.send_task("workers.tasks.handle_inbound", args=[message_id])
+    for sender, message_id in inbound:
+        self.app.send_task("workers.tasks.handle_inbound", args=[message_id, sender])
     return len(stale) + len(inbound)

@@ -66,9 +66,9 @@ class Item:
         return cls(parts[0], parts[1], int(parts[2]), int(parts[3]), n)
 
 
-def schedule(client: Any, item: Item, due_ms: int) -> None:
-    """Put ``item`` in the set, due at ``due_ms`` (an item already there is moved to that time)."""
-    client.zadd(keys.DUE, {item.member: int(due_ms)})
+def schedule(client: Any, item: Item, due_ms: int, keep: bool = False) -> None:
+    """Put ``item`` in the set, due at ``due_ms`` (an item already there is moved to that time, unless ``keep``)."""
+    client.zadd(keys.DUE, {item.member: int(due_ms)}, nx=keep)
 
 
 def cancel(client: Any, *items: Item) -> None:

@@ -22,6 +22,7 @@ from .. import clock
 from ..context import Services
 from ..players import address_kind
 from . import gateway, invitations, keys, optout, reminders, routing, timeouts
+from .reminders import TurnState
 
 
 @dataclass(frozen=True)
@@ -33,15 +34,15 @@ class BotTurn:
     version: int
 
 
-def after_game_change(svc: Services, game_id: str, game: Game, meta: dict[str, str] | None = None,
+def after_game_change(svc: Services, game_id: str, game: Game | TurnState, meta: dict[str, str] | None = None,
                       now_ms: int | None = None, life: dict[str, str] | None = None,
-                      tail: Any = None) -> BotTurn | None:
+                      tail: Any = None, restore: bool = False) -> BotTurn | None:
     """Record the game's new turn and schedule what it needs; the computer's turn if it is one.
 
     ``meta`` (``now_ms``, ``life``): as the caller read them just before, if it did. ``tail``: see
     :func:`reminders.on_turn` (the caller executes what is left on it).
     """
-    reminders.on_turn(svc, game_id, game, now_ms=now_ms, meta=meta, life=life, tail=tail)
+    reminders.on_turn(svc, game_id, game, now_ms=now_ms, meta=meta, life=life, tail=tail, restore=restore)
     if game.phase == "over" or game.to_move is None:
         return None
     if meta is None:
@@ -51,14 +52,25 @@ def after_game_change(svc: Services, game_id: str, game: Game, meta: dict[str, s
     return None
 
 
-def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tail: Any = None) -> BotTurn | None:
+def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tail: Any = None,
+                  after: Any = None, duplicate: bool = False) -> BotTurn | None:
     """After the inbound handler: note the prompted games, and run :func:`after_game_change`.
 
     ``tail``: a pipeline holding the caller's last writes; the notes are queued on it too, and it goes
     with the new turn's writes when it may (:func:`reminders.on_turn`); the caller executes what is
-    left on it (after queueing the computer's move, if any)."""
+    left on it (before the computer's move, if any, is queued). ``after``: the handler's
+    :class:`service.handlers.AfterMove` when it applied a move (then nothing is read again).
+    ``duplicate``: the message was handled before (a task delivered again, say): the turn's items are
+    put back if they are missing (the worker handling it first may have died before writing them)."""
     from .. import handlers
     from ..store import owner_keys
+
+    if game_id and after is not None:
+        routing.note_prompted(svc, game_id, after.told, tail=tail)
+        if after.meta.get("status") not in ("active", "over"):
+            return None
+        return after_game_change(svc, game_id, after.game, meta=after.meta, now_ms=after.now_ms, life=after.life,
+                                 tail=tail)
 
     # one round trip: the recipients of the messages, the game's meta and state, the clock's offset
     pipe = svc.redis.pipeline(transaction=False)
@@ -80,7 +92,8 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
     if meta.get("status") not in ("active", "over"):
         return None
     life = {gateway._s(a): gateway._s(b) for a, b in raw_life.items()}
-    return after_game_change(svc, game_id, game, meta=meta, now_ms=clock.now_ms(_Fixed(offset)), life=life, tail=tail)
+    return after_game_change(svc, game_id, game, meta=meta, now_ms=clock.now_ms(_Fixed(offset)), life=life, tail=tail,
+                             restore=duplicate)
 
 
 class _Fixed:

@@ -16,6 +16,7 @@ players for ``n`` days (at most ``PAUSE_MAX_DAYS``); ``PAUSE 0`` ends a pause.
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta, timezone
+from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -126,6 +127,20 @@ def recheck(svc: Services, address: str) -> None:
 
 
 # -- turns ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TurnState:
+    """What the lifecycle reads of a game's state: a copy, so a cached ``Game`` can go on being used."""
+
+    version: int
+    phase: str
+    to_move: int | None
+
+    @classmethod
+    def of(cls, game: Game) -> "TurnState":
+        return cls(game.version, game.phase, game.to_move)
+
+
+
 TURN_LUA = r"""
 -- KEYS: life; ARGV: version, seat, since ms. Records the turn unless a newer one is recorded.
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
@@ -144,17 +159,18 @@ def turn(svc: Services, game_id: str) -> dict[str, int] | None:
     return {"v": int(life["v"]), "seat": int(life["seat"]), "since": int(life["since"])}
 
 
-def on_turn(svc: Services, game_id: str, game: Game, now_ms: int | None = None,
-            meta: dict[str, str] | None = None, life: dict[str, str] | None = None, tail: Any = None) -> bool:
+def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | None = None,
+            meta: dict[str, str] | None = None, life: dict[str, str] | None = None, tail: Any = None,
+            restore: bool = False) -> bool:
     """Record that the game reached ``game.version`` and schedule what the new turn needs.
 
     A human to move: the first reminder and the timeout. The computer to move: its move (the
     caller also queues the Celery task). Items of the previous turn are removed. Returns True
-    if this turn was new (a repeated call for the same version does nothing).
-    ``meta`` (and ``life``, the game's life hash): as the caller read them just before, if it did. The removals and the new items
-    are written in one round trip; with ``tail`` (a pipeline of the caller's, holding its own last
-    writes), in that same round trip, unless the computer is to move next (the caller queues its move
-    first) or the turn is not new: the caller executes what is left on ``tail``.
+    if this turn was new. With ``restore``, a repeated call for the same turn (a message handled again
+    after a worker died before writing the items) puts back those of its items that are missing.
+    ``meta`` (and ``life``, the game's life hash): as the caller read them just before, if it did.
+    The removals and the new items are written in one round trip; with ``tail`` (a pipeline of the
+    caller's, holding its own last writes), queued on it: the caller executes it.
     """
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     seat = game.to_move
@@ -162,10 +178,11 @@ def on_turn(svc: Services, game_id: str, game: Game, now_ms: int | None = None,
         meta = svc.store.meta(game_id)
     seat_arg = "" if seat is None or game.phase == "over" else str(seat)
     fresh, old_v, old_seat = _turn_script(svc)(keys=[keys.game_life(game_id)], args=[game.version, seat_arg, now_ms])
-    if not int(fresh):
-        return False
     old_v = int(old_v)
     old_seat_s = old_seat.decode() if isinstance(old_seat, bytes) else old_seat
+    repeated = restore and not int(fresh) and old_v == game.version and old_seat_s == seat_arg
+    if not int(fresh) and not repeated:
+        return False
     address = meta.get(f"seat{seat}", "")
     human = seat_arg != "" and meta.get("status") == "active" and not keys.is_bot(address)
     deadline = 0
@@ -173,21 +190,21 @@ def on_turn(svc: Services, game_id: str, game: Game, now_ms: int | None = None,
         from . import timeouts
 
         deadline = timeouts.deadline_ms(svc, game_id, now_ms, now_ms, life=life)
-    bot_next = seat_arg != "" and meta.get("status") == "active" and not human
     # in order: the old turn's items out, the new turn's in (then the caller's last writes, on its tail)
-    pipe = tail if tail is not None and not bot_next else svc.redis.pipeline(transaction=False)
-    if old_v >= 0 and old_seat_s != "":
+    pipe = tail if tail is not None else svc.redis.pipeline(transaction=False)
+    if old_v >= 0 and old_seat_s != "" and not repeated:
         cancel_turn(svc, game_id, int(old_seat_s), old_v, client=pipe)
     if seat_arg != "" and meta.get("status") == "active":
         if not human:
             delay_ms = int(float(settings.get(svc.config, "BOT_DELAY")) * 1000)
-            due.schedule(pipe, Item("b", game_id, seat, game.version), now_ms + delay_ms + 60_000)
+            due.schedule(pipe, Item("b", game_id, seat, game.version), now_ms + delay_ms + 60_000, keep=repeated)
         else:
             first = settings.remind_delays_s(svc.config)[0]
-            due.schedule(pipe, Item("r", game_id, seat, game.version, 1), now_ms + int(first * 1000))
-            due.schedule(pipe, Item("t", game_id, seat, game.version), deadline)
-    pipe.execute()
-    return True
+            due.schedule(pipe, Item("r", game_id, seat, game.version, 1), now_ms + int(first * 1000), keep=repeated)
+            due.schedule(pipe, Item("t", game_id, seat, game.version), deadline, keep=repeated)
+    if tail is None:
+        pipe.execute()
+    return not repeated
 
 
 def _turn_script(svc: Services) -> Any:

@@ -88,6 +88,17 @@ def queue_note_outbox(pipe: Any, outbox_ids: list[str]) -> list[str]:
     return routed
 
 
+def note_prompted(svc: Services, game_id: str, recipients: Any, tail: Any = None) -> None:
+    """Note ``game_id`` as the last prompted game of each of ``recipients`` (people, not the computer);
+    ``tail``: as for :func:`note_outbox_from`."""
+    pipe = tail if tail is not None else svc.redis.pipeline(transaction=False)
+    for to in recipients:
+        if to and not keys.is_bot(to):
+            pipe.hset(keys.player_life(to), "last", game_id)
+    if tail is None:
+        pipe.execute()
+
+
 def note_outbox_from(svc: Services, routed: list[str], replies: list[Any], tail: Any = None) -> None:
     """The second half of :func:`queue_note_outbox`: note each message's game for its recipient.
 

@@ -25,6 +25,6 @@ def twilio_signature_ok() -> bool:
     return bool(validator.validate(public_url(), request.form, signature, get_signature_algorithm(settings)))
 
 
-def queue_inbound(message_id: str) -> None:
+def queue_inbound(message_id: str, sender: str) -> None:
     """Queue the worker task that handles a recorded inbound message."""
-    current_app.extensions["celery"].send_task("workers.tasks.handle_inbound", args=[message_id])
+    current_app.extensions["celery"].send_task("workers.tasks.handle_inbound", args=[message_id, sender])

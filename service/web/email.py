@@ -61,17 +61,17 @@ def inbound_email() -> ResponseReturnValue:
         return reject("stale timestamp")
     header_id = (form.get("Message-Id") or form.get("message-id") or "").strip().strip("<>")
     message_id = f"mail:{header_id or token}"
-    known = svc.store.inbound(message_id)
-    if known is not None:  # the same email again (a retry or a second route): applied once
-        if known.get("status") != "done":
-            queue_inbound(message_id)
-        return jsonify(status="duplicate")
-    if not svc.store.seen_once(f"mgtok:{token}", int(cfg["MAILGUN_MAX_AGE"]) * 2 + 60):
-        return reject("replayed token")
     try:
         sender = parse_address(form.get("from") or form.get("sender") or "").value
     except BadAddress:
         return reject("no sender address")
+    known = svc.store.inbound(sender, message_id)
+    if known is not None:  # the same email again (a retry or a second route): applied once
+        if known.get("status") != "done":
+            queue_inbound(message_id, sender)
+        return jsonify(status="duplicate")
+    if not svc.store.seen_once(f"mgtok:{token}", int(cfg["MAILGUN_MAX_AGE"]) * 2 + 60):
+        return reject("replayed token")
     reply_token = token_from_recipient(form.get("recipient", ""))
     if reply_token is not None:
         found = svc.players.reply_token(reply_token)
@@ -81,6 +81,6 @@ def inbound_email() -> ResponseReturnValue:
               "subject": form.get("subject", ""), "received": now_ms(), "status": "queued"}
     if reply_token:
         fields["token"] = reply_token
-    if svc.store.record_inbound(message_id, fields, int(cfg["MESSAGE_TTL"])):
-        queue_inbound(message_id)
+    if svc.store.record_inbound(sender, message_id, fields, int(cfg["MESSAGE_TTL"])) != "done":
+        queue_inbound(message_id, sender)
     return jsonify(status="queued")

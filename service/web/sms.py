@@ -32,13 +32,9 @@ def inbound_sms() -> Response:
     except BadAddress:
         return empty_twiml()  # not a phone number we can answer; nothing to do
     message_id = f"sms:{sid}"
-    fresh = svc.store.record_inbound(message_id, {
+    claim = svc.store.record_inbound(sender, message_id, {
         "channel": "sms", "from": sender, "to": request.form.get("To", ""), "body": request.form.get("Body", ""),
         "received": now_ms(), "status": "queued"}, int(current_app.config["MESSAGE_TTL"]))
-    if fresh:
-        queue_inbound(message_id)
-    else:
-        known = svc.store.inbound(message_id) or {}
-        if known.get("status") != "done":  # a retry of a message we may have failed to queue: queue again
-            queue_inbound(message_id)
+    if claim != "done":  # new, or a retry of a message we may have failed to queue: queue (again)
+        queue_inbound(message_id, sender)
     return empty_twiml()

@@ -50,13 +50,13 @@ def test_signed_sms_is_accepted_by_the_real_webhook_and_a_tampered_one_refused(
     ok = client.post("/sms", data=signed["form"], headers=signed["headers"])
     assert ok.status_code == 200
     store = app.extensions["slowspades"].store
-    recorded = store.inbound("sms:" + signed["form"]["MessageSid"])
+    recorded = store.inbound("+15550001001", "sms:" + signed["form"]["MessageSid"])
     assert recorded is not None and recorded["body"] == "HELP" and recorded["from"] == "+15550001001"
 
     again = client.post("/simulator/sign", json={"channel": "sms", "from": "+15550001001", "body": "HELP"}).json
     again["form"]["Body"] = "RESIGN"
     assert client.post("/sms", data=again["form"], headers=again["headers"]).status_code == 403
-    assert store.inbound("sms:" + again["form"]["MessageSid"]) is None
+    assert store.inbound("+15550001001", "sms:" + again["form"]["MessageSid"]) is None
 
 
 def test_signed_email_is_accepted_by_the_real_webhook(redis_url: str, redis_client: redis_lib.Redis) -> None:

@@ -62,7 +62,7 @@ class Played:
         resp = self.app.test_client().post("/sms", data=form, headers={"X-Twilio-Signature": sig})
         assert resp.status_code == 200
         mid = "sms:" + form["MessageSid"]
-        wait_for(f"{body!r} to be handled", lambda: (self.svc.store.inbound(mid) or {}).get("status") == "done")
+        wait_for(f"{body!r} to be handled", lambda: (self.svc.store.inbound(sender, mid) or {}).get("status") == "done")
         wait_for("the outbox to drain", self.drained)
         return mid
 

@@ -38,7 +38,7 @@ def load(svc: Services, gid: str) -> Game:
 def inbound(svc: Services, sender: str, text: str) -> str:
     """Record an inbound SMS as the webhook does; returns its message id."""
     mid = "SM" + uuid.uuid4().hex
-    svc.store.record_inbound(mid, {"from": sender, "body": text, "channel": "sms"}, 3600)
+    svc.store.record_inbound(sender, mid, {"from": sender, "body": text, "channel": "sms"}, 3600)
     return mid
 
 
@@ -50,9 +50,10 @@ def lifecycle_command(svc: Services, sender: str, text: str) -> handlers.Handled
 def move(svc: Services, sender: str, text: str) -> handlers.Handled:
     """A message sent by ``sender``, handled as the worker handles it (handler, then the lifecycle hook)."""
     mid = inbound(svc, sender, text)
-    res = handlers.handle_inbound(svc, mid)
+    res = handlers.handle_inbound(svc, mid, sender)
     send_now(svc, res.outbox_ids)
-    hooks.after_handled(svc, res.game_id, res.outbox_ids)
+    hooks.after_handled(svc, res.game_id, res.outbox_ids, after=res.after, duplicate=res.outcome == "duplicate")
+    svc.store.mark_inbound(sender, mid, "done")
     return res
 
 

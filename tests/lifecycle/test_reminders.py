@@ -98,7 +98,7 @@ def test_a_stale_reminder_does_nothing_even_if_its_turn_was_never_cleared(svc) -
         gid = start_game(svc)
         p = mover(svc, gid)
         # the move is handled but the lifecycle hook never runs (a worker died in between)
-        res = handlers.handle_inbound(svc, inbound(svc, p, "DRAW"))
+        res = handlers.handle_inbound(svc, inbound(svc, p, "DRAW"), p)
         send_now(svc, res.outbox_ids)
         assert load(svc, gid).version == 3
         clock.shift(timedelta(hours=12))

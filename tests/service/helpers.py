@@ -38,6 +38,7 @@ def post_sms(client: Any, from_: str, body: str, sid: str | None = None, token: 
     params["SmsSid"] = params["MessageSid"]
     sig = twilio_sign(BASE + "/sms", params, token)
     resp = client.post("/sms", data=params, headers={"X-Twilio-Signature": sig})
+    SENDERS["sms:" + params["MessageSid"]] = _address(from_)
     return resp, "sms:" + params["MessageSid"]
 
 
@@ -55,6 +56,7 @@ def post_email(client: Any, sender: str, recipient: str, body: str, *, stripped:
             "body-plain": body, "Message-Id": f"<{mid}>", **mailgun_fields(**sig)}
     if stripped is not None:
         form["stripped-text"] = stripped
+    SENDERS["mail:" + mid] = _address(sender)
     return client.post("/email/inbound", data=form), "mail:" + mid
 
 
@@ -69,8 +71,25 @@ def wait_for(pred: Callable[[], Any], timeout: float = 15.0, what: str = "condit
         time.sleep(0.005)
 
 
+def _address(raw: str) -> str:
+    from service.players import BadAddress, parse_address
+
+    try:
+        return parse_address(raw, "US").value
+    except BadAddress:
+        return raw
+
+
+SENDERS: dict[str, str] = {}  # message id -> its sender's address, for the messages posted here
+
+
+def inbound(svc: Services, message_id: str) -> dict[str, str] | None:
+    """``Store.inbound`` of a message posted here (a message is recorded under its sender)."""
+    return svc.store.inbound(SENDERS[message_id], message_id)
+
+
 def wait_handled(svc: Services, message_id: str, timeout: float = 15.0) -> None:
-    wait_for(lambda: (svc.store.inbound(message_id) or {}).get("status") == "done", timeout, f"{message_id} handled")
+    wait_for(lambda: (inbound(svc, message_id) or {}).get("status") == "done", timeout, f"{message_id} handled")
 
 
 def wait_outbox_settled(svc: Services, timeout: float = 15.0) -> None:

@@ -55,7 +55,7 @@ def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, 
         assert svc.store.version(gid) == (before + 1 if point == "after_append" else before)
         os.kill(w1.pid, signal.SIGKILL)
         w1.wait(10)
-        assert (svc.store.inbound(mid) or {}).get("status") != "done"
+        assert (svc.store.inbound(mover, mid) or {}).get("status") != "done"
         w2 = spawn_worker(redis_url, tmp_path / "w2.log", **settings)
         try:
             wait_handled(svc, mid, timeout=60)
@@ -81,20 +81,20 @@ def test_two_deciders_racing_on_one_version_one_wins_the_other_redecides(svc) ->
     barrier = threading.Barrier(2)
     seen: dict[str, list[int]] = {}
     for sender, mid in ((ALICE, "sms:SMa"), (BOB, "sms:SMb")):  # RESIGN asks for confirmation: YES confirms
-        svc.store.record_inbound(mid + "0", {"channel": "sms", "from": sender, "body": "RESIGN"}, 600)
-        assert handlers.handle_inbound(svc, mid + "0").outcome == "confirm_resign"
-        svc.store.record_inbound(mid, {"channel": "sms", "from": sender, "body": "YES"}, 600)
+        svc.store.record_inbound(sender, mid + "0", {"channel": "sms", "from": sender, "body": "RESIGN"}, 600)
+        assert handlers.handle_inbound(svc, mid + "0", sender).outcome == "confirm_resign"
+        svc.store.record_inbound(sender, mid, {"channel": "sms", "from": sender, "body": "YES"}, 600)
     results: dict[str, handlers.Handled] = {}
 
-    def run(mid: str) -> None:
+    def run(mid: str, sender: str) -> None:
         def hook(version: int) -> None:
             seen.setdefault(mid, []).append(version)
             if len(seen[mid]) == 1:
                 barrier.wait(10)  # both decided against the same version before either appends
         handlers.CACHE.clear()
-        results[mid] = handlers.handle_inbound(svc, mid, before_append=hook)
+        results[mid] = handlers.handle_inbound(svc, mid, sender, before_append=hook)
 
-    threads = [threading.Thread(target=run, args=(m,)) for m in ("sms:SMa", "sms:SMb")]
+    threads = [threading.Thread(target=run, args=(m, s)) for m, s in (("sms:SMa", ALICE), ("sms:SMb", BOB))]
     for t in threads:
         t.start()
     for t in threads:

@@ -126,9 +126,9 @@ def test_local_outbox_without_credentials(svc) -> None:  # type: ignore[no-untyp
 def test_the_sweep_requeues_a_message_recorded_but_never_queued(svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
     """The web process died between recording a message and queueing it: the beat's sweep queues it."""
     mid = "sms:SMlost"
-    assert svc.store.record_inbound(mid, {"channel": "sms", "from": "+15551230009", "body": "HELP",
-                                          "status": "queued"}, 600)
+    assert svc.store.record_inbound("+15551230009", mid, {"channel": "sms", "from": "+15551230009", "body": "HELP",
+                                                          "status": "queued"}, 600) == "new"
     app.config["SWEEP_AFTER"] = 0
     app.extensions["celery"].send_task("workers.tasks.sweep_outbox")
-    wait_for(lambda: (svc.store.inbound(mid) or {}).get("status") == "done", timeout=15, what="handled")
+    wait_for(lambda: (svc.store.inbound("+15551230009", mid) or {}).get("status") == "done", timeout=15, what="handled")
     assert svc.redis.zcard("in:pending") == 0

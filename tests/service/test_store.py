@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 import redis as redis_lib
+import time_machine
 
 from service.store import Store, game_owner, player_owner
 
@@ -110,27 +111,55 @@ def test_sweep_finds_entries_left_queued(redis_client: redis_lib.Redis) -> None:
 
 def test_inbound_recorded_once(redis_client: redis_lib.Redis) -> None:
     store = Store(redis_client)
-    assert store.record_inbound("SM1", {"body": "KEEP"}, 60)
-    assert not store.record_inbound("SM1", {"body": "changed"}, 60)
-    assert store.inbound("SM1")["body"] == "KEEP"
+    assert store.record_inbound("+15551110001", "SM1", {"body": "KEEP"}, 60) == "new"
+    assert store.record_inbound("+15551110001", "SM1", {"body": "changed"}, 60) == "pending"  # a retry
+    assert store.inbound("+15551110001", "SM1")["body"] == "KEEP"
+    assert store.inbound("+15551110002", "SM1") is None  # claims are per sender
+    keys = [k.decode() for k in redis_client.keys("*SM1*")] + [k.decode() for k in redis_client.keys("*:seen:*")]
+    assert keys and all(k.startswith("{p:+15551110001}:") for k in keys)
 
 
-def test_a_handled_message_shrinks_to_its_claim(redis_client: redis_lib.Redis) -> None:
+def test_a_handled_message_keeps_only_an_eight_byte_claim(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client, dedupe_window_s=3600)
+    sender = "+15551110003"
+    for i in range(300):
+        assert store.record_inbound(sender, f"sms:SM{i:032x}", {"body": "KEEP", "status": "queued"}, 600) == "new"
+        store.mark_inbound(sender, f"sms:SM{i:032x}", "done")
+    assert store.inbound(sender, "sms:SM" + "0" * 32) == {"status": "done"}
+    assert store.record_inbound(sender, "sms:SM" + "0" * 32, {"body": "again"}, 600) == "done"  # a retry: dropped
+    assert store.inbound(sender, "sms:SM" + "0" * 32) == {"status": "done"}  # and not recorded again
+    assert redis_client.keys(f"{{p:{sender}}}:in:*") == []
+    [seen] = redis_client.keys(f"{{p:{sender}}}:seen:*")
+    assert redis_client.object("encoding", seen) == b"intset"  # 8 bytes a message
+    assert int(redis_client.memory_usage(seen)) < 300 * 10  # the key and its set included
+    assert 0 < redis_client.ttl(seen) <= 3 * 3600
+    assert redis_client.zcard("in:pending") == 0
+
+
+def test_a_claim_lasts_its_window_and_the_next(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client, dedupe_window_s=600)
+    sender = "+15551110004"
+    with time_machine.travel(1_800_000_000, tick=False) as clock:  # the start of a window
+        assert store.record_inbound(sender, "m1", {"body": "x"}, 600) == "new"
+        store.mark_inbound(sender, "m1", "done")
+        clock.shift(1199)  # the end of the next window: still a duplicate
+        assert store.record_inbound(sender, "m1", {"body": "x"}, 600) == "done"
+        clock.shift(1)  # two windows on: forgotten
+        assert store.record_inbound(sender, "m1", {"body": "x"}, 600) == "new"
+
+
+def test_marking_never_recreates_and_the_sweep_finds_what_is_pending(redis_client: redis_lib.Redis) -> None:
     store = Store(redis_client)
-    assert store.record_inbound("SM2", {"body": "KEEP", "from": "+1555", "status": "queued"}, 600)
-    store.mark_inbound("SM2", "done", handled_ttl_s=60)
-    assert store.inbound("SM2") == {"status": "done"}
-    assert 0 < redis_client.ttl("in:SM2") <= 60
-    assert not store.record_inbound("SM2", {"body": "again"}, 600)  # still claimed
-    assert store.inbound("SM2") == {"status": "done"}
-    assert store.record_inbound("SM3", {"body": "x"}, 30)
-    store.mark_inbound("SM3", "done", handled_ttl_s=60)  # never kept longer than it was to be
-    assert 0 < redis_client.ttl("in:SM3") <= 30
-    store.mark_inbound("SM4", "done", handled_ttl_s=60)  # never re-created
-    assert store.inbound("SM4") is None
-    assert redis_client.zscore("in:pending", "SM3") is None
-    assert "SM2" not in store.stale_inbound(older_than_s=-10_000_000_000)  # the retry's pending mark: tidied
-    assert redis_client.zscore("in:pending", "SM2") is None
+    store.mark_inbound("+15551110005", "SM4", "done")  # never re-created
+    assert store.inbound("+15551110005", "SM4") is None
+    store.mark_inbound("+15551110005", "SM4", "failed")
+    assert store.inbound("+15551110005", "SM4") is None
+    assert store.record_inbound("+15551110005", "SM5", {"body": "x"}, 600) == "new"
+    assert store.record_inbound("+15551110006", "SM6", {"body": "y"}, 600) == "new"
+    store.mark_inbound("+15551110006", "SM6", "done")
+    redis_client.zadd("in:pending", {"+15551110007 SM7": 1})  # recorded, then expired unhandled
+    assert store.stale_inbound(older_than_s=-60) == [("+15551110005", "SM5")]
+    assert redis_client.zrange("in:pending", 0, -1) == [b"+15551110005 SM5"]  # the others: tidied
 
 
 def test_all_keys_of_a_game_share_a_hash_tag(redis_client: redis_lib.Redis) -> None:
