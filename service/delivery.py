@@ -12,7 +12,7 @@ import smtplib
 import ssl
 from email.message import EmailMessage
 from email.utils import formatdate
-from typing import Any, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 from urllib.parse import quote
 
 from twilio.base.exceptions import TwilioException, TwilioRestException
@@ -181,32 +181,45 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
 
 def deliver_local_many(svc: Services, outbox_ids: list[str], recipients: Iterable[str] = (), tail: Any = None) -> None:
     """:func:`deliver` of several entries when every channel goes to the local outbox (:func:`all_local`),
-    in two round trips whatever their number: claim them all and read whether their recipients sent
+    in two round trips whatever their number (see :func:`queue_local_delivery`); with ``tail`` (a
+    pipeline), the second is queued on it for its owner to execute."""
+    pipe = svc.redis.pipeline(transaction=False)
+    settle = queue_local_delivery(svc, pipe, outbox_ids, recipients)
+    settle(pipe.execute() if len(pipe) else [], tail)
+
+
+def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
+                         recipients: Iterable[str] = ()) -> Callable[[list[Any], Any], None]:
+    """Queue on ``pipe`` the claims of ``outbox_ids`` and the reads of whether their recipients sent
     STOP (``recipients``: who they are likely to be, the senders of player-owned replies besides; any
-    other is read in one more round trip), then write the local outbox and the statuses (on ``tail``,
-    a pipeline, if given: its owner executes it)."""
+    other is read in one more round trip). Call the result with all of ``pipe``'s replies and a
+    pipeline (or None) to write the local outbox and the statuses."""
     from .lifecycle import keys
     from .store import split_outbox_id
 
     guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
     guess = [a for a in guess if not keys.is_bot(a)]
-    pipe = svc.redis.pipeline(transaction=False)
+    start = len(pipe)
     finish = svc.store.queue_claim_send_many(pipe, outbox_ids, int(svc.config["SEND_LEASE"]))
     for address in guess:
         pipe.hget(keys.player_life(address), "stopped")
-    replies = pipe.execute() if outbox_ids else []
-    entries = [e for e in finish(replies[:len(outbox_ids)]) if e is not None]
-    stopped = {a for a, v in zip(guess, replies[len(outbox_ids):]) if v in (b"1", "1")}
-    others = list(dict.fromkeys(e["to"] for e in entries if not keys.is_bot(e["to"]) and e["to"] not in guess))
-    if others:
-        pipe = svc.redis.pipeline(transaction=False)
-        for address in others:
-            pipe.hget(keys.player_life(address), "stopped")
-        stopped |= {a for a, v in zip(others, pipe.execute()) if v in (b"1", "1")}
-    sent, refused = [], []
-    for e in entries:
-        if keys.is_bot(e["to"]) or e["to"] in stopped:  # STOP: nothing at all is sent to that number
-            refused.append((e["id"], "not sent: opted out (STOP) or not a person"))
-        else:
-            sent.append(e)
-    svc.store.settle_local_many(sent, refused, tail=tail)
+
+    def settle(all_replies: list[Any], tail: Any = None) -> None:
+        replies = all_replies[start:start + len(outbox_ids) + len(guess)]
+        entries = [e for e in finish(replies[:len(outbox_ids)]) if e is not None]
+        stopped = {a for a, v in zip(guess, replies[len(outbox_ids):]) if v in (b"1", "1")}
+        others = list(dict.fromkeys(e["to"] for e in entries if not keys.is_bot(e["to"]) and e["to"] not in guess))
+        if others:
+            more = svc.redis.pipeline(transaction=False)
+            for address in others:
+                more.hget(keys.player_life(address), "stopped")
+            stopped |= {a for a, v in zip(others, more.execute()) if v in (b"1", "1")}
+        sent, refused = [], []
+        for e in entries:
+            if keys.is_bot(e["to"]) or e["to"] in stopped:  # STOP: nothing at all is sent to that number
+                refused.append((e["id"], "not sent: opted out (STOP) or not a person"))
+            else:
+                sent.append(e)
+        svc.store.settle_local_many(sent, refused, tail=tail)
+
+    return settle

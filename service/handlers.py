@@ -79,19 +79,22 @@ class AfterMove:
     meta: dict[str, str]
     life: dict[str, str]
     now_ms: int
-    told: tuple[str, ...]
+    told: tuple[str, ...]  # the recipients of its messages
+    renote: tuple[str, ...] = ()  # those of them whose last prompted game was another (routing.note_prompted)
 
 
 # ---------------------------------------------------------------------------------------
 class GameCache:
-    """Folded games kept per process, keyed by game id, with the last stream id folded in.
+    """Folded games kept per process, keyed by game id, with the last stream id folded in and the
+    game's newest events (``RECENT``: the news of a seat a little behind, without reading them).
 
     An entry is taken out while in use (so two threads never share a ``Game``) and put back
-    after a successful append; on conflict it is simply dropped.
+    after a successful append; on conflict it is simply dropped. Taking one sets
+    :data:`RECENT_READ` (for this thread) to its newest events.
     """
 
     def __init__(self, size: int = 2000) -> None:
-        self._d: OrderedDict[str, tuple[Game, str]] = OrderedDict()
+        self._d: OrderedDict[str, tuple[Game, str, tuple[Event, ...]]] = OrderedDict()
         self._lock = threading.Lock()
         self.size = size
 
@@ -105,21 +108,28 @@ class GameCache:
         """:meth:`take` with its reads queued on ``pipe``; call the result with those two replies."""
         with self._lock:
             entry = self._d.pop(game_id, None)
-        game, sid = entry if entry else (Game(), "")
+        game, sid, recent = entry if entry else (Game(), "", ())
         svc.store.queue_load(pipe, game_id, sid or None)
 
         def finish(replies: list[Any]) -> tuple[Game, str]:
             nonlocal sid
+            new = []
             for se in svc.store.loaded(game_id, sid or None, replies):
-                game.apply(from_dict(se.event))
+                event = from_dict(se.event)
+                game.apply(event)
+                new.append(event)
                 sid = se.stream_id
+            RECENT_READ.set((game_id, game.version, (*recent, *new)[-RECENT:]))
             return game, sid
 
         return finish
 
-    def put(self, game_id: str, game: Game, sid: str) -> None:
+    def put(self, game_id: str, game: Game, sid: str, appended: list[Event] | tuple[Event, ...] = ()) -> None:
+        """Put a game back (``appended``: the events the caller folded on and appended since taking it)."""
+        gid, version, recent = RECENT_READ.get()
+        known = (*recent, *appended)[-RECENT:] if gid == game_id and version + len(appended) == game.version else ()
         with self._lock:
-            self._d[game_id] = (game, sid)
+            self._d[game_id] = (game, sid, known)
             self._d.move_to_end(game_id)
             while len(self._d) > self.size:
                 self._d.popitem(last=False)
@@ -240,10 +250,10 @@ def _info(infos: dict[str, gateway.PlayerInfo], address: str) -> gateway.PlayerI
 
 
 RECENT = 12
-# (game id, version, the newest stream entries up to that version, newest first): a stream's first
+# (game id, version, the newest events up to that version, oldest first): a stream's first
 # ``version`` entries never change, so these stand for versions ``version - len`` .. ``version - 1``
-RECENT_READ: contextvars.ContextVar[tuple[str, int, list[Any]]] = contextvars.ContextVar(
-    "recent", default=("", -1, []))
+RECENT_READ: contextvars.ContextVar[tuple[str, int, tuple[Event, ...]]] = contextvars.ContextVar(
+    "recent", default=("", -1, ()))
 
 
 def _stored_since(svc: Services, game_id: str, since: int, before: int) -> list[Event]:
@@ -251,8 +261,8 @@ def _stored_since(svc: Services, game_id: str, since: int, before: int) -> list[
     if before <= since:
         return []
     gid, version, recent = RECENT_READ.get()
-    if gid == game_id and version == before and before - since <= len(recent):  # read with the game's state (_read_for_decide)
-        return [from_dict(json.loads(fields[b"e"])) for _sid, fields in reversed(recent[:before - since])]
+    if gid == game_id and version == before and before - since <= len(recent):  # kept with the game's state (GameCache)
+        return list(recent[len(recent) - (before - since):])
     entries = svc.redis.xrevrange(owner_keys(game_owner(game_id))["ev"], count=before - since)
     return [from_dict(json.loads(fields[b"e"])) for _sid, fields in reversed(entries)]
 
@@ -335,39 +345,45 @@ def handle_inbound(svc: Services, message_id: str, sender: str,
     owner = player_owner(sender)
     pk = owner_keys(owner)
     # one round trip: the message, whether it was consumed, the player's record and life, and, if this
-    # process saw the player in a game before (likely the one the message is for), that game as a move needs it
+    # process saw the player in a game before (likely the one the message is for), that game as a move
+    # needs it (the player's record and life among its seats')
     pipe = svc.redis.pipeline(transaction=False)
-    read_msg = svc.store.queue_inbound(pipe, sender, message_id)
+    read_msg = svc.store.queue_inbound(pipe, sender, message_id, claims=False)
     pipe.hget(pk["consumed"], message_id)
-    pipe.hgetall(pk["meta"])
-    pipe.hgetall(keys.player_life(sender))
     guess = SEATS.game_of(sender)
+    seated = guess is not None and sender in (SEATS.get(guess) or ())
+    if not seated:
+        pipe.hgetall(pk["meta"])
+        pipe.hgetall(keys.player_life(sender))
     prefetch = _queue_read_for_decide(svc, guess, message_id, pipe) if guess else None
     replies = pipe.execute()
-    msg = read_msg(replies)
     pre = prefetch(replies) if prefetch else None
     try:
-        handled = _handle(svc, message_id, sender, msg, replies[3:6], pre, before_append)
+        msg = read_msg(replies)
+        if msg is None:  # handled already (its claim is left: a task delivered again, say), or unknown
+            return Handled([], "duplicate" if svc.store.inbound(sender, message_id) else "missing")
+        mine = pre.infos.get(sender) if pre is not None and seated else None
+        if mine is not None:
+            record, life = mine.record, mine.life
+        else:
+            if seated:  # the seats this process knew have changed: read the player's own
+                replies[2:2] = svc.redis.pipeline(transaction=False).hgetall(pk["meta"]).hgetall(
+                    keys.player_life(sender)).execute()
+            record, life = ({_s(a): _s(b) for a, b in raw.items()} for raw in replies[2:4])
+        return _handle(svc, message_id, sender, msg, replies[1], record, dict(life), pre, before_append)
     finally:
         if pre is not None and guess is not None and not pre.used:
             CACHE.put(guess, *pre.state)  # not used for a move: back where it was taken from
-    return handled
 
 
-def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str] | None, player_replies: list[Any],
-            pre: "_DecideRead | None", before_append: Callable[[int], None] | None) -> Handled:
-    if msg is None:
-        return Handled([], "missing")
-    if "from" not in msg:  # handled already: only its claim is left (a task delivered again, say)
-        return Handled([], "duplicate")
+def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], raw_done: Any,
+            record: dict[str, str], life: dict[str, str], pre: "_DecideRead | None",
+            before_append: Callable[[int], None] | None) -> Handled:
     owner = player_owner(sender)
-    raw_done, raw_record, raw_life = player_replies
     if raw_done is not None:
         return Handled([f"{owner}#{n}" for n in _s(raw_done).split(",") if n], "duplicate")
-    record = {_s(a): _s(b) for a, b in raw_record.items()}
     if "kind" not in record or "lang" not in record:
         record = svc.players.ensure(sender, default_lang(svc, sender))
-    life = {_s(a): _s(b) for a, b in raw_life.items()}
     lang = record.get("lang") or default_lang(svc, sender)
     channel = address_kind(sender)
 
@@ -477,7 +493,7 @@ def _queue_read_for_decide(svc: Services, game_id: str, message_id: str,
                            pipe: Any) -> Callable[[list[Any]], _DecideRead]:
     """Queue on ``pipe`` the reads of a move in ``game_id``: whether it consumed the message, its meta,
     its players' records (once this process knows the game's seats, :class:`SeatCache`; else read
-    afterwards), its state (:class:`GameCache`), its newest events, its life hash and the clock.
+    afterwards), its state (:class:`GameCache`, with its newest events), its life hash and the clock.
     Call the result with all of ``pipe``'s replies."""
     owner = game_owner(game_id)
     k = owner_keys(owner)
@@ -488,7 +504,6 @@ def _queue_read_for_decide(svc: Services, game_id: str, message_id: str,
     pipe.hgetall(k["meta"])
     gateway.queue_players(pipe, addresses)
     finish = CACHE.take_queued(svc, game_id, pipe)
-    pipe.xrevrange(k["ev"], count=RECENT)  # the newest events, for the news of a seat a little behind
     pipe.hgetall(keys.game_life(game_id))
     pipe.get(clock.OFFSET_KEY)
     count = len(pipe) - start
@@ -498,10 +513,7 @@ def _queue_read_for_decide(svc: Services, game_id: str, message_id: str,
         raw, meta_raw = replies[0], replies[1]
         n = 2 + len(addresses) * 4
         state = finish(replies[n:n + 2])
-        recent, raw_life, offset = replies[n + 2:n + 5]
-        # they are the events just before the state read only if the newest is the last one folded in
-        if recent and _s(recent[0][0]) == state[1]:
-            RECENT_READ.set((game_id, state[0].version, recent))
+        raw_life, offset = replies[n + 2:n + 4]
         done = None if raw is None else [f"{owner}#{x}" for x in _s(raw).split(",") if x]
         meta = {_s(a): _s(b) for a, b in meta_raw.items()}
         if seats is not None and list(seats) == _seats(meta):
@@ -589,13 +601,14 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, said
                                outbox=outbox, meta=updates, ttl=int(svc.config["OUTBOX_TTL"]) if over else 0)
         if res.ok:
             turn = lifecycle.TurnState.of(game)
-            CACHE.put(game_id, game, res.last_stream_id)
+            CACHE.put(game_id, game, res.last_stream_id, events)
             _fault(svc, "after_append")
             if over:
                 svc.store.archive(game_id)  # a finished game's log, compressed (store.Store.archive)
             told = tuple(dict.fromkeys(e["to"] for e in outbox))
+            renote = tuple(a for a in told if a not in infos or infos[a].life.get("last") != game_id)
             return Handled(res.outbox_ids, "applied", game_id,
-                           AfterMove(turn, {**meta, **updates}, read.life, read.now_ms, told))
+                           AfterMove(turn, {**meta, **updates}, read.life, read.now_ms, told, renote))
         if res.status == "duplicate":
             return Handled(res.outbox_ids, "duplicate", game_id)
         # conflict: someone appended first; the cached state is dropped, reload and decide again

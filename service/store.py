@@ -554,16 +554,19 @@ class Store:
         finish = self.queue_inbound(pipe, address, message_id)
         return finish(pipe.execute())
 
-    def queue_inbound(self, pipe: Any, address: str, message_id: str) -> Any:
-        """:meth:`inbound` with its reads queued on ``pipe``; call the result with those three replies."""
+    def queue_inbound(self, pipe: Any, address: str, message_id: str, claims: bool = True) -> Any:
+        """:meth:`inbound` with its reads queued on ``pipe``; call the result with all of ``pipe``'s replies.
+        Without ``claims``, only the record is read (None if it is gone, handled or not)."""
         record, seen, prev = inbound_keys(address, message_id, self.dedupe_window_s, int(time.time()))
         digest = message_digest(message_id)
+        start = len(pipe)
         pipe.hgetall(record)
-        pipe.sismember(seen, digest)
-        pipe.sismember(prev, digest)
+        if claims:
+            pipe.sismember(seen, digest)
+            pipe.sismember(prev, digest)
 
-        def finish(replies: list[Any]) -> dict[str, str] | None:
-            raw, now, before = replies[:3]
+        def finish(all_replies: list[Any]) -> dict[str, str] | None:
+            raw, now, before = [*all_replies[start:start + (3 if claims else 1)], None, None][:3]
             if raw:
                 return {_s(a): _s(b) for a, b in raw.items()}
             return {"status": "done"} if now or before else None

@@ -296,7 +296,7 @@ def apply_command(svc: Services, game_id: str, message_id: str,
         res = svc.store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
                                outbox=outbox, meta=updates, ttl=ttl if over else 0)
         if res.ok:
-            handlers.CACHE.put(game_id, game, res.last_stream_id)
+            handlers.CACHE.put(game_id, game, res.last_stream_id, events)
             return Outcome(res.outbox_ids, "applied", game_id, game)
         if res.status == "duplicate":
             return Outcome(res.outbox_ids, "duplicate", game_id)

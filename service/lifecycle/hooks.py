@@ -36,13 +36,14 @@ class BotTurn:
 
 def after_game_change(svc: Services, game_id: str, game: Game | TurnState, meta: dict[str, str] | None = None,
                       now_ms: int | None = None, life: dict[str, str] | None = None,
-                      tail: Any = None, restore: bool = False) -> BotTurn | None:
+                      tail: Any = None, restore: bool = False, recorded: Any = None) -> BotTurn | None:
     """Record the game's new turn and schedule what it needs; the computer's turn if it is one.
 
     ``meta`` (``now_ms``, ``life``): as the caller read them just before, if it did. ``tail``: see
     :func:`reminders.on_turn` (the caller executes what is left on it).
     """
-    reminders.on_turn(svc, game_id, game, now_ms=now_ms, meta=meta, life=life, tail=tail, restore=restore)
+    reminders.on_turn(svc, game_id, game, now_ms=now_ms, meta=meta, life=life, tail=tail, restore=restore,
+                      recorded=recorded)
     if game.phase == "over" or game.to_move is None:
         return None
     if meta is None:
@@ -53,7 +54,7 @@ def after_game_change(svc: Services, game_id: str, game: Game | TurnState, meta:
 
 
 def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tail: Any = None,
-                  after: Any = None, duplicate: bool = False) -> BotTurn | None:
+                  after: Any = None, duplicate: bool = False, recorded: Any = None) -> BotTurn | None:
     """After the inbound handler: note the prompted games, and run :func:`after_game_change`.
 
     ``tail``: a pipeline holding the caller's last writes; the notes are queued on it too, and it goes
@@ -61,16 +62,17 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
     left on it (before the computer's move, if any, is queued). ``after``: the handler's
     :class:`service.handlers.AfterMove` when it applied a move (then nothing is read again).
     ``duplicate``: the message was handled before (a task delivered again, say): the turn's items are
-    put back if they are missing (the worker handling it first may have died before writing them)."""
+    put back if they are missing (the worker handling it first may have died before writing them).
+    ``recorded``: with ``after``, the reply of :func:`reminders.queue_turn` if the caller wrote it."""
     from .. import handlers
     from ..store import owner_keys
 
     if game_id and after is not None:
-        routing.note_prompted(svc, game_id, after.told, tail=tail)
+        routing.note_prompted(svc, game_id, after.renote, tail=tail)
         if after.meta.get("status") not in ("active", "over"):
             return None
         return after_game_change(svc, game_id, after.game, meta=after.meta, now_ms=after.now_ms, life=after.life,
-                                 tail=tail)
+                                 tail=tail, recorded=recorded)
 
     # one round trip: the recipients of the messages, the game's meta and state, the clock's offset
     pipe = svc.redis.pipeline(transaction=False)

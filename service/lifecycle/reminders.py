@@ -161,7 +161,7 @@ def turn(svc: Services, game_id: str) -> dict[str, int] | None:
 
 def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | None = None,
             meta: dict[str, str] | None = None, life: dict[str, str] | None = None, tail: Any = None,
-            restore: bool = False) -> bool:
+            restore: bool = False, recorded: Any = None) -> bool:
     """Record that the game reached ``game.version`` and schedule what the new turn needs.
 
     A human to move: the first reminder and the timeout. The computer to move: its move (the
@@ -170,14 +170,17 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
     after a worker died before writing the items) puts back those of its items that are missing.
     ``meta`` (and ``life``, the game's life hash): as the caller read them just before, if it did.
     The removals and the new items are written in one round trip; with ``tail`` (a pipeline of the
-    caller's, holding its own last writes), queued on it: the caller executes it.
+    caller's, holding its own last writes), queued on it: the caller executes it. ``recorded``: the
+    reply of the turn's record if the caller had it written already (:func:`queue_turn`, same arguments).
     """
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     seat = game.to_move
     if meta is None:
         meta = svc.store.meta(game_id)
     seat_arg = "" if seat is None or game.phase == "over" else str(seat)
-    fresh, old_v, old_seat = _turn_script(svc)(keys=[keys.game_life(game_id)], args=[game.version, seat_arg, now_ms])
+    if recorded is None:
+        recorded = _turn_script(svc)(keys=[keys.game_life(game_id)], args=[game.version, seat_arg, now_ms])
+    fresh, old_v, old_seat = recorded
     old_v = int(old_v)
     old_seat_s = old_seat.decode() if isinstance(old_seat, bytes) else old_seat
     repeated = restore and not int(fresh) and old_v == game.version and old_seat_s == seat_arg
@@ -205,6 +208,12 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
     if tail is None:
         pipe.execute()
     return not repeated
+
+
+def queue_turn(svc: Services, pipe: Any, game_id: str, game: Game | TurnState, now_ms: int) -> None:
+    """Queue on ``pipe`` the record of the game's turn that :func:`on_turn` writes first (pass it the reply)."""
+    seat_arg = "" if game.to_move is None or game.phase == "over" else str(game.to_move)
+    pipe.eval(TURN_LUA, 1, keys.game_life(game_id), game.version, seat_arg, now_ms)
 
 
 def _turn_script(svc: Services) -> Any:
