@@ -16,7 +16,10 @@ processes, as the Procfile does, and drives them from this process:
    the claims of its messages (``{p:<addr>}:seen:<n>``: once handled, a message is 8 bytes of its
    sender's set, kept ``SLOWSPADES_HANDLED_MESSAGE_TTL`` to twice that) counted in.
 
-Options: ``--seconds 30 --sessions 32 --threads 8 --finish 4 --web-workers 2 --worker-concurrency 2``.
+The baseline and the moves runs go in ``--rounds`` alternating slices (baseline, moves, baseline, ...),
+so that the ratio is not skewed by a change of the machine's speed between them.
+
+Options: ``--seconds 30 --rounds 3 --sessions 32 --threads 8 --finish 4 --web-workers 2 --worker-concurrency 2``.
 """
 
 from __future__ import annotations
@@ -176,7 +179,9 @@ def signed_sms(session: requests.Session, base: str, sender: str, body: str) -> 
 
 def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, seconds: float | None,
               stats: dict[str, list[float]]) -> int:
-    """Play ``games`` (each closed-loop) on ``threads`` until ``seconds`` pass (or all games end)."""
+    """Play ``games`` (each closed-loop) on ``threads`` until ``seconds`` pass (or all games end); returns
+    the moves completed by then. The moves sent before then are waited for (not counted), so the games
+    can go on in a later call."""
     stop = time.monotonic() + seconds if seconds else float("inf")
     lock = threading.Lock()
     total = [0]
@@ -189,7 +194,13 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
             if g.game.phase != "over":
                 pending.append(g)
         waiting: dict[str, GameDriver] = {}
-        while (pending or waiting) and time.monotonic() < stop:
+        drain = stop + 60
+        while (pending or waiting) and time.monotonic() < drain:
+            late = time.monotonic() >= stop
+            if late:
+                pending = []
+                if not waiting:
+                    break
             for g in pending:
                 sender, text = g.next_text()
                 g.sent_at = time.time()
@@ -209,8 +220,9 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
                     g.game.apply(from_dict(json.loads(fields[b"e"])))
                     g.last = sid.decode()
                 g.moves += 1
-                with lock:
-                    total[0] += 1
+                if not late:
+                    with lock:
+                        total[0] += 1
                 if g.game.phase != "over":
                     pending.append(g)
 
@@ -234,7 +246,10 @@ def run_baseline(svc: Services, base: str, sessions: int, threads: int, seconds:
         inbox = "bench:inbox:" + uuid.uuid4().hex
         outstanding = 0
         fresh = n
-        while time.monotonic() < stop:
+        while time.monotonic() < stop or (outstanding and time.monotonic() < stop + 60):
+            if time.monotonic() >= stop:  # the messages sent are waited for (not counted)
+                fresh = 0
+            late = time.monotonic() >= stop
             for _ in range(fresh):
                 t0 = time.perf_counter()
                 resp = session.post(base + "/bench/noop", data={"k": inbox}, timeout=30)
@@ -247,8 +262,9 @@ def run_baseline(svc: Services, base: str, sessions: int, threads: int, seconds:
                 fresh += 1
                 got = svc.redis.lpop(inbox)
             outstanding -= fresh
-            with lock:
-                done[0] += fresh
+            if not late:
+                with lock:
+                    done[0] += fresh
 
     per = [sessions // threads + (1 if i < sessions % threads else 0) for i in range(threads)]
     ts = [threading.Thread(target=loop, args=(n,)) for n in per if n]
@@ -315,7 +331,8 @@ def cpu_by_group(groups: dict[str, int]) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=30)
+    ap.add_argument("--seconds", type=float, default=30, help="of each run (baseline, moves), in --rounds slices")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating slices of the baseline and the moves runs")
     ap.add_argument("--sessions", type=int, default=32, help="concurrent games (and baseline sessions)")
     ap.add_argument("--threads", type=int, default=8, help="load generator threads")
     ap.add_argument("--finish", type=int, default=4, help="games played to the end for the memory figure")
@@ -334,22 +351,36 @@ def main() -> None:
         print(f"machine: {os.cpu_count()} cores; gunicorn {args.web_workers}x{args.web_threads} threads, "
               f"celery prefork {args.worker_concurrency}; {args.sessions} concurrent sessions; {args.seconds:.0f} s each")
 
-        done, rt = run_baseline(svc, cluster.base, args.sessions, args.threads, args.seconds)
+        groups = {name: p.pid for name, p in zip(("redis", "web", "worker"), cluster.procs)}
+        games = new_games(svc, args.sessions, "7")
+        stats: dict[str, list[float]] = {"webhook": [], "to_outbox": []}
+        # the two runs in alternating slices, so that a change in the machine's speed (a shared
+        # machine's CPU is not steady) weighs on both alike
+        done = moves = 0
+        rt: list[float] = []
+        cpu_base: dict[str, float] = {}
+        cpu_moves: dict[str, float] = {}
+        slice_s = args.seconds / args.rounds
+        for _ in range(args.rounds):
+            for run in ("baseline", "moves"):
+                cpu0 = cpu_by_group(groups)
+                if run == "baseline":
+                    n, times = run_baseline(svc, cluster.base, args.sessions, args.threads, slice_s)
+                    done += n
+                    rt += times
+                else:
+                    moves += run_moves(svc, cluster.base, games, args.threads, slice_s, stats)
+                cpu1 = cpu_by_group(groups)
+                into = cpu_base if run == "baseline" else cpu_moves
+                for k in cpu1:
+                    into[k] = into.get(k, 0.0) + cpu1[k] - cpu0[k]
         base_rate = done / args.seconds
         print(f"baseline (bare route + no-op task, end to end): {base_rate:.0f} msg/s, "
               f"response p50 {pct(rt, 50) * 1000:.1f} ms p99 {pct(rt, 99) * 1000:.1f} ms")
-        time.sleep(1)
-
-        games = new_games(svc, args.sessions, "7")
-        stats: dict[str, list[float]] = {"webhook": [], "to_outbox": []}
-        groups = {name: p.pid for name, p in zip(("redis", "web", "worker"), cluster.procs)}
-        cpu0 = cpu_by_group(groups)
-        moves = run_moves(svc, cluster.base, games, args.threads, args.seconds, stats)
-        cpu1 = cpu_by_group(groups)
-        print("CPU during the moves run (s of CPU per s): " + ", ".join(
-            f"{k} {(cpu1[k] - cpu0[k]) / args.seconds:.2f}" for k in cpu1))
+        print("  CPU per message (ms): " + ", ".join(f"{k} {v / max(done, 1) * 1000:.2f}" for k, v in cpu_base.items()))
         rate = moves / args.seconds
         print(f"moves: {rate:.0f} moves/s sustained ({moves} moves in {args.seconds:.0f} s)")
+        print("  CPU per move (ms): " + ", ".join(f"{k} {v / max(moves, 1) * 1000:.2f}" for k, v in cpu_moves.items()))
         print(f"webhook response: p50 {pct(stats['webhook'], 50) * 1000:.1f} ms, "
               f"p99 {pct(stats['webhook'], 99) * 1000:.1f} ms")
         print(f"webhook -> outbox entry: p50 {pct(stats['to_outbox'], 50) * 1000:.1f} ms, "

@@ -21,6 +21,8 @@ from twilio.rest import Client as TwilioClient
 from .context import Services
 from .players import EMAIL, SMS
 
+UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
+
 
 class TransientSendError(Exception):
     """The provider could not take the message now; try again later."""
@@ -162,7 +164,7 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     from .lifecycle.optout import may_send
 
     if not may_send(svc, entry["to"]):  # STOP: nothing at all is sent to that number (nor to the computer)
-        return svc.store.set_status(outbox_id, "failed", error="not sent: opted out (STOP) or not a person")
+        return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE)
     sender = sender_for(svc, entry["channel"])
     if isinstance(sender, LocalSender):
         return svc.store.push_local_and_mark_sent(outbox_id, entry)
@@ -179,17 +181,18 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     return svc.store.set_status(outbox_id, "sent", provider_id=provider_id)
 
 
-def deliver_local_many(svc: Services, outbox_ids: list[str], recipients: Iterable[str] = (), tail: Any = None) -> None:
+def deliver_local_many(svc: Services, outbox_ids: list[str], recipients: Iterable[str] = (), tail: Any = None,
+                       by: str = "") -> None:
     """:func:`deliver` of several entries when every channel goes to the local outbox (:func:`all_local`),
     in two round trips whatever their number (see :func:`queue_local_delivery`); with ``tail`` (a
-    pipeline), the second is queued on it for its owner to execute."""
+    pipeline), the second is queued on it for its owner to execute. ``by``: see ``Store.claim_send_many``."""
     pipe = svc.redis.pipeline(transaction=False)
-    settle = queue_local_delivery(svc, pipe, outbox_ids, recipients)
+    settle = queue_local_delivery(svc, pipe, outbox_ids, recipients, by)
     settle(pipe.execute() if len(pipe) else [], tail)
 
 
 def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
-                         recipients: Iterable[str] = ()) -> Callable[[list[Any], Any], None]:
+                         recipients: Iterable[str] = (), by: str = "") -> Callable[[list[Any], Any], None]:
     """Queue on ``pipe`` the claims of ``outbox_ids`` and the reads of whether their recipients sent
     STOP (``recipients``: who they are likely to be, the senders of player-owned replies besides; any
     other is read in one more round trip). Call the result with all of ``pipe``'s replies and a
@@ -200,7 +203,7 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
     guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
     guess = [a for a in guess if not keys.is_bot(a)]
     start = len(pipe)
-    finish = svc.store.queue_claim_send_many(pipe, outbox_ids, int(svc.config["SEND_LEASE"]))
+    finish = svc.store.queue_claim_send_many(pipe, outbox_ids, int(svc.config["SEND_LEASE"]), by)
     for address in guess:
         pipe.hget(keys.player_life(address), "stopped")
 
@@ -217,7 +220,7 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
         sent, refused = [], []
         for e in entries:
             if keys.is_bot(e["to"]) or e["to"] in stopped:  # STOP: nothing at all is sent to that number
-                refused.append((e["id"], "not sent: opted out (STOP) or not a person"))
+                refused.append((e["id"], UNSENDABLE))
             else:
                 sent.append(e)
         svc.store.settle_local_many(sent, refused, tail=tail)

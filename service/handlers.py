@@ -81,6 +81,11 @@ class AfterMove:
     now_ms: int
     told: tuple[str, ...]  # the recipients of its messages
     renote: tuple[str, ...] = ()  # those of them whose last prompted game was another (routing.note_prompted)
+    recorded: tuple[int, str, str] | None = None  # the turn's record, written with the append (AppendResult.turn)
+    # with ``send_now``, its messages are written claimed for the caller: those to send (with their
+    # ids), and the ids of those not to (to the computer, or to a number that sent STOP, as read)
+    claimed: tuple[dict[str, Any], ...] = ()
+    unsendable: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------------------
@@ -340,8 +345,11 @@ def game_id_for(message_id: str) -> str:
 
 # ---------------------------------------------------------------------------------------
 def handle_inbound(svc: Services, message_id: str, sender: str,
-                   before_append: Callable[[int], None] | None = None) -> Handled:
-    """Handle a recorded inbound message of ``sender`` once; see the module docstring."""
+                   before_append: Callable[[int], None] | None = None, send_now: bool = False) -> Handled:
+    """Handle a recorded inbound message of ``sender`` once; see the module docstring.
+
+    ``send_now``: the caller sends a move's messages itself right after (the local outbox): they are
+    written claimed for it (``Store.append(claimed=True)``) and handed back in ``Handled.after.claimed``."""
     owner = player_owner(sender)
     pk = owner_keys(owner)
     # one round trip: the message, whether it was consumed, the player's record and life, and, if this
@@ -370,7 +378,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str,
                 replies[2:2] = svc.redis.pipeline(transaction=False).hgetall(pk["meta"]).hgetall(
                     keys.player_life(sender)).execute()
             record, life = ({_s(a): _s(b) for a, b in raw.items()} for raw in replies[2:4])
-        return _handle(svc, message_id, sender, msg, replies[1], record, dict(life), pre, before_append)
+        return _handle(svc, message_id, sender, msg, replies[1], record, dict(life), pre, before_append, send_now)
     finally:
         if pre is not None and guess is not None and not pre.used:
             CACHE.put(guess, *pre.state)  # not used for a move: back where it was taken from
@@ -378,7 +386,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str,
 
 def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], raw_done: Any,
             record: dict[str, str], life: dict[str, str], pre: "_DecideRead | None",
-            before_append: Callable[[int], None] | None) -> Handled:
+            before_append: Callable[[int], None] | None, send_now: bool) -> Handled:
     owner = player_owner(sender)
     if raw_done is not None:
         return Handled([f"{owner}#{n}" for n in _s(raw_done).split(",") if n], "duplicate")
@@ -453,7 +461,7 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
             return _reply(svc, sender, message_id, rendered, "score", game_id=gid)
         return _reply(svc, sender, message_id, port.resend(v, lang, channel, opp, label), "status", game_id=gid)
     return _decide_loop(svc, message_id, sender, gid, said, before_append,
-                        pre if pre is not None and pre.game_id == gid else None)
+                        pre if pre is not None and pre.game_id == gid else None, send_now)
 
 
 def create_game(svc: Services, game_id: str, seat0: str, seat1: str, message_id: str,
@@ -548,7 +556,8 @@ def _s(v: Any) -> str:
 
 
 def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, said: Intent,
-                 before_append: Callable[[int], None] | None, pre: _DecideRead | None = None) -> Handled:
+                 before_append: Callable[[int], None] | None, pre: _DecideRead | None = None,
+                 send_now: bool = False) -> Handled:
     owner = game_owner(game_id)
     channel = address_kind(sender)
     for _ in range(MAX_ATTEMPTS):
@@ -597,8 +606,10 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, said
         if before_append:
             before_append(version)
         _fault(svc, "before_append")
+        seat_to_move = "" if game.to_move is None or game.phase == "over" else str(game.to_move)
         res = svc.store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
-                               outbox=outbox, meta=updates, ttl=int(svc.config["OUTBOX_TTL"]) if over else 0)
+                               outbox=outbox, meta=updates, ttl=int(svc.config["OUTBOX_TTL"]) if over else 0,
+                               claimed=send_now, turn=(game.version, seat_to_move, read.now_ms))
         if res.ok:
             turn = lifecycle.TurnState.of(game)
             CACHE.put(game_id, game, res.last_stream_id, events)
@@ -607,8 +618,12 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, said
                 svc.store.archive(game_id)  # a finished game's log, compressed (store.Store.archive)
             told = tuple(dict.fromkeys(e["to"] for e in outbox))
             renote = tuple(a for a in told if a not in infos or infos[a].life.get("last") != game_id)
+            mine = list(zip(res.outbox_ids, outbox)) if send_now else []
+            claimed = tuple(dict(e, id=oid) for oid, e in mine if e["to"] in infos and infos[e["to"]].may_send)
+            unsendable = tuple(oid for oid, e in mine if not (e["to"] in infos and infos[e["to"]].may_send))
             return Handled(res.outbox_ids, "applied", game_id,
-                           AfterMove(turn, {**meta, **updates}, read.life, read.now_ms, told, renote))
+                           AfterMove(turn, {**meta, **updates}, read.life, read.now_ms, told, renote, res.turn,
+                                     claimed, unsendable))
         if res.status == "duplicate":
             return Handled(res.outbox_ids, "duplicate", game_id)
         # conflict: someone appended first; the cached state is dropped, reload and decide again

@@ -44,9 +44,12 @@ from typing import Any, Iterable
 import redis
 
 APPEND_LUA = r"""
--- KEYS: ev, meta, consumed, outbox, outq
+-- KEYS: ev, meta, consumed, outbox, outq, life
 -- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON
-local ev, meta, consumed, outbox, outq = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+-- payload: events, outbox (entries), meta (fields), ttl, claimed (the entries are born claimed for
+-- sending by the caller, the handling of the message: status 'sending', '<n>:by' the message id), turn ([version, seat, since]: recorded in life unless a
+-- newer turn is; the reply then ends with 1 or 0 and the turn recorded before, version and seat)
+local ev, meta, consumed, outbox, outq, life = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local expected = tonumber(ARGV[1])
 local msg = ARGV[2]
 local now = ARGV[3]
@@ -74,7 +77,8 @@ end
 local ids = {}
 for _, entry in ipairs(p.outbox) do
   local n = redis.call('HINCRBY', meta, 'outseq', 1)
-  redis.call('HSET', outbox, tostring(n), entry, n .. ':s', 'queued', n .. ':t', now)
+  redis.call('HSET', outbox, tostring(n), entry, n .. ':s', p.claimed and 'sending' or 'queued', n .. ':t', now)
+  if p.claimed then redis.call('HSET', outbox, n .. ':by', msg) end
   redis.call('ZADD', outq, now, n)
   ids[#ids + 1] = tostring(n)
 end
@@ -86,7 +90,18 @@ if p.ttl and p.ttl > 0 then
   redis.call('EXPIRE', outbox, p.ttl)
   redis.call('EXPIRE', outq, p.ttl)
 end
-return {'ok', tostring(redis.call('XLEN', ev)), idlist, last}
+local reply = {'ok', tostring(redis.call('XLEN', ev)), idlist, last}
+if type(p.turn) == 'table' then
+  local v = tonumber(redis.call('HGET', life, 'v') or '-1')
+  local seat = redis.call('HGET', life, 'seat') or ''
+  local fresh = 0
+  if v < tonumber(p.turn[1]) then
+    redis.call('HSET', life, 'v', p.turn[1], 'seat', p.turn[2], 'since', p.turn[3])
+    fresh = 1
+  end
+  reply[5], reply[6], reply[7] = fresh, tostring(v), seat
+end
+return reply
 """
 
 ARCHIVE_LUA = r"""
@@ -126,7 +141,7 @@ local dropped = {}
 local count = 0
 for n, s in pairs(status) do
   if (s == 'sent' or s == 'delivered') and not keep[n] then
-    redis.call('HDEL', KEYS[1], n, n .. ':s', n .. ':t', n .. ':sid', n .. ':err')
+    redis.call('HDEL', KEYS[1], n, n .. ':s', n .. ':t', n .. ':sid', n .. ':err', n .. ':by')
     dropped[n] = true
     count = count + 1
   end
@@ -156,13 +171,16 @@ return count
 """
 
 CLAIM_LUA = r"""
--- KEYS: outbox, outq; ARGV: n, now ms, lease ms
+-- KEYS: outbox, outq; ARGV: n, now ms, lease ms, the message whose handling asks ('' if none)
+-- An entry is claimed if queued, or sending for longer than the lease, or claimed by that same handling
+-- (born claimed, Store.append: the message's handling again, after its worker died).
 local n, now, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local entry = redis.call('HGET', KEYS[1], n)
 if not entry then return {'missing', ''} end
 local s = redis.call('HGET', KEYS[1], n .. ':s')
 local t = tonumber(redis.call('HGET', KEYS[1], n .. ':t') or '0')
-if s == 'queued' or (s == 'sending' and now - t > lease) then
+local mine = ARGV[4] ~= nil and ARGV[4] ~= '' and redis.call('HGET', KEYS[1], n .. ':by') == ARGV[4]
+if s == 'queued' or (s == 'sending' and (now - t > lease or mine)) then
   redis.call('HSET', KEYS[1], n .. ':s', 'sending', n .. ':t', now)
   return {'claimed', entry}
 end
@@ -179,6 +197,7 @@ local s = redis.call('HGET', KEYS[1], n .. ':s') or 'queued'
 local allowed = rank[new] > rank[s] or (new == 'queued' and s == 'sending')
 if not allowed then return s end
 redis.call('HSET', KEYS[1], n .. ':s', new, n .. ':t', ARGV[3])
+redis.call('HDEL', KEYS[1], n .. ':by')
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], n .. ':sid', ARGV[4]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], n .. ':err', ARGV[5]) end
 if new == 'queued' then redis.call('ZADD', KEYS[2], ARGV[3], n) else redis.call('ZREM', KEYS[2], n) end
@@ -244,7 +263,7 @@ def owner_keys(owner: str) -> dict[str, str]:
     tag = "{" + owner + "}"
     meta = f"{tag}:meta" if owner.startswith("g:") else f"{tag}:player"
     return {"ev": f"{tag}:ev", "meta": meta, "consumed": f"{tag}:consumed", "archive": f"{tag}:archive",
-            "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games"}
+            "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games", "life": f"{tag}:life"}
 
 
 def _sid_key(stream_id: str) -> tuple[int, int]:
@@ -267,6 +286,7 @@ class AppendResult:
     version: int
     outbox_ids: list[str] = field(default_factory=list)
     last_stream_id: str = ""
+    turn: tuple[int, str, str] | None = None  # with ``turn=``: (1 if recorded, the turn before: version, seat)
 
     @property
     def ok(self) -> bool:
@@ -311,13 +331,18 @@ class Store:
     # -- appending ----------------------------------------------------------------------
     def append(self, owner: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,
                message_id: str | None = None, outbox: Iterable[dict[str, Any]] = (),
-               meta: dict[str, str] | None = None, ttl: int = 0) -> AppendResult:
+               meta: dict[str, str] | None = None, ttl: int = 0, claimed: bool = False,
+               turn: tuple[int, str, int] | None = None) -> AppendResult:
         """Append events + outbox entries + meta fields + the consumed message id, all or nothing.
 
         ``expected_version`` is the stream length the caller decided against (-1: no check,
         for player-owned replies). ``ttl`` > 0 expires the outbox and consumed ids (a game
         that is over). Owners with outbox entries are registered in ``outbox:dirty`` *before*
         the script runs, so a writer that dies right after it cannot hide entries from the sweep.
+        ``claimed``: the entries are born claimed for sending by the caller (status ``sending``: it
+        sends them itself; if it dies first, the sweep sends them once ``SLOWSPADES_SEND_LEASE`` is over).
+        ``turn``: (game version, seat to move or "", ms) recorded in the owner's ``life`` hash with the
+        append, unless a newer turn is (see ``AppendResult.turn``; ``service.lifecycle.reminders``).
         """
         entries = [json.dumps(e, separators=(",", ":")) for e in outbox]
         k = owner_keys(owner)
@@ -326,8 +351,10 @@ class Store:
             "outbox": entries,
             "meta": {str(a): str(b) for a, b in (meta or {}).items()},
             "ttl": int(ttl),
+            "claimed": bool(claimed),
+            "turn": [str(int(turn[0])), str(turn[1]), str(int(turn[2]))] if turn is not None else None,
         })
-        keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"]]
+        keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"]]
         args = [expected_version, message_id or "", now_ms(), payload]
         if entries:  # one round trip: the ZADD runs first, then the script
             pipe = self.r.pipeline(transaction=False)
@@ -338,7 +365,9 @@ class Store:
             reply = self._append(keys=keys, args=args)
         status, version, ids = reply[0], reply[1], _s(reply[2])
         last = _s(reply[3]) if len(reply) > 3 else ""
-        return AppendResult(_s(status), int(_s(version)), [f"{owner}#{n}" for n in ids.split(",") if n], last)
+        recorded = (int(reply[4]), _s(reply[5]), _s(reply[6])) if len(reply) > 6 else None
+        return AppendResult(_s(status), int(_s(version)), [f"{owner}#{n}" for n in ids.split(",") if n], last,
+                            recorded)
 
     # -- reading ------------------------------------------------------------------------
     def load(self, game_id: str, after: str | None = None) -> list[StoredEvent]:
@@ -466,18 +495,19 @@ class Store:
         entry["id"] = outbox_id
         return entry
 
-    def claim_send_many(self, outbox_ids: list[str], lease_s: int) -> list[dict[str, Any] | None]:
-        """:meth:`claim_send` of several entries in one round trip (in order)."""
+    def claim_send_many(self, outbox_ids: list[str], lease_s: int, by: str = "") -> list[dict[str, Any] | None]:
+        """:meth:`claim_send` of several entries in one round trip (in order); ``by``: the message whose
+        handling asks (it takes back the entries its handling was born owning, ``append(claimed=True)``)."""
         pipe = self.r.pipeline(transaction=False)
-        finish = self.queue_claim_send_many(pipe, outbox_ids, lease_s)
+        finish = self.queue_claim_send_many(pipe, outbox_ids, lease_s, by)
         return finish(pipe.execute() if outbox_ids else [])
 
-    def queue_claim_send_many(self, pipe: Any, outbox_ids: list[str], lease_s: int) -> Any:
+    def queue_claim_send_many(self, pipe: Any, outbox_ids: list[str], lease_s: int, by: str = "") -> Any:
         """:meth:`claim_send_many` queued on ``pipe``; call the result with the replies of those claims."""
         for oid in outbox_ids:
             owner, n = split_outbox_id(oid)
             k = owner_keys(owner)
-            _queue_script(pipe, self._claim, [k["outbox"], k["outq"]], [n, now_ms(), lease_s * 1000])
+            _queue_script(pipe, self._claim, [k["outbox"], k["outq"]], [n, now_ms(), lease_s * 1000, by])
 
         def finish(replies: list[Any]) -> list[dict[str, Any] | None]:
             out: list[dict[str, Any] | None] = []

@@ -130,13 +130,12 @@ def bot_move(self: Any, game_id: str, seat: int, version: int) -> int:
 
 
 def after_handled(app: Celery, svc: Services, game_id: str | None, outbox_ids: list[str],
-                  tail: Any = None, after: Any = None, duplicate: bool = False, recorded: Any = None) -> None:
+                  tail: Any = None, after: Any = None, duplicate: bool = False) -> None:
     """Call after the inbound handler: schedule the new turn, and queue the computer's move if it is next.
 
     ``tail``: a pipeline of the caller's last writes (see :func:`hooks.after_handled`); what is left
     on it is executed before the computer's move is queued."""
-    turn = hooks.after_handled(svc, game_id, outbox_ids, tail=tail, after=after, duplicate=duplicate,
-                               recorded=recorded)
+    turn = hooks.after_handled(svc, game_id, outbox_ids, tail=tail, after=after, duplicate=duplicate)
     if tail is not None and len(tail):
         tail.execute()  # first: the messages it sends are in the local outbox before the computer's answer
     if turn is not None:  # (if this worker dies now, the beat makes the move: reminders.on_turn scheduled it)

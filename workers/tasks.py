@@ -12,8 +12,7 @@ from celery import shared_task
 from flask import current_app
 
 from service import handlers
-from service.lifecycle import reminders
-from service.delivery import TransientSendError, all_local, queue_local_delivery
+from service.delivery import UNSENDABLE, TransientSendError, all_local, deliver_local_many
 from service.delivery import deliver as deliver_entry
 
 DELIVER = "workers.tasks.deliver"
@@ -29,31 +28,27 @@ def _svc():  # type: ignore[no-untyped-def]
 def handle_inbound(self, message_id: str, sender: str) -> str:  # type: ignore[no-untyped-def]
     """Decide a recorded inbound message of ``sender`` and queue the deliveries it causes (retried on Redis errors)."""
     svc = _svc()
-    result = handlers.handle_inbound(svc, message_id, sender)
+    local = all_local(svc)  # the local outbox is a Redis write: no need for a task per message
+    result = handlers.handle_inbound(svc, message_id, sender, send_now=local)
     after = result.after
-    # two round trips: the local outbox's claims and the turn's record, then the last writes (the local
-    # outbox's, the message done, the new turn's reminders and timeout); the computer's move after them
-    first = svc.redis.pipeline(transaction=False)
-    settle = None
-    if all_local(svc):  # the local outbox is a Redis write: no need for a task per message
-        settle = queue_local_delivery(svc, first, result.outbox_ids, after.told if after else ())
+    claimed = list(after.claimed) if after else []  # a move's messages, born claimed for this task
+    unsendable = list(after.unsendable) if after else []
+    rest = [oid for oid in result.outbox_ids if oid not in {e["id"] for e in claimed} | set(unsendable)]
+    tail = svc.redis.pipeline(transaction=False)  # the last writes, in one round trip
+    if local:
+        svc.store.settle_local_many(claimed, [(oid, UNSENDABLE) for oid in unsendable], tail=tail)
+        if rest:  # any others (replies; a retry's): claimed and checked against STOP first
+            deliver_local_many(svc, rest, after.told if after else (), tail=tail, by=message_id)
     else:
         for outbox_id in result.outbox_ids:
             self.app.send_task(DELIVER, args=[outbox_id])
-    turn_at = len(first)
-    if result.game_id and after is not None and after.meta.get("status") in ("active", "over"):  # as after_handled
-        reminders.queue_turn(svc, first, result.game_id, after.game, after.now_ms)
-    replies = first.execute() if len(first) else []
-    tail = svc.redis.pipeline(transaction=False)
-    if settle is not None:
-        settle(replies, tail)
     from . import beat
 
+    # the message done, the new turn's reminders and timeout; the computer's move queued after them
     if result.outcome != "missing":
         svc.store.queue_mark_inbound(tail, sender, message_id, "done")
     beat.after_handled(self.app, svc, result.game_id, result.outbox_ids, tail=tail, after=after,
-                       duplicate=result.outcome == "duplicate",
-                       recorded=replies[turn_at] if len(replies) > turn_at else None)
+                       duplicate=result.outcome == "duplicate")
     return result.outcome
 
 

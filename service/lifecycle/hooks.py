@@ -54,7 +54,7 @@ def after_game_change(svc: Services, game_id: str, game: Game | TurnState, meta:
 
 
 def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tail: Any = None,
-                  after: Any = None, duplicate: bool = False, recorded: Any = None) -> BotTurn | None:
+                  after: Any = None, duplicate: bool = False) -> BotTurn | None:
     """After the inbound handler: note the prompted games, and run :func:`after_game_change`.
 
     ``tail``: a pipeline holding the caller's last writes; the notes are queued on it too, and it goes
@@ -62,8 +62,7 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
     left on it (before the computer's move, if any, is queued). ``after``: the handler's
     :class:`service.handlers.AfterMove` when it applied a move (then nothing is read again).
     ``duplicate``: the message was handled before (a task delivered again, say): the turn's items are
-    put back if they are missing (the worker handling it first may have died before writing them).
-    ``recorded``: with ``after``, the reply of :func:`reminders.queue_turn` if the caller wrote it."""
+    put back if they are missing (the worker handling it first may have died before writing them)."""
     from .. import handlers
     from ..store import owner_keys
 
@@ -72,7 +71,7 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
         if after.meta.get("status") not in ("active", "over"):
             return None
         return after_game_change(svc, game_id, after.game, meta=after.meta, now_ms=after.now_ms, life=after.life,
-                                 tail=tail, recorded=recorded)
+                                 tail=tail, recorded=after.recorded)
 
     # one round trip: the recipients of the messages, the game's meta and state, the clock's offset
     pipe = svc.redis.pipeline(transaction=False)
