@@ -6,6 +6,8 @@ from datetime import datetime, timedelta, timezone
 
 import time_machine
 
+from service.lifecycle import hooks
+
 from .helpers import ALICE, BOB, CAROL, load, local, move, mover, other, start_game, tick
 
 MONDAY_8_OSLO = datetime(2030, 1, 7, 7, 0, tzinfo=timezone.utc)    # 08:00 in Oslo
@@ -104,6 +106,29 @@ def test_a_stale_reminder_does_nothing_even_if_its_turn_was_never_cleared(svc) -
         clock.shift(timedelta(hours=12))
         assert tick(svc) == []
         assert reminders_to(svc, p) == [] and reminders_to(svc, BOB if p == ALICE else ALICE) == []
+
+
+def test_a_move_handled_again_after_a_worker_died_still_gets_the_next_player_reminded(svc) -> None:  # type: ignore[no-untyped-def]
+    """The worker appended the move, then died before it wrote the new turn's reminder: the message's
+    task, delivered again, finds the move applied and puts the missing reminder back (once)."""
+    from service import handlers
+
+    from .helpers import inbound, send_now
+
+    with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
+        gid = start_game(svc)
+        p = mover(svc, gid)
+        mid = inbound(svc, p, "DRAW")
+        res = handlers.handle_inbound(svc, mid, p)  # applied; the lifecycle hook never ran
+        send_now(svc, res.outbox_ids)
+        nxt = mover(svc, gid)
+        again = handlers.handle_inbound(svc, mid, p)  # the task delivered again
+        assert again.outcome == "duplicate" and load(svc, gid).version == 3
+        hooks.after_handled(svc, again.game_id, again.outbox_ids, duplicate=True)
+        hooks.after_handled(svc, again.game_id, again.outbox_ids, duplicate=True)  # and once more: no second
+        clock.shift(timedelta(hours=12))
+        assert [m["to"] for m in tick(svc)] == [nxt]
+        assert len(reminders_to(svc, nxt)) == 1
 
 
 def test_remind_off_and_on(svc) -> None:  # type: ignore[no-untyped-def]

@@ -29,6 +29,35 @@ def test_append_checks_version_and_reads_back(redis_client: redis_lib.Redis) -> 
     assert store.outbox_entry("g:g1#1")["status"] == "queued"
 
 
+def test_an_append_records_the_turn_unless_a_newer_one_is(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    g = game_owner("g1")
+    first = store.append(g, 0, [ev(1), ev(2)], message_id="m1", turn=(2, "1", 1000))
+    assert first.turn == (1, "-1", "")  # recorded; none before
+    assert redis_client.hgetall("{g:g1}:life") == {b"v": b"2", b"seat": b"1", b"since": b"1000"}
+    redis_client.hset("{g:g1}:life", mapping={"v": 9, "seat": "0"})  # a newer turn, recorded meanwhile
+    late = store.append(g, 2, [ev(3)], message_id="m2", turn=(3, "0", 2000))
+    assert late.ok and late.turn == (0, "9", "0")
+    assert redis_client.hget("{g:g1}:life", "v") == b"9"
+    assert store.append(g, 3, [ev(4)], message_id="m3").turn is None
+
+
+def test_entries_born_claimed_are_sent_by_their_message_s_handling_only(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    g = game_owner("g1")
+    res = store.append(g, 0, [ev(1)], message_id="m1", outbox=[{"to": "+1", "body": "a"}], claimed=True)
+    [oid] = res.outbox_ids
+    assert store.outbox_entry(oid)["status"] == "sending"
+    assert store.claim_send(oid, 60) is None  # the sweep, before the lease is over: not its to send
+    assert store.claim_send_many([oid], 60, by="m2") == [None]  # another message's handling: neither
+    [entry] = store.claim_send_many([oid], 60, by="m1")  # the same message handled again: its own
+    assert entry is not None and entry["body"] == "a"
+    assert store.set_status(oid, "sent") == "sent"
+    assert store.claim_send_many([oid], 60, by="m1") == [None]  # sent: never again
+    assert not redis_client.hexists("{g:g1}:outbox", "1:by")
+    assert store.stale_outbox(older_than_s=-1) == []
+
+
 def test_consumed_message_is_a_duplicate_even_at_the_right_version(redis_client: redis_lib.Redis) -> None:
     store = Store(redis_client)
     g = game_owner("g1")
