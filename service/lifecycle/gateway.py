@@ -297,6 +297,8 @@ def apply_command(svc: Services, game_id: str, message_id: str,
                                outbox=outbox, meta=updates, ttl=ttl if over else 0)
         if res.ok:
             handlers.CACHE.put(game_id, game, res.last_stream_id, events)
+            if over:  # the computer's last move, a timeout or a claim ended it: its log, compressed
+                svc.store.archive(game_id)
             return Outcome(res.outbox_ids, "applied", game_id, game)
         if res.status == "duplicate":
             return Outcome(res.outbox_ids, "duplicate", game_id)

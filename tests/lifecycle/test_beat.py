@@ -156,6 +156,9 @@ def test_a_claim_after_the_timeout(svc) -> None:  # type: ignore[no-untyped-def]
         assert game.phase == "over" and game.end_reason == "timeout"
         assert svc.store.meta(gid)[f"seat{game.winner}"] == waiting
         assert svc.store.meta(gid)["status"] == "over"
+        # its log is archived (compressed, a tenth of the memory) and reads the same
+        assert svc.redis.exists("{g:" + gid + "}:archive") and not svc.redis.exists("{g:" + gid + "}:ev")
+        assert load(svc, gid).end_reason == "timeout"
         # both are told; no more reminders for a finished game
         assert local(svc, p)[-1]["kind"] == local(svc, waiting)[-1]["kind"] == "game_summary"
         clock.shift(timedelta(days=3))

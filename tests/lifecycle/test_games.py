@@ -58,7 +58,7 @@ def test_moves_of_a_player_with_three_games_reach_the_right_games(svc) -> None: 
 
 
 def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, celery_worker) -> None:  # type: ignore[no-untyped-def]
-    from tests.service.helpers import post_sms, wait_handled, wait_outbox_settled
+    from tests.service.helpers import post_sms, wait_for, wait_handled, wait_outbox_settled
 
     app.config["BOT_DELAY"] = 0
     _resp, mid = post_sms(client, ALICE, "NEW BOT")  # the webhook, the worker, the lifecycle, the bot's task
@@ -83,6 +83,9 @@ def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, ce
     assert game.phase == "over", f"not over after {moves} moves"
     assert game.winner is not None and max(game.scores) >= 500
     assert svc.store.meta(gid)["status"] == "over"
+    # archived, whoever made the last move (compressed: a tenth of the memory; it reads the same)
+    wait_for(lambda: svc.redis.exists("{g:" + gid + "}:archive"), what="the finished game archived")
+    assert not svc.redis.exists("{g:" + gid + "}:ev") and load(svc, gid).winner == game.winner
     wait_outbox_settled(svc)
     # Alice saw every hand's result and the end; nothing was "sent" to the computer
     told = local(svc, ALICE)
