@@ -34,6 +34,21 @@ def now_ms(client: Any | None = None) -> int:
     return int(now(client).timestamp() * 1000)
 
 
+def now_ms_with(raw_offset: Any) -> int:
+    """:func:`now_ms` with the offset as the caller read it (``GET OFFSET_KEY`` in its own pipeline)."""
+    return now_ms(_Read(raw_offset))
+
+
+class _Read:
+    """A stand-in client answering the offset already read."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+
+    def get(self, _key: str) -> Any:
+        return self.raw
+
+
 def advance(client: Any, seconds: float) -> float:
     """Move the shared clock forward by ``seconds``; returns the new offset."""
     return float(client.incrbyfloat(OFFSET_KEY, float(seconds)))

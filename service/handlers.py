@@ -530,19 +530,9 @@ def _queue_read_for_decide(svc: Services, game_id: str, message_id: str,
             infos = gateway.players_info(svc, _seats(meta))
         SEATS.note(game_id, meta)
         life = {_s(a): _s(b) for a, b in raw_life.items()}
-        return _DecideRead(game_id, done, meta, infos, state, life, clock.now_ms(_Offset(offset)))
+        return _DecideRead(game_id, done, meta, infos, state, life, clock.now_ms_with(offset))
 
     return parse
-
-
-class _Offset:
-    """A stand-in client for :func:`clock.now_ms` answering the offset already read."""
-
-    def __init__(self, raw: Any) -> None:
-        self.raw = raw
-
-    def get(self, _key: str) -> Any:
-        return self.raw
 
 
 def _read_for_decide(svc: Services, game_id: str, message_id: str) -> _DecideRead:

@@ -93,18 +93,8 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
     if meta.get("status") not in ("active", "over"):
         return None
     life = {gateway._s(a): gateway._s(b) for a, b in raw_life.items()}
-    return after_game_change(svc, game_id, game, meta=meta, now_ms=clock.now_ms(_Fixed(offset)), life=life, tail=tail,
+    return after_game_change(svc, game_id, game, meta=meta, now_ms=clock.now_ms_with(offset), life=life, tail=tail,
                              restore=duplicate)
-
-
-class _Fixed:
-    """A stand-in client for :func:`clock.now_ms` answering the offset already read."""
-
-    def __init__(self, raw: Any) -> None:
-        self.raw = raw
-
-    def get(self, _key: str) -> Any:
-        return self.raw
 
 
 @dataclass

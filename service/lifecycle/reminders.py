@@ -140,7 +140,6 @@ class TurnState:
         return cls(game.version, game.phase, game.to_move)
 
 
-
 TURN_LUA = r"""
 -- KEYS: life; ARGV: version, seat, since ms. Records the turn unless a newer one is recorded.
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
@@ -171,7 +170,7 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
     ``meta`` (and ``life``, the game's life hash): as the caller read them just before, if it did.
     The removals and the new items are written in one round trip; with ``tail`` (a pipeline of the
     caller's, holding its own last writes), queued on it: the caller executes it. ``recorded``: the
-    reply of the turn's record if the caller had it written already (:func:`queue_turn`, same arguments).
+    reply of the turn's record if the caller wrote it already (``Store.append(turn=...)``: ``AppendResult.turn``).
     """
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     seat = game.to_move
@@ -208,12 +207,6 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
     if tail is None:
         pipe.execute()
     return not repeated
-
-
-def queue_turn(svc: Services, pipe: Any, game_id: str, game: Game | TurnState, now_ms: int) -> None:
-    """Queue on ``pipe`` the record of the game's turn that :func:`on_turn` writes first (pass it the reply)."""
-    seat_arg = "" if game.to_move is None or game.phase == "over" else str(game.to_move)
-    pipe.eval(TURN_LUA, 1, keys.game_life(game_id), game.version, seat_arg, now_ms)
 
 
 def _turn_script(svc: Services) -> Any:
