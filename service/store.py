@@ -46,9 +46,11 @@ import redis
 APPEND_LUA = r"""
 -- KEYS: ev, meta, consumed, outbox, outq, life
 -- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON
--- payload: events, outbox (entries), meta (fields), ttl, claimed (the entries are born claimed for
--- sending by the caller, the handling of the message: status 'sending', '<n>:by' the message id), turn ([version, seat, since]: recorded in life unless a
--- newer turn is; the reply then ends with 1 or 0 and the turn recorded before, version and seat)
+-- payload: events, outbox (entries), meta (fields), ttl,
+--   claimed: the entries are born claimed for sending by the caller, the handling of the message
+--     (status 'sending', '<n>:by' the message id),
+--   turn: [version, seat, since], recorded in life unless a newer turn is; the reply then ends with
+--     1 or 0 and the turn recorded before (version, seat)
 local ev, meta, consumed, outbox, outq, life = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local expected = tonumber(ARGV[1])
 local msg = ARGV[2]
