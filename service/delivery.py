@@ -163,7 +163,7 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         return current["status"] if current else "missing"
     from .lifecycle.optout import may_send
 
-    if not may_send(svc, entry["to"]):  # STOP: nothing at all is sent to that number (nor to the computer)
+    if not may_send(svc, entry["to"], entry.get("kind", "")):  # STOP: nothing but its confirmation (nor to the computer)
         return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE)
     sender = sender_for(svc, entry["channel"])
     if isinstance(sender, LocalSender):
@@ -198,6 +198,7 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
     other is read in one more round trip). Call the result with all of ``pipe``'s replies and a
     pipeline (or None) to write the local outbox and the statuses."""
     from .lifecycle import keys
+    from .lifecycle.optout import FINAL
     from .store import split_outbox_id
 
     guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
@@ -219,7 +220,7 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
             stopped |= {a for a, v in zip(others, more.execute()) if v in (b"1", "1")}
         sent, refused = [], []
         for e in entries:
-            if keys.is_bot(e["to"]) or e["to"] in stopped:  # STOP: nothing at all is sent to that number
+            if keys.is_bot(e["to"]) or (e["to"] in stopped and e.get("kind") != FINAL):  # STOP: nothing but its confirmation
                 refused.append((e["id"], UNSENDABLE))
             else:
                 sent.append(e)

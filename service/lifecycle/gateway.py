@@ -198,9 +198,10 @@ def render(name: str, lang: str, channel: str, **context: Any) -> Rendered:
 
 def entry(svc: Services, address: str, name: str, *, game_id: str | None = None, seat: int | None = None,
           meta: dict[str, str] | None = None, meta_updates: dict[str, str] | None = None,
-          rendered: Rendered | None = None, **context: Any) -> dict[str, Any] | None:
-    """The outbox entry of lifecycle message ``name`` to ``address``; None for the computer or a stopped number."""
-    if keys.is_bot(address) or is_stopped(svc, address):
+          rendered: Rendered | None = None, even_if_stopped: bool = False, **context: Any) -> dict[str, Any] | None:
+    """The outbox entry of lifecycle message ``name`` to ``address``; None for the computer or a stopped
+    number (unless ``even_if_stopped``)."""
+    if keys.is_bot(address) or (not even_if_stopped and is_stopped(svc, address)):
         return None
     from .. import handlers
 

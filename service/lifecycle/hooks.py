@@ -20,7 +20,7 @@ from spades.game import Game
 
 from .. import clock
 from ..context import Services
-from ..players import address_kind
+from ..players import SMS, address_kind
 from . import gateway, invitations, keys, optout, reminders, routing, timeouts
 from .reminders import TurnState
 
@@ -121,8 +121,9 @@ def handle_intent(svc: Services, message_id: str, sender: str, intent: Any,
     ``before_append`` is passed to the handler's decide loop when a ``YES`` confirms a resignation.
     """
     kind = intent.kind
-    if kind == "stop":
-        return IntentResult(optout.stop(svc, message_id, sender), "stopped")
+    if kind == "stop":  # a carrier's own word (SMS): the carrier confirms it; any other: we do, once
+        confirm = not getattr(intent, "carrier", False) or address_kind(sender) != SMS
+        return IntentResult(optout.stop(svc, message_id, sender, confirm=confirm), "stopped")
     if kind == "start":
         return IntentResult(optout.start(svc, message_id, sender), "started")
     if kind == "new":

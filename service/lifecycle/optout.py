@@ -2,8 +2,9 @@
 
 STOP marks the player stopped (:func:`may_send` is then False for them: the delivery path and
 every lifecycle message check it), pauses each of their games without end, and tells each
-opponent that the game is paused. No confirmation goes to the stopped number: the carrier
-answers STOP itself. START lifts the mark, ends those pauses, tells each opponent the game goes
+opponent that the game is paused. The carrier answers its own words (STOP, END, QUIT...) itself;
+a word of the player's language (ARRET, STOPP...) and any stop word by email get one last message,
+the ``stopped`` confirmation (:data:`FINAL`: sent although the player is stopped). START lifts the mark, ends those pauses, tells each opponent the game goes
 on, sends the player the ``started`` message, and restarts the reminder schedule of every turn.
 """
 
@@ -17,22 +18,29 @@ from ..players import address_kind
 from . import gateway, keys, reminders, routing
 
 FOREVER_MS = 253_402_300_799_000  # 9999-12-31
+FINAL = "stopped"  # the kind of the one message a stopped player still gets: the confirmation
 
 
-def may_send(svc: Services, address: str) -> bool:
-    """Whether anything may be sent to ``address`` now (not the computer, not a stopped number)."""
-    return not keys.is_bot(address) and not gateway.is_stopped(svc, address)
+def may_send(svc: Services, address: str, kind: str = "") -> bool:
+    """Whether a message of ``kind`` may be sent to ``address`` now (not to the computer; to a stopped
+    number, only the confirmation that it stopped)."""
+    return not keys.is_bot(address) and (kind == FINAL or not gateway.is_stopped(svc, address))
 
 
 def _pause_field(address: str) -> str:
     return f"pause:stop:{address}"
 
 
-def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None) -> list[str]:
-    """``STOP``: mark the player, pause their games, tell their opponents. Returns outbox ids to dispatch."""
+def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None, confirm: bool = False) -> list[str]:
+    """``STOP``: mark the player, pause their games, tell their opponents, and with ``confirm`` tell the
+    player (a stop word the carrier does not answer). Returns outbox ids to dispatch."""
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     svc.redis.hset(keys.player_life(sender), "stopped", "1")
     ids: list[str] = []
+    if confirm and not keys.is_bot(sender):
+        e = gateway.entry(svc, sender, FINAL, even_if_stopped=True,
+                          rendered=chat_render(FINAL, gateway.lang_of(svc, sender), address_kind(sender)))
+        ids += svc.store.append(f"p:{sender}", -1, message_id=message_id, outbox=[e] if e else []).outbox_ids
     for gid in routing.unfinished_games(svc, sender, ("active",)):
         svc.redis.hsetnx(keys.game_life(gid), _pause_field(sender), f"{now_ms}-{FOREVER_MS}")
         meta = svc.store.meta(gid)

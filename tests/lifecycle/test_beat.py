@@ -12,11 +12,13 @@ from pathlib import Path
 
 import time_machine
 
+from chat import render
+
 from service import clock as service_clock
 from service.lifecycle import due
 from workers.beat import run_tick
 
-from .helpers import ALICE, BOB, lifecycle_command, load, local, mover, other, send_now, start_game, tick
+from .helpers import ALICE, BOB, CAROL, DAVE, lifecycle_command, load, local, mover, other, send_now, start_game, tick
 
 MONDAY_8_OSLO = datetime(2030, 1, 7, 7, 0, tzinfo=timezone.utc)
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,6 +221,26 @@ def test_stop_pauses_the_games_and_start_resumes_them(svc) -> None:  # type: ign
         assert kinds(local(svc, p))[-1] == "started"
         clock.shift(timedelta(hours=12))
         assert [(m["to"], m["kind"]) for m in tick(svc)] == [(p, "reminder")]
+
+
+def test_a_stop_word_the_carrier_does_not_answer_is_confirmed_once(svc) -> None:  # type: ignore[no-untyped-def]
+    """Carriers answer their own STOP; STOPP (Norwegian) and STOP by email are ours to confirm."""
+    with time_machine.travel(MONDAY_8_OSLO, tick=False):
+        gid = start_game(svc, ALICE, BOB)
+        before = len(local(svc, ALICE))
+        lifecycle_command(svc, ALICE, "STOPP")  # Norwegian: no carrier answers it
+        told = local(svc, ALICE)[before:]
+        assert [m["kind"] for m in told] == ["stopped"] and "START" in told[0]["body"]
+        assert told[0]["body"] != render("stopped", "en", "sms").text  # in Norwegian, as the player writes
+        lifecycle_command(svc, BOB, "GAMES")
+        lifecycle_command(svc, ALICE, "HAND")
+        assert local(svc, ALICE)[before:] == told  # and nothing after it
+        assert kinds(local(svc, BOB))[-2:] == ["opponent_stopped", "games"]
+
+        lifecycle_command(svc, CAROL, "STOP")  # the carrier's word, by SMS: the carrier confirms it
+        assert local(svc, CAROL) == []
+        lifecycle_command(svc, DAVE, "STOP")  # by email: no carrier, so we confirm
+        assert [m["kind"] for m in local(svc, DAVE)] == ["stopped"]
 
 
 def test_a_failing_item_does_not_block_the_others(svc) -> None:  # type: ignore[no-untyped-def]
