@@ -12,6 +12,7 @@ from typing import Any, Callable
 from twilio.request_validator import RequestValidator
 
 from service.context import Services
+from tests import waiting
 
 BASE = "https://spades.example.test"
 TOKEN = "test-auth-token"
@@ -61,14 +62,8 @@ def post_email(client: Any, sender: str, recipient: str, body: str, *, stripped:
 
 
 def wait_for(pred: Callable[[], Any], timeout: float = 15.0, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = pred()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.005)
+    """:func:`tests.waiting.wait_for` with this module's argument order."""
+    return waiting.wait_for(what, pred, timeout, interval=0.005)
 
 
 def _address(raw: str) -> str:
