@@ -204,10 +204,6 @@ def _reply(svc: Services, address: str, message_id: str, rendered: port.Rendered
     return Handled(res.outbox_ids, (outcome or kind) if res.ok else "duplicate", game_id)
 
 
-def _seat_of(meta: dict[str, str], address: str) -> int | None:
-    return gateway.seat_of(meta, address)
-
-
 class SeatCache:
     """The addresses of a game's seats per process (they never change once the game is under way), so the
     players' records can be read in the same round trip as the game's meta; checked against the meta read."""
@@ -373,11 +369,10 @@ def handle_inbound(svc: Services, message_id: str, sender: str,
         mine = pre.infos.get(sender) if pre is not None and seated else None
         if mine is not None:
             record, life = mine.record, mine.life
-        else:
-            if seated:  # the seats this process knew have changed: read the player's own
-                replies[2:2] = svc.redis.pipeline(transaction=False).hgetall(pk["meta"]).hgetall(
-                    keys.player_life(sender)).execute()
-            record, life = ({_s(a): _s(b) for a, b in raw.items()} for raw in replies[2:4])
+        else:  # not read with the game (or its seats changed since this process saw them): read here
+            raw_record, raw_life = replies[2:4] if not seated else svc.redis.pipeline(transaction=False).hgetall(
+                pk["meta"]).hgetall(keys.player_life(sender)).execute()
+            record, life = {_s(a): _s(b) for a, b in raw_record.items()}, {_s(a): _s(b) for a, b in raw_life.items()}
         return _handle(svc, message_id, sender, msg, replies[1], record, dict(life), pre, before_append, send_now)
     finally:
         if pre is not None and guess is not None and not pre.used:
@@ -401,7 +396,7 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
         if found is None or found[1] != sender:
             return Handled([], "ignored")
         meta = svc.store.meta(found[0])
-        seat = _seat_of(meta, sender)
+        seat = gateway.seat_of(meta, sender)
         if seat is None or meta.get(f"tok{seat}") != msg["token"]:
             return Handled([], "ignored")
         token_game = found[0]
@@ -445,7 +440,7 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
         return _reply(svc, sender, message_id, port.render_message("help", lang, channel), "help", "no_game")
 
     meta = target.meta if target.meta is not None else svc.store.meta(gid)
-    seat = _seat_of(meta, sender)
+    seat = gateway.seat_of(meta, sender)
     if seat is None:
         return Handled([], "ignored", gid)  # a stranger: nothing changes, nothing is said
     if said.is_unknown or kind in ("hand", "score") or meta.get("status") not in ("active", "over"):
@@ -559,7 +554,7 @@ def _decide_loop(svc: Services, message_id: str, sender: str, game_id: str, said
         if done is not None:
             CACHE.put(game_id, game, sid)
             return Handled(done, "duplicate", game_id)
-        seat = _seat_of(meta, sender)
+        seat = gateway.seat_of(meta, sender)
         if seat is None:
             CACHE.put(game_id, game, sid)
             return Handled([], "ignored", game_id)  # a stranger: nothing changes, nothing is said

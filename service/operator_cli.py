@@ -105,13 +105,6 @@ def game_summary(svc: Services, game_id: str) -> dict[str, Any]:
     return out
 
 
-def seat_of(meta: dict[str, str], address: str) -> int | None:
-    for seat in (0, 1):
-        if meta.get(f"seat{seat}") == address:
-            return seat
-    return None
-
-
 def normalise(svc: Services, text: str) -> str:
     """An address as the service stores it (E.164 or lower-case email); unchanged if unparseable."""
     try:
@@ -170,13 +163,14 @@ def games_list(status: str | None, player: str | None, as_json: bool, redis_url:
 def games_show(game_id: str, as_address: str, as_json: bool, redis_url: str | None) -> None:
     """Exactly what one player sees of a game: their view, rendered as the service would send it."""
     from . import conversation_port as port
+    from .lifecycle import gateway
 
     svc = services(redis_url)
     meta = svc.store.meta(game_id)
     if not meta:
         fail(f"no game {game_id}", as_json=as_json)
     address = normalise(svc, as_address)
-    seat = seat_of(meta, address)
+    seat = gateway.seat_of(meta, address)
     if seat is None:
         fail(f"{address} does not play in game {game_id}", as_json=as_json)
     assert seat is not None

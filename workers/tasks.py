@@ -33,7 +33,8 @@ def handle_inbound(self, message_id: str, sender: str) -> str:  # type: ignore[n
     after = result.after
     claimed = list(after.claimed) if after else []  # a move's messages, born claimed for this task
     unsendable = list(after.unsendable) if after else []
-    rest = [oid for oid in result.outbox_ids if oid not in {e["id"] for e in claimed} | set(unsendable)]
+    mine = {e["id"] for e in claimed} | set(unsendable)
+    rest = [oid for oid in result.outbox_ids if oid not in mine]
     tail = svc.redis.pipeline(transaction=False)  # the last writes, in one round trip
     if local:
         svc.store.settle_local_many(claimed, [(oid, UNSENDABLE) for oid in unsendable], tail=tail)

@@ -67,7 +67,7 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
     from ..store import owner_keys
 
     if game_id and after is not None:
-        routing.note_prompted(svc, game_id, after.renote, tail=tail)
+        routing.note_prompted(svc, [(to, game_id) for to in after.renote], tail=tail)
         if after.meta.get("status") not in ("active", "over"):
             return None
         return after_game_change(svc, game_id, after.game, meta=after.meta, now_ms=after.now_ms, life=after.life,

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from ..context import Services
 from . import gateway, keys
@@ -88,34 +88,25 @@ def queue_note_outbox(pipe: Any, outbox_ids: list[str]) -> list[str]:
     return routed
 
 
-def note_prompted(svc: Services, game_id: str, recipients: Any, tail: Any = None) -> None:
-    """Note ``game_id`` as the last prompted game of each of ``recipients`` (people, not the computer);
-    ``tail``: as for :func:`note_outbox_from`."""
+def note_prompted(svc: Services, prompted: Iterable[tuple[str, str]], tail: Any = None) -> None:
+    """Note each (recipient, game id) of ``prompted`` as that person's last prompted game (not the
+    computer's). ``tail``: a pipeline of the caller's to queue the writes on (it executes them), else
+    they are written at once."""
     pipe = tail if tail is not None else svc.redis.pipeline(transaction=False)
-    for to in recipients:
-        if to and not keys.is_bot(to):
+    for to, game_id in prompted:
+        if to and game_id and not keys.is_bot(to):
             pipe.hset(keys.player_life(to), "last", game_id)
-    if tail is None:
+    if tail is None and len(pipe):
         pipe.execute()
 
 
 def note_outbox_from(svc: Services, routed: list[str], replies: list[Any], tail: Any = None) -> None:
-    """The second half of :func:`queue_note_outbox`: note each message's game for its recipient.
-
-    ``tail``: a pipeline of the caller's to queue the writes on (it executes them), else they are
-    written at once."""
+    """The second half of :func:`queue_note_outbox`: note each message's game for its recipient
+    (:func:`note_prompted`, with ``tail``)."""
     import json
 
-    pipe = tail
-    for raw in replies:
-        if raw is None:
-            continue
-        e = json.loads(raw.decode() if isinstance(raw, bytes) else raw)
-        if e.get("game") and e.get("to") and not keys.is_bot(e["to"]):
-            pipe = pipe or svc.redis.pipeline(transaction=False)
-            pipe.hset(keys.player_life(e["to"]), "last", e["game"])
-    if pipe is not None and tail is None:
-        pipe.execute()
+    entries = [json.loads(raw.decode() if isinstance(raw, bytes) else raw) for raw in replies if raw is not None]
+    note_prompted(svc, [(e.get("to", ""), e.get("game", "")) for e in entries], tail=tail)
 
 
 @dataclass(frozen=True)
