@@ -50,7 +50,7 @@ from twilio.request_validator import RequestValidator  # noqa: E402
 from service.config import load_config  # noqa: E402
 from service.context import Services  # noqa: E402
 from service.conversation_port import command_text  # noqa: E402
-from service.handlers import create_game  # noqa: E402
+from service.lifecycle.invitations import create_game  # noqa: E402
 from spades import bots  # noqa: E402
 from spades.events import from_dict  # noqa: E402
 from spades.game import Game, view  # noqa: E402
@@ -280,7 +280,7 @@ def new_games(svc: Services, n: int, tag: str) -> list[GameDriver]:
     for i in range(n):
         players = (f"+1555{tag}{2 * i:06d}", f"+1555{tag}{2 * i + 1:06d}")
         gid = f"{tag}{i:05d}{uuid.uuid4().hex[:4]}"
-        res = create_game(svc, gid, players[0], players[1], "bench-setup:" + gid, start=True)
+        res = create_game(svc, gid, players[0], players[1], "bench-setup:" + gid, start_now=True)
         assert res.outcome == "started", res
         for oid in res.outbox_ids:
             svc.redis.zrem("{g:" + gid + "}:outq", oid.rsplit("#", 1)[1])

@@ -51,7 +51,6 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                  "404 when off). Never in production: it signs webhooks for whoever reaches it."),
     "RULES_URL": ("", "str", "Where the RULES reply points; empty: this service's own /rules page."),
     "DEALER_SEED": ("", "str", "Tests and demos only: make shuffles reproducible. Empty: secure randomness."),
-    "FAULT_HANG": ("", "str", "Tests only: `<point>:<marker-dir>` makes the handler hang at a point."),
 }
 
 

@@ -1,4 +1,5 @@
-"""The service's shared parts for one app: config, Redis, the store, players, the dealer factory."""
+"""The service's shared parts for one app: config, Redis, the store, players, the per-process game and
+seat caches, the dealer factory."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import redis
 
 from spades.dealer import Dealer
 
+from .games.cache import GameCache, SeatCache
 from .players import Players
 from .store import Store
 
@@ -22,10 +24,14 @@ class Services:
     redis: redis.Redis
     store: Store = field(init=False)
     players: Players = field(init=False)
+    games: GameCache = field(init=False)  # folded games of this process (service.games)
+    seats: SeatCache = field(init=False)  # who sits in which game, as this process saw it
 
     def __post_init__(self) -> None:
         self.store = Store(self.redis, int(self.config.get("HANDLED_MESSAGE_TTL", 86400)))
         self.players = Players(self.redis)
+        self.games = GameCache(self.store)
+        self.seats = SeatCache()
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Services":

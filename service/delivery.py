@@ -197,7 +197,7 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
     STOP (``recipients``: who they are likely to be, the senders of player-owned replies besides; any
     other is read in one more round trip). Call the result with all of ``pipe``'s replies and a
     pipeline (or None) to write the local outbox and the statuses."""
-    from .lifecycle import keys
+    from . import keys
     from .lifecycle.optout import FINAL
     from .store import split_outbox_id
 

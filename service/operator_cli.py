@@ -19,8 +19,10 @@ import click
 from spades.events import from_dict
 from spades.game import Game, fold, view
 
+from . import conversation_port as port
 from .config import load_config
 from .context import Services
+from .games.players import seat_of
 from .players import BadAddress, address_kind, parse_address
 from .store import game_owner, owner_keys, player_owner, split_outbox_id
 
@@ -162,15 +164,12 @@ def games_list(status: str | None, player: str | None, as_json: bool, redis_url:
 @redis_option
 def games_show(game_id: str, as_address: str, as_json: bool, redis_url: str | None) -> None:
     """Exactly what one player sees of a game: their view, rendered as the service would send it."""
-    from . import conversation_port as port
-    from .lifecycle import gateway
-
     svc = services(redis_url)
     meta = svc.store.meta(game_id)
     if not meta:
         fail(f"no game {game_id}", as_json=as_json)
     address = normalise(svc, as_address)
-    seat = gateway.seat_of(meta, address)
+    seat = seat_of(meta, address)
     if seat is None:
         fail(f"{address} does not play in game {game_id}", as_json=as_json)
     assert seat is not None
@@ -367,8 +366,9 @@ def outbox_resend(outbox_id: str, force: bool, via_worker: bool, as_json: bool, 
     if before == "busy":
         fail(f"{outbox_id} is being sent right now (use --force to send it again anyway)", 1, as_json)
     if via_worker:
-        from workers import celery_init_app
         from flask import Flask
+
+        from workers import celery_init_app
 
         app = Flask("slowspades-cli")
         app.config.update(svc.config)

@@ -86,6 +86,10 @@ class Players:
         raw = pipe.execute()[-1]
         return {_s(a): _s(b) for a, b in raw.items()}
 
+    def set_lang(self, address: str, lang: str) -> None:
+        """``LANG FR``: the player's language from now on."""
+        self.r.hset(owner_keys(player_owner(address))["meta"], "lang", lang)
+
     def langs(self, addresses: list[str], default: str = "en") -> list[str]:
         """The language of each address (one round trip)."""
         pipe = self.r.pipeline(transaction=False)

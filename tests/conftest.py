@@ -89,10 +89,8 @@ def app(redis_url: str):  # type: ignore[no-untyped-def]
 @pytest.fixture()
 def svc(app, redis_client, request):  # type: ignore[no-untyped-def]
     """The app's services on an empty Redis (per test), with the per-process game cache cleared."""
-    from service import handlers
-
-    handlers.CACHE.clear()
     s = app.extensions["slowspades"]
+    s.games.clear()
     saved = dict(app.config)
     yield s
     deadline = time.monotonic() + 10  # let the worker finish what this test queued
@@ -158,14 +156,17 @@ def worker_env(redis_url: str, **settings: Any) -> dict[str, str]:
     return env
 
 
-def spawn_worker(redis_url: str, log: Path, **settings: Any) -> subprocess.Popen:  # type: ignore[type-arg]
-    """A real ``celery worker`` process (solo pool) on the test Redis."""
+def spawn_worker(redis_url: str, log: Path, app: str = "workers.celery_app:celery",
+                 env: dict[str, str] | None = None, **settings: Any) -> subprocess.Popen:  # type: ignore[type-arg]
+    """A real ``celery worker`` process (solo pool) on the test Redis (``app``: its Celery app; ``env``:
+    more environment variables)."""
     import sys
     import uuid
 
-    cmd = [sys.executable, "-m", "celery", "-A", "workers.celery_app:celery", "worker", "--pool=solo",
+    cmd = [sys.executable, "-m", "celery", "-A", app, "worker", "--pool=solo",
            "--concurrency=1", "--without-heartbeat", "--without-mingle", "--without-gossip",
            "-n", f"w{uuid.uuid4().hex[:8]}@%h", "--loglevel=WARNING"]
     out = open(log, "ab")
-    return subprocess.Popen(cmd, env=worker_env(redis_url, **settings), stdout=out, stderr=subprocess.STDOUT,
+    return subprocess.Popen(cmd, env={**worker_env(redis_url, **settings), **(env or {})}, stdout=out,
+                            stderr=subprocess.STDOUT,
                             cwd=str(Path(__file__).resolve().parents[1]))

@@ -7,8 +7,9 @@
 * ``workers.beat.bot_move`` (queued with ``BOT_DELAY`` as countdown): the computer's move at a
   given game version; it queues the next one while the computer is still to move.
 
-:func:`run_tick` and :func:`after_handled` hold the logic without Celery, for the handler task,
-the simulator and the tests; :func:`install` adds the tick to a Celery app's beat schedule.
+:func:`run_tick` and :func:`run_bot_move` hold the logic without Celery, for the tests;
+:func:`queue_bot` queues the computer's move for the handler task; :func:`install` adds the tick to a
+Celery app's beat schedule.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from flask import current_app
 
 from service import clock
 from service.context import Services
+from service.delivery import all_local, deliver_local_many
+from service.games.result import BotTurn
 from service.lifecycle import bot, due, hooks, invitations, reminders, routing, settings, timeouts
 from service.lifecycle.due import Item
-from service.lifecycle.hooks import BotTurn
 
 TICK = "workers.beat.tick"
 BOT_MOVE = "workers.beat.bot_move"
@@ -68,9 +70,7 @@ def _follow(svc: Services, game_id: str, queue_bot: QueueBot) -> None:
     meta = svc.store.meta(game_id)
     if meta.get("status") != "active":
         return
-    from service.lifecycle import gateway
-
-    turn = hooks.after_game_change(svc, game_id, gateway.load_game(svc, game_id))
+    turn = hooks.after_game_change(svc, game_id, svc.games.load(game_id))
     if turn is not None:
         queue_bot(turn)
 
@@ -78,10 +78,9 @@ def _follow(svc: Services, game_id: str, queue_bot: QueueBot) -> None:
 def run_bot_move(svc: Services, game_id: str, seat: int, version: int, queue_bot: QueueBot) -> list[str]:
     """The computer's move at ``version`` (once; nothing if stale); queues its next move if it is to move again."""
     out = bot.move(svc, game_id, seat, version)
-    if out.outcome == "applied" and out.game is not None:
-        turn = hooks.after_game_change(svc, game_id, out.game)
-        if turn is not None:
-            queue_bot(turn)
+    turn = hooks.after_move(svc, out)
+    if turn is not None:
+        queue_bot(turn)
     return out.outbox_ids
 
 
@@ -90,8 +89,6 @@ def _dispatcher(app: Celery, svc: Services | None = None) -> Dispatch:
     """Deliver outbox entries: inline when every channel goes to the local outbox (a Redis write, as
     ``workers.tasks.handle_inbound`` does; so they are in the local outbox before any later task
     runs), else one ``deliver`` task each."""
-    from service.delivery import all_local, deliver_local_many
-
     def dispatch(ids: list[str]) -> None:
         if svc is not None and all_local(svc):
             deliver_local_many(svc, ids)
@@ -129,20 +126,8 @@ def bot_move(self: Any, game_id: str, seat: int, version: int) -> int:
     return len(ids)
 
 
-def after_handled(app: Celery, svc: Services, game_id: str | None, outbox_ids: list[str],
-                  tail: Any = None, after: Any = None, duplicate: bool = False) -> None:
-    """Call after the inbound handler: schedule the new turn, and queue the computer's move if it is next.
-
-    ``tail``: a pipeline of the caller's last writes (see :func:`hooks.after_handled`); what is left
-    on it is executed before the computer's move is queued."""
-    turn = hooks.after_handled(svc, game_id, outbox_ids, tail=tail, after=after, duplicate=duplicate)
-    if tail is not None and len(tail):
-        tail.execute()  # first: the messages it sends are in the local outbox before the computer's answer
-    if turn is not None:  # (if this worker dies now, the beat makes the move: reminders.on_turn scheduled it)
-        _bot_queuer(app, svc)(turn)
-
-
 def queue_bot(app: Celery, svc: Services, turn: BotTurn | None) -> None:
+    """Queue the computer's move (``BOT_DELAY`` seconds from now), if ``turn`` is one."""
     if turn is not None:
         _bot_queuer(app, svc)(turn)
 

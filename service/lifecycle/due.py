@@ -21,7 +21,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import keys
+from .. import keys
 
 log = logging.getLogger(__name__)
 RETRY_FAILED_MS = 300_000  # an item whose action failed is tried again 5 minutes later

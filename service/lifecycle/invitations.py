@@ -20,14 +20,18 @@ import json
 from typing import Any
 
 from chat import render as chat_render
-from spades.events import HouseRules, to_dict
-from spades.game import fold, new_game
+from spades.events import HouseRules
 
-from .. import clock
+from .. import clock, keys
 from ..context import Services
+from ..games import outbox
+from ..games.players import default_lang, is_stopped, lang_of, name_of, number_of, unfinished_games
+from ..games.result import Outcome, Result
+from ..games.start import rules_of
+from ..games.start import start as start_game
 from ..players import EMAIL, BadAddress, address_kind, parse_address
 from ..store import game_owner
-from . import due, gateway, keys, routing, settings
+from . import due, hooks, settings
 from .due import Item
 
 BOT_ADDRESS = keys.BOT_PREFIX + "basic"
@@ -38,11 +42,8 @@ def game_id_for(message_id: str) -> str:
     return hashlib.sha256(message_id.encode()).hexdigest()[:12]
 
 
-def rules_of(meta: dict[str, str]) -> HouseRules:
-    """The house rules a game was created with."""
-    if meta.get("rules"):
-        return HouseRules.from_dict(json.loads(meta["rules"]))
-    return HouseRules(target=int(meta.get("target", 500)))
+__all__ = ["BOT_ADDRESS", "game_id_for", "rules_of", "rules_context", "invite", "new_meta", "start",
+           "start_bot_game", "create_game", "pending_for", "accept", "decline", "on_expiry_due"]
 
 
 def rules_context(rules: HouseRules) -> dict[str, Any]:
@@ -50,7 +51,7 @@ def rules_context(rules: HouseRules) -> dict[str, Any]:
 
 
 def invite(svc: Services, message_id: str, sender: str, target: str, rules: HouseRules | None = None,
-           now_ms: int | None = None) -> gateway.Outcome:
+           now_ms: int | None = None) -> Result:
     """``NEW <address | BOT>``: an invitation (or a game against the computer at once), or a refusal."""
     rules = rules or HouseRules()
     if (target or "").strip().upper() == "BOT":
@@ -58,11 +59,11 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
     try:
         invitee = parse_address(target, svc.config.get("DEFAULT_REGION", "US")).value
     except BadAddress:
-        return gateway.reply(svc, sender, message_id, "invite_refused", reason="bad_address", text=(target or "")[:40])
+        return outbox.reply(svc, sender, message_id, "invite_refused", reason="bad_address", text=(target or "")[:40])
     if invitee == sender:
-        return gateway.reply(svc, sender, message_id, "invite_refused", reason="self", text=(target or "")[:40])
-    if gateway.is_stopped(svc, invitee):
-        return gateway.reply(svc, sender, message_id, "invite_refused", reason="stopped", text=invitee)
+        return outbox.reply(svc, sender, message_id, "invite_refused", reason="self", text=(target or "")[:40])
+    if is_stopped(svc, invitee):
+        return outbox.reply(svc, sender, message_id, "invite_refused", reason="stopped", text=invitee)
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     gid = game_id_for(message_id)
     expires = now_ms + int(settings.get(svc.config, "INVITE_TTL")) * 1000
@@ -71,25 +72,22 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
     updates = dict(meta)
     days = max(1, round(int(settings.get(svc.config, "INVITE_TTL")) / 86400))
     entries = [
-        gateway.entry(svc, invitee, "invite", game_id=gid, seat=1, meta=meta, meta_updates=updates,
-                      opp=gateway.name_of(svc, sender), days=days, **rules_context(rules)),
-        gateway.entry(svc, sender, "invite_sent", game_id=gid, seat=0, meta=meta, meta_updates=updates,
-                      opp=gateway.name_of(svc, invitee), days=days),
+        outbox.entry(svc, invitee, "invite", game_id=gid, seat=1, meta=meta, meta_updates=updates,
+                      opp=name_of(svc, sender), days=days, **rules_context(rules)),
+        outbox.entry(svc, sender, "invite_sent", game_id=gid, seat=0, meta=meta, meta_updates=updates,
+                      opp=name_of(svc, invitee), days=days),
     ]
     res = svc.store.append(game_owner(gid), 0, [], message_id=message_id, outbox=[e for e in entries if e],
                            meta=updates)
     if res.ok:
         due.schedule(svc.redis, Item("x", gid), expires)
-    return gateway.Outcome(res.outbox_ids, "invited" if res.ok else res.status, gid)
+    return Result(res.outbox_ids, Outcome.INVITED if res.ok else Outcome(res.status), gid)
 
 
 def new_meta(svc: Services, gid: str, seat0: str, seat1: str, rules: HouseRules, now_ms: int) -> dict[str, str]:
-    lang0 = svc.config.get("LANG", "en")
-    from chat.languages import language_for_address
-
     for address in (seat0, seat1):
         if not keys.is_bot(address):
-            svc.players.ensure(address, language_for_address(address) if lang0 == "en" else lang0)
+            svc.players.ensure(address, default_lang(svc.config, address))
         svc.players.add_game(address, gid, now_ms)
     meta = {"seat0": seat0, "seat1": seat1, "status": "invited", "created": str(now_ms),
             "target": str(rules.target), "rules": json.dumps(rules.to_dict(), separators=(",", ":"))}
@@ -98,78 +96,80 @@ def new_meta(svc: Services, gid: str, seat0: str, seat1: str, rules: HouseRules,
             meta[f"tok{seat}"] = svc.players.new_reply_token(gid, address)
     for address in (seat0, seat1):
         if not keys.is_bot(address):
-            routing.number_of(svc, address, gid)
+            number_of(svc, address, gid)
     return meta
 
 
-def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], updates: dict[str, str]) -> gateway.Outcome:
-    from .. import handlers
-
-    events = new_game(gid, rules_of(meta), svc.dealer(gid, 0))
-    game = fold(events)
-    updates = dict(updates, status="active", started=str(clock.now_ms(svc.redis)))
-    events, outbox = gateway.game_messages(svc, gid, meta, game, events, updates, everyone=True)
-    res = svc.store.append(game_owner(gid), 0, [to_dict(e) for e in events], message_id=message_id,
-                           outbox=outbox, meta=updates)
-    if res.ok:
-        handlers.CACHE.put(gid, game, res.last_stream_id)
+def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], updates: dict[str, str]) -> Result:
+    """The game under way (:func:`service.games.start.start`); its expiry cancelled, its first turn scheduled
+    (``Result.bot``: the computer's move to queue, if it begins)."""
+    out = start_game(svc, message_id, gid, meta, updates)
+    if out.game is not None:
         due.cancel(svc.redis, Item("x", gid))
-        from . import hooks
-
-        hooks.after_game_change(svc, gid, game)
-        return gateway.Outcome(res.outbox_ids, "started", gid, game)
-    return gateway.Outcome(res.outbox_ids, res.status, gid)
+        out.bot = hooks.after_game_change(svc, gid, out.game)
+    return out
 
 
-def start_bot_game(svc: Services, message_id: str, sender: str, rules: HouseRules) -> gateway.Outcome:
+def start_bot_game(svc: Services, message_id: str, sender: str, rules: HouseRules) -> Result:
     """``NEW BOT``: a game against the ``basic`` strategy, under way at once."""
     gid = game_id_for(message_id)
     done = svc.store.consumed(game_owner(gid), message_id)
     if done is not None:
-        return gateway.Outcome(done, "duplicate", gid)
+        return Result(done, Outcome.DUPLICATE, gid)
     meta = new_meta(svc, gid, sender, BOT_ADDRESS, rules, clock.now_ms(svc.redis))
     return start(svc, message_id, gid, meta, dict(meta))
 
 
+def create_game(svc: Services, game_id: str, seat0: str, seat1: str, message_id: str,
+                target: int | None = None, start_now: bool = True) -> Result:
+    """A game between two addresses under way at once (tests, the load benchmark); ``start_now=False``: an
+    invitation from ``seat0`` instead (its id then comes from ``message_id``, as for ``NEW``)."""
+    rules = HouseRules(target=target or 500)
+    if not start_now:
+        return invite(svc, message_id, seat0, seat1, rules)
+    meta = new_meta(svc, game_id, seat0, seat1, rules, clock.now_ms(svc.redis))
+    return start(svc, message_id, game_id, meta, dict(meta))
+
+
 def pending_for(svc: Services, address: str) -> str | None:
     """The newest invitation waiting for ``address``'s answer."""
-    for gid in routing.unfinished_games(svc, address, ("invited",)):
+    for gid in unfinished_games(svc, address, ("invited",)):
         if svc.store.meta(gid).get("seat1") == address:
             return gid
     return None
 
 
-def accept(svc: Services, message_id: str, sender: str, game_id: str | None = None) -> gateway.Outcome:
+def accept(svc: Services, message_id: str, sender: str, game_id: str | None = None) -> Result:
     """``YES``: the invited player starts the game (the newest invitation, unless ``game_id`` is given)."""
     gid = game_id or pending_for(svc, sender)
     if gid is None:
-        return gateway.reply(svc, sender, message_id, "no_invitation")
+        return outbox.reply(svc, sender, message_id, "no_invitation")
     done = svc.store.consumed(game_owner(gid), message_id)
     if done is not None:
-        return gateway.Outcome(done, "duplicate", gid)
+        return Result(done, Outcome.DUPLICATE, gid)
     meta = svc.store.meta(gid)
     if meta.get("status") != "invited" or meta.get("seat1") != sender:
-        return gateway.reply(svc, sender, message_id, "no_invitation")
+        return outbox.reply(svc, sender, message_id, "no_invitation")
     return start(svc, message_id, gid, meta, {})
 
 
-def decline(svc: Services, message_id: str, sender: str, game_id: str | None = None) -> gateway.Outcome:
+def decline(svc: Services, message_id: str, sender: str, game_id: str | None = None) -> Result:
     """``NO``: the invitation is declined; the inviter is told."""
     gid = game_id or pending_for(svc, sender)
     if gid is None:
-        return gateway.reply(svc, sender, message_id, "no_invitation")
+        return outbox.reply(svc, sender, message_id, "no_invitation")
     meta = svc.store.meta(gid)
     if meta.get("status") != "invited" or meta.get("seat1") != sender:
-        return gateway.reply(svc, sender, message_id, "no_invitation")
+        return outbox.reply(svc, sender, message_id, "no_invitation")
     inviter = meta["seat0"]
-    e = gateway.entry(svc, inviter, "declined", game_id=gid, seat=0, meta=meta,
-                      rendered=chat_render("declined", gateway.lang_of(svc, inviter), address_kind(inviter),
-                                           opp=gateway.name_of(svc, sender)))
-    ok = gateway.entry(svc, sender, "decline_done", game_id=gid, seat=1, meta=meta, opp=gateway.name_of(svc, inviter))
+    e = outbox.entry(svc, inviter, "declined", game_id=gid, seat=0, meta=meta,
+                      rendered=chat_render("declined", lang_of(svc, inviter), address_kind(inviter),
+                                           opp=name_of(svc, sender)))
+    ok = outbox.entry(svc, sender, "decline_done", game_id=gid, seat=1, meta=meta, opp=name_of(svc, inviter))
     res = svc.store.append(game_owner(gid), 0, [], message_id=message_id, outbox=[x for x in (e, ok) if x],
                            meta={"status": "declined"})
     due.cancel(svc.redis, Item("x", gid))
-    return gateway.Outcome(res.outbox_ids, "declined" if res.ok else res.status, gid)
+    return Result(res.outbox_ids, Outcome.DECLINED if res.ok else Outcome(res.status), gid)
 
 
 def on_expiry_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
@@ -180,9 +180,7 @@ def on_expiry_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     expires = int(meta.get("expires", "0"))
     if now_ms < expires:
         return expires, []
-    inviter, invitee = meta["seat0"], meta["seat1"]
-    out = gateway.notify_game(svc, item.game_id, "expire:" + item.game_id,
-                              [(0, "invite_expired", {"opp": gateway.name_of(svc, invitee)})],
-                              meta_updates={"status": "expired"}, expected_version=0)
-    _ = inviter
+    out = outbox.notify_game(svc, item.game_id, "expire:" + item.game_id,
+                             [(0, "invite_expired", {"opp": name_of(svc, meta["seat1"])})],
+                             meta_updates={"status": "expired"}, expected_version=0)
     return None, out.outbox_ids

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from chat import render as chat_render
 
-from .. import clock
+from .. import clock, keys
+from ..codec import text
 from ..context import Services
+from ..games import outbox
+from ..games.players import is_stopped, label_of, lang_of, name_of, seat_of, unfinished_games
 from ..players import address_kind
-from . import gateway, keys, reminders, routing
+from ..store import game_owner, player_owner
+from . import reminders
 
 FOREVER_MS = 253_402_300_799_000  # 9999-12-31
 FINAL = "stopped"  # the kind of the one message a stopped player still gets: the confirmation
@@ -24,7 +28,7 @@ FINAL = "stopped"  # the kind of the one message a stopped player still gets: th
 def may_send(svc: Services, address: str, kind: str = "") -> bool:
     """Whether a message of ``kind`` may be sent to ``address`` now (not to the computer; to a stopped
     number, only the confirmation that it stopped)."""
-    return not keys.is_bot(address) and (kind == FINAL or not gateway.is_stopped(svc, address))
+    return not keys.is_bot(address) and (kind == FINAL or not is_stopped(svc, address))
 
 
 def _pause_field(address: str) -> str:
@@ -38,22 +42,23 @@ def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None,
     svc.redis.hset(keys.player_life(sender), "stopped", "1")
     ids: list[str] = []
     if confirm and not keys.is_bot(sender):
-        e = gateway.entry(svc, sender, FINAL, even_if_stopped=True,
-                          rendered=chat_render(FINAL, gateway.lang_of(svc, sender), address_kind(sender)))
-        ids += svc.store.append(f"p:{sender}", -1, message_id=message_id, outbox=[e] if e else []).outbox_ids
-    for gid in routing.unfinished_games(svc, sender, ("active",)):
+        e = outbox.entry(svc, sender, FINAL, even_if_stopped=True,
+                          rendered=chat_render(FINAL, lang_of(svc, sender), address_kind(sender)))
+        ids += svc.store.append(player_owner(sender), -1, message_id=message_id, outbox=[e] if e else []).outbox_ids
+    for gid in unfinished_games(svc, sender, ("active",)):
         svc.redis.hsetnx(keys.game_life(gid), _pause_field(sender), f"{now_ms}-{FOREVER_MS}")
         meta = svc.store.meta(gid)
-        seat = gateway.seat_of(meta, sender)
-        assert seat is not None
+        seat = seat_of(meta, sender)
+        if seat is None:  # unfinished_games lists only the games they sit in
+            continue
         other = meta.get(f"seat{1 - seat}", "")
-        out = gateway.notify_game(svc, gid, f"stop:{message_id}", [
-            (1 - seat, "opponent_stopped", {"opp": gateway.name_of(svc, sender),
-                                            "label": routing.label(svc, other, gid)})])
+        out = outbox.notify_game(svc, gid, f"stop:{message_id}", [
+            (1 - seat, "opponent_stopped", {"opp": name_of(svc, sender),
+                                            "label": label_of(svc, other, gid)})])
         ids += out.outbox_ids
-    for gid in routing.unfinished_games(svc, sender, ("invited",)):
+    for gid in unfinished_games(svc, sender, ("invited",)):
         if svc.store.meta(gid).get("seat1") == sender:
-            svc.store.append(f"g:{gid}", 0, [], message_id=f"stop:{message_id}", meta={"status": "declined"})
+            svc.store.append(game_owner(gid), 0, [], message_id=f"stop:{message_id}", meta={"status": "declined"})
     return ids
 
 
@@ -62,22 +67,23 @@ def start(svc: Services, message_id: str, sender: str, now_ms: int | None = None
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     svc.redis.hset(keys.player_life(sender), "stopped", "0")
     ids: list[str] = []
-    for gid in routing.unfinished_games(svc, sender, ("active",)):
+    for gid in unfinished_games(svc, sender, ("active",)):
         life = keys.game_life(gid)
         raw = svc.redis.hget(life, _pause_field(sender))
         if raw is not None:
-            a = (raw.decode() if isinstance(raw, bytes) else raw).partition("-")[0]
+            a = text(raw).partition("-")[0]
             svc.redis.hset(life, _pause_field(sender), f"{a}-{now_ms}")
         reminders.restart_turn(svc, gid, now_ms)
         meta = svc.store.meta(gid)
-        seat = gateway.seat_of(meta, sender)
-        assert seat is not None
+        seat = seat_of(meta, sender)
+        if seat is None:
+            continue
         other = meta.get(f"seat{1 - seat}", "")
-        out = gateway.notify_game(svc, gid, f"start:{message_id}", [
-            (1 - seat, "opponent_back", {"opp": gateway.name_of(svc, sender), "label": routing.label(svc, other, gid)})])
+        out = outbox.notify_game(svc, gid, f"start:{message_id}", [
+            (1 - seat, "opponent_back", {"opp": name_of(svc, sender), "label": label_of(svc, other, gid)})])
         ids += out.outbox_ids
-    welcome = chat_render("started", gateway.lang_of(svc, sender), address_kind(sender))
-    e = gateway.entry(svc, sender, "started", rendered=welcome)
+    welcome = chat_render("started", lang_of(svc, sender), address_kind(sender))
+    e = outbox.entry(svc, sender, "started", rendered=welcome)
     if e is not None:
-        ids += svc.store.append(f"p:{sender}", -1, message_id=message_id, outbox=[e]).outbox_ids
+        ids += svc.store.append(player_owner(sender), -1, message_id=message_id, outbox=[e]).outbox_ids
     return ids

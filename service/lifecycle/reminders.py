@@ -16,18 +16,24 @@ players for ``n`` days (at most ``PAUSE_MAX_DAYS``); ``PAUSE 0`` ends a pause.
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta, timezone
-from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import phonenumbers
 from phonenumbers import timezone as pn_timezone
+from redis.client import Pipeline
 
-from spades.game import Game
+from chat import prompt
+from spades.game import Game, view
 
-from .. import clock
+from .. import clock, keys
+from ..codec import text, text_hash
 from ..context import Services
-from . import due, gateway, keys, settings
+from ..games import outbox
+from ..games.players import is_stopped, label_of, lang_of, name_of, unfinished_games
+from ..games.result import Result, TurnState
+from ..players import address_kind
+from . import due, settings
 from .due import Item
 
 DAY_MS = 86_400_000
@@ -66,7 +72,7 @@ def find_zone(text: str) -> str | None:
 def player_zone(svc: Services, address: str) -> ZoneInfo:
     """The player's time zone: set with TZ, else their number's region, else ``DEFAULT_TZ``."""
     chosen = svc.redis.hget(keys.player_life(address), "tz")
-    name = chosen.decode() if isinstance(chosen, bytes) else chosen
+    name = None if chosen is None else text(chosen)
     if not name and "@" not in address and not keys.is_bot(address):
         name = zone_for_number(address)
     try:
@@ -114,10 +120,8 @@ def set_zone(svc: Services, address: str, text: str) -> str | None:
 def recheck(svc: Services, address: str) -> None:
     """Bring the player's pending reminders forward to now, so the next scan decides them again
     (their quiet hours moved with a new time zone)."""
-    from . import routing
-
     now_ms = clock.now_ms(svc.redis)
-    for gid in routing.unfinished_games(svc, address, ("active",)):
+    for gid in unfinished_games(svc, address, ("active",)):
         t = turn(svc, gid)
         if t is None or svc.store.meta(gid).get(f"seat{t['seat']}") != address:
             continue
@@ -127,19 +131,6 @@ def recheck(svc: Services, address: str) -> None:
 
 
 # -- turns ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TurnState:
-    """What the lifecycle reads of a game's state: a copy, so a cached ``Game`` can go on being used."""
-
-    version: int
-    phase: str
-    to_move: int | None
-
-    @classmethod
-    def of(cls, game: Game) -> "TurnState":
-        return cls(game.version, game.phase, game.to_move)
-
-
 TURN_LUA = r"""
 -- KEYS: life; ARGV: version, seat, since ms. Records the turn unless a newer one is recorded.
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
@@ -152,15 +143,15 @@ return {1, tostring(v), old}
 
 def turn(svc: Services, game_id: str) -> dict[str, int] | None:
     """The current turn as recorded: ``v`` (game version), ``seat``, ``since`` (ms)."""
-    life = gateway.hgetall(svc, keys.game_life(game_id))
+    life = text_hash(svc.redis.hgetall(keys.game_life(game_id)))
     if "v" not in life or life.get("seat", "") == "":
         return None
     return {"v": int(life["v"]), "seat": int(life["seat"]), "since": int(life["since"])}
 
 
 def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | None = None,
-            meta: dict[str, str] | None = None, life: dict[str, str] | None = None, tail: Any = None,
-            restore: bool = False, recorded: Any = None) -> bool:
+            meta: dict[str, str] | None = None, life: dict[str, str] | None = None, tail: Pipeline | None = None,
+            restore: bool = False, recorded: tuple[int, str, str] | None = None) -> bool:
     """Record that the game reached ``game.version`` and schedule what the new turn needs.
 
     A human to move: the first reminder and the timeout. The computer to move: its move (the
@@ -181,7 +172,7 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
         recorded = _turn_script(svc)(keys=[keys.game_life(game_id)], args=[game.version, seat_arg, now_ms])
     fresh, old_v, old_seat = recorded
     old_v = int(old_v)
-    old_seat_s = old_seat.decode() if isinstance(old_seat, bytes) else old_seat
+    old_seat_s = text(old_seat)
     repeated = restore and not int(fresh) and old_v == game.version and old_seat_s == seat_arg
     if not int(fresh) and not repeated:
         return False
@@ -189,9 +180,7 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
     human = seat_arg != "" and meta.get("status") == "active" and not keys.is_bot(address)
     deadline = 0
     if human:
-        from . import timeouts
-
-        deadline = timeouts.deadline_ms(svc, game_id, now_ms, now_ms, life=life)
+        deadline = deadline_ms(svc, game_id, now_ms, now_ms, life=life)
     # in order: the old turn's items out, the new turn's in (then the caller's last writes, on its tail)
     pipe = tail if tail is not None else svc.redis.pipeline(transaction=False)
     if old_v >= 0 and old_seat_s != "" and not repeated:
@@ -220,7 +209,7 @@ def _turn_script(svc: Services) -> Any:
     return script
 
 
-def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Any = None) -> None:
+def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Pipeline | None = None) -> None:
     """Remove the due items of one turn (they would be stale anyway); ``client``: a pipeline to queue on."""
     n = int(settings.get(svc.config, "REMIND_MAX"))
     due.cancel(svc.redis if client is None else client, *[Item("r", game_id, seat, version, i) for i in range(1, n + 2)],
@@ -231,13 +220,30 @@ def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: An
 def pauses(svc: Services, game_id: str, life: dict[str, str] | None = None) -> list[tuple[int, int]]:
     """The game's pauses as (start ms, end ms), oldest first (``life``: its life hash, if read already)."""
     if life is None:
-        life = gateway.hgetall(svc, keys.game_life(game_id))
+        life = text_hash(svc.redis.hgetall(keys.game_life(game_id)))
     out = []
     for k, v in life.items():
         if k.startswith("pause:"):
             a, _, b = v.partition("-")
             out.append((int(a), int(b)))
     return sorted(out)
+
+
+def paused_ms(svc: Services, game_id: str, since_ms: int, now_ms: int, life: dict[str, str] | None = None) -> int:
+    """Milliseconds of ``[since_ms, now_ms)`` during which the game was paused (overlaps counted once)."""
+    total, cursor = 0, since_ms
+    for a, b in pauses(svc, game_id, life):
+        a, b = max(a, cursor), min(b, now_ms)
+        if b > a:
+            total += b - a
+            cursor = b
+    return total
+
+
+def deadline_ms(svc: Services, game_id: str, since_ms: int, now_ms: int, life: dict[str, str] | None = None) -> int:
+    """When a turn that began at ``since_ms`` times out, as far as the pauses up to ``now_ms`` tell."""
+    limit = int(float(settings.get(svc.config, "TIMEOUT_DAYS")) * DAY_MS)
+    return since_ms + limit + paused_ms(svc, game_id, since_ms, now_ms, life)
 
 
 def paused_until(svc: Services, game_id: str, now_ms: int) -> int | None:
@@ -247,7 +253,7 @@ def paused_until(svc: Services, game_id: str, now_ms: int) -> int | None:
 
 
 def pause(svc: Services, game_id: str, message_id: str, by_seat: int, days: int | None,
-          now_ms: int | None = None) -> gateway.Outcome:
+          now_ms: int | None = None) -> Result:
     """``PAUSE n``: no reminders and no timeout clock for ``n`` days (capped); both players are told.
 
     ``days`` 0 ends the pause now. The pause is recorded under the message id, so a retried
@@ -258,7 +264,7 @@ def pause(svc: Services, game_id: str, message_id: str, by_seat: int, days: int 
     days = max(0, min(cap, 3 if days is None else int(days)))
     life = keys.game_life(game_id)
     if days == 0:
-        for k, v in gateway.hgetall(svc, life).items():
+        for k, v in text_hash(svc.redis.hgetall(life)).items():
             a, _, b = v.partition("-")
             if k.startswith("pause:") and int(a) <= now_ms < int(b):
                 svc.redis.hset(life, k, f"{a}-{now_ms}")
@@ -269,12 +275,12 @@ def pause(svc: Services, game_id: str, message_id: str, by_seat: int, days: int 
     ctx = {"days": days, "until": until or 0, "by_me": True}
     msgs = [(by_seat, "paused", dict(ctx, by_me=True, opp=_opp_name(svc, game_id, by_seat))),
             (1 - by_seat, "paused", dict(ctx, by_me=False, opp=_opp_name(svc, game_id, 1 - by_seat)))]
-    return gateway.notify_game(svc, game_id, message_id, msgs)
+    return outbox.notify_game(svc, game_id, message_id, msgs)
 
 
 def _opp_name(svc: Services, game_id: str, seat: int) -> str:
     meta = svc.store.meta(game_id)
-    return gateway.name_of(svc, meta.get(f"seat{1 - seat}", ""))
+    return name_of(svc, meta.get(f"seat{1 - seat}", ""))
 
 
 # -- the beat's action -------------------------------------------------------------------------
@@ -291,7 +297,7 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     if meta.get("status") != "active" or svc.store.version(game_id) != v:
         return None, []
     address = meta.get(f"seat{seat}", "")
-    if not address or gateway.is_stopped(svc, address):
+    if not address or is_stopped(svc, address):
         return None, []
     until = paused_until(svc, game_id, now_ms)
     if until is not None:
@@ -314,32 +320,25 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
 
 
 def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: str) -> list[str]:
-    from chat import prompt
-
-    from . import routing
-
-    game = gateway.load_game(svc, item.game_id)
+    game = svc.games.load(item.game_id)
     if game.version != item.version or game.to_move != item.seat:
         return []
-    lang = gateway.lang_of(svc, address)
-    channel = "email" if "@" in address else "sms"
-    opp = gateway.name_of(svc, meta.get(f"seat{1 - item.seat}", ""))
-    label = routing.label(svc, address, item.game_id)
-    shown = prompt(gateway.player_view(game, item.seat), lang, channel, events=None, opponent_name=opp,
+    lang = lang_of(svc, address)
+    channel = address_kind(address)
+    opp = name_of(svc, meta.get(f"seat{1 - item.seat}", ""))
+    label = label_of(svc, address, item.game_id)
+    shown = prompt(view(game, item.seat), lang, channel, events=None, opponent_name=opp,
                    game_label=label)
     limit = int(settings.get(svc.config, "REMIND_MAX"))
-    out = gateway.notify_game(
+    out = outbox.notify_game(
         svc, item.game_id, "remind:" + item.member,
         [(item.seat, "reminder", {"prompt": shown.text, "prompt_html": shown.html or "", "n": item.n,
                                   "of": limit, "opp": opp, "label": label})],
         expected_version=item.version)
     if out.outcome in ("ok", "duplicate"):
-        routing.note_prompt(svc, address, item.game_id)
+        svc.redis.hset(keys.player_life(address), "last", item.game_id)  # the game they were last prompted about
         return out.outbox_ids
     return []
-
-
-_ = Any
 
 
 def restart_turn(svc: Services, game_id: str, now_ms: int) -> None:
@@ -353,7 +352,4 @@ def restart_turn(svc: Services, game_id: str, now_ms: int) -> None:
     cancel_turn(svc, game_id, t["seat"], t["v"])
     first = settings.remind_delays_s(svc.config)[0]
     due.schedule(svc.redis, Item("r", game_id, t["seat"], t["v"], 1), now_ms + int(first * 1000))
-    from . import timeouts
-
-    due.schedule(svc.redis, Item("t", game_id, t["seat"], t["v"]),
-                 timeouts.deadline_ms(svc, game_id, t["since"], now_ms))
+    due.schedule(svc.redis, Item("t", game_id, t["seat"], t["v"]), deadline_ms(svc, game_id, t["since"], now_ms))

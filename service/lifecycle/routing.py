@@ -10,55 +10,21 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from redis.client import Pipeline
+
+from .. import clock, keys
+from ..codec import text
 from ..context import Services
-from . import gateway, keys
+from ..games.players import UNFINISHED, game_by_number, label_of, name_of, number_of, seat_of, unfinished_games
+from ..store import owner_keys, split_outbox_id
+from . import reminders
 
-UNFINISHED = ("invited", "active")
-
-
-def number_of(svc: Services, address: str, game_id: str) -> int:
-    """The game's number for this player, given now if it has none yet."""
-    nums = keys.player_nums(address)
-    raw = svc.redis.hget(nums, f"g:{game_id}")
-    if raw is not None:
-        return int(raw)
-    taken: set[int] = set()
-    for k, v in gateway.hgetall(svc, nums).items():
-        if k.isdigit() and svc.store.meta(v).get("status") in UNFINISHED:
-            taken.add(int(k))
-    n = 1
-    while n in taken:
-        n += 1
-    pipe = svc.redis.pipeline()
-    pipe.hset(nums, mapping={str(n): game_id, f"g:{game_id}": str(n)})
-    pipe.execute()
-    return n
-
-
-def game_by_number(svc: Services, address: str, n: int) -> str | None:
-    raw = svc.redis.hget(keys.player_nums(address), str(n))
-    return raw.decode() if isinstance(raw, bytes) else raw
-
-
-def unfinished_games(svc: Services, address: str, statuses: tuple[str, ...] = UNFINISHED) -> list[str]:
-    """The player's games with one of ``statuses``, newest first."""
-    out = []
-    for gid in svc.players.games(address)[:100]:
-        meta = svc.store.meta(gid)
-        if meta.get("status") in statuses and gateway.seat_of(meta, address) is not None:
-            out.append(gid)
-    return out
-
-
-def label(svc: Services, address: str, game_id: str) -> str:
-    """``#N`` when the player has more than one unfinished game, else ``""``."""
-    if len(unfinished_games(svc, address)) < 2:
-        return ""
-    return f"#{number_of(svc, address, game_id)}"
-
+__all__ = ["UNFINISHED", "Target", "game_by_number", "label_of", "listing", "note_outbox", "note_outbox_from",
+           "note_prompt", "note_prompted", "number_of", "queue_note_outbox", "resolve", "unfinished_games"]
 
 def note_prompt(svc: Services, address: str, game_id: str) -> None:
     """Remember that ``address`` was last prompted about ``game_id``."""
@@ -76,11 +42,9 @@ def note_outbox(svc: Services, outbox_ids: list[str]) -> None:
             note_prompt(svc, e["to"], e["game"])
 
 
-def queue_note_outbox(pipe: Any, outbox_ids: list[str]) -> list[str]:
+def queue_note_outbox(pipe: Pipeline, outbox_ids: list[str]) -> list[str]:
     """:func:`note_outbox` in two round trips whatever the number of messages: queue the reads
     of the game messages among ``outbox_ids`` on ``pipe`` (returns them, in order)."""
-    from ..store import owner_keys, split_outbox_id
-
     routed = [oid for oid in outbox_ids if oid.startswith("g:")]
     for oid in routed:
         owner, n = split_outbox_id(oid)
@@ -88,7 +52,7 @@ def queue_note_outbox(pipe: Any, outbox_ids: list[str]) -> list[str]:
     return routed
 
 
-def note_prompted(svc: Services, prompted: Iterable[tuple[str, str]], tail: Any = None) -> None:
+def note_prompted(svc: Services, prompted: Iterable[tuple[str, str]], tail: Pipeline | None = None) -> None:
     """Note each (recipient, game id) of ``prompted`` as that person's last prompted game (not the
     computer's). ``tail``: a pipeline of the caller's to queue the writes on (it executes them), else
     they are written at once."""
@@ -100,12 +64,10 @@ def note_prompted(svc: Services, prompted: Iterable[tuple[str, str]], tail: Any 
         pipe.execute()
 
 
-def note_outbox_from(svc: Services, routed: list[str], replies: list[Any], tail: Any = None) -> None:
+def note_outbox_from(svc: Services, routed: list[str], replies: list[Any], tail: Pipeline | None = None) -> None:
     """The second half of :func:`queue_note_outbox`: note each message's game for its recipient
     (:func:`note_prompted`, with ``tail``)."""
-    import json
-
-    entries = [json.loads(raw.decode() if isinstance(raw, bytes) else raw) for raw in replies if raw is not None]
+    entries = [json.loads(text(raw)) for raw in replies if raw is not None]
     note_prompted(svc, [(e.get("to", ""), e.get("game", "")) for e in entries], tail=tail)
 
 
@@ -133,12 +95,12 @@ def resolve(svc: Services, address: str, number: int | None = None,
         if gid is None:
             return Target(None, "no_such_number")
         meta = svc.store.meta(gid)
-        if gateway.seat_of(meta, address) is None:
+        if seat_of(meta, address) is None:
             return Target(None, "no_such_number")
         return Target(gid, "number", meta)
     if last is None:
         raw = svc.redis.hget(keys.player_life(address), "last")
-        last = raw.decode() if isinstance(raw, bytes) else raw
+        last = None if raw is None else text(raw)
     if last:
         meta = last_meta if last_meta is not None else svc.store.meta(last)
         if meta.get("status") in statuses:
@@ -149,26 +111,19 @@ def resolve(svc: Services, address: str, number: int | None = None,
 
 def listing(svc: Services, address: str) -> list[dict[str, Any]]:
     """``GAMES``: the player's unfinished games with number, opponent, whose turn and the score."""
-    from . import reminders
-
     out = []
     for gid in sorted(unfinished_games(svc, address), key=lambda g: number_of(svc, address, g)):
         meta = svc.store.meta(gid)
-        seat = gateway.seat_of(meta, address)
-        assert seat is not None
-        opp = gateway.name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        seat = seat_of(meta, address)
+        if seat is None:  # unfinished_games lists only the games they sit in
+            continue
+        opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
         row: dict[str, Any] = {"label": f"#{number_of(svc, address, gid)}", "opp": opp, "game_id": gid,
                                "status": meta.get("status"), "my_turn": False, "me": 0, "them": 0}
         if meta.get("status") == "active":
-            game = gateway.load_game(svc, gid)
+            game = svc.games.load(gid)
             row.update(my_turn=game.to_move == seat, me=game.scores[seat], them=game.scores[1 - seat])
             t = reminders.turn(svc, gid)
-            row["paused"] = reminders.paused_until(svc, gid, _now(svc)) is not None if t else False
+            row["paused"] = reminders.paused_until(svc, gid, clock.now_ms(svc.redis)) is not None if t else False
         out.append(row)
     return out
-
-
-def _now(svc: Services) -> int:
-    from .. import clock
-
-    return clock.now_ms(svc.redis)

@@ -8,29 +8,17 @@ move for them when their reminders run out (see :mod:`.reminders`).
 
 from __future__ import annotations
 
+from spades.commands import Forfeit
+
 from .. import clock
 from ..context import Services
-from . import bot, gateway, keys, reminders, settings
+from ..games import outbox
+from ..games.moves import service_move
+from ..games.players import label_of, name_of, seat_of
+from ..games.result import Outcome, Result
+from . import bot, hooks, reminders, settings
 from .due import Item
-
-DAY_MS = 86_400_000
-
-
-def paused_ms(svc: Services, game_id: str, since_ms: int, now_ms: int, life: dict[str, str] | None = None) -> int:
-    """Milliseconds of ``[since_ms, now_ms)`` during which the game was paused (overlaps counted once)."""
-    total, cursor = 0, since_ms
-    for a, b in reminders.pauses(svc, game_id, life):
-        a, b = max(a, cursor), min(b, now_ms)
-        if b > a:
-            total += b - a
-            cursor = b
-    return total
-
-
-def deadline_ms(svc: Services, game_id: str, since_ms: int, now_ms: int, life: dict[str, str] | None = None) -> int:
-    """When a turn that began at ``since_ms`` times out, as far as the pauses up to ``now_ms`` tell."""
-    limit = int(float(settings.get(svc.config, "TIMEOUT_DAYS")) * DAY_MS)
-    return since_ms + limit + paused_ms(svc, game_id, since_ms, now_ms, life)
+from .reminders import deadline_ms
 
 
 def timed_out(svc: Services, game_id: str, now_ms: int | None = None) -> int | None:
@@ -47,7 +35,7 @@ def timed_out(svc: Services, game_id: str, now_ms: int | None = None) -> int | N
     return None
 
 
-def claim(svc: Services, message_id: str, sender: str, game_id: str, now_ms: int | None = None) -> gateway.Outcome:
+def claim(svc: Services, message_id: str, sender: str, game_id: str, now_ms: int | None = None) -> Result:
     """``CLAIM``: the waiting player wins a game whose player to move has run out of time.
 
     Refused (with a reply saying how long is left) when the time has not run out, the game is
@@ -55,23 +43,20 @@ def claim(svc: Services, message_id: str, sender: str, game_id: str, now_ms: int
     """
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     meta = svc.store.meta(game_id)
-    seat = gateway.seat_of(meta, sender)
+    seat = seat_of(meta, sender)
     if seat is None:
-        return gateway.Outcome([], "ignored", game_id)
+        return Result([], Outcome.IGNORED, game_id)
     loser = timed_out(svc, game_id, now_ms)
     if loser is None or loser == seat:
         t = reminders.turn(svc, game_id)
         left_h = 0
         if t is not None and t["seat"] != seat:
             left_h = max(1, (deadline_ms(svc, game_id, t["since"], now_ms) - now_ms + 3_599_999) // 3_600_000)
-        return gateway.reply(svc, sender, message_id, "claim_refused", hours=int(left_h),
+        return outbox.reply(svc, sender, message_id, "claim_refused", hours=int(left_h),
                              my_turn=bool(t and t["seat"] == seat),
                              paused=reminders.paused_until(svc, game_id, now_ms) is not None,
                              label="", game_id=game_id)
-    from spades.commands import Forfeit
-
-    expected = svc.store.version(game_id)
-    return gateway.apply_command(svc, game_id, message_id, lambda g: Forfeit(loser, "timeout"), expected)
+    return service_move(svc, game_id, message_id, lambda g: Forfeit(loser, "timeout"), svc.store.version(game_id))
 
 
 def on_timeout_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
@@ -88,11 +73,9 @@ def on_timeout_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, 
     if now_ms < deadline:
         return deadline, []
     waiting = 1 - item.seat
-    opp = gateway.name_of(svc, meta.get(f"seat{item.seat}", ""))
-    from . import routing
-
-    label = routing.label(svc, meta.get(f"seat{waiting}", ""), item.game_id)
-    out = gateway.notify_game(svc, item.game_id, "timeout:" + item.member,
+    opp = name_of(svc, meta.get(f"seat{item.seat}", ""))
+    label = label_of(svc, meta.get(f"seat{waiting}", ""), item.game_id)
+    out = outbox.notify_game(svc, item.game_id, "timeout:" + item.member,
                               [(waiting, "claim_possible", {"opp": opp, "label": label,
                                                             "days": settings.get(svc.config, "TIMEOUT_DAYS")})],
                               expected_version=item.version)
@@ -109,11 +92,5 @@ def on_auto_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, lis
     if until is not None:
         return until, []
     out = bot.move(svc, item.game_id, item.seat, item.version, "auto:" + item.member)
-    if out.game is not None and out.outcome == "applied":
-        from . import hooks
-
-        hooks.after_game_change(svc, item.game_id, out.game)
+    hooks.after_move(svc, out)  # out.bot: the computer's move, if it is next (workers.beat queues it)
     return None, out.outbox_ids
-
-
-_ = keys

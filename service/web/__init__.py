@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from flask import current_app, request
-from twilio.request_validator import SIGNATURE_HEADER, SIGNATURE_SETTINGS_HEADER, RequestValidator, get_signature_algorithm
+from twilio.request_validator import (
+    SIGNATURE_HEADER,
+    SIGNATURE_SETTINGS_HEADER,
+    RequestValidator,
+    get_signature_algorithm,
+)
 
 
 def public_url() -> str:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from spades.events import to_dict
-from spades.events import CardPlayed
 from spades.cards import Card
+from spades.events import CardPlayed, to_dict
 from spades.game import view
 
 from .conftest import ANN, BOB, CAROL, Played

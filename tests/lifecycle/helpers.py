@@ -5,9 +5,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from service import handlers
 from service.context import Services
 from service.delivery import deliver
+from service.games.result import Result
+from service.inbound import handle_inbound
 from service.lifecycle import hooks
 from spades.events import from_dict
 from spades.game import Game, fold
@@ -42,15 +43,15 @@ def inbound(svc: Services, sender: str, text: str) -> str:
     return mid
 
 
-def lifecycle_command(svc: Services, sender: str, text: str) -> handlers.Handled:
+def lifecycle_command(svc: Services, sender: str, text: str) -> Result:
     """A lifecycle command (NEW, YES, NO, PAUSE, CLAIM, GAMES, STOP...) through the real handler."""
     return move(svc, sender, text)
 
 
-def move(svc: Services, sender: str, text: str) -> handlers.Handled:
+def move(svc: Services, sender: str, text: str) -> Result:
     """A message sent by ``sender``, handled as the worker handles it (handler, then the lifecycle hook)."""
     mid = inbound(svc, sender, text)
-    res = handlers.handle_inbound(svc, mid, sender)
+    res = handle_inbound(svc, mid, sender)
     send_now(svc, res.outbox_ids)
     hooks.after_handled(svc, res.game_id, res.outbox_ids, after=res.after, duplicate=res.outcome == "duplicate")
     svc.store.mark_inbound(sender, mid, "done")

@@ -6,12 +6,12 @@ from datetime import datetime, timedelta, timezone
 
 import time_machine
 
-from service.lifecycle import summaries
+from service.games import summaries
 from spades import Dealer, decide, fold, new_game
 from spades.events import to_dict
 from spades.game import Game
 
-from .helpers import ALICE, BOB, lifecycle_command, load, local, mover, other, start_game, tick
+from .helpers import ALICE, BOB, lifecycle_command, load, local, mover, start_game, tick
 
 MONDAY_8_OSLO = datetime(2030, 1, 7, 7, 0, tzinfo=timezone.utc)
 

@@ -13,9 +13,9 @@ import pytest
 
 from chat.gsm import is_gsm7, segments
 from chat.languages import LANGUAGES
-from service.lifecycle import summaries
-from service.lifecycle.gateway import render
-from spades.events import HandScore, HandScored, GameEnded, to_dict
+from service.games import summaries
+from service.games.outbox import render
+from spades.events import GameEnded, HandScore, HandScored, to_dict
 
 LONG = "Maximiliana Øyvindsdottir"  # a long name with a letter GSM-7 has
 LABEL = "#12"

@@ -6,9 +6,10 @@ from datetime import datetime, timedelta, timezone
 
 import time_machine
 
+from service.inbound import handle_inbound
 from service.lifecycle import hooks
 
-from .helpers import ALICE, BOB, CAROL, load, local, move, mover, other, start_game, tick
+from .helpers import ALICE, BOB, CAROL, inbound, load, local, move, mover, other, send_now, start_game, tick
 
 MONDAY_8_OSLO = datetime(2030, 1, 7, 7, 0, tzinfo=timezone.utc)    # 08:00 in Oslo
 MONDAY_11_OSLO = datetime(2030, 1, 7, 10, 0, tzinfo=timezone.utc)  # 11:00 in Oslo
@@ -92,15 +93,13 @@ def test_none_after_the_player_moved(svc) -> None:  # type: ignore[no-untyped-de
 
 
 def test_a_stale_reminder_does_nothing_even_if_its_turn_was_never_cleared(svc) -> None:  # type: ignore[no-untyped-def]
-    from service import handlers
 
-    from .helpers import inbound, send_now
 
     with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
         gid = start_game(svc)
         p = mover(svc, gid)
         # the move is handled but the lifecycle hook never runs (a worker died in between)
-        res = handlers.handle_inbound(svc, inbound(svc, p, "DRAW"), p)
+        res = handle_inbound(svc, inbound(svc, p, "DRAW"), p)
         send_now(svc, res.outbox_ids)
         assert load(svc, gid).version == 3
         clock.shift(timedelta(hours=12))
@@ -111,18 +110,16 @@ def test_a_stale_reminder_does_nothing_even_if_its_turn_was_never_cleared(svc) -
 def test_a_move_handled_again_after_a_worker_died_still_gets_the_next_player_reminded(svc) -> None:  # type: ignore[no-untyped-def]
     """The worker appended the move, then died before it wrote the new turn's reminder: the message's
     task, delivered again, finds the move applied and puts the missing reminder back (once)."""
-    from service import handlers
 
-    from .helpers import inbound, send_now
 
     with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
         gid = start_game(svc)
         p = mover(svc, gid)
         mid = inbound(svc, p, "DRAW")
-        res = handlers.handle_inbound(svc, mid, p)  # applied; the lifecycle hook never ran
+        res = handle_inbound(svc, mid, p)  # applied; the lifecycle hook never ran
         send_now(svc, res.outbox_ids)
         nxt = mover(svc, gid)
-        again = handlers.handle_inbound(svc, mid, p)  # the task delivered again
+        again = handle_inbound(svc, mid, p)  # the task delivered again
         assert again.outcome == "duplicate" and load(svc, gid).version == 3
         hooks.after_handled(svc, again.game_id, again.outbox_ids, duplicate=True)
         hooks.after_handled(svc, again.game_id, again.outbox_ids, duplicate=True)  # and once more: no second

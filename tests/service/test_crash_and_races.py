@@ -10,15 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from service import create_app, handlers
+from service import create_app
+from service.conversation_port import command_text
 from service.delivery import deliver
+from service.games.result import Result
+from service.inbound import handle_inbound
+from service.lifecycle.invitations import create_game
 from service.store import game_owner
 from tests.conftest import TEST_CONFIG, spawn_worker
 
 from .chooser import choose
 from .helpers import local_messages, post_sms, wait_for, wait_handled
 from .test_sms_game import ALICE, BOB, load_game
-from service.conversation_port import command_text
 
 
 def own_app(redis_url: str, queue: str, session_app):  # type: ignore[no-untyped-def]
@@ -29,7 +32,7 @@ def own_app(redis_url: str, queue: str, session_app):  # type: ignore[no-untyped
 
 
 def started_game(svc, gid: str = "g-crash", players: tuple[str, str] = (ALICE, BOB)) -> str:  # type: ignore[no-untyped-def]
-    res = handlers.create_game(svc, gid, players[0], players[1], "setup:" + gid, start=True)
+    res = create_game(svc, gid, players[0], players[1], "setup:" + gid, start_now=True)
     assert res.outcome == "started"
     for oid in res.outbox_ids:
         deliver(svc, oid)
@@ -46,8 +49,9 @@ def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, 
     mover = (ALICE, BOB)[game.to_move]
     before = game.version
     (tmp_path / "armed").touch()
-    settings = dict(QUEUE=queue, VISIBILITY_TIMEOUT=2, FAULT_HANG=f"{point}:{tmp_path}")
-    w1 = spawn_worker(redis_url, tmp_path / "w1.log", **settings)
+    settings = dict(QUEUE=queue, VISIBILITY_TIMEOUT=2)
+    hang = dict(app="tests.service.hanging_worker:celery", env={"TEST_HANG": f"{point}:{tmp_path}"})
+    w1 = spawn_worker(redis_url, tmp_path / "w1.log", **hang, **settings)
     try:
         resp, mid = post_sms(client, mover, command_text(choose(game, game.to_move)))
         assert resp.status_code == 200
@@ -56,7 +60,7 @@ def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, 
         os.kill(w1.pid, signal.SIGKILL)
         w1.wait(10)
         assert (svc.store.inbound(mover, mid) or {}).get("status") != "done"
-        w2 = spawn_worker(redis_url, tmp_path / "w2.log", **settings)
+        w2 = spawn_worker(redis_url, tmp_path / "w2.log", **hang, **settings)
         try:
             wait_handled(svc, mid, timeout=60)
             wait_for(lambda: all(e["status"] == "sent" for e in svc.store.outbox_entries(game_owner(gid))),
@@ -82,17 +86,17 @@ def test_two_deciders_racing_on_one_version_one_wins_the_other_redecides(svc) ->
     seen: dict[str, list[int]] = {}
     for sender, mid in ((ALICE, "sms:SMa"), (BOB, "sms:SMb")):  # RESIGN asks for confirmation: YES confirms
         svc.store.record_inbound(sender, mid + "0", {"channel": "sms", "from": sender, "body": "RESIGN"}, 600)
-        assert handlers.handle_inbound(svc, mid + "0", sender).outcome == "confirm_resign"
+        assert handle_inbound(svc, mid + "0", sender).outcome == "confirm_resign"
         svc.store.record_inbound(sender, mid, {"channel": "sms", "from": sender, "body": "YES"}, 600)
-    results: dict[str, handlers.Handled] = {}
+    results: dict[str, Result] = {}
 
     def run(mid: str, sender: str) -> None:
         def hook(version: int) -> None:
             seen.setdefault(mid, []).append(version)
             if len(seen[mid]) == 1:
                 barrier.wait(10)  # both decided against the same version before either appends
-        handlers.CACHE.clear()
-        results[mid] = handlers.handle_inbound(svc, mid, sender, before_append=hook)
+        svc.games.clear()
+        results[mid] = handle_inbound(svc, mid, sender, before_append=hook)
 
     threads = [threading.Thread(target=run, args=(m, s)) for m, s in (("sms:SMa", ALICE), ("sms:SMb", BOB))]
     for t in threads:

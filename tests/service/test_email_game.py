@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from service.handlers import game_id_for
+from service.conversation_port import command_text
+from service.lifecycle.invitations import game_id_for
 
 from .chooser import choose
 from .helpers import local_messages, post_email, post_sms, wait_handled, wait_outbox_settled
 from .test_sms_game import ALICE, load_game
-from service.conversation_port import command_text
 
 DANA = "dana@example.org"
 

@@ -6,12 +6,10 @@ import re
 import time
 
 from chat import is_gsm7
-
+from service.conversation_port import command_text
+from service.lifecycle.invitations import game_id_for
 from spades.events import from_dict
 from spades.game import fold
-
-from service.conversation_port import command_text
-from service.handlers import game_id_for
 
 from .chooser import choose
 from .helpers import local_messages, post_sms, wait_handled, wait_outbox_settled

@@ -14,8 +14,12 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from chat.render import Rendered
+from spades.events import Event, to_dict
 
-from . import gateway
+from ..context import Services
+from .outbox import entry, render
+from .players import label_of as game_label
+from .players import name_of
 
 
 def _line(score: dict[str, Any]) -> dict[str, Any]:
@@ -81,40 +85,36 @@ def game_summary(game_ended: dict[str, Any], seat: int, opponent_name: str, labe
 
 
 def render_hand(context: dict[str, Any], lang: str, channel: str) -> Rendered:
-    return gateway.render("hand_summary", lang, channel, **context)
+    return render("hand_summary", lang, channel, **context)
 
 
 def render_game(context: dict[str, Any], lang: str, channel: str) -> Rendered:
-    return gateway.render("game_summary", lang, channel, **context)
+    return render("game_summary", lang, channel, **context)
 
 
-def entries(svc: Any, game_id: str, meta: dict[str, str], events: Sequence[Any],
+def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[Event | dict[str, Any]],
             meta_updates: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Outbox entries of the hand summary (and the game summary) for both players, if ``events`` end a hand.
 
     ``events`` are engine events (or their dicts). The computer and stopped numbers get nothing.
     """
-    from spades.events import to_dict
-
-    from . import routing
-
     dicts = [e if isinstance(e, dict) else to_dict(e) for e in events]
     if not any(d.get("type") in ("hand_scored", "game_ended") for d in dicts):
         return []
     out = []
     for seat in (0, 1):
         address = meta.get(f"seat{seat}", "")
-        opp = gateway.name_of(svc, meta.get(f"seat{1 - seat}", ""))
-        label = routing.label(svc, address, game_id) if address else ""
-        for ctx in summaries_from_events(dicts, seat, opp, label):
-            e = gateway.entry(svc, address, "hand_summary", game_id=game_id, seat=seat, meta=meta,
-                              meta_updates=meta_updates, **ctx)
+        opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        shown = game_label(svc, address, game_id) if address else ""
+        for ctx in summaries_from_events(dicts, seat, opp, shown):
+            e = entry(svc, address, "hand_summary", game_id=game_id, seat=seat, meta=meta,
+                      meta_updates=meta_updates, **ctx)
             if e:
                 out.append(e)
         ended = next((d for d in dicts if d.get("type") == "game_ended"), None)
         if ended is not None:
-            e = gateway.entry(svc, address, "game_summary", game_id=game_id, seat=seat, meta=meta,
-                              meta_updates=meta_updates, **game_summary(ended, seat, opp, label))
+            e = entry(svc, address, "game_summary", game_id=game_id, seat=seat, meta=meta,
+                      meta_updates=meta_updates, **game_summary(ended, seat, opp, shown))
             if e:
                 out.append(e)
     return out

@@ -1,4 +1,6 @@
-"""Redis key names of the lifecycle (all per-game keys share the game's hash tag, per-player keys the player's)."""
+"""Redis key names besides the store's own (``service.store.owner_keys``): the lifecycle's due work and
+beat lock, a game's life hash, a player's life hash and game numbers. Every per-game key shares the
+game's hash tag, every per-player key the player's."""
 
 from __future__ import annotations
 

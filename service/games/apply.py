@@ -1,0 +1,169 @@
+"""The one way a game changes: :func:`apply` (read, decide, append with the expected version, retry on conflict).
+
+Player moves, a confirmed ``RESIGN``, the computer's moves, ``AUTO`` moves, timeouts and claims all go
+through it; what differs is the :class:`Mover` (:mod:`.moves`): which command to decide, and what to
+answer when there is none or the engine refuses it.
+
+One round trip reads what a move needs (:func:`queue_read`): whether the game consumed the message
+already, its meta, its players (once this process knows its seats), its state (:class:`GameCache`, with
+its newest events), its life hash and the clock. Then ``spades.game.decide``, the messages
+(:func:`service.games.turns.turn_messages`), and one Lua append (events, outbox entries, meta, the
+consumed message id, the new turn) expecting the version decided against. On conflict: read and decide
+again; on duplicate: the outbox ids the first run wrote, to dispatch again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from redis.client import Pipeline
+
+from spades.commands import Command
+from spades.errors import GameOverError, RuleError
+from spades.events import Event, GameEnded, to_dict
+from spades.game import Game, decide, fold
+
+from .. import clock, keys
+from ..codec import text, text_hash
+from ..context import Services
+from ..store import game_owner, now_ms, owner_keys
+from .cache import Taken
+from .players import PlayerInfo, players_from, players_info, queue_players, seats
+from .result import AfterMove, Outcome, Result, TurnState
+from .turns import turn_messages
+
+MAX_ATTEMPTS = 25
+
+BeforeAppend = Callable[[int], None]
+
+
+@dataclass
+class MoveRead:
+    """What a move in a game needs, as read in one round trip (:func:`queue_read`)."""
+
+    game_id: str
+    done: list[str] | None  # the outbox ids the message caused, if the game consumed it already
+    meta: dict[str, str]
+    infos: dict[str, PlayerInfo]
+    taken: Taken  # taken out of the game cache: put back, or dropped on conflict
+    life: dict[str, str]
+    now_ms: int
+    used: bool = False
+
+
+class Mover(Protocol):
+    """Who moves and how: the command to decide (or the answer when there is none), and the answer when
+    the engine refuses it."""
+
+    def choose(self, read: MoveRead) -> Command | Result: ...
+
+    def refused(self, read: MoveRead, error: GameOverError | RuleError) -> Result: ...
+
+
+def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> Callable[[list[Any]], MoveRead]:
+    """Queue on ``pipe`` the reads of a move in ``game_id`` (see the module docstring); call the result with
+    all of ``pipe``'s replies."""
+    owner = game_owner(game_id)
+    k = owner_keys(owner)
+    known = svc.seats.get(game_id)
+    addresses = [a for a in known if a and not keys.is_bot(a)] if known else []
+    start = len(pipe)
+    pipe.hget(k["consumed"], message_id)
+    pipe.hgetall(k["meta"])
+    queue_players(pipe, addresses)
+    finish = svc.games.take_queued(game_id, pipe)
+    pipe.hgetall(keys.game_life(game_id))
+    pipe.get(clock.OFFSET_KEY)
+    count = len(pipe) - start
+
+    def parse(all_replies: list[Any]) -> MoveRead:
+        replies = list(all_replies[start:start + count])
+        raw, meta_raw = replies[0], replies[1]
+        n = 2 + len(addresses) * 4
+        taken = finish(replies[n:n + 2])
+        raw_life, offset = replies[n + 2:n + 4]
+        done = None if raw is None else [f"{owner}#{x}" for x in text(raw).split(",") if x]
+        meta = text_hash(meta_raw)
+        if known is not None and list(known) == seats(meta):
+            infos = players_from(svc.config, addresses, replies[2:n])
+        else:
+            infos = players_info(svc, seats(meta))
+        svc.seats.note(game_id, meta)
+        return MoveRead(game_id, done, meta, infos, taken, text_hash(raw_life), clock.now_ms_with(offset))
+
+    return parse
+
+
+def read(svc: Services, game_id: str, message_id: str) -> MoveRead:
+    pipe = svc.redis.pipeline(transaction=False)
+    parse = queue_read(svc, game_id, message_id, pipe)
+    return parse(pipe.execute())
+
+
+def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: MoveRead | None = None,
+          before_append: BeforeAppend | None = None, send_now: bool = False) -> Result:
+    """Decide ``mover``'s command in ``game_id`` and append it, once for ``message_id`` (see the module docstring).
+
+    ``pre``: the game as read already (with the message, :mod:`service.inbound`). ``before_append``: called
+    with the version decided against, just before the append (tests make two deciders race with it).
+    ``send_now``: the caller sends the move's messages itself right after (the local outbox): they are
+    written claimed for it (``Store.append(claimed=True)``) and handed back in ``Result.after.claimed``.
+    """
+    owner = game_owner(game_id)
+    for _ in range(MAX_ATTEMPTS):
+        if pre is not None:
+            now, pre.used, pre = pre, True, None
+        else:
+            now = read(svc, game_id, message_id)
+        taken, meta, infos = now.taken, now.meta, now.infos
+        game = taken.game
+        if now.done is not None:
+            svc.games.put(game_id, taken)
+            return Result(now.done, Outcome.DUPLICATE, game_id)
+        version = game.version
+        try:
+            choice = mover.choose(now)
+            if isinstance(choice, Result):
+                svc.games.put(game_id, taken)
+                return choice
+            events = svc_decide(svc, game_id, version, game, choice)
+        except (GameOverError, RuleError) as exc:
+            svc.games.put(game_id, taken)
+            return mover.refused(now, exc)
+        updates: dict[str, str] = {}
+        events, outbox = turn_messages(svc, game_id, meta, game, events, updates, infos=infos, recent=taken.recent)
+        over = any(isinstance(e, GameEnded) for e in events)
+        if over:
+            updates.update(status="over", ended=str(now_ms()))
+        if before_append:
+            before_append(version)
+        seat_to_move = "" if game.to_move is None or game.phase == "over" else str(game.to_move)
+        ttl = int(svc.config.get("OUTBOX_TTL", 172800)) if over else 0
+        res = svc.store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
+                               outbox=outbox, meta=updates, ttl=ttl, claimed=send_now,
+                               turn=(game.version, seat_to_move, now.now_ms))
+        if res.ok:
+            svc.games.put(game_id, taken, res.last_stream_id, events)
+            if over:  # a finished game's log, compressed (store.Store.archive)
+                svc.store.archive(game_id)
+            told = tuple(dict.fromkeys(e["to"] for e in outbox))
+            renote = tuple(a for a in told if a not in infos or infos[a].life.get("last") != game_id)
+            mine = list(zip(res.outbox_ids, outbox)) if send_now else []
+            claimed = tuple(dict(e, id=oid) for oid, e in mine if e["to"] in infos and infos[e["to"]].may_send)
+            unsendable = tuple(oid for oid, e in mine if not (e["to"] in infos and infos[e["to"]].may_send))
+            after = AfterMove(TurnState.of(game), {**meta, **updates}, now.life, now.now_ms, told, renote,
+                              res.turn, claimed, unsendable)
+            return Result(res.outbox_ids, Outcome.APPLIED, game_id, after)
+        if res.status == "duplicate":
+            return Result(res.outbox_ids, Outcome.DUPLICATE, game_id)
+        # conflict: someone appended first; the cached state is dropped, read and decide again
+    raise RuntimeError(f"gave up on {message_id} after {MAX_ATTEMPTS} conflicts on game {game_id}")
+
+
+def svc_decide(svc: Services, game_id: str, version: int, game: Game, command: Command) -> list[Event]:
+    """``spades.game.decide`` with the game's dealer, folded on ``game`` (the cached copy is dropped unless
+    the append succeeds)."""
+    events = decide(game, command, svc.dealer(game_id, version))
+    fold(events, game)
+    return events

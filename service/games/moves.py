@@ -1,0 +1,97 @@
+"""Who moves, for :func:`service.games.apply.apply`: a player (:class:`PlayerMove`: a move they sent, or a
+confirmed ``RESIGN``), or the service for a seat (:class:`ServiceMove`: the computer, ``AUTO``, a claim)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from chat import Intent
+from spades.commands import Command
+from spades.errors import GameOverError, RuleError
+from spades.game import Game, view
+
+from .. import conversation_port as port
+from ..context import Services
+from ..players import address_kind
+from .apply import BeforeAppend, MoveRead, apply
+from .outbox import reply_rendered
+from .players import info_of, resolve_labels, seat_of
+from .result import Outcome, Result
+
+
+@dataclass
+class PlayerMove:
+    """``said`` (an engine intent of ``chat``) sent by ``sender``: illegal moves and moves in a finished
+    game get ``chat.explain_error`` / the prompt again in the sender's own outbox, and no event."""
+
+    svc: Services
+    message_id: str
+    sender: str
+    said: Intent
+
+    def choose(self, read: MoveRead) -> Command | Result:
+        seat = seat_of(read.meta, self.sender)
+        if seat is None:
+            return Result([], Outcome.IGNORED, read.game_id)  # a stranger: nothing changes, nothing is said
+        game = read.taken.game
+        if read.meta.get("status") == "over":
+            if read.meta.get("archived") and self.svc.store.consumed_in_archive(read.game_id, self.message_id):
+                return Result([], Outcome.DUPLICATE, read.game_id)  # a retry whose consumed id was compacted away
+            return self.refused(read, GameOverError("the game is over"))
+        command = self.said.command(seat, game.phase)
+        if command is None:
+            raise ValueError(f"not a move: {self.said!r}")
+        return command
+
+    def refused(self, read: MoveRead, error: GameOverError | RuleError) -> Result:
+        seat = seat_of(read.meta, self.sender)
+        if seat is None:
+            return Result([], Outcome.IGNORED, read.game_id)
+        me = info_of(read.infos, self.sender, self.svc.config)
+        opp = info_of(read.infos, read.meta.get(f"seat{1 - seat}", ""), self.svc.config).name
+        resolve_labels(self.svc, [me], read.game_id)
+        label = me.labels[read.game_id]
+        channel = address_kind(self.sender)
+        shown = view(read.taken.game, seat)
+        if isinstance(error, GameOverError):
+            return reply_rendered(self.svc, self.sender, self.message_id,
+                                  port.resend(shown, me.lang, channel, opp, label), "game_over", game_id=read.game_id)
+        return reply_rendered(self.svc, self.sender, self.message_id,
+                              port.error_message(error, shown, me.lang, channel, opp, label), "error",
+                              Outcome.ILLEGAL, read.game_id)
+
+
+@dataclass
+class ServiceMove:
+    """A move the service makes for a seat: ``pick(game)`` (None: nobody to move for), in an active game,
+    only while the game is at ``expected_version`` if given ("stale" otherwise)."""
+
+    pick: Callable[[Game], Command | None]
+    expected_version: int | None = None
+
+    def choose(self, read: MoveRead) -> Command | Result:
+        game = read.taken.game
+        if read.meta.get("status") != "active":
+            return Result([], Outcome.INACTIVE, read.game_id)
+        if self.expected_version is not None and game.version != self.expected_version:
+            return Result([], Outcome.STALE, read.game_id)
+        command = self.pick(game)
+        return Result([], Outcome.NOTHING, read.game_id) if command is None else command
+
+    def refused(self, read: MoveRead, error: GameOverError | RuleError) -> Result:
+        return Result([], Outcome.REFUSED, read.game_id)
+
+
+def player_move(svc: Services, message_id: str, sender: str, game_id: str, said: Intent, *,
+                pre: MoveRead | None = None, before_append: BeforeAppend | None = None,
+                send_now: bool = False) -> Result:
+    """Apply what ``sender`` said in ``game_id`` (see :func:`apply`)."""
+    return apply(svc, game_id, message_id, PlayerMove(svc, message_id, sender, said), pre=pre,
+                 before_append=before_append, send_now=send_now)
+
+
+def service_move(svc: Services, game_id: str, message_id: str, pick: Callable[[Game], Command | None],
+                 expected_version: int | None = None) -> Result:
+    """Apply the command ``pick(game)`` returns, once for ``message_id`` (see :class:`ServiceMove`)."""
+    return apply(svc, game_id, message_id, ServiceMove(pick, expected_version))

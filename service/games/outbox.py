@@ -1,0 +1,110 @@
+"""Outbox entries: building one (SMS or email, with email threading), rendering the lifecycle's messages,
+and writing replies and game notices once per message id.
+
+Every text is rendered by ``chat`` (``chat.render``; the lifecycle's from ``templates/lifecycle/``, with
+the same catalogues and SMS finishing pass), never built here.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from chat.render import Rendered
+from chat.render import render as chat_render
+
+from .. import keys
+from ..context import Services
+from ..players import EMAIL, address_kind, reply_address
+from ..store import game_owner, player_owner
+from .players import is_stopped, lang_of
+from .result import Outcome, Result
+
+
+def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | None = None,
+             seat: int | None = None, meta: dict[str, str] | None = None,
+             meta_updates: dict[str, str] | None = None, kind: str = "") -> dict[str, Any]:
+    """An outbox entry for ``address`` (SMS or email); email entries carry threading headers (the first
+    message of a game to a seat starts its thread: ``thr<seat>`` is set in ``meta_updates``)."""
+    channel = address_kind(address)
+    entry: dict[str, Any] = {"channel": channel, "to": address, "body": rendered.text, "kind": kind}
+    if game_id:
+        entry["game"] = game_id
+    if channel == EMAIL:
+        domain = svc.config["MAIL_DOMAIN"]
+        entry["subject"] = rendered.subject or "Slow Spades"
+        entry["html"] = rendered.html or ""
+        entry["message_id"] = f"<{uuid.uuid4().hex}@{domain}>"
+        if game_id is not None and seat is not None and meta is not None:
+            token = meta.get(f"tok{seat}")
+            if token:
+                entry["reply_to"] = reply_address(token, domain)
+            root = f"<game-{game_id}.{seat}@{domain}>"
+            if meta.get(f"thr{seat}") or (meta_updates or {}).get(f"thr{seat}"):
+                entry["in_reply_to"] = root
+                entry["references"] = root
+            else:
+                entry["message_id"] = root
+                if meta_updates is not None:
+                    meta_updates[f"thr{seat}"] = "1"
+    return entry
+
+
+def render(name: str, lang: str, channel: str, **context: Any) -> Rendered:
+    """Render ``templates/lifecycle/<channel>/<name>`` exactly as chat renders its own templates."""
+    return chat_render(name, lang, channel, family="lifecycle", **context)
+
+
+def entry(svc: Services, address: str, name: str, *, game_id: str | None = None, seat: int | None = None,
+          meta: dict[str, str] | None = None, meta_updates: dict[str, str] | None = None,
+          rendered: Rendered | None = None, even_if_stopped: bool = False, **context: Any) -> dict[str, Any] | None:
+    """The outbox entry of message ``name`` to ``address`` (a lifecycle template unless ``rendered`` is
+    given); None for the computer or a stopped number (unless ``even_if_stopped``)."""
+    if keys.is_bot(address) or (not even_if_stopped and is_stopped(svc, address)):
+        return None
+    if rendered is None:
+        rendered = render(name, lang_of(svc, address), address_kind(address), **context)
+    return outbound(svc, address, rendered, game_id=game_id, seat=seat, meta=meta, meta_updates=meta_updates,
+                    kind=name)
+
+
+def send_reply(svc: Services, address: str, message_id: str, entries: list[dict[str, Any] | None],
+               outcome: Outcome | str, game_id: str | None = None) -> Result:
+    """Write ``entries`` (those not None) in ``address``'s own outbox, once for ``message_id``."""
+    kept = [e for e in entries if e is not None]
+    res = svc.store.append(player_owner(address), -1, message_id=message_id, outbox=kept)
+    return Result(res.outbox_ids, Outcome(outcome) if res.ok else Outcome.DUPLICATE, game_id)
+
+
+def reply_rendered(svc: Services, address: str, message_id: str, rendered: Rendered, kind: str,
+                   outcome: Outcome | str | None = None, game_id: str | None = None,
+                   even_if_stopped: bool = True) -> Result:
+    """A reply rendered already (``chat``), tied to no game, in the sender's own outbox, once per message id.
+    An answer to the sender's own message goes even to a stopped number unless ``even_if_stopped`` is False."""
+    e = (outbound(svc, address, rendered, kind=kind) if even_if_stopped
+         else entry(svc, address, kind, rendered=rendered))
+    return send_reply(svc, address, message_id, [e], outcome or kind, game_id)
+
+
+def reply(svc: Services, address: str, message_id: str, name: str, **context: Any) -> Result:
+    """A lifecycle reply (template ``name``) tied to no game, in the sender's own outbox, once per message id."""
+    e = entry(svc, address, name, **context)
+    if e is None:
+        return Result([], Outcome.SUPPRESSED)
+    return send_reply(svc, address, message_id, [e], name, context.get("game_id"))
+
+
+def notify_game(svc: Services, game_id: str, message_id: str, messages: list[tuple[int, str, dict[str, Any]]],
+                meta_updates: dict[str, str] | None = None, expected_version: int = -1) -> Result:
+    """Write lifecycle messages about a game (``(seat, template, context)``) to the game's outbox, once."""
+    meta = svc.store.meta(game_id)
+    updates = dict(meta_updates or {})
+    entries = []
+    for seat, name, ctx in messages:
+        address = meta.get(f"seat{seat}", "")
+        e = entry(svc, address, name, game_id=game_id, seat=seat, meta=meta, meta_updates=updates, **ctx)
+        if e is not None:
+            entries.append(e)
+    res = svc.store.append(game_owner(game_id), expected_version, [], message_id=message_id, outbox=entries,
+                           meta=updates)
+    return Result(res.outbox_ids, Outcome(res.status), game_id)

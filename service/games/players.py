@@ -1,0 +1,220 @@
+"""Who the players of a game are: their seats, names, the one rule for their language, whether they
+stopped, and the game numbers they see (``#2``) when they have several unfinished games.
+
+:class:`PlayerInfo` holds what rendering a game message needs of one player, read in one round trip
+(:func:`queue_players`); the functions taking ``svc`` read the same answers one at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from redis.client import Pipeline
+
+from chat.languages import language_for_address
+
+from .. import keys
+from ..codec import text, text_hash
+from ..context import Services
+from ..store import game_owner, owner_keys, player_owner
+
+UNFINISHED = ("invited", "active")
+_PLAYER_READS = 4
+
+
+# -- the one language rule ---------------------------------------------------------------------------
+def default_lang(config: Mapping[str, Any], address: str) -> str:
+    """A player's language until they choose one (``LANG FR``): ``SLOWSPADES_LANG`` if set to other than
+    ``en``, else their phone number's country (``chat.languages``)."""
+    configured = config.get("LANG", "en") or "en"
+    return language_for_address(address) if configured == "en" else configured
+
+
+def lang_of_record(config: Mapping[str, Any], address: str, record: Mapping[str, str] | None) -> str:
+    """The player's language: their record's, else :func:`default_lang`."""
+    return (record or {}).get("lang") or default_lang(config, address)
+
+
+def lang_of(svc: Services, address: str) -> str:
+    """:func:`lang_of_record` of the player's record as stored."""
+    return lang_of_record(svc.config, address, svc.players.get(address))
+
+
+# -- one player ----------------------------------------------------------------------------------------
+def name_of(svc: Services, address: str) -> str:
+    """How a player is named to their opponent: a name they gave, the computer, or their address."""
+    if keys.is_bot(address):
+        return "Bot"
+    rec = svc.players.get(address) or {}
+    return rec.get("name") or address
+
+
+def is_stopped(svc: Services, address: str) -> bool:
+    """True once the player sent STOP (and not START since): nothing at all may be sent to them."""
+    return svc.redis.hget(keys.player_life(address), "stopped") in (b"1", "1")
+
+
+def seat_of(meta: Mapping[str, str], address: str) -> int | None:
+    """The seat of ``address`` in a game (its meta), or None for a stranger."""
+    for seat in (0, 1):
+        if meta.get(f"seat{seat}") == address:
+            return seat
+    return None
+
+
+def seats(meta: Mapping[str, str]) -> list[str]:
+    return [meta.get("seat0", ""), meta.get("seat1", "")]
+
+
+@dataclass
+class PlayerInfo:
+    """What rendering a game message needs of one player: the same answers as :func:`lang_of`,
+    :func:`name_of`, :func:`is_stopped`, the player's flags and :func:`label`, from their record,
+    ``life`` hash, game numbers and newest games, read together with the caller's own commands."""
+
+    address: str
+    record: dict[str, str]
+    life: dict[str, str]
+    nums: dict[str, str]
+    games: list[str]
+    default_lang: str = "en"  # :func:`default_lang` of the address
+    labels: dict[str, str] = field(default_factory=dict)  # game id -> "#N" or "" once known
+
+    @property
+    def lang(self) -> str:
+        return self.record.get("lang") or self.default_lang
+
+    @property
+    def name(self) -> str:
+        if keys.is_bot(self.address):
+            return "Bot"
+        return self.record.get("name") or self.address
+
+    @property
+    def stopped(self) -> bool:
+        return self.life.get("stopped") == "1"
+
+    @property
+    def may_send(self) -> bool:
+        return not keys.is_bot(self.address) and not self.stopped
+
+    def flag(self, name: str, default: bool) -> bool:
+        raw = self.life.get(name)
+        return default if raw is None else raw == "1"
+
+
+def info_of(infos: Mapping[str, PlayerInfo], address: str, config: Mapping[str, Any]) -> PlayerInfo:
+    """The info of ``address`` among ``infos``, or an empty one (the computer, an empty seat)."""
+    return infos.get(address) or PlayerInfo(address, {}, {}, {}, [], default_lang(config, address))
+
+
+def queue_players(pipe: Pipeline, addresses: list[str]) -> None:
+    """Queue on ``pipe`` the reads :func:`players_from` parses (record, life, numbers, newest 100 games)."""
+    for address in addresses:
+        k = owner_keys(player_owner(address))
+        pipe.hgetall(k["meta"])
+        pipe.hgetall(keys.player_life(address))
+        pipe.hgetall(keys.player_nums(address))
+        pipe.zrevrange(k["games"], 0, 99)
+
+
+def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[Any]) -> dict[str, PlayerInfo]:
+    """The :class:`PlayerInfo` of each address from the replies of :func:`queue_players` (in order)."""
+    out: dict[str, PlayerInfo] = {}
+    for i, address in enumerate(addresses):
+        rec, life, nums, games = replies[i * _PLAYER_READS:(i + 1) * _PLAYER_READS]
+        out[address] = PlayerInfo(address, text_hash(rec), text_hash(life), text_hash(nums),
+                                  [text(g) for g in games], default_lang(config, address))
+    return out
+
+
+def players_info(svc: Services, addresses: list[str], game_id: str | None = None) -> dict[str, PlayerInfo]:
+    """:class:`PlayerInfo` of ``addresses`` (one round trip; labels of ``game_id`` in at most one more)."""
+    addresses = list(dict.fromkeys(a for a in addresses if a and not keys.is_bot(a)))
+    pipe = svc.redis.pipeline(transaction=False)
+    queue_players(pipe, addresses)
+    infos = players_from(svc.config, addresses, pipe.execute() if addresses else [])
+    if game_id is not None:
+        resolve_labels(svc, list(infos.values()), game_id)
+    return infos
+
+
+# -- game numbers ------------------------------------------------------------------------------------
+def number_of(svc: Services, address: str, game_id: str) -> int:
+    """The game's number for this player, given now if it has none yet: the smallest not held by
+    another of their unfinished games."""
+    nums = keys.player_nums(address)
+    raw = svc.redis.hget(nums, f"g:{game_id}")
+    if raw is not None:
+        return int(raw)
+    taken: set[int] = set()
+    for k, v in text_hash(svc.redis.hgetall(nums)).items():
+        if k.isdigit() and svc.store.meta(v).get("status") in UNFINISHED:
+            taken.add(int(k))
+    n = 1
+    while n in taken:
+        n += 1
+    pipe = svc.redis.pipeline()
+    pipe.hset(nums, mapping={str(n): game_id, f"g:{game_id}": str(n)})
+    pipe.execute()
+    return n
+
+
+def game_by_number(svc: Services, address: str, n: int) -> str | None:
+    raw = svc.redis.hget(keys.player_nums(address), str(n))
+    return None if raw is None else text(raw)
+
+
+def unfinished_games(svc: Services, address: str, statuses: tuple[str, ...] = UNFINISHED) -> list[str]:
+    """The player's games with one of ``statuses``, newest first."""
+    out = []
+    for gid in svc.players.games(address)[:100]:
+        meta = svc.store.meta(gid)
+        if meta.get("status") in statuses and seat_of(meta, address) is not None:
+            out.append(gid)
+    return out
+
+
+def label_of(svc: Services, address: str, game_id: str) -> str:
+    """``#N`` when the player has more than one unfinished game, else ``""``."""
+    if len(unfinished_games(svc, address)) < 2:
+        return ""
+    return f"#{number_of(svc, address, game_id)}"
+
+
+def resolve_labels(svc: Services, infos: list[PlayerInfo], game_id: str) -> None:
+    """Fill ``info.labels[game_id]`` (:func:`label`) for each info, in at most one more round trip.
+
+    A player's unfinished games are among the games their numbers point at (every game gets a
+    number for each person when it is created, and a number is not given again while its game
+    is unfinished), so only those games' status is read, not every game of the player.
+    """
+    asks: list[tuple[PlayerInfo, list[str]]] = []
+    for info in infos:
+        if game_id in info.labels:
+            continue
+        newest = set(info.games)
+        numbered = {v for k, v in info.nums.items() if k.isdigit() and v in newest}
+        if len(numbered) < 2:
+            info.labels[game_id] = ""
+        else:
+            asks.append((info, sorted(numbered)))
+    if not asks:
+        return
+    pipe = svc.redis.pipeline(transaction=False)
+    for _info, gids in asks:
+        for gid in gids:
+            pipe.hmget(owner_keys(game_owner(gid))["meta"], "status", "seat0", "seat1")
+    replies = iter(pipe.execute())
+    for info, gids in asks:
+        unfinished = 0
+        for _gid in gids:
+            status, s0, s1 = (None if v is None else text(v) for v in next(replies))
+            if status in UNFINISHED and info.address in (s0, s1):
+                unfinished += 1
+        if unfinished < 2:
+            info.labels[game_id] = ""
+        else:
+            n = info.nums.get(f"g:{game_id}")
+            info.labels[game_id] = f"#{n if n is not None else number_of(svc, info.address, game_id)}"

@@ -1,0 +1,112 @@
+"""What changing a game (or answering a message) did: one :class:`Result`, its :class:`Outcome`, and what
+the lifecycle needs after a move (:class:`AfterMove`, :class:`TurnState`, :class:`BotTurn`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from spades.game import Game
+
+
+class Outcome(StrEnum):
+    """A word for what happened (a ``StrEnum``: equal to its string, as the tasks report it)."""
+
+    # a game changed, or not
+    APPLIED = "applied"
+    DUPLICATE = "duplicate"  # the message was handled before: its first answer is dispatched again
+    MISSING = "missing"  # no such inbound message
+    IGNORED = "ignored"  # a stranger to the game, or a reply address not theirs: nothing is said
+    STALE = "stale"  # the game moved on since the move was meant
+    NOTHING = "nothing"  # nobody to move for
+    REFUSED = "refused"  # the engine refused a move of the service's (computer, AUTO, claim)
+    INACTIVE = "inactive"  # the game is not under way
+    SUPPRESSED = "suppressed"  # a reply to the computer or to a number that sent STOP
+    ILLEGAL = "illegal"
+    GAME_OVER = "game_over"
+    NOT_UNDERSTOOD = "not_understood"
+    NO_GAME = "no_game"
+    OK = "ok"  # lifecycle messages written about a game
+    CONFLICT = "conflict"
+    # replies and settings
+    HELP = "help"
+    LANG_SET = "lang_set"
+    SETTING = "setting"
+    RULES = "rules"
+    SCORE = "score"
+    STATUS = "status"
+    ERROR = "error"
+    GAMES = "games"
+    REMIND = "remind"
+    AUTO = "auto"
+    TZ = "tz"
+    TZ_UNKNOWN = "tz_unknown"
+    NO_INVITATION = "no_invitation"
+    NO_SUCH_GAME = "no_such_game"
+    CLAIM_REFUSED = "claim_refused"
+    CLAIM_POSSIBLE = "claim_possible"
+    CONFIRM_RESIGN = "confirm_resign"
+    RESIGNED = "resigned"
+    PAUSED = "paused"
+    # the life of a game
+    INVITED = "invited"
+    INVITE_REFUSED = "invite_refused"
+    INVITE_EXPIRED = "invite_expired"
+    STARTED = "started"
+    DECLINED = "declined"
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True)
+class TurnState:
+    """What the lifecycle reads of a game's state: a copy, so a cached ``Game`` can go on being used."""
+
+    version: int
+    phase: str
+    to_move: int | None
+
+    @classmethod
+    def of(cls, game: Game | TurnState) -> TurnState:
+        return cls(game.version, game.phase, game.to_move)
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """The computer is to move in ``game_id`` at ``version`` (as ``seat``)."""
+
+    game_id: str
+    seat: int
+    version: int
+
+
+@dataclass(frozen=True)
+class AfterMove:
+    """A game as :func:`service.games.apply` left it after an append: what the lifecycle needs next (so it
+    reads nothing again): the game's state, its meta as written, its life hash and the time as read, and
+    who was told about the game."""
+
+    game: TurnState
+    meta: dict[str, str]
+    life: dict[str, str]
+    now_ms: int
+    told: tuple[str, ...]  # the recipients of its messages
+    renote: tuple[str, ...] = ()  # those of them whose last prompted game was another
+    recorded: tuple[int, str, str] | None = None  # the turn's record, written with the append (AppendResult.turn)
+    # with ``send_now``, its messages are written claimed for the caller: those to send (with their
+    # ids), and the ids of those not to (to the computer, or to a number that sent STOP, as read)
+    claimed: tuple[dict[str, Any], ...] = ()
+    unsendable: tuple[str, ...] = ()
+
+
+@dataclass
+class Result:
+    """What handling a message or changing a game did: the outbox ids to dispatch, the :class:`Outcome`,
+    the game it was about; after a move, :class:`AfterMove`; the computer's turn to queue, if it is next."""
+
+    outbox_ids: list[str] = field(default_factory=list)
+    outcome: Outcome = Outcome.NOTHING
+    game_id: str | None = None
+    after: AfterMove | None = None
+    bot: BotTurn | None = None
+    game: Game | None = None  # a game just started (the lifecycle schedules its first turn)

@@ -1,0 +1,105 @@
+"""The messages a change of a game causes, for both seats (``chat.simulate`` is the reference).
+
+After each decided command: the hand / game summary (:mod:`.summaries`) when a hand or the game ended,
+then ``chat.message_for`` with the redacted events since the last message sent to that seat (cursor
+``seen<seat>`` in the game's meta: the game version of that message), news the summary already told
+left out. A seat that gets nothing keeps its cursor, so news accumulate. A player who said ``DN OFF``
+gets the service's own ``DRAW`` when offered double nil.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from spades.commands import DeclineDoubleNil
+from spades.events import Event, from_dict, redact
+from spades.game import Game, decide, fold, view
+
+from .. import conversation_port as port
+from .. import keys
+from ..context import Services
+from ..players import address_kind
+from ..store import game_owner, owner_keys
+from . import summaries
+from .outbox import outbound
+from .players import PlayerInfo, info_of, players_info, resolve_labels, seats
+
+_HAND_ENDS = ("hand_scored", "game_ended")
+
+
+def stored_since(svc: Services, game_id: str, since: int, before: int, recent: tuple[Event, ...] = ()) -> list[Event]:
+    """The stored events of versions ``since`` .. ``before - 1`` (the newest of the stream); ``recent``: the
+    newest events up to ``before`` if the caller has them (``Taken.recent``), read only if they fall short."""
+    if before <= since:
+        return []
+    if before - since <= len(recent):
+        return list(recent[len(recent) - (before - since):])
+    entries = svc.redis.xrevrange(owner_keys(game_owner(game_id))["ev"], count=before - since)
+    return [from_dict(json.loads(fields[b"e"])) for _sid, fields in reversed(entries)]
+
+
+def auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game,
+               infos: dict[str, PlayerInfo]) -> list[Event]:
+    """``DN OFF``: the service answers DRAW for a player offered double nil (``game`` is folded on)."""
+    out: list[Event] = []
+    while game.phase != "over" and game.to_move is not None:
+        seat = game.to_move
+        address = meta.get(f"seat{seat}", "")
+        if (keys.is_bot(address) or not view(game, seat).double_nil_offer
+                or info_of(infos, address, svc.config).flag("dn", True)):
+            break
+        new = decide(game, DeclineDoubleNil(seat), svc.dealer(game_id, game.version))
+        fold(new, game)
+        out += new
+    return out
+
+
+def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game, events: list[Event],
+                  updates: dict[str, str], everyone: bool = False, infos: dict[str, PlayerInfo] | None = None,
+                  recent: tuple[Event, ...] = ()) -> tuple[list[Event], list[dict[str, Any]]]:
+    """The events to append (``events`` plus the service's own DRAWs) and the messages they cause.
+
+    ``game`` is the state after ``events`` (folded on further here); ``updates`` receives the
+    meta fields to write with the append (the cursors ``seen<seat>``, email threading).
+    ``everyone``: a game that just started (the waiting player is told too). ``infos``: the
+    seats' :class:`PlayerInfo` if the caller read them already (else read here, in one round trip).
+    ``recent``: the newest stored events before ``events``, if the caller has them.
+    """
+    if infos is None:
+        infos = players_info(svc, seats(meta))
+    events = list(events) + auto_draws(svc, game_id, meta, game, infos)
+    before = game.version - len(events)
+    # the end of a hand: the summary (bids, tricks, points, bags, who draws next), to both
+    outbox = summaries.entries(svc, game_id, meta, events, updates)
+    summarised = {e["to"] for e in outbox}
+
+    def info(seat: int) -> PlayerInfo:
+        return info_of(infos, meta.get(f"seat{seat}", ""), svc.config)
+
+    sendable = [seat for seat in (0, 1) if info(seat).may_send]  # not the computer, nor a number that sent STOP
+    resolve_labels(svc, [info(seat) for seat in sendable], game_id)
+    sinces = {seat: min(int(meta.get(f"seen{seat}", before)), before) for seat in sendable}
+    first = min(sinces.values(), default=before)
+    stored = stored_since(svc, game_id, first, before, recent)  # one read for both seats
+    for seat in sendable:
+        me = info(seat)
+        address = me.address
+        news = [d for d in (redact(e, seat) for e in stored[sinces[seat] - first:] + events) if d is not None]
+        if address in summarised:  # the summary told the hand's result: the prompt does not repeat it
+            ends = [i for i, d in enumerate(news) if d.get("type") in _HAND_ENDS]
+            news = news[ends[-1] + 1:] if ends else news
+        lang, channel = me.lang, address_kind(address)
+        opp = info(1 - seat).name
+        label = me.labels[game_id]
+        rendered = port.turn_message(view(game, seat), lang, channel, news, opp, label)
+        if rendered is None and everyone:
+            rendered = port.render_message("game_started", lang, channel, label=(label + " ").lstrip(), opp=opp,
+                                           first="me" if game.first_player == seat else "opp",
+                                           target=game.rules.target)
+        if rendered is not None:
+            outbox.append(outbound(svc, address, rendered, game_id=game_id, seat=seat, meta=meta,
+                                   meta_updates=updates, kind="update"))
+        if rendered is not None or address in summarised:
+            updates[f"seen{seat}"] = str(game.version)
+    return events, outbox

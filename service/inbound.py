@@ -1,0 +1,219 @@
+"""An inbound message -> an intent -> its handler, through :data:`TABLE` (intent kind -> handler).
+
+:func:`handle_inbound` reads the message with ``chat.parse`` (through :mod:`service.conversation_port`)
+and dispatches it: the lifecycle's words (``NEW YES NO GAMES REMIND AUTO TZ PAUSE CLAIM REMATCH RESIGN
+STOP START``, :mod:`service.lifecycle.commands`), the words that change no game (``HELP RULES LANG
+DN ON/OFF``) and, for every other kind (moves, ``HAND``, ``SCORE``, what was not understood), the game
+the message is for (an email's reply address, ``#N``, else the game last prompted:
+:mod:`service.lifecycle.routing`), where a move goes to ``service.games`` (:func:`~service.games.moves.player_move`).
+
+The message, whether it was handled already, the player's record and (when this process saw the player
+in a game before, likely the one the message is for) that game as a move needs it, are read in one
+round trip. A handler answers with a :class:`~service.games.result.Result`; a handler may also answer
+None (not its case: ``LANG`` without a language), and the message goes to its game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from chat import Intent
+from chat.messages import context as chat_context
+from spades.events import HouseRules
+from spades.game import view
+
+from . import conversation_port as port
+from . import keys
+from .codec import text, text_hash
+from .context import Services
+from .games import outbox
+from .games.apply import BeforeAppend, MoveRead, queue_read
+from .games.moves import player_move
+from .games.players import default_lang, lang_of_record, name_of, seat_of
+from .games.players import label_of as game_label
+from .games.result import Outcome, Result
+from .lifecycle import commands, invitations, reminders, routing
+from .lifecycle.commands import Message
+from .players import address_kind
+from .store import owner_keys, player_owner
+
+
+@dataclass(frozen=True)
+class Inbound(Message):
+    """A :class:`Message` with what the dispatcher read with it: the sender's language and channel, their
+    life hash, the game read with the message (if any), and whether the caller sends a move's messages itself."""
+
+    lang: str = "en"
+    channel: str = "sms"
+    life: dict[str, str] | None = None
+    pre: MoveRead | None = None
+    send_now: bool = False
+
+
+Handler = Callable[[Services, Inbound], Result | None]
+
+
+# -- the words that change no game -----------------------------------------------------------------------
+def _reply(svc: Services, m: Inbound, name: str, outcome: Outcome | str | None = None,
+           game_id: str | None = None, lang: str | None = None, **context: Any) -> Result:
+    """A reply rendered by ``chat`` (template ``name``) to the sender's own message."""
+    rendered = port.render_message(name, lang or m.lang, m.channel, **context)
+    return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, name, outcome, game_id)
+
+
+def _help(svc: Services, m: Inbound) -> Result:
+    return _reply(svc, m, "help")
+
+
+def _lang(svc: Services, m: Inbound) -> Result | None:
+    if not m.said.arg:
+        return None
+    svc.players.set_lang(m.sender, m.said.arg)
+    return _reply(svc, m, "lang_set", lang=m.said.arg)
+
+
+def _dn_setting(svc: Services, m: Inbound) -> Result:
+    reminders.set_flag(svc, m.sender, "dn", bool(m.said.flag))
+    return _reply(svc, m, "setting", setting="dn", value=bool(m.said.flag))
+
+
+def _target(svc: Services, m: Inbound) -> routing.Target:
+    if m.token_game:
+        return routing.Target(m.token_game, "token")
+    last = (m.life or {}).get("last", "")
+    last_meta = m.pre.meta if m.pre is not None and m.pre.game_id == last else None
+    return routing.resolve(svc, m.sender, m.said.game, last=last, last_meta=last_meta)
+
+
+def _rules(svc: Services, m: Inbound) -> Result:
+    gid = _target(svc, m).game_id
+    rules = invitations.rules_of(svc.store.meta(gid)) if gid else HouseRules()
+    url = svc.config.get("RULES_URL") or f"{svc.config['PUBLIC_BASE_URL']}/rules"
+    return _reply(svc, m, "rules", url=url, target=rules.target)
+
+
+# -- the game the message is for ------------------------------------------------------------------------
+def _in_game(svc: Services, m: Inbound) -> Result:
+    """Moves, ``HAND``, ``SCORE`` and what was not understood, in the game the message is for."""
+    said = m.said
+    target = _target(svc, m)
+    gid = target.game_id
+    if gid is None:
+        if said.is_unknown:
+            rendered = port.error_message(said, None, m.lang, m.channel)
+            return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "error", Outcome.NOT_UNDERSTOOD)
+        if said.game is not None:
+            out = outbox.reply(svc, m.sender, m.message_id, "no_such_game", number=said.game)
+            return Result(out.outbox_ids, Outcome.NO_GAME)
+        return _reply(svc, m, "help", Outcome.NO_GAME)
+    meta = target.meta if target.meta is not None else svc.store.meta(gid)
+    seat = seat_of(meta, m.sender)
+    if seat is None:
+        return Result([], Outcome.IGNORED, gid)  # a stranger: nothing changes, nothing is said
+    if said.is_unknown or said.kind in ("hand", "score") or meta.get("status") not in ("active", "over"):
+        game = svc.games.load(gid)
+        v = view(game, seat) if game.version else None
+        opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        label = game_label(svc, m.sender, gid)
+        if said.is_unknown or v is None:
+            rendered = port.error_message(said, v, m.lang, m.channel, opp, label)
+            return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "error", Outcome.NOT_UNDERSTOOD, gid)
+        if said.kind == "score":
+            return _reply(svc, m, "score", game_id=gid, **chat_context(v, None, opp, label, m.channel))
+        rendered = port.resend(v, m.lang, m.channel, opp, label)
+        return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "status", game_id=gid)
+    pre = m.pre if m.pre is not None and m.pre.game_id == gid else None
+    return player_move(svc, m.message_id, m.sender, gid, said, pre=pre, before_append=m.before_append,
+                       send_now=m.send_now)
+
+
+TABLE: dict[str, Handler] = {
+    "stop": commands.stop,
+    "start": commands.start,
+    "new": commands.new,
+    "yes": commands.yes,
+    "no": commands.no,
+    "rematch": commands.rematch,
+    "resign": commands.ask_resign,
+    "games": commands.games,
+    "remind": commands.flag,
+    "auto": commands.flag,
+    "tz": commands.tz,
+    "pause": commands.pause,
+    "claim": commands.claim,
+    "help": _help,
+    "lang": _lang,
+    "dn_setting": _dn_setting,
+    "rules": _rules,
+}
+
+
+def dispatch(svc: Services, m: Inbound) -> Result:
+    """The handler of ``m.said.kind`` (:data:`TABLE`), else (or when it answers None) the game's."""
+    handler = TABLE.get(m.said.kind)
+    out = handler(svc, m) if handler is not None else None
+    return out if out is not None else _in_game(svc, m)
+
+
+# -- reading the message -----------------------------------------------------------------------------------
+def handle_inbound(svc: Services, message_id: str, sender: str,
+                   before_append: BeforeAppend | None = None, send_now: bool = False) -> Result:
+    """Handle a recorded inbound message of ``sender`` once; see the module docstring.
+
+    ``send_now``: the caller sends a move's messages itself right after (the local outbox): they are
+    written claimed for it (``Store.append(claimed=True)``) and handed back in ``Result.after.claimed``."""
+    pk = owner_keys(player_owner(sender))
+    pipe = svc.redis.pipeline(transaction=False)
+    read_msg = svc.store.queue_inbound(pipe, sender, message_id, claims=False)
+    pipe.hget(pk["consumed"], message_id)
+    guess = svc.seats.game_of(sender)
+    seated = guess is not None and sender in (svc.seats.get(guess) or ())
+    if not seated:
+        pipe.hgetall(pk["meta"])
+        pipe.hgetall(keys.player_life(sender))
+    prefetch = queue_read(svc, guess, message_id, pipe) if guess else None
+    replies = pipe.execute()
+    pre = prefetch(replies) if prefetch else None
+    try:
+        msg = read_msg(replies)
+        if msg is None:  # handled already (its claim is left: a task delivered again, say), or unknown
+            return Result([], Outcome.DUPLICATE if svc.store.inbound(sender, message_id) else Outcome.MISSING)
+        mine = pre.infos.get(sender) if pre is not None and seated else None
+        if mine is not None:
+            record, life = mine.record, mine.life
+        else:  # not read with the game (or its seats changed since this process saw them): read here
+            raw_record, raw_life = replies[2:4] if not seated else svc.redis.pipeline(transaction=False).hgetall(
+                pk["meta"]).hgetall(keys.player_life(sender)).execute()
+            record, life = text_hash(raw_record), text_hash(raw_life)
+        return _handle(svc, message_id, sender, msg, replies[1], record, dict(life), pre, before_append, send_now)
+    finally:
+        if pre is not None and guess is not None and not pre.used:
+            svc.games.put(guess, pre.taken)  # not used for a move: back where it was taken from
+
+
+def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], raw_done: Any,
+            record: dict[str, str], life: dict[str, str], pre: MoveRead | None,
+            before_append: BeforeAppend | None, send_now: bool) -> Result:
+    if raw_done is not None:
+        owner = player_owner(sender)
+        return Result([f"{owner}#{n}" for n in text(raw_done).split(",") if n], Outcome.DUPLICATE)
+    if "kind" not in record or "lang" not in record:
+        record = svc.players.ensure(sender, default_lang(svc.config, sender))
+    lang = lang_of_record(svc.config, sender, record)
+    channel = address_kind(sender)
+
+    token_game: str | None = None
+    if msg.get("token"):
+        found = svc.players.reply_token(msg["token"])
+        if found is None or found[1] != sender:
+            return Result([], Outcome.IGNORED)
+        meta = svc.store.meta(found[0])
+        seat = seat_of(meta, sender)
+        if seat is None or meta.get(f"tok{seat}") != msg["token"]:
+            return Result([], Outcome.IGNORED)
+        token_game = found[0]
+
+    said: Intent = port.parse_text(msg.get("body", ""), lang, channel)
+    return dispatch(svc, Inbound(message_id, sender, said, token_game, before_append, lang, channel, life, pre,
+                                 send_now))

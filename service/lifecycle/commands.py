@@ -1,0 +1,181 @@
+"""The lifecycle's own words, one function each: ``NEW YES NO GAMES REMIND AUTO TZ PAUSE CLAIM REMATCH
+RESIGN STOP START``. :mod:`service.inbound` dispatches to them through its table; each answers a
+:class:`Message` with a :class:`service.games.result.Result`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chat import Intent
+from chat import render as chat_render
+
+from .. import clock, keys
+from ..codec import text_hash
+from ..context import Services
+from ..games import outbox
+from ..games.apply import BeforeAppend
+from ..games.moves import player_move
+from ..games.players import label_of, lang_of, name_of, seat_of
+from ..games.result import Outcome, Result
+from ..players import SMS, address_kind
+from . import invitations, optout, reminders, routing, timeouts
+
+RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms nothing
+
+
+@dataclass(frozen=True)
+class Message:
+    """An inbound message as the dispatcher read it: its id, its sender, what it says, the game its reply
+    address names (email), and the test hook passed on to ``service.games.apply``."""
+
+    message_id: str
+    sender: str
+    said: Intent
+    token_game: str | None = None
+    before_append: BeforeAppend | None = None
+
+
+def _setting(svc: Services, m: Message, setting: str, value: bool | str) -> Result:
+    rendered = chat_render("setting", lang_of(svc, m.sender), address_kind(m.sender), setting=setting, value=value)
+    e = outbox.entry(svc, m.sender, "setting", rendered=rendered)
+    return outbox.send_reply(svc, m.sender, m.message_id, [e], setting)
+
+
+def stop(svc: Services, m: Message) -> Result:
+    """``STOP``: a carrier's own word (SMS) the carrier confirms; any other, we do, once."""
+    confirm = not m.said.carrier or address_kind(m.sender) != SMS
+    return Result(optout.stop(svc, m.message_id, m.sender, confirm=confirm), Outcome.STOPPED)
+
+
+def start(svc: Services, m: Message) -> Result:
+    return Result(optout.start(svc, m.message_id, m.sender), Outcome.STARTED)
+
+
+def new(svc: Services, m: Message) -> Result:
+    return invitations.invite(svc, m.message_id, m.sender, m.said.arg or "", m.said.rules)
+
+
+def _invited_token(svc: Services, m: Message) -> str | None:
+    """The game of the reply address, if it is an invitation."""
+    if m.token_game and svc.store.meta(m.token_game).get("status") == "invited":
+        return m.token_game
+    return None
+
+
+def yes(svc: Services, m: Message) -> Result:
+    """``YES``: accepts an invitation, else confirms a ``RESIGN``, else there is nothing to confirm."""
+    invited = _invited_token(svc, m)
+    if invited or (not m.token_game and invitations.pending_for(svc, m.sender)):
+        return invitations.accept(svc, m.message_id, m.sender, invited)
+    gid = _resign_pending(svc, m.sender)
+    if gid is not None:
+        return _resign(svc, m, gid)
+    return outbox.reply(svc, m.sender, m.message_id, "no_invitation")
+
+
+def no(svc: Services, m: Message) -> Result:
+    if m.token_game or invitations.pending_for(svc, m.sender):
+        return invitations.decline(svc, m.message_id, m.sender, m.token_game)
+    return outbox.reply(svc, m.sender, m.message_id, "no_invitation")
+
+
+def games(svc: Services, m: Message) -> Result:
+    out = outbox.reply(svc, m.sender, m.message_id, "games", games=routing.listing(svc, m.sender))
+    return Result(out.outbox_ids, Outcome.GAMES)
+
+
+def flag(svc: Services, m: Message) -> Result:
+    """``REMIND ON/OFF``, ``AUTO ON/OFF``."""
+    reminders.set_flag(svc, m.sender, m.said.kind, bool(m.said.flag))
+    return _setting(svc, m, m.said.kind, bool(m.said.flag))
+
+
+def tz(svc: Services, m: Message) -> Result:
+    zone = reminders.set_zone(svc, m.sender, m.said.arg or "")
+    if zone is None:
+        out = outbox.reply(svc, m.sender, m.message_id, "tz_unknown", text=(m.said.arg or "")[:40])
+        return Result(out.outbox_ids, Outcome.TZ_UNKNOWN)
+    return _setting(svc, m, "tz", zone)
+
+
+def _target(svc: Services, m: Message, statuses: tuple[str, ...] = ("active",)) -> routing.Target:
+    if m.token_game:
+        return routing.Target(m.token_game, "token")
+    return routing.resolve(svc, m.sender, m.said.game, statuses=statuses)
+
+
+def _no_such_game(svc: Services, m: Message) -> Result:
+    out = outbox.reply(svc, m.sender, m.message_id, "no_such_game", number=m.said.game)
+    return Result(out.outbox_ids, Outcome.NO_GAME)
+
+
+def pause(svc: Services, m: Message) -> Result:
+    """``PAUSE n`` in the game the message is for."""
+    gid = _target(svc, m).game_id
+    if gid is None:
+        return _no_such_game(svc, m)
+    seat = seat_of(svc.store.meta(gid), m.sender)
+    if seat is None:
+        return Result([], Outcome.IGNORED, gid)
+    out = reminders.pause(svc, gid, m.message_id, seat, m.said.number)
+    return Result(out.outbox_ids, Outcome.PAUSED, gid)
+
+
+def claim(svc: Services, m: Message) -> Result:
+    """``CLAIM`` the game the message is for (its turn is scheduled by the caller, with ``Result.after``)."""
+    gid = _target(svc, m).game_id
+    if gid is None:
+        return _no_such_game(svc, m)
+    if seat_of(svc.store.meta(gid), m.sender) is None:
+        return Result([], Outcome.IGNORED, gid)
+    out = timeouts.claim(svc, m.message_id, m.sender, gid)
+    out.game_id = gid
+    return out
+
+
+def ask_resign(svc: Services, m: Message) -> Result:
+    """``RESIGN``: ask for confirmation (``YES``) before the game ends."""
+    gid = _target(svc, m).game_id
+    if gid is None:
+        return _no_such_game(svc, m)
+    meta = svc.store.meta(gid)
+    seat = seat_of(meta, m.sender)
+    if seat is None:
+        return Result([], Outcome.IGNORED, gid)
+    svc.redis.hset(keys.player_life(m.sender), mapping={"resign": gid, "resign_at": str(clock.now_ms(svc.redis))})
+    opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
+    rendered = chat_render("confirm_resign", lang_of(svc, m.sender), address_kind(m.sender),
+                           label=(label_of(svc, m.sender, gid) + " ").lstrip(), opp=opp)
+    e = outbox.entry(svc, m.sender, "confirm_resign", rendered=rendered)
+    return outbox.send_reply(svc, m.sender, m.message_id, [e], Outcome.CONFIRM_RESIGN, gid)
+
+
+def _resign_pending(svc: Services, sender: str) -> str | None:
+    life = text_hash(svc.redis.hgetall(keys.player_life(sender)))
+    gid = life.get("resign")
+    if not gid or clock.now_ms(svc.redis) - int(life.get("resign_at", "0")) > RESIGN_WINDOW_MS:
+        return None
+    return gid if svc.store.meta(gid).get("status") == "active" else None
+
+
+def _resign(svc: Services, m: Message, gid: str) -> Result:
+    """``YES`` after ``RESIGN``: the game ends (``service.games``), the opponent wins and is told."""
+    out = player_move(svc, m.message_id, m.sender, gid, Intent("resign"), before_append=m.before_append)
+    svc.redis.hdel(keys.player_life(m.sender), "resign", "resign_at")
+    if out.outcome == Outcome.APPLIED:
+        out.outcome = Outcome.RESIGNED
+    return out
+
+
+def rematch(svc: Services, m: Message) -> Result:
+    """``REMATCH``: the same opponent and house rules again (an invitation, or at once against the computer)."""
+    gid = m.token_game or routing.resolve(svc, m.sender, m.said.game, statuses=("over",)).game_id
+    meta = svc.store.meta(gid) if gid else {}
+    seat = seat_of(meta, m.sender) if gid else None
+    if gid is None or seat is None or meta.get("status") != "over":
+        return _no_such_game(svc, m)
+    opponent = meta.get(f"seat{1 - seat}", "")
+    rules = invitations.rules_of(meta)
+    if keys.is_bot(opponent):
+        return invitations.start_bot_game(svc, m.message_id, m.sender, rules)
+    return invitations.invite(svc, m.message_id, m.sender, opponent, rules)
