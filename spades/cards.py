@@ -10,8 +10,8 @@ different thing from a card that is illegal to play now (see ``spades.errors``).
 from __future__ import annotations
 
 import enum
-from operator import attrgetter
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Iterable
 
 from .errors import CardSyntaxError
@@ -152,7 +152,6 @@ def parse_card(text: str, suit_letters: dict[str, Suit] | None = None) -> Card:
     s = "".join(text.split()).upper()
     if not s:
         raise CardSyntaxError(raw)
-    suit: Suit | None = None
     rest = s
     # symbol or letter at the end, then at the start
     for take_end in (True, False):

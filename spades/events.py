@@ -9,7 +9,7 @@ its meaning and who may see it; :func:`redact` is that visibility rule in code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any, Union
 
 from .cards import Card

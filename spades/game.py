@@ -25,12 +25,32 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 from . import errors
 from .cards import Card, Suit, sort_key
 from .commands import (
-    FORFEIT_REASONS, Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play,
+    FORFEIT_REASONS,
+    Bid,
+    Command,
+    DeclareDoubleNil,
+    DeclineDoubleNil,
+    Discard,
+    Exchange,
+    Forfeit,
+    Keep,
+    Play,
 )
 from .dealer import Dealer
 from .events import (
-    BidMade, CardPlayed, CardsExchanged, DoubleNilDeclared, DoubleNilDeclined, DrawDecided, Event, GameEnded,
-    GameStarted, HandScored, HandStarted, HouseRules, TrickWon,
+    BidMade,
+    CardPlayed,
+    CardsExchanged,
+    DoubleNilDeclared,
+    DoubleNilDeclined,
+    DrawDecided,
+    Event,
+    GameEnded,
+    GameStarted,
+    HandScored,
+    HandStarted,
+    HouseRules,
+    TrickWon,
 )
 from .scoring import score_player, winner_after_hand
 

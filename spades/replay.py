@@ -18,13 +18,33 @@ from dataclasses import dataclass
 from typing import IO, Iterable, Sequence
 
 from .commands import (
-    FORFEIT_REASONS, Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play,
+    FORFEIT_REASONS,
+    Bid,
+    Command,
+    DeclareDoubleNil,
+    DeclineDoubleNil,
+    Discard,
+    Exchange,
+    Forfeit,
+    Keep,
+    Play,
 )
 from .dealer import RecordedDealer, ReplayMismatch
 from .errors import RuleError
 from .events import (
-    BidMade, CardPlayed, CardsExchanged, DoubleNilDeclared, DoubleNilDeclined, DrawDecided, Event, EventFormatError,
-    GameEnded, GameStarted, HandStarted, from_dict, to_dict,
+    BidMade,
+    CardPlayed,
+    CardsExchanged,
+    DoubleNilDeclared,
+    DoubleNilDeclined,
+    DrawDecided,
+    Event,
+    EventFormatError,
+    GameEnded,
+    GameStarted,
+    HandStarted,
+    from_dict,
+    to_dict,
 )
 from .game import Game, decide, fold, new_game
 

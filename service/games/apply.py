@@ -15,7 +15,7 @@ again; on duplicate: the outbox ids the first run wrote, to dispatch again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from redis.client import Pipeline
 
@@ -26,12 +26,14 @@ from spades.game import Game, decide, fold
 
 from .. import clock, keys
 from ..codec import text, text_hash
-from ..context import Services
 from ..store import game_owner, now_ms, owner_keys
 from .cache import Taken
 from .players import PlayerInfo, players_from, players_info, queue_players, seats
 from .result import AfterMove, Outcome, Result, TurnState
 from .turns import turn_messages
+
+if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
+    from ..context import Services
 
 MAX_ATTEMPTS = 25
 

@@ -4,7 +4,7 @@ confirmed ``RESIGN``), or the service for a seat (:class:`ServiceMove`: the comp
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from chat import Intent
 from spades.commands import Command
@@ -12,12 +12,14 @@ from spades.errors import GameOverError, RuleError
 from spades.game import Game, view
 
 from .. import conversation_port as port
-from ..context import Services
 from ..players import address_kind
 from .apply import BeforeAppend, MoveRead, apply
 from .outbox import reply_rendered
 from .players import info_of, resolve_labels, seat_of
 from .result import Outcome, Result
+
+if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
+    from ..context import Services
 
 
 @dataclass

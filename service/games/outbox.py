@@ -8,17 +8,19 @@ the same catalogues and SMS finishing pass), never built here.
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chat.render import Rendered
 from chat.render import render as chat_render
 
 from .. import keys
-from ..context import Services
 from ..players import EMAIL, address_kind, reply_address
 from ..store import game_owner, player_owner
 from .players import is_stopped, lang_of
 from .result import Outcome, Result
+
+if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
+    from ..context import Services
 
 
 def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | None = None,

@@ -8,7 +8,7 @@ stopped, and the game numbers they see (``#2``) when they have several unfinishe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from redis.client import Pipeline
 
@@ -16,8 +16,10 @@ from chat.languages import language_for_address
 
 from .. import keys
 from ..codec import text, text_hash
-from ..context import Services
 from ..store import game_owner, owner_keys, player_owner
+
+if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
+    from ..context import Services
 
 UNFINISHED = ("invited", "active")
 _PLAYER_READS = 4

@@ -10,7 +10,7 @@ gets the service's own ``DRAW`` when offered double nil.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spades.commands import DeclineDoubleNil
 from spades.events import Event, from_dict, redact
@@ -18,12 +18,14 @@ from spades.game import Game, decide, fold, view
 
 from .. import conversation_port as port
 from .. import keys
-from ..context import Services
 from ..players import address_kind
 from ..store import game_owner, owner_keys
 from . import summaries
 from .outbox import outbound
 from .players import PlayerInfo, info_of, players_info, resolve_labels, seats
+
+if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
+    from ..context import Services
 
 _HAND_ENDS = ("hand_scored", "game_ended")
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from chat.gsm import BASIC, EXTENSION, is_gsm7, segments, septets, to_gsm7, greek_caps
+from chat.gsm import BASIC, EXTENSION, greek_caps, is_gsm7, segments, septets, to_gsm7
 
 
 def test_alphabet_sizes():

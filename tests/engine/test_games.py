@@ -10,17 +10,27 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from spades import bots
 from spades.arena import play_game, run_arena
+from spades.bots.randombot import RandomStrategy, exchange_sample
 from spades.cards import DECK
 from spades.cli import main as cli_main
 from spades.dealer import Dealer
 from spades.events import (
-    CardPlayed, CardsExchanged, DrawDecided, Event, HandScored, HandStarted, TrickWon, from_dict, redact, to_dict,
+    CardPlayed,
+    CardsExchanged,
+    DrawDecided,
+    Event,
+    HandScored,
+    HandStarted,
+    TrickWon,
+    from_dict,
+    redact,
+    to_dict,
 )
-from spades.bots.randombot import RandomStrategy, exchange_sample
 from spades.game import Game, fold, legal_moves, view
 from spades.replay import ReplayError, verify_log
 

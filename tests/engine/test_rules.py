@@ -9,12 +9,25 @@ import pytest
 from spades import errors
 from spades.cards import DECK, Card, Suit, parse_card
 from spades.commands import (
-    Bid, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play,
+    Bid,
+    DeclareDoubleNil,
+    DeclineDoubleNil,
+    Discard,
+    Exchange,
+    Forfeit,
+    Keep,
+    Play,
 )
 from spades.dealer import Dealer
 from spades.events import (
-    BidMade, CardPlayed, CardsExchanged, DoubleNilDeclared, DrawDecided, GameEnded, HandScored, HandStarted,
-    HouseRules, TrickWon,
+    BidMade,
+    CardsExchanged,
+    DrawDecided,
+    GameEnded,
+    HandScored,
+    HandStarted,
+    HouseRules,
+    TrickWon,
 )
 from spades.game import decide, fold, legal_moves, new_game, view
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import time_machine
 
 from chat import render
-
 from service import clock as service_clock
 from service.lifecycle import due
 from workers.beat import run_tick
@@ -81,8 +80,8 @@ def test_exactly_one_reminder_with_two_beat_processes(svc, redis_url) -> None:  
 
         p = mover(svc, gid)
         now = service_clock.now(svc.redis)
-        from service.lifecycle.reminders import player_zone, quiet_until
         from service.lifecycle import settings
+        from service.lifecycle.reminders import player_zone, quiet_until
 
         quiet = quiet_until(now, player_zone(svc, p), settings.quiet_hours(svc.config))
         if quiet is not None:  # run the test outside the player's quiet hours
@@ -226,7 +225,7 @@ def test_stop_pauses_the_games_and_start_resumes_them(svc) -> None:  # type: ign
 def test_a_stop_word_the_carrier_does_not_answer_is_confirmed_once(svc) -> None:  # type: ignore[no-untyped-def]
     """Carriers answer their own STOP; STOPP (Norwegian) and STOP by email are ours to confirm."""
     with time_machine.travel(MONDAY_8_OSLO, tick=False):
-        gid = start_game(svc, ALICE, BOB)
+        start_game(svc, ALICE, BOB)
         before = len(local(svc, ALICE))
         lifecycle_command(svc, ALICE, "STOPP")  # Norwegian: no carrier answers it
         told = local(svc, ALICE)[before:]
