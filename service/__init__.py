@@ -1,13 +1,21 @@
-"""slowspades' service: the Flask app factory (:func:`create_app`), blueprints, store, handlers, delivery."""
+"""slowspades' service: the Flask app factory (:func:`create_app`) with its blueprints, and its Celery app
+(:func:`celery_init_app`, the pattern of Flask's documentation). The worker tasks live in ``workers``;
+this package names them only (``workers.tasks.*``, ``workers.beat.*``), it never imports them."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from celery import Celery, Task
+from flask import Flask, current_app
 
 from .config import load_config
 from .context import Services
+from .lifecycle import settings
+from .web import email, health, rules, simulator, sms, status
+
+# the modules holding the tasks: a worker imports them when it starts (``include``)
+TASK_MODULES = ("workers.tasks", "workers.beat")
 
 
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
@@ -16,26 +24,35 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(cfg)
     app.extensions["slowspades"] = Services.from_config(app.config)
-
-    from .web import email, health, rules, simulator, sms, status
-
     app.register_blueprint(sms.bp)
     app.register_blueprint(status.bp)
     app.register_blueprint(email.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(rules.bp)
     simulator.register(app)  # only when SLOWSPADES_SIMULATOR is on (local runs)
-
-    from workers import celery_init_app
-
     celery_init_app(app)
     return app
 
 
+def celery_init_app(app: Flask) -> Celery:
+    """A Celery app whose tasks run inside ``app``'s context, configured from ``app.config['CELERY']``, with
+    the lifecycle's tick in its beat schedule (every ``BEAT_EVERY`` seconds)."""
+
+    class FlaskTask(Task):  # type: ignore[misc]
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            with app.app_context():
+                return self.run(*args, **kwargs)
+
+    celery_app = Celery(app.name, task_cls=FlaskTask, include=list(TASK_MODULES))
+    celery_app.config_from_object(app.config["CELERY"])
+    schedule = dict(celery_app.conf.beat_schedule or {})
+    schedule["lifecycle-tick"] = {"task": "workers.beat.tick", "schedule": float(settings.get(app.config, "BEAT_EVERY"))}
+    celery_app.conf.beat_schedule = schedule
+    celery_app.set_default()
+    app.extensions["celery"] = celery_app
+    return celery_app
+
+
 def services(app: Flask | None = None) -> Services:
     """The :class:`Services` of ``app`` (default: the current app)."""
-    if app is None:
-        from flask import current_app
-
-        app = current_app  # type: ignore[assignment]
-    return app.extensions["slowspades"]  # type: ignore[union-attr]
+    return (app or current_app).extensions["slowspades"]  # type: ignore[no-any-return]

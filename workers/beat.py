@@ -8,8 +8,8 @@
   given game version; it queues the next one while the computer is still to move.
 
 :func:`run_tick` and :func:`run_bot_move` hold the logic without Celery, for the tests;
-:func:`queue_bot` queues the computer's move for the handler task; :func:`install` adds the tick to a
-Celery app's beat schedule.
+:func:`queue_bot` queues the computer's move for the handler task. The tick's schedule is set with the
+Celery app (``service.celery_init_app``).
 """
 
 from __future__ import annotations
@@ -130,11 +130,3 @@ def queue_bot(app: Celery, svc: Services, turn: BotTurn | None) -> None:
     """Queue the computer's move (``BOT_DELAY`` seconds from now), if ``turn`` is one."""
     if turn is not None:
         _bot_queuer(app, svc)(turn)
-
-
-def install(app: Celery, config: dict[str, Any] | None = None) -> None:
-    """Add the lifecycle tick to ``app``'s beat schedule."""
-    every = float(settings.get(config, "BEAT_EVERY"))
-    schedule = dict(app.conf.beat_schedule or {})
-    schedule["lifecycle-tick"] = {"task": TICK, "schedule": every}
-    app.conf.beat_schedule = schedule
