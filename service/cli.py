@@ -6,7 +6,7 @@ import click
 
 from spades.cli import arena, replay
 
-from .operator_cli import games, outbox, players
+from .operator import games, outbox, players
 
 
 @click.group()

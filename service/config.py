@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
+from .lifecycle.settings import SETTINGS as LIFECYCLE_SETTINGS
+
 # name -> (default, kind, description). The README's table is written from this.
 SETTINGS: dict[str, tuple[Any, str, str]] = {
     "REDIS_URL": ("redis://127.0.0.1:6379/0", "str", "Redis holding games, players, messages and the outbox."),
@@ -54,15 +56,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
 }
 
 
-def _lifecycle_settings() -> None:
-    """The lifecycle's settings (service.lifecycle.settings) join the table, so the README lists them too."""
-    from .lifecycle.settings import SETTINGS as LIFECYCLE
-
-    for name, spec in LIFECYCLE.items():
-        SETTINGS.setdefault(name, spec)
-
-
-_lifecycle_settings()
+for _name, _spec in LIFECYCLE_SETTINGS.items():  # the lifecycle's settings join the table (the README lists them)
+    SETTINGS.setdefault(_name, _spec)
 
 
 def _convert(raw: str, kind: str) -> Any:

@@ -18,8 +18,11 @@ from urllib.parse import quote
 from twilio.base.exceptions import TwilioException, TwilioRestException
 from twilio.rest import Client as TwilioClient
 
+from . import keys
 from .context import Services
+from .lifecycle.optout import FINAL, may_send
 from .players import EMAIL, SMS
+from .store import split_outbox_id
 
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
 
@@ -161,8 +164,6 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     if entry is None:
         current = svc.store.outbox_entry(outbox_id)
         return current["status"] if current else "missing"
-    from .lifecycle.optout import may_send
-
     if not may_send(svc, entry["to"], entry.get("kind", "")):  # STOP: nothing but its confirmation (nor to the computer)
         return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE)
     sender = sender_for(svc, entry["channel"])
@@ -197,10 +198,6 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
     STOP (``recipients``: who they are likely to be, the senders of player-owned replies besides; any
     other is read in one more round trip). Call the result with all of ``pipe``'s replies and a
     pipeline (or None) to write the local outbox and the statuses."""
-    from . import keys
-    from .lifecycle.optout import FINAL
-    from .store import split_outbox_id
-
     guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
     guess = [a for a in guess if not keys.is_bot(a)]
     start = len(pipe)

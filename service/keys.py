@@ -1,9 +1,15 @@
-"""Redis key names besides the store's own (``service.store.owner_keys``): the lifecycle's due work and
-beat lock, a game's life hash, a player's life hash and game numbers. Every per-game key shares the
-game's hash tag, every per-player key the player's."""
+"""Redis key names, all of them (the layout is described in :mod:`service.store`): an owner's keys (a game
+``g:<id>`` or a player ``p:<address>``, :func:`owner_keys`), inbound records and their claims, the outbox's
+indexes, the lifecycle's due work and beat lock, the life hashes, game numbers and reply tokens. Every
+per-game key shares the game's hash tag, every per-player key the player's."""
 
 from __future__ import annotations
 
+import hashlib
+
+DIRTY = "outbox:dirty"  # zset: owners (g:<id> / p:<addr>) that may hold queued outbox entries
+PENDING_IN = "in:pending"  # zset: inbound messages recorded but not yet handled (<addr> <msg id>), by ms
+LOCAL_OUTBOX = "outbox:local"  # stream: messages "sent" by the local outbox (no provider configured)
 DUE = "ss:due"
 BEAT_LOCK = "ss:beat:lock"
 BOT_PREFIX = "bot:"
@@ -26,3 +32,48 @@ def player_nums(address: str) -> str:
 
 def is_bot(address: str) -> bool:
     return address.startswith(BOT_PREFIX)
+
+
+def game_owner(game_id: str) -> str:
+    return f"g:{game_id}"
+
+
+def player_owner(address: str) -> str:
+    return f"p:{address}"
+
+
+def inbound_keys(address: str, message_id: str, window_s: int, now_s: int) -> list[str]:
+    """The record of a message from ``address``, and its claims' sets of this window and the one before."""
+    tag = "{" + player_owner(address) + "}"
+    n = now_s // window_s
+    return [f"{tag}:in:{message_id}", f"{tag}:seen:{n}", f"{tag}:seen:{n - 1}"]
+
+
+def pending_member(address: str, message_id: str) -> str:
+    """The member of ``in:pending`` for a message (an address has no space)."""
+    return f"{address} {message_id}"
+
+
+def owner_keys(owner: str) -> dict[str, str]:
+    """The keys of one owner (``g:<id>`` or ``p:<address>``), all under one hash tag."""
+    tag = "{" + owner + "}"
+    meta = f"{tag}:meta" if owner.startswith("g:") else f"{tag}:player"
+    return {"ev": f"{tag}:ev", "meta": meta, "consumed": f"{tag}:consumed", "archive": f"{tag}:archive",
+            "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games", "life": f"{tag}:life"}
+
+
+def message_digest(message_id: str) -> int:
+    """A message id as a signed 64-bit integer (so a set of them is an intset: 8 bytes each)."""
+    return int.from_bytes(hashlib.blake2b(message_id.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+def split_outbox_id(outbox_id: str) -> tuple[str, str]:
+    owner, _, n = outbox_id.rpartition("#")
+    if not owner or not n.isdigit():
+        raise ValueError(f"not an outbox id: {outbox_id!r}")
+    return owner, n
+
+
+def reply_token(token: str) -> str:
+    """String: ``<game id> <address>`` for a per-game email reply address ``play+<token>@<domain>``."""
+    return f"rtok:{token}"

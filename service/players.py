@@ -10,12 +10,14 @@ import re
 import secrets
 from dataclasses import dataclass
 from email.utils import parseaddr
-from typing import Any
 
 import phonenumbers
 import redis
 
-from .store import now_ms, owner_keys, player_owner
+from . import keys
+from .codec import text
+from .keys import owner_keys, player_owner
+from .store_base import now_ms
 
 SMS, EMAIL = "sms", "email"
 _EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
@@ -58,10 +60,6 @@ def address_kind(value: str) -> str:
     return EMAIL if "@" in value else SMS
 
 
-def _s(v: Any) -> str:
-    return v.decode() if isinstance(v, bytes) else str(v)
-
-
 class Players:
     """Player records and indexes in Redis."""
 
@@ -70,12 +68,12 @@ class Players:
 
     def get(self, address: str) -> dict[str, str] | None:
         raw = self.r.hgetall(owner_keys(player_owner(address))["meta"])
-        return {_s(a): _s(b) for a, b in raw.items()} if raw else None
+        return {text(a): text(b) for a, b in raw.items()} if raw else None
 
     def ensure(self, address: str, lang: str = "en") -> dict[str, str]:
         """The player's record, created (kind, lang, created) on first contact (one round trip)."""
         key = owner_keys(player_owner(address))["meta"]
-        known = {_s(a): _s(b) for a, b in self.r.hgetall(key).items()}
+        known = {text(a): text(b) for a, b in self.r.hgetall(key).items()}
         if "kind" in known and "lang" in known:
             return known
         pipe = self.r.pipeline(transaction=False)
@@ -84,7 +82,7 @@ class Players:
         pipe.hsetnx(key, "created", now_ms())
         pipe.hgetall(key)
         raw = pipe.execute()[-1]
-        return {_s(a): _s(b) for a, b in raw.items()}
+        return {text(a): text(b) for a, b in raw.items()}
 
     def set_lang(self, address: str, lang: str) -> None:
         """``LANG FR``: the player's language from now on."""
@@ -95,29 +93,29 @@ class Players:
         pipe = self.r.pipeline(transaction=False)
         for address in addresses:
             pipe.hget(owner_keys(player_owner(address))["meta"], "lang")
-        return [_s(v) if v else default for v in pipe.execute()]
+        return [text(v) if v else default for v in pipe.execute()]
 
     def add_game(self, address: str, game_id: str, created_ms: int) -> None:
         self.r.zadd(owner_keys(player_owner(address))["games"], {game_id: created_ms}, nx=True)
 
     def games(self, address: str) -> list[str]:
         """The player's game ids, newest first."""
-        return [_s(g) for g in self.r.zrevrange(owner_keys(player_owner(address))["games"], 0, -1)]
+        return [text(g) for g in self.r.zrevrange(owner_keys(player_owner(address))["games"], 0, -1)]
 
     def new_reply_token(self, game_id: str, address: str) -> str:
         """A fresh 128-bit token naming (game, address); the reply address is ``play+<token>@<domain>``."""
         token = secrets.token_hex(16)
-        self.r.set(f"rtok:{token}", f"{game_id} {address}")
+        self.r.set(keys.reply_token(token), f"{game_id} {address}")
         return token
 
     def reply_token(self, token: str) -> tuple[str, str] | None:
         """(game id, address) that a reply token was issued for, or None."""
         if not re.fullmatch(r"[0-9a-f]{32}", token or ""):
             return None
-        raw = self.r.get(f"rtok:{token}")
+        raw = self.r.get(keys.reply_token(token))
         if raw is None:
             return None
-        game_id, _, address = _s(raw).partition(" ")
+        game_id, _, address = text(raw).partition(" ")
         return game_id, address
 
 

@@ -34,14 +34,22 @@ An outbox id is ``<owner>#<n>``, e.g. ``g:k3j9x2#17`` or ``p:+4790000000#3``.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import time
-import zlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 import redis
+from redis.client import Pipeline
+
+from .codec import text
+from .keys import DIRTY, LOCAL_OUTBOX, game_owner, owner_keys, player_owner, split_outbox_id
+from .store_archive import ARCHIVE_LUA, COMPACT_LUA, ArchivedGames
+from .store_base import StoredEvent, now_ms, queue_script, sid_key
+from .store_inbound import CLAIM_INBOUND_LUA, InboundRecords
+from .store_operator import REQUEUE_LUA, OperatorReads
+
+__all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "Store", "StoredEvent", "DIRTY", "LOCAL_OUTBOX",
+           "game_owner", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]
 
 APPEND_LUA = r"""
 -- KEYS: ev, meta, consumed, outbox, outq, life
@@ -106,72 +114,6 @@ end
 return reply
 """
 
-ARCHIVE_LUA = r"""
--- KEYS: ev, archive, meta; ARGV: expected stream length, compressed log
--- Replaces a finished game's stream by one compressed value, if nothing was appended meanwhile.
-if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) or redis.call('HEXISTS', KEYS[3], 'archived') == 1 then
-  return 0
-end
-redis.call('SET', KEYS[2], ARGV[2])
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[3], 'archived', ARGV[1])
-return 1
-"""
-
-COMPACT_LUA = r"""
--- KEYS: outbox, consumed, meta; ARGV: the message ids of the game's archived log
--- A finished game's outbox keeps what may still be sent or looked at: entries not known to be sent
--- (queued, sending, failed) and the last entry to each recipient. The others (sent, delivered) are
--- dropped, and the consumed ids whose entries were all dropped with them (a retry of such a message
--- is still recognised, from the archived log: Store.consumed_in_archive). Returns the number dropped.
-local all = redis.call('HGETALL', KEYS[1])
-local status, last = {}, {}
-for i = 1, #all, 2 do
-  local f, v = all[i], all[i + 1]
-  local n = string.match(f, '^(%d+):s$')
-  if n then
-    status[n] = v
-  elseif string.match(f, '^%d+$') then
-    local ok, e = pcall(cjson.decode, v)
-    local to = (ok and type(e) == 'table' and e.to) or ''
-    if last[to] == nil or tonumber(f) > tonumber(last[to]) then last[to] = f end
-  end
-end
-local keep = {}
-for _, n in pairs(last) do keep[n] = true end
-local dropped = {}
-local count = 0
-for n, s in pairs(status) do
-  if (s == 'sent' or s == 'delivered') and not keep[n] then
-    redis.call('HDEL', KEYS[1], n, n .. ':s', n .. ':t', n .. ':sid', n .. ':err', n .. ':by')
-    dropped[n] = true
-    count = count + 1
-  end
-end
-local logged = {}
-for _, m in ipairs(ARGV) do logged[m] = true end
-local consumed = redis.call('HGETALL', KEYS[2])
-for i = 1, #consumed, 2 do
-  local gone = logged[consumed[i]] == true
-  for n in string.gmatch(consumed[i + 1], '[^,]+') do
-    if not dropped[n] then gone = false end
-  end
-  if gone then redis.call('HDEL', KEYS[2], consumed[i]) end
-end
--- written afresh: a hash emptied by HDEL keeps its table's memory (and a small one is stored compactly)
-for _, key in ipairs({KEYS[1], KEYS[2]}) do
-  local ttl = redis.call('PTTL', key)
-  local rest = redis.call('HGETALL', key)
-  redis.call('DEL', key)
-  for i = 1, #rest, 1000 do  -- in chunks: unpack has a stack limit
-    redis.call('HSET', key, unpack(rest, i, math.min(i + 999, #rest)))
-  end
-  if #rest > 0 and ttl > 0 then redis.call('PEXPIRE', key, ttl) end
-end
-if count > 0 then redis.call('HINCRBY', KEYS[3], 'outbox_dropped', count) end
-return count
-"""
-
 CLAIM_LUA = r"""
 -- KEYS: outbox, outq; ARGV: n, now ms, lease ms, the message whose handling asks ('' if none)
 -- An entry is claimed if queued, or sending for longer than the lease, or claimed by that same handling
@@ -206,79 +148,10 @@ if new == 'queued' then redis.call('ZADD', KEYS[2], ARGV[3], n) else redis.call(
 return new
 """
 
-CLAIM_INBOUND_LUA = r"""
--- KEYS: record, seen (this window), seen (the previous window)
--- ARGV: digest, record ttl s, seen expiry (unix s), field, value, ...
--- Claims a message id once: 'new' (recorded now), 'pending' (recorded, not yet handled), 'done' (handled).
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'pending' end
-if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 or redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then
-  return 'done'
-end
-redis.call('SADD', KEYS[2], ARGV[1])
-redis.call('EXPIREAT', KEYS[2], tonumber(ARGV[3]))
-redis.call('HSET', KEYS[1], unpack(ARGV, 4))
-redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
-return 'new'
-"""
-
 ZREM_IF_SCORE_LUA = r"""
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('ZREM', KEYS[1], ARGV[1]) end
 return 0
 """
-
-DIRTY = "outbox:dirty"
-PENDING_IN = "in:pending"
-LOCAL_OUTBOX = "outbox:local"
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-def game_owner(game_id: str) -> str:
-    return f"g:{game_id}"
-
-
-def player_owner(address: str) -> str:
-    return f"p:{address}"
-
-
-def message_digest(message_id: str) -> int:
-    """A message id as a signed 64-bit integer (so a set of them is an intset: 8 bytes each)."""
-    return int.from_bytes(hashlib.blake2b(message_id.encode(), digest_size=8).digest(), "big", signed=True)
-
-
-def inbound_keys(address: str, message_id: str, window_s: int, now_s: int) -> list[str]:
-    """The record of a message from ``address``, and its claims' sets of this window and the one before."""
-    tag = "{" + player_owner(address) + "}"
-    n = now_s // window_s
-    return [f"{tag}:in:{message_id}", f"{tag}:seen:{n}", f"{tag}:seen:{n - 1}"]
-
-
-def pending_member(address: str, message_id: str) -> str:
-    """The member of ``in:pending`` for a message (an address has no space)."""
-    return f"{address} {message_id}"
-
-
-def owner_keys(owner: str) -> dict[str, str]:
-    """The keys of one owner (``g:<id>`` or ``p:<address>``), all under one hash tag."""
-    tag = "{" + owner + "}"
-    meta = f"{tag}:meta" if owner.startswith("g:") else f"{tag}:player"
-    return {"ev": f"{tag}:ev", "meta": meta, "consumed": f"{tag}:consumed", "archive": f"{tag}:archive",
-            "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games", "life": f"{tag}:life"}
-
-
-def _sid_key(stream_id: str) -> tuple[int, int]:
-    ms, _, seq = stream_id.partition("-")
-    return int(ms), int(seq or 0)
-
-
-def split_outbox_id(outbox_id: str) -> tuple[str, str]:
-    owner, _, n = outbox_id.rpartition("#")
-    if not owner or not n.isdigit():
-        raise ValueError(f"not an outbox id: {outbox_id!r}")
-    return owner, n
-
 
 @dataclass(frozen=True)
 class AppendResult:
@@ -295,28 +168,7 @@ class AppendResult:
         return self.status == "ok"
 
 
-@dataclass(frozen=True)
-class StoredEvent:
-    """One stream entry: the stream id, the engine event dict, and the envelope (only on a batch's first)."""
-
-    stream_id: str
-    event: dict[str, Any]
-    time_ms: int | None = None
-    message_id: str | None = None
-
-
-def _s(v: Any) -> str:
-    return v.decode() if isinstance(v, bytes) else str(v)
-
-
-def _queue_script(pipe: Any, script: Any, keys: list[Any], args: list[Any]) -> None:
-    """Queue a Lua script on a pipeline as ``EVAL`` of its text: redis-py's own way (``client=pipe``) asks
-    ``SCRIPT EXISTS`` first, one more round trip per pipeline; EVAL never meets a missing script and
-    the server keeps the compiled script by its hash anyway."""
-    pipe.eval(script.script, len(keys), *keys, *args)
-
-
-class Store:
+class Store(InboundRecords, ArchivedGames, OperatorReads):
     """Events, outbox and inbound messages on one Redis connection pool."""
 
     def __init__(self, client: redis.Redis, dedupe_window_s: int = 86400) -> None:
@@ -329,6 +181,7 @@ class Store:
         self._zrem_if = client.register_script(ZREM_IF_SCORE_LUA)
         self._archive = client.register_script(ARCHIVE_LUA)
         self._compact = client.register_script(COMPACT_LUA)
+        self._requeue = client.register_script(REQUEUE_LUA)
 
     # -- appending ----------------------------------------------------------------------
     def append(self, owner: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,
@@ -361,14 +214,14 @@ class Store:
         if entries:  # one round trip: the ZADD runs first, then the script
             pipe = self.r.pipeline(transaction=False)
             pipe.zadd(DIRTY, {owner: now_ms()})
-            _queue_script(pipe, self._append, keys, args)
+            queue_script(pipe, self._append, keys, args)
             reply = pipe.execute()[-1]
         else:
             reply = self._append(keys=keys, args=args)
-        status, version, ids = reply[0], reply[1], _s(reply[2])
-        last = _s(reply[3]) if len(reply) > 3 else ""
-        recorded = (int(reply[4]), _s(reply[5]), _s(reply[6])) if len(reply) > 6 else None
-        return AppendResult(_s(status), int(_s(version)), [f"{owner}#{n}" for n in ids.split(",") if n], last,
+        status, version, ids = reply[0], reply[1], text(reply[2])
+        last = text(reply[3]) if len(reply) > 3 else ""
+        recorded = (int(reply[4]), text(reply[5]), text(reply[6])) if len(reply) > 6 else None
+        return AppendResult(text(status), int(text(version)), [f"{owner}#{n}" for n in ids.split(",") if n], last,
                             recorded)
 
     # -- reading ------------------------------------------------------------------------
@@ -379,7 +232,7 @@ class Store:
         return self.loaded(game_id, after, pipe.execute())
 
     @staticmethod
-    def queue_load(pipe: Any, game_id: str, after: str | None = None) -> None:
+    def queue_load(pipe: Pipeline, game_id: str, after: str | None = None) -> None:
         """Queue on ``pipe`` the two reads of :meth:`load` (so a caller can join them to its own)."""
         k = owner_keys(game_owner(game_id))
         pipe.xrange(k["ev"], min="(" + after if after else "-", max="+")
@@ -389,12 +242,12 @@ class Store:
         """:meth:`load`'s answer from the two replies :meth:`queue_load` queued."""
         entries, archived = replies
         if archived and not entries:
-            return [e for e in self._read_archive(game_id)
-                    if after is None or _sid_key(e.stream_id) > _sid_key(after)]
+            return [e for e in self.read_archive(game_id)
+                    if after is None or sid_key(e.stream_id) > sid_key(after)]
         out = []
         for sid, fields in entries:
-            f = {_s(a): _s(b) for a, b in fields.items()}
-            out.append(StoredEvent(_s(sid), json.loads(f["e"]), int(f["t"]) if "t" in f else None,
+            f = {text(a): text(b) for a, b in fields.items()}
+            out.append(StoredEvent(text(sid), json.loads(f["e"]), int(f["t"]) if "t" in f else None,
                                    f.get("m") or None))
         return out
 
@@ -405,50 +258,10 @@ class Store:
         pipe.xlen(k["ev"])
         pipe.hget(k["meta"], "archived")
         n, archived = pipe.execute()
-        return max(int(n), int(_s(archived)) if archived else 0)
-
-    def archive(self, game_id: str) -> bool:
-        """Replace a finished game's stream by one compressed value (about a tenth of the memory).
-
-        Safe to call any time: it does nothing if events were appended since it read the stream,
-        and appends to an archived game are refused (conflict).
-        """
-        k = owner_keys(game_owner(game_id))
-        events = self.load(game_id)
-        if not events or self.r.exists(k["archive"]):
-            return False
-        lines = "\n".join(json.dumps([e.stream_id, e.event, e.time_ms, e.message_id], separators=(",", ":"))
-                          for e in events)
-        blob = zlib.compress(lines.encode(), 9)
-        done = bool(self._archive(keys=[k["ev"], k["archive"], k["meta"]], args=[len(events), blob]))
-        if done:
-            self.compact_outbox(game_id, [e.message_id for e in events if e.message_id])
-        return done
-
-    def compact_outbox(self, game_id: str, logged: list[str]) -> int:
-        """A finished game's outbox down to what may still be sent or looked at (see ``COMPACT_LUA``):
-        the entries not known to be sent, the last one to each recipient, and their consumed ids
-        (a consumed id goes only if ``logged``, the message ids of the archived log, has it). Returns the number of entries dropped (added up in the meta's ``outbox_dropped``)."""
-        k = owner_keys(game_owner(game_id))
-        return int(self._compact(keys=[k["outbox"], k["consumed"], k["meta"]], args=list(dict.fromkeys(logged))))
-
-    def consumed_in_archive(self, game_id: str, message_id: str) -> bool:
-        """Whether an archived game's log holds an append of ``message_id`` (its consumed id may be
-        gone with its outbox entries, :meth:`compact_outbox`)."""
-        return any(e.message_id == message_id for e in self._read_archive(game_id))
-
-    def _read_archive(self, game_id: str) -> list[StoredEvent]:
-        raw = self.r.get(owner_keys(game_owner(game_id))["archive"])
-        if raw is None:
-            return []
-        out = []
-        for line in zlib.decompress(raw).decode().split("\n"):
-            sid, event, t, m = json.loads(line)
-            out.append(StoredEvent(sid, event, t, m))
-        return out
+        return max(int(n), int(text(archived)) if archived else 0)
 
     def meta(self, game_id: str) -> dict[str, str]:
-        return {_s(a): _s(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()}
+        return {text(a): text(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()}
 
     def consumed_and_meta(self, game_id: str, message_id: str) -> tuple[list[str] | None, dict[str, str]]:
         """:meth:`consumed` for the game and :meth:`meta`, in one round trip."""
@@ -458,15 +271,15 @@ class Store:
         pipe.hget(k["consumed"], message_id)
         pipe.hgetall(k["meta"])
         raw, meta = pipe.execute()
-        ids = None if raw is None else [f"{owner}#{n}" for n in _s(raw).split(",") if n]
-        return ids, {_s(a): _s(b) for a, b in meta.items()}
+        ids = None if raw is None else [f"{owner}#{n}" for n in text(raw).split(",") if n]
+        return ids, {text(a): text(b) for a, b in meta.items()}
 
     def consumed(self, owner: str, message_id: str) -> list[str] | None:
         """The outbox ids a consumed message caused, or None if ``owner`` never consumed it."""
         raw = self.r.hget(owner_keys(owner)["consumed"], message_id)
         if raw is None:
             return None
-        return [f"{owner}#{n}" for n in _s(raw).split(",") if n]
+        return [f"{owner}#{n}" for n in text(raw).split(",") if n]
 
     # -- outbox -------------------------------------------------------------------------
     def outbox_entry(self, outbox_id: str) -> dict[str, Any] | None:
@@ -476,14 +289,14 @@ class Store:
         raw, s, t, sid, err = self.r.hmget(key, n, f"{n}:s", f"{n}:t", f"{n}:sid", f"{n}:err")
         if raw is None:
             return None
-        entry = json.loads(_s(raw))
-        entry.update(id=outbox_id, status=_s(s), updated_ms=int(_s(t or 0)),
-                     sid=_s(sid) if sid else None, error=_s(err) if err else None)
+        entry = json.loads(text(raw))
+        entry.update(id=outbox_id, status=text(s), updated_ms=int(text(t or 0)),
+                     sid=text(sid) if sid else None, error=text(err) if err else None)
         return entry
 
     def outbox_entries(self, owner: str) -> list[dict[str, Any]]:
         key = owner_keys(owner)["outbox"]
-        ns = sorted(int(_s(f)) for f in self.r.hkeys(key) if _s(f).isdigit())
+        ns = sorted(int(text(f)) for f in self.r.hkeys(key) if text(f).isdigit())
         return [e for e in (self.outbox_entry(f"{owner}#{n}") for n in ns) if e is not None]
 
     def claim_send(self, outbox_id: str, lease_s: int) -> dict[str, Any] | None:
@@ -491,9 +304,9 @@ class Store:
         owner, n = split_outbox_id(outbox_id)
         k = owner_keys(owner)
         status, raw = self._claim(keys=[k["outbox"], k["outq"]], args=[n, now_ms(), lease_s * 1000])
-        if _s(status) != "claimed":
+        if text(status) != "claimed":
             return None
-        entry = json.loads(_s(raw))
+        entry = json.loads(text(raw))
         entry["id"] = outbox_id
         return entry
 
@@ -509,22 +322,23 @@ class Store:
         for oid in outbox_ids:
             owner, n = split_outbox_id(oid)
             k = owner_keys(owner)
-            _queue_script(pipe, self._claim, [k["outbox"], k["outq"]], [n, now_ms(), lease_s * 1000, by])
+            queue_script(pipe, self._claim, [k["outbox"], k["outq"]], [n, now_ms(), lease_s * 1000, by])
 
         def finish(replies: list[Any]) -> list[dict[str, Any] | None]:
             out: list[dict[str, Any] | None] = []
             for oid, (status, raw) in zip(outbox_ids, replies):
-                if _s(status) != "claimed":
+                if text(status) != "claimed":
                     out.append(None)
                     continue
-                entry = json.loads(_s(raw))
+                entry = json.loads(text(raw))
                 entry["id"] = oid
                 out.append(entry)
             return out
 
         return finish
 
-    def settle_local_many(self, sent: list[dict[str, Any]], refused: list[tuple[str, str]], tail: Any = None) -> None:
+    def settle_local_many(self, sent: list[dict[str, Any]], refused: list[tuple[str, str]],
+                          tail: Pipeline | None = None) -> None:
         """In one round trip: :meth:`push_local_and_mark_sent` for the ``sent`` entries, and
         ``set_status(id, 'failed', error=...)`` for the ``refused`` (id, error) pairs; with ``tail`` (a
         pipeline), queued on it for its owner to execute."""
@@ -533,11 +347,11 @@ class Store:
             owner, n = split_outbox_id(entry["id"])
             k = owner_keys(owner)
             pipe.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
-            _queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "sent", now_ms(), "local", ""])
+            queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "sent", now_ms(), "local", ""])
         for oid, error in refused:
             owner, n = split_outbox_id(oid)
             k = owner_keys(owner)
-            _queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "failed", now_ms(), "", error[:500]])
+            queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "failed", now_ms(), "", error[:500]])
         if (sent or refused) and tail is None:
             pipe.execute()
 
@@ -545,16 +359,16 @@ class Store:
         """Move an entry's status forward (never backwards, except sending -> queued); returns the status now."""
         owner, n = split_outbox_id(outbox_id)
         k = owner_keys(owner)
-        return _s(self._status(keys=[k["outbox"], k["outq"]], args=[n, status, now_ms(), provider_id, error[:500]]))
+        return text(self._status(keys=[k["outbox"], k["outq"]], args=[n, status, now_ms(), provider_id, error[:500]]))
 
     def stale_outbox(self, older_than_s: float) -> list[str]:
         """Outbox ids still queued (or stuck sending) for longer than ``older_than_s``; tidies ``outbox:dirty``."""
         cutoff = now_ms() - int(older_than_s * 1000)
         found: list[str] = []
         for owner_b, score in self.r.zrangebyscore(DIRTY, "-inf", cutoff, withscores=True):
-            owner = _s(owner_b)
+            owner = text(owner_b)
             outq = owner_keys(owner)["outq"]
-            ns = [_s(n) for n in self.r.zrangebyscore(outq, "-inf", cutoff)]
+            ns = [text(n) for n in self.r.zrangebyscore(outq, "-inf", cutoff)]
             found.extend(f"{owner}#{n}" for n in ns)
             if self.r.zcard(outq) == 0:
                 self._zrem_if(keys=[DIRTY], args=[owner, repr(score) if score != int(score) else str(int(score))])
@@ -562,89 +376,11 @@ class Store:
                 self.r.zadd(DIRTY, {owner: now_ms()})
         return found
 
-    # -- inbound messages ---------------------------------------------------------------
-    def record_inbound(self, address: str, message_id: str, fields: dict[str, str], ttl_s: int) -> str:
-        """Claim and record a message from ``address`` (kept ``ttl_s`` until handled); returns ``new``,
-        or for a message claimed before (a retry), ``pending`` (not handled yet) or ``done``."""
-        flat: list[str] = []
-        for a, b in fields.items():
-            flat += [a, str(b)]
-        now_s = int(time.time())
-        keys = inbound_keys(address, message_id, self.dedupe_window_s, now_s)
-        expire_at = (now_s // self.dedupe_window_s + 2) * self.dedupe_window_s + 60
-        pipe = self.r.pipeline(transaction=False)
-        pipe.zadd(PENDING_IN, {pending_member(address, message_id): now_ms()}, nx=True)  # the sweep finds it if we die
-        _queue_script(pipe, self._claim_in, keys, [message_digest(message_id), ttl_s, expire_at, *flat])
-        claim = _s(pipe.execute()[-1])
-        if claim == "done":
-            self.r.zrem(PENDING_IN, pending_member(address, message_id))
-        return claim
-
-    def inbound(self, address: str, message_id: str) -> dict[str, str] | None:
-        """The recorded message; ``{"status": "done"}`` once it is handled (while its claim lasts); else None."""
-        pipe = self.r.pipeline(transaction=False)
-        finish = self.queue_inbound(pipe, address, message_id)
-        return finish(pipe.execute())
-
-    def queue_inbound(self, pipe: Any, address: str, message_id: str, claims: bool = True) -> Any:
-        """:meth:`inbound` with its reads queued on ``pipe``; call the result with all of ``pipe``'s replies.
-        Without ``claims``, only the record is read (None if it is gone, handled or not)."""
-        record, seen, prev = inbound_keys(address, message_id, self.dedupe_window_s, int(time.time()))
-        digest = message_digest(message_id)
-        start = len(pipe)
-        pipe.hgetall(record)
-        if claims:
-            pipe.sismember(seen, digest)
-            pipe.sismember(prev, digest)
-
-        def finish(all_replies: list[Any]) -> dict[str, str] | None:
-            raw, now, before = [*all_replies[start:start + (3 if claims else 1)], None, None][:3]
-            if raw:
-                return {_s(a): _s(b) for a, b in raw.items()}
-            return {"status": "done"} if now or before else None
-
-        return finish
-
-    def mark_inbound(self, address: str, message_id: str, status: str) -> None:
-        """Set the status of a recorded message (never re-creating one); ``done`` drops the record (its
-        claim stays, :meth:`record_inbound`) and un-pends it."""
-        pipe = self.r.pipeline(transaction=False)
-        self.queue_mark_inbound(pipe, address, message_id, status)
-        pipe.execute()
-
-    def queue_mark_inbound(self, pipe: Any, address: str, message_id: str, status: str) -> None:
-        """:meth:`mark_inbound` queued on ``pipe`` (executed by its owner). A handled message's text is not
-        needed any more: the game's stream envelope names the message that caused its events."""
-        record = inbound_keys(address, message_id, self.dedupe_window_s, 0)[0]
-        if status == "done":
-            pipe.delete(record)
-            pipe.zrem(PENDING_IN, pending_member(address, message_id))
-        else:
-            pipe.eval("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'status', ARGV[1]) end",
-                      1, record, status)
-
-    def stale_inbound(self, older_than_s: float) -> list[tuple[str, str]]:
-        """(address, message id) of recorded messages not handled after ``older_than_s`` (the web died
-        before queueing, say); tidies the pending marks of messages handled or gone."""
-        cutoff = now_ms() - int(older_than_s * 1000)
-        out = []
-        for raw in self.r.zrangebyscore(PENDING_IN, "-inf", cutoff, start=0, num=1000):
-            address, _, mid = _s(raw).partition(" ")
-            if self.r.exists(inbound_keys(address, mid, self.dedupe_window_s, 0)[0]):
-                out.append((address, mid))
-            else:
-                self.r.zrem(PENDING_IN, raw)
-        return out
-
-    def seen_once(self, key: str, ttl_s: int) -> bool:
-        """True the first time ``key`` is seen within ``ttl_s`` (SET NX EX)."""
-        return bool(self.r.set(key, "1", nx=True, ex=ttl_s))
-
     # -- local outbox -------------------------------------------------------------------
     def push_local(self, entry: dict[str, Any]) -> str:
         """Keep a message "sent" without a provider, for the CLI to show; returns its stream id."""
         sid = self.r.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
-        return _s(sid)
+        return text(sid)
 
     def push_local_and_mark_sent(self, outbox_id: str, entry: dict[str, Any]) -> str:
         """:meth:`push_local` and ``set_status(outbox_id, 'sent')`` in one round trip; returns the status."""
@@ -652,10 +388,10 @@ class Store:
         k = owner_keys(owner)
         pipe = self.r.pipeline(transaction=False)
         pipe.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
-        _queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "sent", now_ms(), "local", ""])
-        return _s(pipe.execute()[-1])
+        queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "sent", now_ms(), "local", ""])
+        return text(pipe.execute()[-1])
 
     def read_local(self, count: int = 100, after: str = "-") -> list[tuple[str, dict[str, Any]]]:
         """Messages in the local outbox, oldest first."""
-        return [(_s(i), json.loads(_s(f[b"m"] if b"m" in f else f["m"])))
+        return [(text(i), json.loads(text(f[b"m"] if b"m" in f else f["m"])))
                 for i, f in self.r.xrange(LOCAL_OUTBOX, min=after, max="+", count=count)]

@@ -188,7 +188,7 @@ def describe(stream_id: str, entry: dict[str, Any]) -> dict[str, Any]:
 def sms_stats(body: str) -> dict[str, Any]:
     """Segments, encoding and length of an SMS body (``chat.gsm`` when present)."""
     try:
-        from chat import gsm
+        from chat import gsm  # here, not at the top: the page is served even from a checkout without chat/
     except ImportError:  # pragma: no cover - chat is part of the repo; a fallback for a partial checkout
         n = len(body)
         return {"segments": 1 if n <= 160 else -(-n // 153), "encoding": "GSM-7?", "chars": n}

@@ -1,0 +1,100 @@
+"""What the operator's commands share: the service's parts, addresses, times, output and failure, a game's summary."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime, timezone
+from typing import Any, NoReturn
+
+import click
+
+from spades.cards import Card
+from spades.events import from_dict
+from spades.game import Game, PlayerView, fold
+
+from ..config import load_config
+from ..context import Services
+from ..players import BadAddress, parse_address
+
+redis_option = click.option("--redis-url", envvar="SLOWSPADES_REDIS_URL", default=None,
+                            help="Redis of the service (default: SLOWSPADES_REDIS_URL).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+
+
+# -- helpers ------------------------------------------------------------------------------
+def services(redis_url: str | None) -> Services:
+    """The service's parts, from the environment's configuration (``redis_url`` overriding its Redis)."""
+    cfg = load_config()
+    if redis_url:
+        cfg["REDIS_URL"] = redis_url
+    return Services.from_config(cfg)
+
+
+def when(ms: int | None) -> str:
+    """A time in ms since the epoch, as UTC ISO 8601 (``-`` for none)."""
+    if not ms:
+        return "-"
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def emit(data: Any, as_json: bool, text: str) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=True, default=str) if as_json else text)
+
+
+def fail(message: str, code: int = 2, as_json: bool = False) -> NoReturn:
+    if as_json:
+        click.echo(json.dumps({"error": message}))
+    else:
+        click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def load_game(svc: Services, game_id: str) -> Game:
+    return fold(from_dict(se.event) for se in svc.store.load(game_id))
+
+
+def last_activity_ms(svc: Services, game_id: str, meta: dict[str, str]) -> int:
+    """The time of the game's last append (its stream's last id), else when it was created."""
+    times = [int(meta.get(k) or 0) for k in ("created", "started", "ended")]
+    return max([*times, svc.store.last_append_ms(game_id) or 0])
+
+
+def game_summary(svc: Services, game_id: str) -> dict[str, Any]:
+    """What ``games list`` shows of one game."""
+    meta = svc.store.meta(game_id)
+    seats = [meta.get("seat0", ""), meta.get("seat1", "")]
+    out: dict[str, Any] = {"id": game_id, "status": meta.get("status", "?"), "players": seats,
+                           "version": svc.store.version(game_id), "phase": None, "hand": None,
+                           "to_move": None, "scores": None, "winner": None}
+    if out["version"]:
+        game = load_game(svc, game_id)
+        out.update(phase=game.phase, hand=game.hand_no, scores=list(game.scores),
+                   to_move=seats[game.to_move] if game.to_move is not None and game.phase != "over" else None,
+                   winner=seats[game.winner] if game.winner is not None else None)
+    elif out["status"] == "invited":
+        out["to_move"] = seats[1]  # the invitee is to answer
+    ms = last_activity_ms(svc, game_id, meta)
+    out.update(last_activity_ms=ms, last_activity=when(ms))
+    return out
+
+
+def normalise(svc: Services, text: str) -> str:
+    """An address as the service stores it (E.164 or lower-case email); unchanged if unparseable."""
+    try:
+        return parse_address(text, svc.config.get("DEFAULT_REGION", "US")).value
+    except BadAddress:
+        return text.strip()
+
+
+def view_dict(v: PlayerView) -> dict[str, Any]:
+    """A ``PlayerView`` as JSON-ready data (cards as codes)."""
+    def card(c: Card | None) -> str | None:
+        return c.code if c is not None else None
+
+    return {"game_id": v.game_id, "seat": v.seat, "hand_no": v.hand_no, "phase": v.phase, "my_turn": v.my_turn,
+            "hand": [c.code for c in v.hand], "offered": card(v.offered),
+            "double_nil_offer": v.double_nil_offer, "trick": [[s, c.code] for s, c in v.trick],
+            "tricks_won": list(v.tricks_won), "bids": list(v.bids), "scores": list(v.scores),
+            "bags": list(v.bags), "spades_broken": v.spades_broken, "winner": v.winner,
+            "end_reason": v.end_reason}

@@ -1,0 +1,115 @@
+"""Inbound messages: each claimed once per sender and recorded until handled (a mixin of :class:`service.store.Store`)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import redis
+from redis.client import Pipeline
+from redis.commands.core import Script
+
+from .codec import text, text_hash
+from .keys import PENDING_IN, inbound_keys, message_digest, pending_member
+from .store_base import now_ms, queue_script
+
+CLAIM_INBOUND_LUA = r"""
+-- KEYS: record, seen (this window), seen (the previous window)
+-- ARGV: digest, record ttl s, seen expiry (unix s), field, value, ...
+-- Claims a message id once: 'new' (recorded now), 'pending' (recorded, not yet handled), 'done' (handled).
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'pending' end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 or redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then
+  return 'done'
+end
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('EXPIREAT', KEYS[2], tonumber(ARGV[3]))
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
+return 'new'
+"""
+
+
+class InboundRecords:
+    """Claiming, recording, reading and marking inbound messages."""
+
+    r: redis.Redis
+    dedupe_window_s: int
+    _claim_in: Script
+
+    def record_inbound(self, address: str, message_id: str, fields: dict[str, str], ttl_s: int) -> str:
+        """Claim and record a message from ``address`` (kept ``ttl_s`` until handled); returns ``new``,
+        or for a message claimed before (a retry), ``pending`` (not handled yet) or ``done``."""
+        flat: list[str] = []
+        for a, b in fields.items():
+            flat += [a, str(b)]
+        now_s = int(time.time())
+        keys = inbound_keys(address, message_id, self.dedupe_window_s, now_s)
+        expire_at = (now_s // self.dedupe_window_s + 2) * self.dedupe_window_s + 60
+        pipe = self.r.pipeline(transaction=False)
+        pipe.zadd(PENDING_IN, {pending_member(address, message_id): now_ms()}, nx=True)  # the sweep finds it if we die
+        queue_script(pipe, self._claim_in, keys, [message_digest(message_id), ttl_s, expire_at, *flat])
+        claim = text(pipe.execute()[-1])
+        if claim == "done":
+            self.r.zrem(PENDING_IN, pending_member(address, message_id))
+        return claim
+
+    def inbound(self, address: str, message_id: str) -> dict[str, str] | None:
+        """The recorded message; ``{"status": "done"}`` once it is handled (while its claim lasts); else None."""
+        pipe = self.r.pipeline(transaction=False)
+        finish = self.queue_inbound(pipe, address, message_id)
+        return finish(pipe.execute())
+
+    def queue_inbound(self, pipe: Pipeline, address: str, message_id: str,
+                      claims: bool = True) -> Callable[[list[Any]], dict[str, str] | None]:
+        """:meth:`inbound` with its reads queued on ``pipe``; call the result with all of ``pipe``'s replies.
+        Without ``claims``, only the record is read (None if it is gone, handled or not)."""
+        record, seen, prev = inbound_keys(address, message_id, self.dedupe_window_s, int(time.time()))
+        digest = message_digest(message_id)
+        start = len(pipe)
+        pipe.hgetall(record)
+        if claims:
+            pipe.sismember(seen, digest)
+            pipe.sismember(prev, digest)
+
+        def finish(all_replies: list[Any]) -> dict[str, str] | None:
+            raw, now, before = [*all_replies[start:start + (3 if claims else 1)], None, None][:3]
+            if raw:
+                return text_hash(raw)
+            return {"status": "done"} if now or before else None
+
+        return finish
+
+    def mark_inbound(self, address: str, message_id: str, status: str) -> None:
+        """Set the status of a recorded message (never re-creating one); ``done`` drops the record (its
+        claim stays, :meth:`record_inbound`) and un-pends it."""
+        pipe = self.r.pipeline(transaction=False)
+        self.queue_mark_inbound(pipe, address, message_id, status)
+        pipe.execute()
+
+    def queue_mark_inbound(self, pipe: Pipeline, address: str, message_id: str, status: str) -> None:
+        """:meth:`mark_inbound` queued on ``pipe`` (executed by its owner). A handled message's text is not
+        needed any more: the game's stream envelope names the message that caused its events."""
+        record = inbound_keys(address, message_id, self.dedupe_window_s, 0)[0]
+        if status == "done":
+            pipe.delete(record)
+            pipe.zrem(PENDING_IN, pending_member(address, message_id))
+        else:
+            pipe.eval("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'status', ARGV[1]) end",
+                      1, record, status)
+
+    def stale_inbound(self, older_than_s: float) -> list[tuple[str, str]]:
+        """(address, message id) of recorded messages not handled after ``older_than_s`` (the web died
+        before queueing, say); tidies the pending marks of messages handled or gone."""
+        cutoff = now_ms() - int(older_than_s * 1000)
+        out = []
+        for raw in self.r.zrangebyscore(PENDING_IN, "-inf", cutoff, start=0, num=1000):
+            address, _, mid = text(raw).partition(" ")
+            if self.r.exists(inbound_keys(address, mid, self.dedupe_window_s, 0)[0]):
+                out.append((address, mid))
+            else:
+                self.r.zrem(PENDING_IN, raw)
+        return out
+
+    def seen_once(self, key: str, ttl_s: int) -> bool:
+        """True the first time ``key`` is seen within ``ttl_s`` (SET NX EX)."""
+        return bool(self.r.set(key, "1", nx=True, ex=ttl_s))
