@@ -352,6 +352,20 @@ _PHONE = re.compile(r"^\+?[\d().\-]+$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
+@dataclass(frozen=True)
+class _Say:
+    """Builds the intents of one message: each carries the message's text and its ``#N`` prefix."""
+
+    text: str
+    game: Optional[int] = None
+
+    def __call__(self, kind: str, *, card: Optional[Card] = None, cards: tuple[Card, ...] = (),
+                 number: Optional[int] = None, flag: Optional[bool] = None, arg: Optional[str] = None,
+                 rules: Optional[HouseRules] = None, reason: Optional[str] = None, carrier: bool = False) -> Intent:
+        return Intent(kind, game=self.game, card=card, cards=cards, number=number, flag=flag, arg=arg, rules=rules,
+                      reason=reason, carrier=carrier, text=self.text)
+
+
 def _card(token: str, lang: str) -> Card | None:
     try:
         return parse_card(token, SUIT_INITIALS.get(lang) or None)
@@ -391,7 +405,10 @@ def _cards(tokens: list[str], lang: str) -> list[Card] | None:
         if card is None:
             run = _CARD_RUN.findall(tok)
             if run and "".join(r + s for r, s in run) == tok:
-                out.extend(_card(r + s, lang) for r, s in run)  # type: ignore[misc]
+                found = [_card(r + s, lang) for r, s in run]
+                if any(c is None for c in found):
+                    return None
+                out.extend(c for c in found if c is not None)
                 i += 1
                 continue
             return None
@@ -422,7 +439,7 @@ def _flag(rest: list[str], lang: str) -> bool | None:
     return None
 
 
-def _new_intent(raw_words: list[str], lang: str, **base: object) -> Intent:
+def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
     """NEW <phone | email | BOT> [BAGS] [FLOOR [n]] [TO n]."""
     table = _TABLES[lang]
     address: str | None = None
@@ -446,7 +463,7 @@ def _new_intent(raw_words: list[str], lang: str, **base: object) -> Intent:
             if num.startswith("00"):
                 num = num[2:]
             if len(num) < 6:
-                return Intent("unknown", reason="not_understood", arg=digits, **base)  # type: ignore[arg-type]
+                return say("unknown", reason="not_understood", arg=digits)
             address = ("+" if plus else "") + num
         elif address is None and table.get(n) == "bot":
             address = "BOT"
@@ -466,124 +483,124 @@ def _new_intent(raw_words: list[str], lang: str, **base: object) -> Intent:
             leftovers.append(w)
         i += 1
     if address is None:
-        return Intent("unknown", reason="missing_arg", arg="new", **base)  # type: ignore[arg-type]
+        return say("unknown", reason="missing_arg", arg="new")
     if not 100 <= target <= 1000:
-        return Intent("unknown", reason="bad_number", arg=str(target), **base)  # type: ignore[arg-type]
+        return say("unknown", reason="bad_number", arg=str(target))
     if leftovers:
-        return Intent("unknown", reason="not_understood", arg=" ".join(leftovers), **base)  # type: ignore[arg-type]
-    return Intent("new", arg=address, rules=HouseRules(failed_nil_bags, floor, target), **base)  # type: ignore[arg-type]
+        return say("unknown", reason="not_understood", arg=" ".join(leftovers))
+    return say("new", arg=address, rules=HouseRules(failed_nil_bags, floor, target))
 
 
 def parse(text: str | None, lang: str = "en") -> Intent:
     """What ``text`` (a message from a player whose language is ``lang``) asks for. Never raises."""
     lang = supported(lang)
     raw = text or ""
-    base: dict[str, object] = {"text": raw}
+    say = _Say(raw)
     if not raw.strip():
-        return Intent("unknown", reason="empty", **base)  # type: ignore[arg-type]
+        return say("unknown", reason="empty")
     game = None
     m = _PREFIX.match(raw)
     if m:
         game = int(m.group(1))
         raw = raw[m.end():]
-    base["game"] = game
+    say = _Say(say.text, game)  # the message as received, prefix and all
     norm = normalize(raw[:MAX_LENGTH + 1])
     tokens = norm.split()
     if tokens:
         first = tokens[0]
         two = " ".join(tokens[:2])
         if first in _OPT_OUT or two in _OPT_OUT:
-            return Intent("stop", carrier=True, **base)  # type: ignore[arg-type]
+            return say("stop", carrier=True)
         if first in OPT_IN_WORDS:
-            return Intent("start", carrier=True, **base)  # type: ignore[arg-type]
+            return say("start", carrier=True)
         if first in HELP_WORDS:
-            return Intent("help", carrier=True, **base)  # type: ignore[arg-type]
+            return say("help", carrier=True)
     if len(raw) > MAX_LENGTH:
-        return Intent("unknown", reason="too_long", **base)  # type: ignore[arg-type]
+        return say("unknown", reason="too_long")
     if not tokens:
         if game is not None and not raw.strip():
-            return Intent("hand", **base)  # type: ignore[arg-type]
-        return Intent("unknown", reason="not_understood", **base)  # type: ignore[arg-type]
+            return say("hand")
+        return say("unknown", reason="not_understood")
     table = _TABLES[lang]
     kind, rest = _match(tokens, table)
 
     if kind in ("stop", "start", "help"):
-        return Intent(kind, carrier=False, **base)  # type: ignore[arg-type]
+        return say(kind, carrier=False)
     if kind == "none" and not rest:
-        return Intent("exchange", cards=(), **base)  # type: ignore[arg-type]
+        return say("exchange", cards=())
     if kind in ("keep", "discard", "draw", "hand", "score", "rules", "resign", "yes", "no", "games", "claim",
                 "rematch") and not rest:
-        return Intent(kind, **base)  # type: ignore[arg-type]
+        return say(kind)
     if kind == "double_nil":
         flag = _flag(rest, lang)
         if rest and flag is not None and len(rest) == 1:
-            return Intent("dn_setting", flag=flag, **base)  # type: ignore[arg-type]
+            return say("dn_setting", flag=flag)
         if not rest:
-            return Intent("double_nil", **base)  # type: ignore[arg-type]
+            return say("double_nil")
     if kind == "draw" and rest:
         flag = _flag(rest, lang)
         if flag is not None and len(rest) == 1:  # DRAW ON = always draw = do not ask DN
-            return Intent("dn_setting", flag=not flag, **base)  # type: ignore[arg-type]
+            return say("dn_setting", flag=not flag)
     if kind == "nil" and not rest:
-        return Intent("bid", number=0, **base)  # type: ignore[arg-type]
+        return say("bid", number=0)
     if kind == "bid":
         if len(rest) == 1 and table.get(rest[0]) == "nil":
-            return Intent("bid", number=0, **base)  # type: ignore[arg-type]
+            return say("bid", number=0)
         if len(rest) == 1 and _NUMBER.match(rest[0]):
-            return Intent("bid", number=int(rest[0]), **base)  # type: ignore[arg-type]
+            return say("bid", number=int(rest[0]))
         if not rest:
-            return Intent("unknown", reason="missing_arg", arg="bid", **base)  # type: ignore[arg-type]
+            return say("unknown", reason="missing_arg", arg="bid")
     if kind == "exchange":
         if rest == ["0"] or not rest or (len(rest) <= 2 and table.get(" ".join(rest)) == "none"):
-            return Intent("exchange", cards=(), **base)  # type: ignore[arg-type]
+            return say("exchange", cards=())
         cards = _cards(rest, lang)
         if cards is not None:
-            return Intent("exchange", cards=tuple(cards), **base)  # type: ignore[arg-type]
+            return say("exchange", cards=tuple(cards))
     if kind == "play" and rest:
         cards = _cards(rest, lang)
         if cards is not None and len(cards) == 1:
-            return Intent("play", card=cards[0], **base)  # type: ignore[arg-type]
+            return say("play", card=cards[0])
     if kind == "lang":
         from .languages import normalize_language
 
         if not rest:
-            return Intent("unknown", reason="missing_arg", arg="lang", **base)  # type: ignore[arg-type]
+            return say("unknown", reason="missing_arg", arg="lang")
         code = normalize_language(" ".join(rest))
         if code is None:
-            return Intent("unknown", reason="bad_lang", arg=" ".join(rest)[:20], **base)  # type: ignore[arg-type]
-        return Intent("lang", arg=code, **base)  # type: ignore[arg-type]
+            return say("unknown", reason="bad_lang", arg=" ".join(rest)[:20])
+        return say("lang", arg=code)
     if kind in ("remind", "auto"):
         flag = _flag(rest, lang)
         if flag is None or len(rest) != 1:
-            return Intent("unknown", reason="missing_arg", arg=kind, **base)  # type: ignore[arg-type]
-        return Intent(kind, flag=flag, **base)  # type: ignore[arg-type]
+            return say("unknown", reason="missing_arg", arg=kind)
+        return say(kind, flag=flag)
     if kind == "pause":
         if not rest:
-            return Intent("pause", number=None, **base)  # type: ignore[arg-type]
+            return say("pause", number=None)
         if len(rest) == 1 and rest[0].isdigit() and int(rest[0]) <= 365:
-            return Intent("pause", number=int(rest[0]), **base)  # type: ignore[arg-type]
-        return Intent("unknown", reason="bad_number", arg="pause", **base)  # type: ignore[arg-type]
+            return say("pause", number=int(rest[0]))
+        return say("unknown", reason="bad_number", arg="pause")
     if kind == "tz":
         words = raw.split()
         if len(words) < 2:
-            return Intent("unknown", reason="missing_arg", arg="tz", **base)  # type: ignore[arg-type]
-        return Intent("tz", arg=words[-1][:40], **base)  # type: ignore[arg-type]
+            return say("unknown", reason="missing_arg", arg="tz")
+        return say("tz", arg=words[-1][:40])
     if kind == "new":
         words = raw.split()[1:]
-        return _new_intent(words, lang, **base)
+        return _new_intent(words, lang, say)
 
     # no command word: a bare number (a bid), cards, or nothing we know
     if len(tokens) == 1 and _NUMBER.match(tokens[0]):
         n = int(tokens[0])
         if n < 0 or n > 99:
-            return Intent("unknown", reason="bad_number", arg=tokens[0], **base)  # type: ignore[arg-type]
-        return Intent("bid", number=n, **base)  # type: ignore[arg-type]
+            return say("unknown", reason="bad_number", arg=tokens[0])
+        return say("bid", number=n)
     if kind is None or kind in ("keep", "discard", "play"):  # "♦️2" reads D 2; "K D" the king of diamonds
         cards = _cards(tokens, lang)
         if cards is not None:
             if len(cards) == 1:
-                return Intent("play", card=cards[0], **base)  # type: ignore[arg-type]
-            return Intent("exchange", cards=tuple(cards), **base)  # type: ignore[arg-type]
+                return say("play", card=cards[0])
+            return say("exchange", cards=tuple(cards))
         if len(tokens) == 1 and _CARDISH.match(tokens[0]):
-            return Intent("unknown", reason="bad_card", arg=tokens[0], **base)  # type: ignore[arg-type]
-    return Intent("unknown", reason="not_understood", **base)  # type: ignore[arg-type]
+            return say("unknown", reason="bad_card", arg=tokens[0])
+    return say("unknown", reason="not_understood")
