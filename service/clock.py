@@ -34,6 +34,11 @@ def now_ms(client: Any | None = None) -> int:
     return int(now(client).timestamp() * 1000)
 
 
+def queue_offset(pipe: Any) -> None:
+    """Queue the read of the offset on a caller's pipeline (its reply goes to :func:`now_ms_with`)."""
+    pipe.get(OFFSET_KEY)
+
+
 def now_ms_with(raw_offset: Any) -> int:
     """:func:`now_ms` with the offset as the caller read it (``GET OFFSET_KEY`` in its own pipeline)."""
     return now_ms(_Read(raw_offset))

@@ -187,7 +187,7 @@ def deliver_local_many(svc: Services, outbox_ids: list[str], recipients: Iterabl
     """:func:`deliver` of several entries when every channel goes to the local outbox (:func:`all_local`),
     in two round trips whatever their number (see :func:`queue_local_delivery`); with ``tail`` (a
     pipeline), the second is queued on it for its owner to execute. ``by``: see ``Store.claim_send_many``."""
-    pipe = svc.redis.pipeline(transaction=False)
+    pipe = svc.store.pipeline()
     settle = queue_local_delivery(svc, pipe, outbox_ids, recipients, by)
     settle(pipe.execute() if len(pipe) else [], tail)
 
@@ -203,7 +203,7 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
     start = len(pipe)
     finish = svc.store.queue_claim_send_many(pipe, outbox_ids, int(svc.config["SEND_LEASE"]), by)
     for address in guess:
-        pipe.hget(keys.player_life(address), "stopped")
+        svc.store.queue_stopped(pipe, address)
 
     def settle(all_replies: list[Any], tail: Any = None) -> None:
         replies = all_replies[start:start + len(outbox_ids) + len(guess)]
@@ -211,9 +211,9 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
         stopped = {a for a, v in zip(guess, replies[len(outbox_ids):]) if v in (b"1", "1")}
         others = list(dict.fromkeys(e["to"] for e in entries if not keys.is_bot(e["to"]) and e["to"] not in guess))
         if others:
-            more = svc.redis.pipeline(transaction=False)
+            more = svc.store.pipeline()
             for address in others:
-                more.hget(keys.player_life(address), "stopped")
+                svc.store.queue_stopped(more, address)
             stopped |= {a for a, v in zip(others, more.execute()) if v in (b"1", "1")}
         sent, refused = [], []
         for e in entries:

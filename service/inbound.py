@@ -24,7 +24,6 @@ from spades.events import HouseRules
 from spades.game import view
 
 from . import conversation_port as port
-from . import keys
 from .codec import text, text_hash
 from .context import Services
 from .games import outbox
@@ -36,7 +35,7 @@ from .games.result import Outcome, Result
 from .lifecycle import commands, invitations, reminders, routing
 from .lifecycle.commands import Message
 from .players import address_kind
-from .store import owner_keys, player_owner
+from .store import player_owner
 
 
 @dataclass(frozen=True)
@@ -163,15 +162,15 @@ def handle_inbound(svc: Services, message_id: str, sender: str,
 
     ``send_now``: the caller sends a move's messages itself right after (the local outbox): they are
     written claimed for it (``Store.append(claimed=True)``) and handed back in ``Result.after.claimed``."""
-    pk = owner_keys(player_owner(sender))
-    pipe = svc.redis.pipeline(transaction=False)
+    owner = player_owner(sender)
+    pipe = svc.store.pipeline()
     read_msg = svc.store.queue_inbound(pipe, sender, message_id, claims=False)
-    pipe.hget(pk["consumed"], message_id)
+    svc.store.queue_consumed(pipe, owner, message_id)
     guess = svc.seats.game_of(sender)
     seated = guess is not None and sender in (svc.seats.get(guess) or ())
     if not seated:
-        pipe.hgetall(pk["meta"])
-        pipe.hgetall(keys.player_life(sender))
+        svc.store.queue_owner_meta(pipe, owner)
+        svc.store.queue_player_life(pipe, sender)
     prefetch = queue_read(svc, guess, message_id, pipe) if guess else None
     replies = pipe.execute()
     pre = prefetch(replies) if prefetch else None
@@ -183,8 +182,13 @@ def handle_inbound(svc: Services, message_id: str, sender: str,
         if mine is not None:
             record, life = mine.record, mine.life
         else:  # not read with the game (or its seats changed since this process saw them): read here
-            raw_record, raw_life = replies[2:4] if not seated else svc.redis.pipeline(transaction=False).hgetall(
-                pk["meta"]).hgetall(keys.player_life(sender)).execute()
+            if seated:
+                again = svc.store.pipeline()
+                svc.store.queue_owner_meta(again, owner)
+                svc.store.queue_player_life(again, sender)
+                raw_record, raw_life = again.execute()
+            else:
+                raw_record, raw_life = replies[2:4]
             record, life = text_hash(raw_record), text_hash(raw_life)
         return _handle(svc, message_id, sender, msg, replies[1], record, dict(life), pre, before_append, send_now)
     finally:

@@ -77,3 +77,8 @@ def split_outbox_id(outbox_id: str) -> tuple[str, str]:
 def reply_token(token: str) -> str:
     """String: ``<game id> <address>`` for a per-game email reply address ``play+<token>@<domain>``."""
     return f"rtok:{token}"
+
+
+def number_field(game_id: str) -> str:
+    """The field of a player's game numbers (:func:`player_nums`) holding the number of ``game_id``."""
+    return f"g:{game_id}"

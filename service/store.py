@@ -46,7 +46,9 @@ from .keys import DIRTY, LOCAL_OUTBOX, game_owner, owner_keys, player_owner, spl
 from .store_archive import ARCHIVE_LUA, COMPACT_LUA, ArchivedGames
 from .store_base import StoredEvent, now_ms, queue_script, sid_key
 from .store_inbound import CLAIM_INBOUND_LUA, InboundRecords
+from .store_life import TURN_LUA, LifeRecords
 from .store_operator import REQUEUE_LUA, OperatorReads
+from .store_reads import QueuedReads
 
 __all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "Store", "StoredEvent", "DIRTY", "LOCAL_OUTBOX",
            "game_owner", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]
@@ -168,7 +170,7 @@ class AppendResult:
         return self.status == "ok"
 
 
-class Store(InboundRecords, ArchivedGames, OperatorReads):
+class Store(InboundRecords, ArchivedGames, LifeRecords, QueuedReads, OperatorReads):
     """Events, outbox and inbound messages on one Redis connection pool."""
 
     def __init__(self, client: redis.Redis, dedupe_window_s: int = 86400) -> None:
@@ -182,6 +184,7 @@ class Store(InboundRecords, ArchivedGames, OperatorReads):
         self._archive = client.register_script(ARCHIVE_LUA)
         self._compact = client.register_script(COMPACT_LUA)
         self._requeue = client.register_script(REQUEUE_LUA)
+        self._turn = client.register_script(TURN_LUA)
 
     # -- appending ----------------------------------------------------------------------
     def append(self, owner: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,

@@ -20,11 +20,12 @@ from celery import Celery, shared_task
 from flask import current_app
 
 from service import clock
+from service import store_due as due
 from service.context import Services
 from service.delivery import all_local, deliver_local_many
 from service.games.result import BotTurn
-from service.lifecycle import bot, due, hooks, invitations, reminders, routing, settings, timeouts
-from service.lifecycle.due import Item
+from service.lifecycle import bot, hooks, invitations, reminders, routing, settings, timeouts
+from service.store_due import Item
 
 TICK = "workers.beat.tick"
 BOT_MOVE = "workers.beat.bot_move"

@@ -41,7 +41,7 @@ def handle_inbound(self: Any, message_id: str, sender: str) -> str:
     unsendable = list(after.unsendable) if after else []
     mine = {e["id"] for e in claimed} | set(unsendable)
     rest = [oid for oid in result.outbox_ids if oid not in mine]
-    tail = svc.redis.pipeline(transaction=False)  # the last writes, in one round trip: queued below, executed here
+    tail = svc.store.pipeline()  # the last writes, in one round trip: queued below, executed here
     if local:
         svc.store.settle_local_many(claimed, [(oid, UNSENDABLE) for oid in unsendable], tail=tail)
         if rest:  # any others (replies; a retry's): claimed and checked against STOP first

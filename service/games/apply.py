@@ -26,7 +26,8 @@ from spades.game import Game, decide, fold
 
 from .. import clock, keys
 from ..codec import text, text_hash
-from ..store import game_owner, now_ms, owner_keys
+from ..store import game_owner, now_ms
+from ..store_life import PLAYER_READS
 from .cache import Taken
 from .players import PlayerInfo, players_from, players_info, queue_players, seats
 from .result import AfterMove, Outcome, Result, TurnState
@@ -67,22 +68,21 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
     """Queue on ``pipe`` the reads of a move in ``game_id`` (see the module docstring); call the result with
     all of ``pipe``'s replies."""
     owner = game_owner(game_id)
-    k = owner_keys(owner)
     known = svc.seats.get(game_id)
     addresses = [a for a in known if a and not keys.is_bot(a)] if known else []
     start = len(pipe)
-    pipe.hget(k["consumed"], message_id)
-    pipe.hgetall(k["meta"])
-    queue_players(pipe, addresses)
+    svc.store.queue_consumed(pipe, owner, message_id)
+    svc.store.queue_meta(pipe, game_id)
+    queue_players(svc.store, pipe, addresses)
     finish = svc.games.take_queued(game_id, pipe)
-    pipe.hgetall(keys.game_life(game_id))
-    pipe.get(clock.OFFSET_KEY)
+    svc.store.queue_game_life(pipe, game_id)
+    clock.queue_offset(pipe)
     count = len(pipe) - start
 
     def parse(all_replies: list[Any]) -> MoveRead:
         replies = list(all_replies[start:start + count])
         raw, meta_raw = replies[0], replies[1]
-        n = 2 + len(addresses) * 4
+        n = 2 + len(addresses) * PLAYER_READS
         taken = finish(replies[n:n + 2])
         raw_life, offset = replies[n + 2:n + 4]
         done = None if raw is None else [f"{owner}#{x}" for x in text(raw).split(",") if x]
@@ -98,7 +98,7 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
 
 
 def read(svc: Services, game_id: str, message_id: str) -> MoveRead:
-    pipe = svc.redis.pipeline(transaction=False)
+    pipe = svc.store.pipeline()
     parse = queue_read(svc, game_id, message_id, pipe)
     return parse(pipe.execute())
 

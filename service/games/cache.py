@@ -52,7 +52,7 @@ class GameCache:
         self.size = size
 
     def take(self, game_id: str) -> Taken:
-        pipe = self._store.r.pipeline(transaction=False)
+        pipe = self._store.pipeline()
         finish = self.take_queued(game_id, pipe)
         return finish(pipe.execute())
 

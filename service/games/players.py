@@ -16,13 +16,14 @@ from chat.languages import language_for_address
 
 from .. import keys
 from ..codec import text, text_hash
-from ..store import game_owner, owner_keys, player_owner
+from ..keys import number_field
+from ..store import Store
+from ..store_life import PLAYER_READS
 
 if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
     from ..context import Services
 
 UNFINISHED = ("invited", "active")
-_PLAYER_READS = 4
 
 
 # -- the one language rule ---------------------------------------------------------------------------
@@ -54,7 +55,7 @@ def name_of(svc: Services, address: str) -> str:
 
 def is_stopped(svc: Services, address: str) -> bool:
     """True once the player sent STOP (and not START since): nothing at all may be sent to them."""
-    return svc.redis.hget(keys.player_life(address), "stopped") in (b"1", "1")
+    return svc.store.player_life_field(address, "stopped") == "1"
 
 
 def seat_of(meta: Mapping[str, str], address: str) -> int | None:
@@ -111,21 +112,17 @@ def info_of(infos: Mapping[str, PlayerInfo], address: str, config: Mapping[str, 
     return infos.get(address) or PlayerInfo(address, {}, {}, {}, [], default_lang(config, address))
 
 
-def queue_players(pipe: Pipeline, addresses: list[str]) -> None:
+def queue_players(store: Store, pipe: Pipeline, addresses: list[str]) -> None:
     """Queue on ``pipe`` the reads :func:`players_from` parses (record, life, numbers, newest 100 games)."""
     for address in addresses:
-        k = owner_keys(player_owner(address))
-        pipe.hgetall(k["meta"])
-        pipe.hgetall(keys.player_life(address))
-        pipe.hgetall(keys.player_nums(address))
-        pipe.zrevrange(k["games"], 0, 99)
+        store.queue_player(pipe, address)
 
 
 def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[Any]) -> dict[str, PlayerInfo]:
     """The :class:`PlayerInfo` of each address from the replies of :func:`queue_players` (in order)."""
     out: dict[str, PlayerInfo] = {}
     for i, address in enumerate(addresses):
-        rec, life, nums, games = replies[i * _PLAYER_READS:(i + 1) * _PLAYER_READS]
+        rec, life, nums, games = replies[i * PLAYER_READS:(i + 1) * PLAYER_READS]
         out[address] = PlayerInfo(address, text_hash(rec), text_hash(life), text_hash(nums),
                                   [text(g) for g in games], default_lang(config, address))
     return out
@@ -134,8 +131,8 @@ def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[
 def players_info(svc: Services, addresses: list[str], game_id: str | None = None) -> dict[str, PlayerInfo]:
     """:class:`PlayerInfo` of ``addresses`` (one round trip; labels of ``game_id`` in at most one more)."""
     addresses = list(dict.fromkeys(a for a in addresses if a and not keys.is_bot(a)))
-    pipe = svc.redis.pipeline(transaction=False)
-    queue_players(pipe, addresses)
+    pipe = svc.store.pipeline()
+    queue_players(svc.store, pipe, addresses)
     infos = players_from(svc.config, addresses, pipe.execute() if addresses else [])
     if game_id is not None:
         resolve_labels(svc, list(infos.values()), game_id)
@@ -146,26 +143,22 @@ def players_info(svc: Services, addresses: list[str], game_id: str | None = None
 def number_of(svc: Services, address: str, game_id: str) -> int:
     """The game's number for this player, given now if it has none yet: the smallest not held by
     another of their unfinished games."""
-    nums = keys.player_nums(address)
-    raw = svc.redis.hget(nums, f"g:{game_id}")
-    if raw is not None:
-        return int(raw)
+    known = svc.store.number_of_game(address, game_id)
+    if known is not None:
+        return known
     taken: set[int] = set()
-    for k, v in text_hash(svc.redis.hgetall(nums)).items():
+    for k, v in svc.store.numbers(address).items():
         if k.isdigit() and svc.store.meta(v).get("status") in UNFINISHED:
             taken.add(int(k))
     n = 1
     while n in taken:
         n += 1
-    pipe = svc.redis.pipeline()
-    pipe.hset(nums, mapping={str(n): game_id, f"g:{game_id}": str(n)})
-    pipe.execute()
+    svc.store.set_number(address, n, game_id)
     return n
 
 
 def game_by_number(svc: Services, address: str, n: int) -> str | None:
-    raw = svc.redis.hget(keys.player_nums(address), str(n))
-    return None if raw is None else text(raw)
+    return svc.store.game_of_number(address, n)
 
 
 def unfinished_games(svc: Services, address: str, statuses: tuple[str, ...] = UNFINISHED) -> list[str]:
@@ -204,10 +197,10 @@ def resolve_labels(svc: Services, infos: list[PlayerInfo], game_id: str) -> None
             asks.append((info, sorted(numbered)))
     if not asks:
         return
-    pipe = svc.redis.pipeline(transaction=False)
+    pipe = svc.store.pipeline()
     for _info, gids in asks:
         for gid in gids:
-            pipe.hmget(owner_keys(game_owner(gid))["meta"], "status", "seat0", "seat1")
+            svc.store.queue_meta_fields(pipe, gid, "status", "seat0", "seat1")
     replies = iter(pipe.execute())
     for info, gids in asks:
         unfinished = 0
@@ -218,5 +211,5 @@ def resolve_labels(svc: Services, infos: list[PlayerInfo], game_id: str) -> None
         if unfinished < 2:
             info.labels[game_id] = ""
         else:
-            n = info.nums.get(f"g:{game_id}")
+            n = info.nums.get(number_field(game_id))
             info.labels[game_id] = f"#{n if n is not None else number_of(svc, info.address, game_id)}"

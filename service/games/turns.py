@@ -9,7 +9,6 @@ gets the service's own ``DRAW`` when offered double nil.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from spades.commands import DeclineDoubleNil
@@ -19,7 +18,6 @@ from spades.game import Game, decide, fold, view
 from .. import conversation_port as port
 from .. import keys
 from ..players import address_kind
-from ..store import game_owner, owner_keys
 from . import summaries
 from .outbox import outbound
 from .players import PlayerInfo, info_of, players_info, resolve_labels, seats
@@ -37,8 +35,7 @@ def stored_since(svc: Services, game_id: str, since: int, before: int, recent: t
         return []
     if before - since <= len(recent):
         return list(recent[len(recent) - (before - since):])
-    entries = svc.redis.xrevrange(owner_keys(game_owner(game_id))["ev"], count=before - since)
-    return [from_dict(json.loads(fields[b"e"])) for _sid, fields in reversed(entries)]
+    return [from_dict(e) for e in svc.store.newest_events(game_id, before - since)]
 
 
 def auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game,

@@ -9,8 +9,10 @@ Modules:
 * :mod:`.timeouts`: ``CLAIM`` after the timeout, ``AUTO`` moves when reminders run out.
 * :mod:`.optout`: ``STOP`` / ``START`` and the rule that nothing is sent to a stopped number.
 * :mod:`.summaries`: what both players learn at the end of each hand and of the game.
-* :mod:`.due`: the Redis sorted set of due work, scanned by the beat (:mod:`workers.beat`).
-* :mod:`.hooks`: what the inbound handler calls after each message it handled.
+* :mod:`.hooks`: what follows a change of a game (its new turn scheduled), after each message handled too.
+* :mod:`.commands`: the lifecycle's own words, dispatched to by :mod:`service.inbound`.
+
+The due work (``ss:due``) is kept by :mod:`service.store_due`, scanned by the beat (:mod:`workers.beat`).
 
 Redis keys (besides the service's, see :mod:`service.store`): ``ss:due`` (zset of due work),
 ``ss:beat:lock``, ``{g:<id>}:life`` (hash: the current turn and the game's pauses),

@@ -10,7 +10,6 @@ from chat import Intent
 from chat import render as chat_render
 
 from .. import clock, keys
-from ..codec import text_hash
 from ..context import Services
 from ..games import outbox
 from ..games.apply import BeforeAppend
@@ -142,7 +141,7 @@ def ask_resign(svc: Services, m: Message) -> Result:
     seat = seat_of(meta, m.sender)
     if seat is None:
         return Result([], Outcome.IGNORED, gid)
-    svc.redis.hset(keys.player_life(m.sender), mapping={"resign": gid, "resign_at": str(clock.now_ms(svc.redis))})
+    svc.store.set_player_life(m.sender, {"resign": gid, "resign_at": str(clock.now_ms(svc.redis))})
     opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
     rendered = chat_render("confirm_resign", lang_of(svc, m.sender), address_kind(m.sender),
                            label=(label_of(svc, m.sender, gid) + " ").lstrip(), opp=opp)
@@ -151,7 +150,7 @@ def ask_resign(svc: Services, m: Message) -> Result:
 
 
 def _resign_pending(svc: Services, sender: str) -> str | None:
-    life = text_hash(svc.redis.hgetall(keys.player_life(sender)))
+    life = svc.store.player_life(sender)
     gid = life.get("resign")
     if not gid or clock.now_ms(svc.redis) - int(life.get("resign_at", "0")) > RESIGN_WINDOW_MS:
         return None
@@ -161,7 +160,7 @@ def _resign_pending(svc: Services, sender: str) -> str | None:
 def _resign(svc: Services, m: Message, gid: str) -> Result:
     """``YES`` after ``RESIGN``: the game ends (``service.games``), the opponent wins and is told."""
     out = player_move(svc, m.message_id, m.sender, gid, Intent("resign"), before_append=m.before_append)
-    svc.redis.hdel(keys.player_life(m.sender), "resign", "resign_at")
+    svc.store.del_player_life(m.sender, "resign", "resign_at")
     if out.outcome == Outcome.APPLIED:
         out.outcome = Outcome.RESIGNED
     return out

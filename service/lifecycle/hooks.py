@@ -19,7 +19,6 @@ from .. import clock, keys
 from ..codec import text_hash
 from ..context import Services
 from ..games.result import AfterMove, BotTurn, Outcome, Result, TurnState
-from ..store import game_owner, owner_keys
 from . import reminders, routing
 
 
@@ -74,13 +73,13 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
         return after_applied(svc, game_id, after, tail=tail)
 
     # one round trip: the recipients of the messages, the game's meta and state, the clock's offset
-    pipe = svc.redis.pipeline(transaction=False)
-    routed = routing.queue_note_outbox(pipe, outbox_ids)
+    pipe = svc.store.pipeline()
+    routed = routing.queue_note_outbox(svc, pipe, outbox_ids)
     finish = None
     if game_id:
-        pipe.hgetall(owner_keys(game_owner(game_id))["meta"])
-        pipe.get(clock.OFFSET_KEY)
-        pipe.hgetall(keys.game_life(game_id))
+        svc.store.queue_meta(pipe, game_id)
+        clock.queue_offset(pipe)
+        svc.store.queue_game_life(pipe, game_id)
         finish = svc.games.take_queued(game_id, pipe)
     replies = pipe.execute()
     routing.note_outbox_from(svc, routed, replies[:len(routed)], tail=tail)

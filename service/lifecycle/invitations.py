@@ -23,6 +23,7 @@ from chat import render as chat_render
 from spades.events import HouseRules
 
 from .. import clock, keys
+from .. import store_due as due
 from ..context import Services
 from ..games import outbox
 from ..games.players import default_lang, is_stopped, lang_of, name_of, number_of, unfinished_games
@@ -31,8 +32,8 @@ from ..games.start import rules_of
 from ..games.start import start as start_game
 from ..players import EMAIL, BadAddress, address_kind, parse_address
 from ..store import game_owner
-from . import due, hooks, settings
-from .due import Item
+from ..store_due import Item
+from . import hooks, settings
 
 BOT_ADDRESS = keys.BOT_PREFIX + "basic"
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 from chat import render as chat_render
 
 from .. import clock, keys
-from ..codec import text
 from ..context import Services
 from ..games import outbox
 from ..games.players import is_stopped, label_of, lang_of, name_of, seat_of, unfinished_games
@@ -39,14 +38,14 @@ def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None,
     """``STOP``: mark the player, pause their games, tell their opponents, and with ``confirm`` tell the
     player (a stop word the carrier does not answer). Returns outbox ids to dispatch."""
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
-    svc.redis.hset(keys.player_life(sender), "stopped", "1")
+    svc.store.set_player_life(sender, {"stopped": "1"})
     ids: list[str] = []
     if confirm and not keys.is_bot(sender):
         e = outbox.entry(svc, sender, FINAL, even_if_stopped=True,
                           rendered=chat_render(FINAL, lang_of(svc, sender), address_kind(sender)))
         ids += svc.store.append(player_owner(sender), -1, message_id=message_id, outbox=[e] if e else []).outbox_ids
     for gid in unfinished_games(svc, sender, ("active",)):
-        svc.redis.hsetnx(keys.game_life(gid), _pause_field(sender), f"{now_ms}-{FOREVER_MS}")
+        svc.store.add_game_life(gid, _pause_field(sender), f"{now_ms}-{FOREVER_MS}")
         meta = svc.store.meta(gid)
         seat = seat_of(meta, sender)
         if seat is None:  # unfinished_games lists only the games they sit in
@@ -65,14 +64,13 @@ def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None,
 def start(svc: Services, message_id: str, sender: str, now_ms: int | None = None) -> list[str]:
     """``START``: lift the mark, resume the games, tell the opponents, welcome the player back."""
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
-    svc.redis.hset(keys.player_life(sender), "stopped", "0")
+    svc.store.set_player_life(sender, {"stopped": "0"})
     ids: list[str] = []
     for gid in unfinished_games(svc, sender, ("active",)):
-        life = keys.game_life(gid)
-        raw = svc.redis.hget(life, _pause_field(sender))
+        raw = svc.store.game_life_field(gid, _pause_field(sender))
         if raw is not None:
-            a = text(raw).partition("-")[0]
-            svc.redis.hset(life, _pause_field(sender), f"{a}-{now_ms}")
+            a = raw.partition("-")[0]
+            svc.store.set_game_life(gid, {_pause_field(sender): f"{a}-{now_ms}"})
         reminders.restart_turn(svc, gid, now_ms)
         meta = svc.store.meta(gid)
         seat = seat_of(meta, sender)

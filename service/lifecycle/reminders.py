@@ -16,7 +16,6 @@ players for ``n`` days (at most ``PAUSE_MAX_DAYS``); ``PAUSE 0`` ends a pause.
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta, timezone
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import phonenumbers
@@ -27,14 +26,15 @@ from chat import prompt
 from spades.game import Game, view
 
 from .. import clock, keys
-from ..codec import text, text_hash
+from .. import store_due as due
+from ..codec import text
 from ..context import Services
 from ..games import outbox
 from ..games.players import is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Result, TurnState
 from ..players import address_kind
-from . import due, settings
-from .due import Item
+from ..store_due import Item
+from . import settings
 
 DAY_MS = 86_400_000
 
@@ -71,8 +71,7 @@ def find_zone(text: str) -> str | None:
 
 def player_zone(svc: Services, address: str) -> ZoneInfo:
     """The player's time zone: set with TZ, else their number's region, else ``DEFAULT_TZ``."""
-    chosen = svc.redis.hget(keys.player_life(address), "tz")
-    name = None if chosen is None else text(chosen)
+    name = svc.store.player_life_field(address, "tz")
     if not name and "@" not in address and not keys.is_bot(address):
         name = zone_for_number(address)
     try:
@@ -98,21 +97,19 @@ def quiet_until(moment: datetime, zone: ZoneInfo, quiet: tuple[int, int]) -> dat
 # -- player settings -----------------------------------------------------------------------------
 def set_flag(svc: Services, address: str, name: str, on: bool) -> None:
     """A standing setting of the player (``remind``, ``auto``)."""
-    svc.redis.hset(keys.player_life(address), name, "1" if on else "0")
+    svc.store.set_player_life(address, {name: "1" if on else "0"})
 
 
 def flag(svc: Services, address: str, name: str, default: bool) -> bool:
-    raw = svc.redis.hget(keys.player_life(address), name)
-    if raw is None:
-        return default
-    return raw in (b"1", "1")
+    raw = svc.store.player_life_field(address, name)
+    return default if raw is None else raw == "1"
 
 
 def set_zone(svc: Services, address: str, text: str) -> str | None:
     """``TZ <zone>``: the proper zone name if it exists (and is now the player's), else None."""
     name = find_zone(text)
     if name:
-        svc.redis.hset(keys.player_life(address), "tz", name)
+        svc.store.set_player_life(address, {"tz": name})
         recheck(svc, address)
     return name
 
@@ -131,19 +128,9 @@ def recheck(svc: Services, address: str) -> None:
 
 
 # -- turns ---------------------------------------------------------------------------------------
-TURN_LUA = r"""
--- KEYS: life; ARGV: version, seat, since ms. Records the turn unless a newer one is recorded.
-local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
-if v >= tonumber(ARGV[1]) then return {0, tostring(v), redis.call('HGET', KEYS[1], 'seat') or ''} end
-local old = redis.call('HGET', KEYS[1], 'seat') or ''
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'seat', ARGV[2], 'since', ARGV[3])
-return {1, tostring(v), old}
-"""
-
-
 def turn(svc: Services, game_id: str) -> dict[str, int] | None:
     """The current turn as recorded: ``v`` (game version), ``seat``, ``since`` (ms)."""
-    life = text_hash(svc.redis.hgetall(keys.game_life(game_id)))
+    life = svc.store.game_life(game_id)
     if "v" not in life or life.get("seat", "") == "":
         return None
     return {"v": int(life["v"]), "seat": int(life["seat"]), "since": int(life["since"])}
@@ -169,7 +156,7 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
         meta = svc.store.meta(game_id)
     seat_arg = "" if seat is None or game.phase == "over" else str(seat)
     if recorded is None:
-        recorded = _turn_script(svc)(keys=[keys.game_life(game_id)], args=[game.version, seat_arg, now_ms])
+        recorded = svc.store.record_turn(game_id, game.version, seat_arg, now_ms)
     fresh, old_v, old_seat = recorded
     old_v = int(old_v)
     old_seat_s = text(old_seat)
@@ -182,7 +169,7 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
     if human:
         deadline = deadline_ms(svc, game_id, now_ms, now_ms, life=life)
     # in order: the old turn's items out, the new turn's in (then the caller's last writes, on its tail)
-    pipe = tail if tail is not None else svc.redis.pipeline(transaction=False)
+    pipe = tail if tail is not None else svc.store.pipeline()
     if old_v >= 0 and old_seat_s != "" and not repeated:
         cancel_turn(svc, game_id, int(old_seat_s), old_v, client=pipe)
     if seat_arg != "" and meta.get("status") == "active":
@@ -198,17 +185,6 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
     return not repeated
 
 
-def _turn_script(svc: Services) -> Any:
-    script = getattr(svc.redis, "_ss_turn_script", None)
-    if script is None:
-        script = svc.redis.register_script(TURN_LUA)
-        try:
-            svc.redis._ss_turn_script = script  # type: ignore[attr-defined]
-        except AttributeError:
-            pass
-    return script
-
-
 def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Pipeline | None = None) -> None:
     """Remove the due items of one turn (they would be stale anyway); ``client``: a pipeline to queue on."""
     n = int(settings.get(svc.config, "REMIND_MAX"))
@@ -220,7 +196,7 @@ def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Pi
 def pauses(svc: Services, game_id: str, life: dict[str, str] | None = None) -> list[tuple[int, int]]:
     """The game's pauses as (start ms, end ms), oldest first (``life``: its life hash, if read already)."""
     if life is None:
-        life = text_hash(svc.redis.hgetall(keys.game_life(game_id)))
+        life = svc.store.game_life(game_id)
     out = []
     for k, v in life.items():
         if k.startswith("pause:"):
@@ -262,15 +238,14 @@ def pause(svc: Services, game_id: str, message_id: str, by_seat: int, days: int 
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     cap = int(settings.get(svc.config, "PAUSE_MAX_DAYS"))
     days = max(0, min(cap, 3 if days is None else int(days)))
-    life = keys.game_life(game_id)
     if days == 0:
-        for k, v in text_hash(svc.redis.hgetall(life)).items():
+        for k, v in svc.store.game_life(game_id).items():
             a, _, b = v.partition("-")
             if k.startswith("pause:") and int(a) <= now_ms < int(b):
-                svc.redis.hset(life, k, f"{a}-{now_ms}")
+                svc.store.set_game_life(game_id, {k: f"{a}-{now_ms}"})
         restart_turn(svc, game_id, now_ms)
     else:
-        svc.redis.hsetnx(life, f"pause:{message_id}", f"{now_ms}-{now_ms + days * DAY_MS}")
+        svc.store.add_game_life(game_id, f"pause:{message_id}", f"{now_ms}-{now_ms + days * DAY_MS}")
     until = paused_until(svc, game_id, now_ms)
     ctx = {"days": days, "until": until or 0, "by_me": True}
     msgs = [(by_seat, "paused", dict(ctx, by_me=True, opp=_opp_name(svc, game_id, by_seat))),
@@ -336,7 +311,7 @@ def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: st
                                   "of": limit, "opp": opp, "label": label})],
         expected_version=item.version)
     if out.outcome in ("ok", "duplicate"):
-        svc.redis.hset(keys.player_life(address), "last", item.game_id)  # the game they were last prompted about
+        svc.store.set_player_life(address, {"last": item.game_id})  # the game they were last prompted about
         return out.outbox_ids
     return []
 

@@ -20,7 +20,6 @@ from .. import clock, keys
 from ..codec import text
 from ..context import Services
 from ..games.players import UNFINISHED, game_by_number, label_of, name_of, number_of, seat_of, unfinished_games
-from ..store import owner_keys, split_outbox_id
 from . import reminders
 
 __all__ = ["UNFINISHED", "Target", "game_by_number", "label_of", "listing", "note_outbox", "note_outbox_from",
@@ -29,7 +28,7 @@ __all__ = ["UNFINISHED", "Target", "game_by_number", "label_of", "listing", "not
 def note_prompt(svc: Services, address: str, game_id: str) -> None:
     """Remember that ``address`` was last prompted about ``game_id``."""
     if not keys.is_bot(address):
-        svc.redis.hset(keys.player_life(address), "last", game_id)
+        svc.store.set_player_life(address, {"last": game_id})
 
 
 def note_outbox(svc: Services, outbox_ids: list[str]) -> None:
@@ -42,13 +41,12 @@ def note_outbox(svc: Services, outbox_ids: list[str]) -> None:
             note_prompt(svc, e["to"], e["game"])
 
 
-def queue_note_outbox(pipe: Pipeline, outbox_ids: list[str]) -> list[str]:
+def queue_note_outbox(svc: Services, pipe: Pipeline, outbox_ids: list[str]) -> list[str]:
     """:func:`note_outbox` in two round trips whatever the number of messages: queue the reads
     of the game messages among ``outbox_ids`` on ``pipe`` (returns them, in order)."""
     routed = [oid for oid in outbox_ids if oid.startswith("g:")]
     for oid in routed:
-        owner, n = split_outbox_id(oid)
-        pipe.hget(owner_keys(owner)["outbox"], n)
+        svc.store.queue_outbox_raw(pipe, oid)
     return routed
 
 
@@ -56,10 +54,10 @@ def note_prompted(svc: Services, prompted: Iterable[tuple[str, str]], tail: Pipe
     """Note each (recipient, game id) of ``prompted`` as that person's last prompted game (not the
     computer's). ``tail``: a pipeline of the caller's to queue the writes on (it executes them), else
     they are written at once."""
-    pipe = tail if tail is not None else svc.redis.pipeline(transaction=False)
+    pipe = tail if tail is not None else svc.store.pipeline()
     for to, game_id in prompted:
         if to and game_id and not keys.is_bot(to):
-            pipe.hset(keys.player_life(to), "last", game_id)
+            svc.store.set_player_life(to, {"last": game_id}, pipe)
     if tail is None and len(pipe):
         pipe.execute()
 
@@ -99,8 +97,7 @@ def resolve(svc: Services, address: str, number: int | None = None,
             return Target(None, "no_such_number")
         return Target(gid, "number", meta)
     if last is None:
-        raw = svc.redis.hget(keys.player_life(address), "last")
-        last = None if raw is None else text(raw)
+        last = svc.store.player_life_field(address, "last")
     if last:
         meta = last_meta if last_meta is not None else svc.store.meta(last)
         if meta.get("status") in statuses:

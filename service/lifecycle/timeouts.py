@@ -16,8 +16,8 @@ from ..games import outbox
 from ..games.moves import service_move
 from ..games.players import label_of, name_of, seat_of
 from ..games.result import Outcome, Result
+from ..store_due import Item
 from . import bot, hooks, reminders, settings
-from .due import Item
 from .reminders import deadline_ms
 
 

@@ -14,7 +14,7 @@ import time_machine
 
 from chat import render
 from service import clock as service_clock
-from service.lifecycle import due
+from service import store_due as due
 from workers.beat import run_tick
 
 from .helpers import ALICE, BOB, CAROL, DAVE, lifecycle_command, load, local, mover, other, send_now, start_game, tick

@@ -1,4 +1,5 @@
-"""Due work in one Redis sorted set (``ss:due``), scored by the time it falls due (ms since the epoch).
+"""Due work in one Redis sorted set (``ss:due``), scored by the time it falls due (ms since the epoch): the
+lifecycle's schedule, kept beside the store (its Redis commands are here, its callers in ``service.lifecycle``).
 
 A member names its work completely, so scheduling the same work twice is one entry:
 
@@ -21,7 +22,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .. import keys
+from . import keys
 
 log = logging.getLogger(__name__)
 RETRY_FAILED_MS = 300_000  # an item whose action failed is tried again 5 minutes later

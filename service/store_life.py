@@ -1,0 +1,103 @@
+"""The lifecycle's records (a mixin of :class:`service.store.Store`): the life hashes of a game (its turn, its
+pauses) and of a player (settings, STOP, the game last prompted, a pending RESIGN), and a player's game numbers.
+
+Every write takes an optional pipeline: given, the write is queued on it (its creator executes it); else it
+is written at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import redis
+from redis.client import Pipeline
+from redis.commands.core import Script
+
+from .codec import text, text_hash
+from .keys import game_life, number_field, owner_keys, player_life, player_nums, player_owner
+
+TURN_LUA = r"""
+-- KEYS: life; ARGV: version, seat, since ms. Records the turn unless a newer one is recorded.
+local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
+if v >= tonumber(ARGV[1]) then return {0, tostring(v), redis.call('HGET', KEYS[1], 'seat') or ''} end
+local old = redis.call('HGET', KEYS[1], 'seat') or ''
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'seat', ARGV[2], 'since', ARGV[3])
+return {1, tostring(v), old}
+"""
+
+PLAYER_READS = 4  # the replies :meth:`LifeRecords.queue_player` queues
+
+
+class LifeRecords:
+    """Reads and writes of the life hashes and game numbers."""
+
+    r: redis.Redis
+    _turn: Script
+
+    # -- a player's life --------------------------------------------------------------------------------
+    def player_life(self, address: str) -> dict[str, str]:
+        return text_hash(self.r.hgetall(player_life(address)))
+
+    def player_life_field(self, address: str, name: str) -> str | None:
+        raw = self.r.hget(player_life(address), name)
+        return None if raw is None else text(raw)
+
+    def set_player_life(self, address: str, fields: Mapping[str, str], pipe: Pipeline | None = None) -> None:
+        (self.r if pipe is None else pipe).hset(player_life(address), mapping=dict(fields))
+
+    def del_player_life(self, address: str, *names: str) -> None:
+        self.r.hdel(player_life(address), *names)
+
+    def queue_player_life(self, pipe: Pipeline, address: str) -> None:
+        pipe.hgetall(player_life(address))
+
+    def queue_stopped(self, pipe: Pipeline, address: str) -> None:
+        """Queue the read of whether the player sent STOP (a reply ``1``)."""
+        pipe.hget(player_life(address), "stopped")
+
+    def queue_player(self, pipe: Pipeline, address: str) -> None:
+        """Queue the :data:`PLAYER_READS` reads of a player: record, life hash, game numbers, newest 100 games."""
+        k = owner_keys(player_owner(address))
+        pipe.hgetall(k["meta"])
+        pipe.hgetall(player_life(address))
+        pipe.hgetall(player_nums(address))
+        pipe.zrevrange(k["games"], 0, 99)
+
+    # -- a game's life -------------------------------------------------------------------------------------
+    def game_life(self, game_id: str) -> dict[str, str]:
+        return text_hash(self.r.hgetall(game_life(game_id)))
+
+    def game_life_field(self, game_id: str, name: str) -> str | None:
+        raw = self.r.hget(game_life(game_id), name)
+        return None if raw is None else text(raw)
+
+    def set_game_life(self, game_id: str, fields: Mapping[str, str]) -> None:
+        self.r.hset(game_life(game_id), mapping=dict(fields))
+
+    def add_game_life(self, game_id: str, name: str, value: str) -> None:
+        """Set a field of the game's life hash unless it is set (a pause recorded once per message)."""
+        self.r.hsetnx(game_life(game_id), name, value)
+
+    def queue_game_life(self, pipe: Pipeline, game_id: str) -> None:
+        pipe.hgetall(game_life(game_id))
+
+    def record_turn(self, game_id: str, version: int, seat: str, since_ms: int) -> tuple[Any, Any, Any]:
+        """Record the game's turn unless a newer one is: (1 if recorded, the turn before: version, seat)."""
+        fresh, old_v, old_seat = self._turn(keys=[game_life(game_id)], args=[version, seat, since_ms])
+        return fresh, old_v, old_seat
+
+    # -- game numbers ----------------------------------------------------------------------------------------
+    def numbers(self, address: str) -> dict[str, str]:
+        """``<n>`` -> game id and ``g:<game id>`` -> n, of the player."""
+        return text_hash(self.r.hgetall(player_nums(address)))
+
+    def number_of_game(self, address: str, game_id: str) -> int | None:
+        raw = self.r.hget(player_nums(address), number_field(game_id))
+        return None if raw is None else int(raw)
+
+    def game_of_number(self, address: str, n: int) -> str | None:
+        raw = self.r.hget(player_nums(address), str(n))
+        return None if raw is None else text(raw)
+
+    def set_number(self, address: str, n: int, game_id: str) -> None:
+        self.r.hset(player_nums(address), mapping={str(n): game_id, number_field(game_id): str(n)})

@@ -1,0 +1,50 @@
+"""Reads queued on a caller's pipeline, so a caller joins them to its own round trip (a mixin of
+:class:`service.store.Store`): an owner's consumed message, a game's meta, an outbox entry's JSON, the newest
+events of a game's stream."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis
+from redis.client import Pipeline
+
+from .keys import game_owner, owner_keys, split_outbox_id
+
+
+class QueuedReads:
+    r: redis.Redis
+
+    def pipeline(self) -> Pipeline:
+        """A pipeline (no transaction) for a caller's own round trip: whoever creates one executes it."""
+        return self.r.pipeline(transaction=False)
+
+    @staticmethod
+    def queue_consumed(pipe: Pipeline, owner: str, message_id: str) -> None:
+        """The outbox numbers ``message_id`` caused (comma list), or None."""
+        pipe.hget(owner_keys(owner)["consumed"], message_id)
+
+    @staticmethod
+    def queue_meta(pipe: Pipeline, game_id: str) -> None:
+        pipe.hgetall(owner_keys(game_owner(game_id))["meta"])
+
+    @staticmethod
+    def queue_owner_meta(pipe: Pipeline, owner: str) -> None:
+        """An owner's record: a game's meta, a player's record."""
+        pipe.hgetall(owner_keys(owner)["meta"])
+
+    @staticmethod
+    def queue_meta_fields(pipe: Pipeline, game_id: str, *fields: str) -> None:
+        pipe.hmget(owner_keys(game_owner(game_id))["meta"], *fields)
+
+    @staticmethod
+    def queue_outbox_raw(pipe: Pipeline, outbox_id: str) -> None:
+        """An outbox entry's JSON (without its status)."""
+        owner, n = split_outbox_id(outbox_id)
+        pipe.hget(owner_keys(owner)["outbox"], n)
+
+    def newest_events(self, game_id: str, count: int) -> list[dict[str, Any]]:
+        """The ``count`` newest events of the game's stream (not archived), oldest first, as dicts."""
+        entries = self.r.xrevrange(owner_keys(game_owner(game_id))["ev"], count=count)
+        return [json.loads(fields[b"e"]) for _sid, fields in reversed(entries)]
