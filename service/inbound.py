@@ -196,7 +196,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str,
             svc.games.put(guess, pre.taken)  # not used for a move: back where it was taken from
 
 
-def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], raw_done: Any,
+def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], raw_done: bytes | str | None,
             record: dict[str, str], life: dict[str, str], pre: MoveRead | None,
             before_append: BeforeAppend | None, send_now: bool) -> Result:
     if raw_done is not None:

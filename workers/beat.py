@@ -14,9 +14,9 @@ Celery app (``service.celery_init_app``).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
-from celery import Celery, shared_task
+from celery import Celery, Task, shared_task
 from flask import current_app
 
 from service import clock
@@ -110,7 +110,7 @@ def _bot_queuer(app: Celery, svc: Services) -> QueueBot:
 
 
 @shared_task(name=TICK, bind=True, ignore_result=True)
-def tick(self: Any) -> int:
+def tick(self: Task) -> int:
     """Beat job: act on the due reminders, timeouts, AUTO moves, bot moves and invitation expiries."""
     svc = _svc()
     done = run_tick(svc, _dispatcher(self.app, svc), _bot_queuer(self.app, svc))
@@ -118,7 +118,7 @@ def tick(self: Any) -> int:
 
 
 @shared_task(name=BOT_MOVE, bind=True, ignore_result=True)
-def bot_move(self: Any, game_id: str, seat: int, version: int) -> int:
+def bot_move(self: Task, game_id: str, seat: int, version: int) -> int:
     """The computer's move in ``game_id`` at ``version``; its messages are queued for delivery."""
     svc = _svc()
     ids = run_bot_move(svc, game_id, seat, version, _bot_queuer(self.app, svc))

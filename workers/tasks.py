@@ -7,10 +7,8 @@ store, and an outbox entry is claimed before it is sent.
 
 from __future__ import annotations
 
-from typing import Any
-
 import redis
-from celery import shared_task
+from celery import Task, shared_task
 from flask import current_app
 
 from service import inbound
@@ -31,7 +29,7 @@ def _svc() -> Services:
 @shared_task(name="workers.tasks.handle_inbound", bind=True, ignore_result=True,
              autoretry_for=(redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, RuntimeError),
              retry_backoff=1, retry_backoff_max=60, retry_jitter=True, max_retries=10)
-def handle_inbound(self: Any, message_id: str, sender: str) -> str:
+def handle_inbound(self: Task, message_id: str, sender: str) -> str:
     """Decide a recorded inbound message of ``sender`` and queue the deliveries it causes (retried on Redis errors)."""
     svc = _svc()
     local = all_local(svc)  # the local outbox is a Redis write: no need for a task per message
@@ -62,13 +60,13 @@ def handle_inbound(self: Any, message_id: str, sender: str) -> str:
 
 @shared_task(name=DELIVER, bind=True, ignore_result=True, autoretry_for=(TransientSendError,),
              retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
-def deliver(self: Any, outbox_id: str) -> str:
+def deliver(self: Task, outbox_id: str) -> str:
     """Send one outbox entry (at most once); transient failures are retried with backoff."""
     return deliver_entry(_svc(), outbox_id, final_attempt=self.request.retries >= self.max_retries)
 
 
 @shared_task(name="workers.tasks.sweep_outbox", bind=True, ignore_result=True)
-def sweep_outbox(self: Any) -> int:
+def sweep_outbox(self: Task) -> int:
     """Beat job: dispatch again outbox entries still queued, and inbound messages still unhandled,
     after SLOWSPADES_SWEEP_AFTER seconds."""
     svc = _svc()
