@@ -27,7 +27,7 @@ from . import conversation_port as port
 from .codec import text, text_hash
 from .context import Services
 from .games import outbox
-from .games.apply import BeforeAppend, MoveRead, queue_read
+from .games.apply import MoveRead, queue_read
 from .games.moves import player_move
 from .games.players import default_lang, lang_of_record, name_of, seat_of
 from .games.players import label_of as game_label
@@ -123,8 +123,7 @@ def _in_game(svc: Services, m: Inbound) -> Result:
         rendered = port.resend(v, m.lang, m.channel, opp, label)
         return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "status", game_id=gid)
     pre = m.pre if m.pre is not None and m.pre.game_id == gid else None
-    return player_move(svc, m.message_id, m.sender, gid, said, pre=pre, before_append=m.before_append,
-                       send_now=m.send_now)
+    return player_move(svc, m.message_id, m.sender, gid, said, pre=pre, send_now=m.send_now)
 
 
 TABLE: dict[str, Handler] = {
@@ -156,8 +155,7 @@ def dispatch(svc: Services, m: Inbound) -> Result:
 
 
 # -- reading the message -----------------------------------------------------------------------------------
-def handle_inbound(svc: Services, message_id: str, sender: str,
-                   before_append: BeforeAppend | None = None, send_now: bool = False) -> Result:
+def handle_inbound(svc: Services, message_id: str, sender: str, send_now: bool = False) -> Result:
     """Handle a recorded inbound message of ``sender`` once; see the module docstring.
 
     ``send_now``: the caller sends a move's messages itself right after (the local outbox): they are
@@ -190,7 +188,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str,
             else:
                 raw_record, raw_life = replies[2:4]
             record, life = text_hash(raw_record), text_hash(raw_life)
-        return _handle(svc, message_id, sender, msg, replies[1], record, dict(life), pre, before_append, send_now)
+        return _handle(svc, message_id, sender, msg, replies[1], record, dict(life), pre, send_now)
     finally:
         if pre is not None and guess is not None and not pre.used:
             svc.games.put(guess, pre.taken)  # not used for a move: back where it was taken from
@@ -198,7 +196,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str,
 
 def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], raw_done: bytes | str | None,
             record: dict[str, str], life: dict[str, str], pre: MoveRead | None,
-            before_append: BeforeAppend | None, send_now: bool) -> Result:
+            send_now: bool) -> Result:
     if raw_done is not None:
         owner = player_owner(sender)
         return Result([f"{owner}#{n}" for n in text(raw_done).split(",") if n], Outcome.DUPLICATE)
@@ -219,5 +217,4 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
         token_game = found[0]
 
     said: Intent = port.parse_text(msg.get("body", ""), lang, channel)
-    return dispatch(svc, Inbound(message_id, sender, said, token_game, before_append, lang, channel, life, pre,
-                                 send_now))
+    return dispatch(svc, Inbound(message_id, sender, said, token_game, lang, channel, life, pre, send_now))

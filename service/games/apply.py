@@ -38,8 +38,6 @@ if TYPE_CHECKING:  # only its type: Services holds this package's caches (servic
 
 MAX_ATTEMPTS = 25
 
-BeforeAppend = Callable[[int], None]
-
 
 @dataclass
 class MoveRead:
@@ -104,11 +102,10 @@ def read(svc: Services, game_id: str, message_id: str) -> MoveRead:
 
 
 def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: MoveRead | None = None,
-          before_append: BeforeAppend | None = None, send_now: bool = False) -> Result:
+          send_now: bool = False) -> Result:
     """Decide ``mover``'s command in ``game_id`` and append it, once for ``message_id`` (see the module docstring).
 
-    ``pre``: the game as read already (with the message, :mod:`service.inbound`). ``before_append``: called
-    with the version decided against, just before the append (tests make two deciders race with it).
+    ``pre``: the game as read already (with the message, :mod:`service.inbound`).
     ``send_now``: the caller sends the move's messages itself right after (the local outbox): they are
     written claimed for it (``Store.append(claimed=True)``) and handed back in ``Result.after.claimed``.
     """
@@ -138,8 +135,6 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
         over = any(isinstance(e, GameEnded) for e in events)
         if over:
             updates.update(status="over", ended=str(now_ms()))
-        if before_append:
-            before_append(version)
         seat_to_move = "" if game.to_move is None or game.phase == "over" else str(game.to_move)
         ttl = int(svc.config.get("OUTBOX_TTL", 172800)) if over else 0
         res = svc.store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,

@@ -13,7 +13,7 @@ from spades.game import Game, view
 
 from .. import conversation_port as port
 from ..players import address_kind
-from .apply import BeforeAppend, MoveRead, apply
+from .apply import MoveRead, apply
 from .outbox import reply_rendered
 from .players import info_of, resolve_labels, seat_of
 from .result import Outcome, Result
@@ -86,11 +86,9 @@ class ServiceMove:
 
 
 def player_move(svc: Services, message_id: str, sender: str, game_id: str, said: Intent, *,
-                pre: MoveRead | None = None, before_append: BeforeAppend | None = None,
-                send_now: bool = False) -> Result:
+                pre: MoveRead | None = None, send_now: bool = False) -> Result:
     """Apply what ``sender`` said in ``game_id`` (see :func:`apply`)."""
-    return apply(svc, game_id, message_id, PlayerMove(svc, message_id, sender, said), pre=pre,
-                 before_append=before_append, send_now=send_now)
+    return apply(svc, game_id, message_id, PlayerMove(svc, message_id, sender, said), pre=pre, send_now=send_now)
 
 
 def service_move(svc: Services, game_id: str, message_id: str, pick: Callable[[Game], Command | None],

@@ -12,7 +12,6 @@ from chat import render as chat_render
 from .. import clock, keys
 from ..context import Services
 from ..games import outbox
-from ..games.apply import BeforeAppend
 from ..games.moves import player_move
 from ..games.players import label_of, lang_of, name_of, seat_of
 from ..games.result import Outcome, Result
@@ -24,14 +23,13 @@ RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms no
 
 @dataclass(frozen=True)
 class Message:
-    """An inbound message as the dispatcher read it: its id, its sender, what it says, the game its reply
-    address names (email), and the test hook passed on to ``service.games.apply``."""
+    """An inbound message as the dispatcher read it: its id, its sender, what it says, and the game its reply
+    address names (email)."""
 
     message_id: str
     sender: str
     said: Intent
     token_game: str | None = None
-    before_append: BeforeAppend | None = None
 
 
 def _setting(svc: Services, m: Message, setting: str, value: bool | str) -> Result:
@@ -159,7 +157,7 @@ def _resign_pending(svc: Services, sender: str) -> str | None:
 
 def _resign(svc: Services, m: Message, gid: str) -> Result:
     """``YES`` after ``RESIGN``: the game ends (``service.games``), the opponent wins and is told."""
-    out = player_move(svc, m.message_id, m.sender, gid, Intent("resign"), before_append=m.before_append)
+    out = player_move(svc, m.message_id, m.sender, gid, Intent("resign"))
     svc.store.del_player_life(m.sender, "resign", "resign_at")
     if out.outcome == Outcome.APPLIED:
         out.outcome = Outcome.RESIGNED

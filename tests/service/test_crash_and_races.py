@@ -80,7 +80,7 @@ def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, 
     assert len(bodies) == len(set(bodies)) and set(bodies) >= {e["id"] for e in outbox}
 
 
-def test_two_deciders_racing_on_one_version_one_wins_the_other_redecides(svc) -> None:  # type: ignore[no-untyped-def]
+def test_two_deciders_racing_on_one_version_one_wins_the_other_redecides(svc, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     gid = started_game(svc, "g-race")
     barrier = threading.Barrier(2)
     seen: dict[str, list[int]] = {}
@@ -89,14 +89,21 @@ def test_two_deciders_racing_on_one_version_one_wins_the_other_redecides(svc) ->
         assert handle_inbound(svc, mid + "0", sender).outcome == "confirm_resign"
         svc.store.record_inbound(sender, mid, {"channel": "sms", "from": sender, "body": "YES"}, 600)
     results: dict[str, Result] = {}
+    append = svc.store.append
 
-    def run(mid: str, sender: str) -> None:
-        def hook(version: int) -> None:
-            seen.setdefault(mid, []).append(version)
+    def append_after_both_decided(owner: str, expected_version: int, *args, **kwargs):  # type: ignore[no-untyped-def]
+        mid = kwargs.get("message_id") or ""
+        if owner == game_owner(gid) and mid in ("sms:SMa", "sms:SMb"):  # injected here: the moves' appends
+            seen.setdefault(mid, []).append(expected_version)
             if len(seen[mid]) == 1:
                 barrier.wait(10)  # both decided against the same version before either appends
+        return append(owner, expected_version, *args, **kwargs)
+
+    monkeypatch.setattr(svc.store, "append", append_after_both_decided)
+
+    def run(mid: str, sender: str) -> None:
         svc.games.clear()
-        results[mid] = handle_inbound(svc, mid, sender, before_append=hook)
+        results[mid] = handle_inbound(svc, mid, sender)
 
     threads = [threading.Thread(target=run, args=(m, s)) for m, s in (("sms:SMa", ALICE), ("sms:SMb", BOB))]
     for t in threads:
