@@ -137,14 +137,14 @@ META = {
     "help": {}, "rules": {"url": "https://slowspades.example/rules", "target": 500},
     "score": {"label": "#12 ", "opp": LONG[0][:12], "hand_no": 7, "me": {"score": -1230, "bags": 9, "tricks": 13, "bid": 13, "dn": False},
               "them": {"score": 1499, "bags": 9, "tricks": 0, "bid": 0, "dn": True}, "phase": "play", "target": 500},
-    "stopped": {}, "started": {}, "lang_set": {},
+    "stopped": {}, "started": {}, "lang_set": {}, "welcome": {},
     "setting": {"setting": "dn", "value": False},
     "games": {"games": [{"label": "#1", "opp": "Konstantinos", "my_turn": True}, {"label": "#12", "opp": "Maximiliana", "my_turn": False}]},
     "invite": {"opp": "Konstantinos", "target": 500}, "invite_sent": {"opp": "Konstantinos"},
     "declined": {"opp": "Konstantinos"}, "game_started": {"label": "#12 ", "opp": "Konstantinos", "first": "opp", "target": 500},
     "reminder": {"label": "#12 ", "opp": "Konstantinos"}, "confirm_resign": {"label": "#12 ", "opp": "Konstantinos"},
 }
-BUDGET = {"help": 2, "rules": 3, "games": 2, "invite": 2}
+BUDGET = {"help": 2, "rules": 3, "games": 2, "invite": 2, "welcome": 2}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
