@@ -70,7 +70,7 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
     """What happened since the player's last message that a prompt should tell them."""
     me, opp = view.seat, view.opponent
     news: dict[str, Any] = {"hand_result": None, "last_trick": None, "opp_dn": False, "opp_swapped": None,
-                            "got": None, "opp_bid_news": False, "intro": False}
+                            "got": None, "opp_bid_news": False, "intro": False, "intro_first": None}
     trick = None
     if events is None:  # a resend (HAND): what the view itself holds
         if view.phase == "play" and view.last_trick is not None:
@@ -80,6 +80,8 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
             t = e.get("type")
             if t == "game_started":
                 news["intro"] = True  # the player's first message of the game (issue 14 case 8)
+            elif t == "hand_started" and news["intro"] and news["intro_first"] is None:
+                news["intro_first"] = "me" if e.get("first_player") == me else "opp"
             elif t == "trick_won":
                 trick = {"seat": e["seat"], "cards": [(int(s), c) for s, c in e["cards"]]}
             elif t == "hand_scored":

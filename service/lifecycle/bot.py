@@ -1,6 +1,8 @@
 """The computer opponent (``NEW BOT``) and ``AUTO`` moves: the ``basic`` strategy of ``spades.bots``.
 
-Until ``spades.bots`` lands, a small stand-in that only plays legal moves is used.
+The computer plays ``spades.bots.get("basic")`` (the engine's strategy, the same one the arena and
+``bench/segments.py`` use); ``_fallback`` (legal moves only) is there only for a strategy name
+``spades.bots`` does not know.
 A bot move is keyed by the game version it was decided for, so the Celery task and the
 beat's backstop may both try it: the move is made once, and not at all once stale.
 """
