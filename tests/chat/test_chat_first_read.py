@@ -249,3 +249,12 @@ def test_case11_greek_help_and_french_nil():
             if m.view.phase == "bid" and m.view.to_move == m.seat]
     assert bids and all("(0 = nul)" in b and "(0 = nil)" not in b for b in bids)
     assert parse("nul", "fr").kind == "bid" and parse("nul", "fr").number == 0  # the word the prompt names parses
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_case4_anything_else_from_a_player_without_a_game_says_how_to_start(lang):
+    for text in ("what is this", "QQ", ""):
+        reply = explain_error(parse(text, lang), None, lang, "sms")
+        assert reply.segments <= 2 and is_gsm7(reply.text)
+        for example in _new_examples(reply.text, lang):
+            assert parse(example, lang).kind == "new", (reply.text, example)
