@@ -137,7 +137,7 @@ META = {
     "help": {}, "rules": {"url": "https://slowspades.example/rules", "target": 500},
     "score": {"label": "#12 ", "opp": LONG[0][:12], "hand_no": 7, "me": {"score": -1230, "bags": 9, "tricks": 13, "bid": 13, "dn": False},
               "them": {"score": 1499, "bags": 9, "tricks": 0, "bid": 0, "dn": True}, "phase": "play", "target": 500},
-    "stopped": {}, "started": {}, "lang_set": {}, "welcome": {},
+    "stopped": {}, "started": {}, "lang_set": {}, "welcome": {}, "name_set": {"chosen": "Ana", "taken": False},
     "setting": {"setting": "dn", "value": False},
     "games": {"games": [{"label": "#1", "opp": "Konstantinos", "my_turn": True}, {"label": "#12", "opp": "Maximiliana", "my_turn": False}]},
     "invite": {"opp": "Konstantinos", "target": 500}, "invite_sent": {"opp": "Konstantinos"},

@@ -258,3 +258,11 @@ def test_case4_anything_else_from_a_player_without_a_game_says_how_to_start(lang
         assert reply.segments <= 2 and is_gsm7(reply.text)
         for example in _new_examples(reply.text, lang):
             assert parse(example, lang).kind == "new", (reply.text, example)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_case1_name_set_and_taken(lang):
+    said = parse(f"{render('name_set', lang, 'sms', chosen='x', taken=True).text.split()[-2]} Ana", lang)
+    assert said.kind == "name" and said.arg == "Ana"  # the NAME word the refusal suggests parses
+    done = render("name_set", lang, "sms", chosen="Ana", taken=False)
+    assert "Ana" in done.text and done.segments == 1 and is_gsm7(done.text)
