@@ -266,3 +266,8 @@ def test_case1_name_set_and_taken(lang):
     assert said.kind == "name" and said.arg == "Ana"  # the NAME word the refusal suggests parses
     done = render("name_set", lang, "sms", chosen="Ana", taken=False)
     assert "ANA" in done.text.upper() and done.segments == 1 and is_gsm7(done.text)
+
+
+def test_case10_an_operators_own_rules_url_is_linked_as_it_is():
+    text = render("rules", "el", "sms", url="https://example.org/Spades-Rules.html", target=500).text
+    assert text.endswith("https://example.org/Spades-Rules.html")
