@@ -271,3 +271,17 @@ def test_case1_name_set_and_taken(lang):
 def test_case10_an_operators_own_rules_url_is_linked_as_it_is():
     text = render("rules", "el", "sms", url="https://example.org/Spades-Rules.html", target=500).text
     assert text.endswith("https://example.org/Spades-Rules.html")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_case10_the_rules_page_examples_are_messages_the_parser_takes(lang):
+    from chat.render import environment  # the page's renderer (service/web/rules.py renders it the same way)
+
+    page = environment(lang).get_template("web/rules.html.j2").render(lang=lang, target=500, languages=[])
+    word = {"en": "NEW", "fr": "NOUVELLE", "nb": "NY", "id": "BARU", "el": "ΝΕΟ"}[lang]
+    example = re.search(rf"{word} (\+\d+) BAGS FLOOR", page)
+    assert example, page
+    said = parse(example.group(0), lang)
+    assert said.kind == "new" and said.rules.failed_nil_bags and said.rules.floor == -200  # RULES D6, D8
+    swap = re.findall(r"(\w+) AC KC KD\.", page)[-1]  # the reply the example ends with
+    assert parse(f"{swap} AC KC KD", lang).kind == "exchange"  # RULES 4: the swap example
