@@ -4,7 +4,6 @@ and the golden files (one per template per language; regenerate with UPDATE_GOLD
 from __future__ import annotations
 
 import os
-import random
 import re
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from chat.languages import LANGUAGES
 from chat.parse import parse
 from chat.simulate import play_game, random_chooser
 from spades import bots
-from spades.cards import Card
+from spades.cards import DECK, Card
 
 LONG = ("Konstantinos-Alexandros", "Maximiliana Øyvindsdottir")
 GOLDEN = Path(__file__).parent / "golden"
@@ -102,8 +101,6 @@ def test_secrecy_no_unseen_card_is_named(lang):
             # what is secret: the cards the opponent still holds that were never shown
             secret = set()
             if v.phase in ("play", "bid", "exchange"):
-                from spades.cards import DECK
-                played = set()
                 secret = set(DECK) - seen
                 # cards already played in this hand are public: the named ones must be in tricks seen
             named = named_cards(m.rendered.text)
@@ -113,7 +110,6 @@ def test_secrecy_no_unseen_card_is_named(lang):
 
 
 def _was_played(t, card, msg) -> bool:
-    hand_events = [e for e in t.events if getattr(e, "type", "") in ("card_played", "hand_started")]
     # played in the same hand as the message, before it: conservative check over the hand's plays
     hand = 0
     for e in t.events:
@@ -176,7 +172,6 @@ def _situation(m) -> str:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_golden(lang):
-    from chat.messages import context
     samples = _samples(lang)
     names = sorted(p.name[: -len(".txt.j2")] for p in TEMPLATES.glob("[!_]*.txt.j2"))
     update = os.environ.get("UPDATE_GOLDEN") == "1"

@@ -11,6 +11,7 @@ from chat.gsm import is_gsm7
 from chat.languages import LANGUAGES
 from chat.messages import swap_hint
 from chat.names import check_name, display_name
+from chat.render import environment
 from chat.simulate import play_game
 from spades import bots
 from spades.cards import Card
@@ -275,8 +276,6 @@ def test_case10_an_operators_own_rules_url_is_linked_as_it_is():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_case10_the_rules_page_examples_are_messages_the_parser_takes(lang):
-    from chat.render import environment  # the page's renderer (service/web/rules.py renders it the same way)
-
     page = environment(lang).get_template("web/rules.html.j2").render(lang=lang, target=500, languages=[])
     word = {"en": "NEW", "fr": "NOUVELLE", "nb": "NY", "id": "BARU", "el": "ΝΕΟ"}[lang]
     example = re.search(rf"{word} (\+\d+) BAGS FLOOR", page)
