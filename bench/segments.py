@@ -2,7 +2,8 @@
 
 Players are ``spades.bots`` ``basic`` bots when that module exists, else random legal replies
 (seeded). Every message both players receive is rendered as an SMS (``chat.simulate``) and its
-segments counted. Usage: ``python bench/segments.py [games] [--no-dn-question]``. Goal: <= 64 a hand.
+segments counted, and any SMS that is not GSM-7. Usage: ``python bench/segments.py [games] [--no-dn-question]``.
+Goal: <= 64 a hand (issue 14: no language above 59.8, 0 non-GSM-7).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from chat.gsm import is_gsm7  # noqa: E402
 from chat.languages import LANGUAGES  # noqa: E402
 from chat.simulate import play_game, random_chooser  # noqa: E402
 
@@ -44,9 +46,10 @@ def main(argv: list[str]) -> None:
     # random bidders rarely reach 500: play a fixed number of hands per game then
     max_hands = None if who.startswith("spades.bots") else 6
     print(f"{games} games per language, players: {who}, DN question: {'asked' if ask else 'off (auto DRAW)'}")
-    print(f"{'lang':5} {'hands':>6} {'msgs/hand':>10} {'seg/hand':>9} {'max seg/msg':>12} {'2-seg msgs':>11}")
+    print(f"{'lang':5} {'hands':>6} {'msgs/hand':>10} {'seg/hand':>9} {'max seg/msg':>12} {'2-seg msgs':>11}"
+          f" {'non-GSM-7':>10}")
     for lang in LANGUAGES:
-        hands = segs = msgs = two = 0
+        hands = segs = msgs = two = non_gsm = 0
         worst = 0
         per_hand = []
         for g in range(games):
@@ -60,9 +63,10 @@ def main(argv: list[str]) -> None:
             segs += sum(s)
             msgs += len(s)
             two += sum(1 for x in s if x > 1)
+            non_gsm += sum(1 for m in t.messages if not is_gsm7(m.rendered.text))
             worst = max(worst, max(s))
             per_hand.append(sum(s) / max(t.hands, 1))
-        print(f"{lang:5} {hands:6d} {msgs / hands:10.1f} {segs / hands:9.1f} {worst:12d} {two:11d}"
+        print(f"{lang:5} {hands:6d} {msgs / hands:10.1f} {segs / hands:9.1f} {worst:12d} {two:11d} {non_gsm:10d}"
               f"   (per game: {statistics.mean(per_hand):.1f} +- {statistics.pstdev(per_hand):.1f})")
 
 

@@ -5,9 +5,11 @@ No I/O beyond reading ``templates/`` and ``chat/locale/``. Languages: ``en fr nb
 Parsing
     ``parse(text: str, lang: str) -> Intent`` never raises. ``Intent.kind`` is an engine kind
     (``double_nil draw keep discard exchange bid play resign``), a meta kind (``stop start help
-    hand score rules lang new yes no games remind pause tz auto dn_setting claim rematch``) or
-    ``unknown`` (``Intent.reason``: ``empty too_long bad_card bad_lang missing_arg bad_number
-    not_understood``). ``Intent.game`` is the ``#N`` prefix or None.
+    hand score rules lang new yes no games remind pause tz auto dn_setting claim rematch name``)
+    or ``unknown`` (``Intent.reason``: ``empty too_long bad_card bad_lang missing_arg bad_number
+    bad_address bad_name greeting not_understood``). ``name``: ``NAME Ana`` (``arg`` = the name,
+    already checked by ``chat.names.check_name``); ``greeting``: ``HI``, ``BONJOUR``... (its
+    ``explain_error`` without a game is the ``welcome``). ``Intent.game`` is the ``#N`` prefix or None.
     ``Intent.command(seat, phase=None) -> Command | None`` builds the engine command (pass the
     game's phase: during the exchange a lone card or ``0`` means an exchange). ``resign`` gives
     ``Forfeit(seat, "resigned")``; ask for confirmation first if you like (template
@@ -38,14 +40,16 @@ Any other message
     or ``templates/email/<name>.txt.j2`` + ``.html.j2``. Names and their context are listed in
     each template's first comment: help, rules(url, target), score, stopped, started, lang_set,
     setting(setting, value), games(games), invite(opp, target), invite_sent(opp), declined(opp),
-    game_started(label, opp, first, target), reminder(label, opp), confirm_resign(label, opp).
+    game_started(label, opp, first, target), reminder(label, opp), confirm_resign(label, opp),
+    welcome (the first answer to a new number: what this is and the three ways to start).
     Game situations (rendered by the functions above): dn_offer, draw, exchange, bid, play,
     waiting, hand_over, game_over, error.
 
 ``Rendered(text, subject=None, html=None, replies=())``: ``text`` is the SMS (one line, GSM-7
 only, Greek in GSM capitals) or the email's plain text; ``.segments`` its SMS cost;
 ``replies`` the literal replies the message offers. Other helpers: ``chat.gsm`` (``is_gsm7``,
-``segments``, ``to_gsm7``), ``chat.languages`` (``language_for_address``,
+``segments``, ``to_gsm7``), ``chat.names`` (``display_name``: a chosen name, or ``+30..5678`` /
+``dave@..`` for an address in an SMS; ``check_name``), ``chat.languages`` (``language_for_address``,
 ``language_for_phone``, ``normalize_language``, ``LANGUAGES``), ``chat.simulate.play_game``
 (a whole game through this layer: the reference message flow).
 """

@@ -16,24 +16,27 @@ from spades.errors import CardSyntaxError, MustFollowSuit, NotYourTurn, RuleErro
 from spades.game import PlayerView
 
 from .gsm import to_gsm7
+from .names import NAME_MAX_SMS, display_name  # noqa: F401  (display_name: part of this module's API)
 from .parse import Intent
 from .render import Rendered, finish_sms, gettext, render
 
-NAME_MAX_SMS = 12  # characters of a player's name in an SMS
 _RANK = {14: "A", 13: "K", 12: "Q", 11: "J"}
 
 #: Template of each turn situation.
 TURN_TEMPLATES = ("dn_offer", "draw", "exchange", "bid", "play")
 
 
-def display_name(name: str, channel: str) -> str:
-    """A player's name as a message shows it: trimmed; in an SMS, GSM-7 and at most 12 characters."""
-    name = " ".join((name or "").split()) or "?"
-    if channel == "sms":
-        name = to_gsm7(name)
-        if len(name) > NAME_MAX_SMS:
-            name = name[:NAME_MAX_SMS].rstrip(" -.,'")
-    return name
+def swap_hint(cards: Iterable[Card], n: int = 3) -> list[str]:
+    """The cards a double nil bidder most wants to throw (RULES 4, D5): the ones most likely to win a trick.
+
+    Spades first (they trump), then the highest cards of the other suits; at most ``n``, shown in
+    the order of the hand (spades, hearts, clubs, diamonds, high to low).
+    """
+    cards = list(cards)
+    danger = sorted(cards, key=lambda c: (c.rank + (3 if c.suit is Suit.SPADES else 0), c.suit is Suit.SPADES),
+                    reverse=True)[:n]
+    order = [c for g in hand_groups(cards) for c in g["codes"]]
+    return sorted((c.code for c in danger), key=order.index)
 
 
 def hand_groups(cards: Iterable[Card]) -> list[dict[str, Any]]:
@@ -58,15 +61,16 @@ def _bid_info(view: PlayerView, seat: int) -> dict[str, Any]:
 def _score_line(score: Any) -> dict[str, Any]:
     d = score if isinstance(score, dict) else score.to_dict()
     return {"contract": d["contract"], "bid": d["bid"], "tricks": d["tricks"], "made": d["made"],
-            "points": d["hand_total"], "penalty": d["sandbag_penalty"], "total": d["game_total"],
-            "bags": d["bags_carried"]}
+            "base": d["hand_total"] - d["sandbag_penalty"], "points": d["hand_total"],
+            "penalty": d["sandbag_penalty"], "total": d["game_total"], "bags": d["bags"],
+            "bags_carried": d["bags_carried"]}
 
 
 def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str, Any]:
     """What happened since the player's last message that a prompt should tell them."""
     me, opp = view.seat, view.opponent
     news: dict[str, Any] = {"hand_result": None, "last_trick": None, "opp_dn": False, "opp_swapped": None,
-                            "got": None, "opp_bid_news": False}
+                            "got": None, "opp_bid_news": False, "intro": False, "intro_first": None}
     trick = None
     if events is None:  # a resend (HAND): what the view itself holds
         if view.phase == "play" and view.last_trick is not None:
@@ -74,7 +78,11 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
     else:
         for e in events:
             t = e.get("type")
-            if t == "trick_won":
+            if t == "game_started":
+                news["intro"] = True  # the player's first message of the game (issue 14 case 8)
+            elif t == "hand_started" and news["intro"] and news["intro_first"] is None:
+                news["intro_first"] = "me" if e.get("first_player") == me else "opp"
+            elif t == "trick_won":
                 trick = {"seat": e["seat"], "cards": [(int(s), c) for s, c in e["cards"]]}
             elif t == "hand_scored":
                 news["hand_result"] = {"hand": e["hand"], "me": _score_line(e["scores"][me]),
@@ -166,6 +174,7 @@ def context(view: PlayerView, events: Sequence[dict[str, Any]] | None, opponent_
         "to_move": None if view.to_move is None else ("me" if view.to_move == me else "opp"),
         "play": play_replies(view) if view.phase == "play" and view.to_move == me else None,
         "dn_offer": view.double_nil_offer,
+        "swap_hint": swap_hint(view.hand) if view.phase == "exchange" else [],
     }
     ctx.update(_news(view, events))
     if ctx["winner"] is not None and ctx["hand_result"] is None and view.last_hand is not None and events is None:

@@ -28,6 +28,7 @@ from spades.errors import CardSyntaxError
 from spades.events import DEFAULT_FLOOR, HouseRules
 
 from .languages import LANGUAGES, SUIT_INITIALS, supported
+from .names import check_name
 
 MAX_LENGTH = 1600  # ten segments; anything longer is not a reply to a prompt
 
@@ -36,7 +37,7 @@ ENGINE_KINDS = frozenset({"double_nil", "draw", "keep", "discard", "exchange", "
 #: Intent kinds the service handles itself.
 META_KINDS = frozenset({
     "stop", "start", "help", "hand", "score", "rules", "lang", "new", "yes", "no", "games",
-    "remind", "pause", "tz", "auto", "dn_setting", "claim", "rematch",
+    "remind", "pause", "tz", "auto", "dn_setting", "claim", "rematch", "name",
 })
 #: Twilio's / carriers' reserved opt-out words.
 OPT_OUT_WORDS = ("STOP", "UNSUBSCRIBE", "END", "QUIT", "STOPALL", "REVOKE", "OPTOUT", "CANCEL")
@@ -57,13 +58,17 @@ class Intent:
       E.164-ish phone number (``+33612345678``) or an email address, and ``rules``;
       ``remind`` / ``auto`` / ``dn_setting``: ``flag`` (True = on; ``dn_setting`` on =
       "ask me DN or DRAW at each hand", off = "always DRAW"); ``pause``: ``number`` (days,
-      None if not given); ``tz``: ``arg`` = the zone name as typed;
+      None if not given); ``tz``: ``arg`` = the zone name as typed; ``name``: ``arg`` = the
+      name the player chose (checked by :func:`chat.names.check_name`: GSM-7, 1 to 12 characters,
+      not a phone number or an address);
     * ``stop`` / ``start`` / ``help``: ``carrier`` is True for the carrier-reserved words
       (Twilio acts on those itself), False for a local word (``ARRET``, ``STOPP``...)
       the service must honour on its own;
     * ``unknown``: ``reason`` is ``empty``, ``too_long``, ``bad_card`` (``arg`` = the token),
       ``bad_lang`` (``arg`` = what was typed), ``missing_arg`` (``arg`` = the command word),
-      ``bad_number`` or ``not_understood``.
+      ``bad_address`` (``NEW`` with something that is neither a number nor an address; ``arg`` =
+      it), ``bad_name`` (``arg`` = the name refused), ``greeting`` (``HI``, ``BONJOUR``...: say
+      what this is), ``bad_number`` or ``not_understood``.
 
     ``game`` is the ``#N`` prefix (None when absent); ``text`` the message as received.
     """
@@ -181,6 +186,8 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "auto": ("AUTO",),
         "claim": ("CLAIM",),
         "rematch": ("REMATCH",),
+        "name": ("NAME", "MY NAME"),
+        "greeting": ("HI", "HELLO", "HEY", "HIYA", "YO", "GOOD MORNING", "GOOD EVENING"),
         "on": ("ON",),
         "off": ("OFF",),
         "bot": ("BOT", "ROBOT", "COMPUTER"),
@@ -210,6 +217,8 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "tz": ("FUSEAU",),
         "claim": ("RECLAMER", "RECLAME"),
         "rematch": ("REVANCHE",),
+        "name": ("NOM", "PSEUDO"),
+        "greeting": ("BONJOUR", "SALUT", "COUCOU", "BONSOIR"),
         "on": ("OUI", "ACTIF", "MARCHE"),
         "off": ("NON", "INACTIF", "ARRET"),
         "stop": ("ARRET", "ARRETER", "DESINSCRIRE"),
@@ -238,6 +247,8 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "tz": ("TIDSSONE",),
         "claim": ("KREV",),
         "rematch": ("OMKAMP", "REVANSJ"),
+        "name": ("NAVN",),
+        "greeting": ("HEI", "HALLO", "HEISANN", "GOD DAG"),
         "on": ("PÅ", "JA"),
         "off": ("AV", "NEI"),
         "stop": ("STOPP", "AVSLUTT"),
@@ -267,6 +278,8 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "auto": ("OTOMATIS",),
         "claim": ("KLAIM",),
         "rematch": ("TANDING ULANG", "MAIN LAGI"),
+        "name": ("NAMA",),
+        "greeting": ("HALO", "HAI", "SELAMAT PAGI", "SELAMAT SIANG", "SELAMAT MALAM"),
         "on": ("NYALA", "HIDUP", "AKTIF", "YA"),
         "off": ("MATI", "NONAKTIF", "TIDAK"),
         "stop": ("BERHENTI",),
@@ -296,6 +309,8 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "auto": ("ΑΥΤΟΜΑΤΟ",),
         "claim": ("ΔΙΕΚΔΙΚΩ",),
         "rematch": ("ΡΕΒΑΝΣ", "REVANS"),
+        "name": ("ΟΝΟΜΑ", "ONOMA"),
+        "greeting": ("ΓΕΙΑ", "ΓΕΙΑ ΣΟΥ", "ΓΕΙΑ ΣΑΣ", "ΚΑΛΗΜΕΡΑ", "ΚΑΛΗΣΠΕΡΑ", "GEIA", "YASOU", "GIA SOU"),
         "on": ("ΝΑΙ", "ΑΝΟΙΧΤΟ", "NAI"),
         "off": ("ΟΧΙ", "ΚΛΕΙΣΤΟ", "OXI"),
         "stop": ("ΣΤΟΠ",),
@@ -463,7 +478,7 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
             if num.startswith("00"):
                 num = num[2:]
             if len(num) < 6:
-                return say("unknown", reason="not_understood", arg=digits)
+                return say("unknown", reason="bad_address", arg=digits[:20])
             address = ("+" if plus else "") + num
         elif address is None and table.get(n) == "bot":
             address = "BOT"
@@ -482,6 +497,8 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
         elif n:
             leftovers.append(w)
         i += 1
+    if address is None and leftovers:  # NEW 12, NEW Ana: neither a number nor an address
+        return say("unknown", reason="bad_address", arg=" ".join(leftovers)[:20])
     if address is None:
         return say("unknown", reason="missing_arg", arg="new")
     if not 100 <= target <= 1000:
@@ -588,6 +605,16 @@ def parse(text: str | None, lang: str = "en") -> Intent:
     if kind == "new":
         words = raw.split()[1:]
         return _new_intent(words, lang, say)
+    if kind == "name":
+        chosen = " ".join(raw.split()[len(tokens) - len(rest):])
+        if not rest:
+            return say("unknown", reason="missing_arg", arg="name")
+        name = check_name(chosen)
+        if name is None:
+            return say("unknown", reason="bad_name", arg=chosen[:20])
+        return say("name", arg=name)
+    if kind == "greeting":
+        return say("unknown", reason="greeting")
 
     # no command word: a bare number (a bid), cards, or nothing we know
     if len(tokens) == 1 and _NUMBER.match(tokens[0]):

@@ -20,6 +20,7 @@ update with ``pybabel update -i chat/locale/messages.pot -d chat/locale``, compi
 from __future__ import annotations
 
 import io
+import re
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
@@ -38,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES_DIR = ROOT / "templates"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 CHANNELS = ("sms", "email")
+_URL = re.compile(r"(https?://[^\s]+|[^\s@(]+@[^\s@]+\.[a-z]+)")  # links and email addresses keep their case
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +129,7 @@ def environment(lang: str, sms: bool = False) -> jinja2.Environment:
 
 def _one_line(text: str) -> str:
     line = " ".join(text.split())
-    for a, b in ((" .", "."), (" ,", ","), ("( ", "("), (" )", ")"), (" !", "!")):
+    for a, b in ((" .", "."), (" ,", ","), ("( ", "("), (" )", ")")):
         line = line.replace(a, b)
     return line
 
@@ -135,8 +137,8 @@ def _one_line(text: str) -> str:
 def finish_sms(text: str, lang: str) -> str:
     """The SMS finishing pass: one line, Greek in GSM-7 capitals, GSM-7 only."""
     line = _one_line(text)
-    if lang == "el":
-        line = greek_caps(line)
+    if lang == "el":  # capitals, but not in a link (the path of https://.../rules/el is case-sensitive) or an address
+        line = "".join(part if _URL.fullmatch(part) else greek_caps(part) for part in _URL.split(line))
     return to_gsm7(line)
 
 

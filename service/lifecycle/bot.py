@@ -1,5 +1,7 @@
 """The computer opponent (``NEW BOT``) and ``AUTO`` moves: the ``basic`` strategy of ``spades.bots``.
 
+The computer plays ``spades.bots.get("basic")``, the engine's strategy, the same one the arena and
+``bench/segments.py`` use.
 A bot move is keyed by the game version it was decided for, so the Celery task and the
 beat's backstop may both try it: the move is made once, and not at all once stale.
 """

@@ -15,7 +15,7 @@ from chat.languages import LANGUAGES
 from chat.parse import parse
 from chat.simulate import play_game, random_chooser
 from spades import bots
-from spades.cards import Card
+from spades.cards import DECK, Card
 
 LONG = ("Konstantinos-Alexandros", "Maximiliana Øyvindsdottir")
 GOLDEN = Path(__file__).parent / "golden"
@@ -101,7 +101,6 @@ def test_secrecy_no_unseen_card_is_named(lang):
             # what is secret: the cards the opponent still holds that were never shown
             secret = set()
             if v.phase in ("play", "bid", "exchange"):
-                from spades.cards import DECK
                 secret = set(DECK) - seen
                 # cards already played in this hand are public: the named ones must be in tricks seen
             named = named_cards(m.rendered.text)
@@ -134,14 +133,14 @@ META = {
     "help": {}, "rules": {"url": "https://slowspades.example/rules", "target": 500},
     "score": {"label": "#12 ", "opp": LONG[0][:12], "hand_no": 7, "me": {"score": -1230, "bags": 9, "tricks": 13, "bid": 13, "dn": False},
               "them": {"score": 1499, "bags": 9, "tricks": 0, "bid": 0, "dn": True}, "phase": "play", "target": 500},
-    "stopped": {}, "started": {}, "lang_set": {},
+    "stopped": {}, "started": {}, "lang_set": {}, "welcome": {}, "name_set": {"chosen": "Ana", "taken": False},
     "setting": {"setting": "dn", "value": False},
     "games": {"games": [{"label": "#1", "opp": "Konstantinos", "my_turn": True}, {"label": "#12", "opp": "Maximiliana", "my_turn": False}]},
     "invite": {"opp": "Konstantinos", "target": 500}, "invite_sent": {"opp": "Konstantinos"},
     "declined": {"opp": "Konstantinos"}, "game_started": {"label": "#12 ", "opp": "Konstantinos", "first": "opp", "target": 500},
     "reminder": {"label": "#12 ", "opp": "Konstantinos"}, "confirm_resign": {"label": "#12 ", "opp": "Konstantinos"},
 }
-BUDGET = {"help": 2, "rules": 3, "games": 2, "invite": 2}
+BUDGET = {"help": 2, "rules": 3, "games": 2, "invite": 2, "welcome": 2}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

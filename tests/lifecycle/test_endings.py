@@ -97,14 +97,14 @@ def test_a_hand_summary_tells_both_players_everything_about_the_hand() -> None:
         sms = summaries.render_hand(ctx, "en", "sms").text
         assert sms.startswith("Hand 1.")
         assert f"took {mine['tricks']}" in sms
-        assert f"Score: you {mine['game_total']} ({mine['bags_carried']} bags)" in sms
+        assert f"Score: you {mine['game_total']}," in sms and f"Bags: you {mine['bags_carried']}," in sms
         assert ("You draw first next hand." in sms) == (game.first_player == seat)
         email = summaries.render_hand(ctx, "en", "email")
         assert "<table" in email.html and "Bags carried" in email.html and "Sandbag penalty" in email.html
         assert email.subject.startswith("Hand 1:")
     end = {"type": "game_ended", "winner": 1, "scores": [180, 510], "reason": "score", "hands": 6}
     text = summaries.render_game(summaries.game_summary(end, 1, "Ann"), "en", "sms").text
-    assert text == "Game over: you win 510-180! 6 hands played. REMATCH to play again."
+    assert text == "Game over: you win 510 to 180! 6 hands played. REMATCH to play again."
 
 
 def test_summary_messages_go_to_both_players_but_never_to_the_computer_or_a_stopped_number(svc) -> None:  # type: ignore[no-untyped-def]

@@ -90,5 +90,5 @@ def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, ce
     # Alice saw every hand's result and the end; nothing was "sent" to the computer
     told = local(svc, ALICE)
     assert sum(m["kind"] == "hand_summary" for m in told) == len(game.history)
-    assert told[-1]["body"].startswith("Slutt:") and "OMKAMP" in told[-1]["body"]  # in Norwegian (+47)
+    assert told[-1]["body"].startswith("Partiet er slutt:") and "OMKAMP" in told[-1]["body"]  # in Norwegian (+47)
     assert all(m["to"] == ALICE for m in local(svc))

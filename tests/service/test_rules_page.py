@@ -1,14 +1,35 @@
-"""The RULES reply links to /rules: that page must exist and show the rules the engine plays (RULES.md)."""
+"""The RULES reply links /rules/<lang>: a rules page per language, rendered from templates/web/rules.html.j2 with the
+catalogues (issue 14 case 10), readable on a phone, with the worked examples of RULES.md sections 3, 4, 5, 7, 8."""
 
 from __future__ import annotations
 
+import pytest
 
-def test_rules_page_shows_the_rules_the_reply_links_to(client) -> None:  # type: ignore[no-untyped-def]
-    resp = client.get("/rules")
-    assert resp.status_code == 200
-    assert resp.mimetype == "text/html"
+from chat.languages import LANGUAGES
+
+HEADINGS = {  # RULES.md section 3 ("The draw (there is no deal)") in each language
+    "en": "The draw (there is no deal)", "fr": "Le tirage (il n'y a pas de donne)", "nb": "Trekkingen (ingen giv)",
+    "id": "Penarikan (tidak ada pembagian kartu)", "el": "Το τράβηγμα (δεν μοιράζει κανείς)",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_rules_page_per_language(client, lang) -> None:  # type: ignore[no-untyped-def]
+    resp = client.get(f"/rules/{lang}")
+    assert resp.status_code == 200 and resp.mimetype == "text/html"
     page = resp.get_data(as_text=True)
-    # what a player looking for the rules needs: the draw, double nil, bags, the target, the decisions
-    for words in ("The draw (there is no deal)", "Double nil", "Sandbagging", "500", "D9"):
-        assert words in page
+    assert f'<html lang="{lang}">' in page and 'name="viewport"' in page  # readable on a phone
+    assert HEADINGS[lang] in page.replace("&#39;", "'")
+    for example in ("Megan", "Karen", "Bonnie", "AC KC KD", "500"):  # RULES.md 5, 7, 8 examples; 4 the DN swap
+        assert example in page
     assert "<script" not in page
+    for other in LANGUAGES:  # links to the other languages
+        assert f'href="./{other}"' in page or other == lang
+
+
+def test_rules_links_in_any_case_and_unknown_languages(client) -> None:  # type: ignore[no-untyped-def]
+    assert client.get("/rules/EL").status_code == 200  # the Greek SMS once upper-cased its link
+    assert client.get("/RULES/EL").status_code == 200
+    assert client.get("/rules/xx").status_code == 404
+    resp = client.get("/rules", headers={"Accept-Language": "fr-FR,fr;q=0.9"})
+    assert resp.status_code == 302 and resp.headers["Location"].endswith("/rules/fr")

@@ -1,0 +1,97 @@
+"""Golden files of the lifecycle's templates (templates/lifecycle) and of the rules page, per language: what the
+players read at the edges of a game (invitations, pauses, claims, summaries) and on /rules/<lang>. Regenerate with
+UPDATE_GOLDEN=1 and review the diff."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from chat import render
+from chat.gsm import is_gsm7
+from chat.languages import LANGUAGES
+from chat.render import TEMPLATES_DIR, environment
+
+GOLDEN = Path(__file__).parent / "golden"
+NAME = "Konstantinos"
+
+
+def _line(contract: str, bid: int, tricks: int, bags: int = 0, penalty: int = 0, total: int = 0) -> dict:
+    made = tricks == 0 if contract != "bid" else tricks >= bid
+    bid_points = (10 * bid + bags if made else -10 * bid) if contract == "bid" else 0
+    nil_points = {"nil": 100, "double_nil": 200}.get(contract, 0) * (1 if made else -1)
+    return {"contract": contract, "bid": bid, "tricks": tricks, "made": made, "bid_points": bid_points,
+            "set": contract == "bid" and not made, "bags": bags, "bags_carried": 1, "nil": contract != "bid",
+            "nil_points": nil_points, "sandbag_penalty": penalty, "hand_total": bid_points + nil_points + penalty,
+            "game_total": total}
+
+
+CONTEXTS: dict[str, list[dict]] = {
+    "claim_possible": [{"opp": NAME, "label": "#2 ", "days": 1}, {"opp": NAME, "label": "", "days": 7}],
+    "claim_refused": [{"hours": 1, "my_turn": False, "paused": False, "label": ""},
+                      {"hours": 30, "my_turn": False, "paused": False, "label": ""},
+                      {"hours": 0, "my_turn": True, "paused": False, "label": ""}],
+    "decline_done": [{"opp": NAME}],
+    "game_summary": [{"label": "", "won": False, "me": -100, "them": -200, "hands": 1, "reason": "floor", "opp": NAME},
+                     {"label": "#3 ", "won": True, "me": 510, "them": 180, "hands": 6, "reason": "resigned",
+                      "opp": NAME}],
+    "games": [{"games": [{"label": "#1", "opp": NAME, "status": "active", "my_turn": True, "me": -60, "them": -146,
+                          "paused": False},
+                         {"label": "#2", "opp": "+30..5678", "status": "invited", "my_turn": False, "me": 0,
+                          "them": 0, "paused": False}]}, {"games": []}],
+    "hand_summary": [{"label": "", "hand": 3, "opp": NAME, "next_first": "me",
+                      "me": _line("bid", 5, 9, bags=4, penalty=-100, total=254),
+                      "them": _line("nil", 0, 1, total=-60)},
+                     {"label": "#2 ", "hand": 1, "opp": NAME, "next_first": "opp",
+                      "me": _line("double_nil", 0, 0, total=200), "them": _line("bid", 7, 8, bags=1, total=71)}],
+    "invite": [{"opp": NAME, "days": 1, "target": 500, "bags_rule": False, "floor": None},
+               {"opp": NAME, "days": 3, "target": 300, "bags_rule": True, "floor": -200}],
+    "invite_expired": [{"opp": NAME}],
+    "invite_refused": [{"reason": "stopped", "text": "+4791234567"}, {"reason": "self", "text": ""},
+                       {"reason": "bad_address", "text": "12"}],
+    "invite_sent": [{"opp": NAME, "days": 1}, {"opp": NAME, "days": 3}],
+    "no_invitation": [{}],
+    "no_such_game": [{"number": 4}, {"number": None}],
+    "opponent_back": [{"opp": NAME, "label": "#2 "}],
+    "opponent_stopped": [{"opp": NAME, "label": ""}],
+    "paused": [{"days": 1, "by_me": True, "opp": NAME}, {"days": 3, "by_me": False, "opp": NAME},
+               {"days": 0, "by_me": False, "opp": NAME}],
+    "reminder": [{"prompt": "Draw 3/13: 4S. K keeps 4S, D discards it and takes the next.", "n": 1, "of": 3,
+                  "opp": NAME, "label": ""}],
+    "tz_unknown": [{"text": "Mars/Olympus"}],
+}
+
+
+def test_every_lifecycle_template_has_a_golden_context():
+    names = {p.name[: -len(".txt.j2")] for p in (TEMPLATES_DIR / "lifecycle" / "sms").glob("[!_]*.txt.j2")}
+    assert names == set(CONTEXTS)
+
+
+def _check(path: Path, text: str) -> None:
+    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text, f"golden {path} differs (UPDATE_GOLDEN=1 to regenerate)"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_golden_lifecycle(lang):
+    for name, contexts in sorted(CONTEXTS.items()):
+        parts = []
+        for ctx in contexts:
+            sms = render(name, lang, "sms", family="lifecycle", **ctx)
+            assert is_gsm7(sms.text) and not re.search(r"-\s*-\s*\d", sms.text), sms.text
+            mail = render(name, lang, "email", family="lifecycle", **ctx)
+            parts.append(f"== sms ({sms.segments} seg) ==\n{sms.text}\n== email ==\nsubject: {mail.subject}\n{mail.text}")
+        _check(GOLDEN / lang / "lifecycle" / f"{name}.txt", "\n\n".join(parts) + "\n")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_golden_rules_page(lang):
+    page = environment(lang).get_template("web/rules.html.j2").render(lang=lang, target=500, languages=[])
+    text = "\n".join(line.strip() for line in re.sub(r"<[^>]+>", " ", page.split("<body>")[1]).splitlines()
+                     if line.strip())
+    _check(GOLDEN / lang / "rules_page.txt", text + "\n")
