@@ -30,7 +30,10 @@ UNFINISHED = ("invited", "active")
 def default_lang(config: Mapping[str, Any], address: str) -> str:
     """A player's language until they choose one (``LANG FR``): ``SLOWSPADES_LANG`` if set to other than
     ``en``, else their phone number's country (``chat.languages``)."""
-    configured = config.get("LANG", "en") or "en"
+    return _default_lang(config.get("LANG", "en") or "en", address)
+
+
+def _default_lang(configured: str, address: str) -> str:
     return language_for_address(address) if configured == "en" else configured
 
 
@@ -81,12 +84,12 @@ class PlayerInfo:
     life: dict[str, str]
     nums: dict[str, str]
     games: list[str]
-    default_lang: str = "en"  # :func:`default_lang` of the address
+    configured_lang: str = "en"  # ``SLOWSPADES_LANG`` (:func:`default_lang`)
     labels: dict[str, str] = field(default_factory=dict)  # game id -> "#N" or "" once known
 
     @property
     def lang(self) -> str:
-        return self.record.get("lang") or self.default_lang
+        return self.record.get("lang") or _default_lang(self.configured_lang, self.address)
 
     @property
     def name(self) -> str:
@@ -109,7 +112,7 @@ class PlayerInfo:
 
 def info_of(infos: Mapping[str, PlayerInfo], address: str, config: Mapping[str, Any]) -> PlayerInfo:
     """The info of ``address`` among ``infos``, or an empty one (the computer, an empty seat)."""
-    return infos.get(address) or PlayerInfo(address, {}, {}, {}, [], default_lang(config, address))
+    return infos.get(address) or PlayerInfo(address, {}, {}, {}, [], config.get("LANG", "en") or "en")
 
 
 def queue_players(store: Store, pipe: Pipeline, addresses: list[str]) -> None:
@@ -121,10 +124,11 @@ def queue_players(store: Store, pipe: Pipeline, addresses: list[str]) -> None:
 def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[Any]) -> dict[str, PlayerInfo]:
     """The :class:`PlayerInfo` of each address from the replies of :func:`queue_players` (in order)."""
     out: dict[str, PlayerInfo] = {}
+    configured = config.get("LANG", "en") or "en"
     for i, address in enumerate(addresses):
         rec, life, nums, games = replies[i * PLAYER_READS:(i + 1) * PLAYER_READS]
         out[address] = PlayerInfo(address, text_hash(rec), text_hash(life), text_hash(nums),
-                                  [text(g) for g in games], default_lang(config, address))
+                                  [text(g) for g in games], configured)
     return out
 
 
