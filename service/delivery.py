@@ -20,6 +20,7 @@ from twilio.rest import Client as TwilioClient
 
 from .context import Services
 from .players import EMAIL, SMS
+from .store import new_claim_token
 
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
 
@@ -157,35 +158,37 @@ def all_local(svc: Services) -> bool:
 
 def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     """Send one outbox entry at most once; returns its status afterwards (or why nothing was done)."""
-    entry = svc.store.claim_send(outbox_id, int(svc.config["SEND_LEASE"]))
+    token = new_claim_token()  # this attempt's own claim: its outcome is recorded only while it holds the entry
+    entry = svc.store.claim_send(outbox_id, int(svc.config["SEND_LEASE"]), token)
     if entry is None:
         current = svc.store.outbox_entry(outbox_id)
         return current["status"] if current else "missing"
     from .lifecycle.optout import may_send
 
     if not may_send(svc, entry["to"], entry.get("kind", "")):  # STOP: nothing but its confirmation (nor to the computer)
-        return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE)
+        return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE, token=token)
     sender = sender_for(svc, entry["channel"])
     if isinstance(sender, LocalSender):
-        return svc.store.push_local_and_mark_sent(outbox_id, entry)
+        return svc.store.push_local_and_mark_sent(outbox_id, entry, token)
     try:
         provider_id = sender.send(entry)
     except TransientSendError as exc:
         if final_attempt:
-            return svc.store.set_status(outbox_id, "failed", error=str(exc))
-        svc.store.set_status(outbox_id, "queued", error=str(exc))
+            return svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
+        svc.store.set_status(outbox_id, "queued", error=str(exc), token=token)
         raise
     except PermanentSendError as exc:
-        return svc.store.set_status(outbox_id, "failed", error=str(exc))
+        return svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
     # local and SMTP hand-offs are final as far as we can know; Twilio reports 'delivered' later
-    return svc.store.set_status(outbox_id, "sent", provider_id=provider_id)
+    return svc.store.set_status(outbox_id, "sent", provider_id=provider_id, token=token)
 
 
 def deliver_local_many(svc: Services, outbox_ids: list[str], recipients: Iterable[str] = (), tail: Any = None,
                        by: str = "") -> None:
     """:func:`deliver` of several entries when every channel goes to the local outbox (:func:`all_local`),
     in two round trips whatever their number (see :func:`queue_local_delivery`); with ``tail`` (a
-    pipeline), the second is queued on it for its owner to execute. ``by``: see ``Store.claim_send_many``."""
+    pipeline), the second is queued on it for its owner to execute. ``by``: this attempt's claim token
+    (``Store.claim_send_many``; a fresh one if empty)."""
     pipe = svc.redis.pipeline(transaction=False)
     settle = queue_local_delivery(svc, pipe, outbox_ids, recipients, by)
     settle(pipe.execute() if len(pipe) else [], tail)
@@ -201,6 +204,7 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
     from .lifecycle.optout import FINAL
     from .store import split_outbox_id
 
+    by = by or new_claim_token()  # claims are never shared: each attempt settles only what it claimed
     guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
     guess = [a for a in guess if not keys.is_bot(a)]
     start = len(pipe)
@@ -224,6 +228,6 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
                 refused.append((e["id"], UNSENDABLE))
             else:
                 sent.append(e)
-        svc.store.settle_local_many(sent, refused, tail=tail)
+        svc.store.settle_local_many(sent, refused, tail=tail, token=by)
 
     return settle

@@ -12,8 +12,14 @@ from celery import shared_task
 from flask import current_app
 
 from service import handlers
-from service.delivery import UNSENDABLE, TransientSendError, all_local, deliver_local_many
+from service.delivery import (
+    UNSENDABLE,
+    TransientSendError,
+    all_local,
+    deliver_local_many,
+)
 from service.delivery import deliver as deliver_entry
+from service.store import new_claim_token
 
 DELIVER = "workers.tasks.deliver"
 
@@ -29,7 +35,8 @@ def handle_inbound(self, message_id: str, sender: str) -> str:  # type: ignore[n
     """Decide a recorded inbound message of ``sender`` and queue the deliveries it causes (retried on Redis errors)."""
     svc = _svc()
     local = all_local(svc)  # the local outbox is a Redis write: no need for a task per message
-    result = handlers.handle_inbound(svc, message_id, sender, send_now=local)
+    attempt = new_claim_token()  # issue 15: this handling's own claim on the entries it sends, never the message id
+    result = handlers.handle_inbound(svc, message_id, sender, send_now=attempt if local else False)
     after = result.after
     claimed = list(after.claimed) if after else []  # a move's messages, born claimed for this task
     unsendable = list(after.unsendable) if after else []
@@ -37,9 +44,9 @@ def handle_inbound(self, message_id: str, sender: str) -> str:  # type: ignore[n
     rest = [oid for oid in result.outbox_ids if oid not in mine]
     tail = svc.redis.pipeline(transaction=False)  # the last writes, in one round trip
     if local:
-        svc.store.settle_local_many(claimed, [(oid, UNSENDABLE) for oid in unsendable], tail=tail)
+        svc.store.settle_local_many(claimed, [(oid, UNSENDABLE) for oid in unsendable], tail=tail, token=attempt)
         if rest:  # any others (replies; a retry's): claimed and checked against STOP first
-            deliver_local_many(svc, rest, after.told if after else (), tail=tail, by=message_id)
+            deliver_local_many(svc, rest, after.told if after else (), tail=tail, by=attempt)
     else:
         for outbox_id in result.outbox_ids:
             self.app.send_task(DELIVER, args=[outbox_id])

@@ -46,7 +46,8 @@ def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, 
     mover = (ALICE, BOB)[game.to_move]
     before = game.version
     (tmp_path / "armed").touch()
-    settings = dict(QUEUE=queue, VISIBILITY_TIMEOUT=2, FAULT_HANG=f"{point}:{tmp_path}")
+    # SEND_LEASE: the dead attempt's claims (its own token, issue 15) are taken over once its lease is over
+    settings = dict(QUEUE=queue, VISIBILITY_TIMEOUT=2, SEND_LEASE=1, FAULT_HANG=f"{point}:{tmp_path}")
     w1 = spawn_worker(redis_url, tmp_path / "w1.log", **settings)
     try:
         resp, mid = post_sms(client, mover, command_text(choose(game, game.to_move)))
