@@ -49,6 +49,7 @@ from spades.game import Game, decide, fold, view
 
 from . import clock
 from . import conversation_port as port
+from . import email_identity  # issue 15
 from .context import Services
 from .lifecycle import gateway, invitations, keys, reminders, routing, summaries
 from .lifecycle import hooks as lifecycle
@@ -455,6 +456,9 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
             rendered = port.render_message("score", lang, channel, **chat_context(v, None, opp, label, channel))
             return _reply(svc, sender, message_id, rendered, "score", game_id=gid)
         return _reply(svc, sender, message_id, port.resend(v, lang, channel, opp, label), "status", game_id=gid)
+    if not email_identity.move_allowed(channel, token_game):  # issue 15: an email move only to its reply address
+        out = gateway.reply(svc, sender, message_id, "email_move_needs_reply_address")
+        return Handled(out.outbox_ids, "refused", gid)
     return _decide_loop(svc, message_id, sender, gid, said, before_append,
                         pre if pre is not None and pre.game_id == gid else None, send_now)
 

@@ -1,7 +1,9 @@
 """``POST /email/inbound``: Mailgun's inbound route (forward to this URL).
 
 Verifies ``timestamp``/``token``/``signature`` (HMAC-SHA256 with the signing key), rejects stale
-timestamps and replayed tokens, drops duplicates by ``Message-Id``, takes the new text of the reply
+(or not finite) timestamps and replayed tokens, refuses a ``From`` that is not an email address and
+an email Mailgun's SPF/DKIM verdict does not vouch for (``service.email_identity``; the 406 says
+why), drops duplicates by ``Message-Id``, takes the new text of the reply
 (``stripped-text``, else ``mail-parser-reply`` on ``body-plain``), checks that a per-game reply token
 belongs to the sender, records the message and queues it. Mailgun retries on any status but 200 and
 406; 406 is answered for messages to reject for good.
@@ -11,13 +13,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import time
 
 from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from mailparser_reply import EmailReplyParser
 
-from ..players import BadAddress, parse_address, token_from_recipient
+from ..email_identity import NotAnEmailSender, sender_of, verdict
+from ..players import token_from_recipient
 from ..store import now_ms
 from . import queue_inbound
 
@@ -57,14 +61,19 @@ def inbound_email() -> ResponseReturnValue:
         age = abs(time.time() - float(timestamp))
     except ValueError:
         return reject("bad timestamp")
+    if not math.isfinite(age):  # 'nan' compares false with everything: it would pass the age check
+        return reject("bad timestamp")
     if age > int(cfg["MAILGUN_MAX_AGE"]):
         return reject("stale timestamp")
     header_id = (form.get("Message-Id") or form.get("message-id") or "").strip().strip("<>")
     message_id = f"mail:{header_id or token}"
     try:
-        sender = parse_address(form.get("from") or form.get("sender") or "").value
-    except BadAddress:
-        return reject("no sender address")
+        sender = sender_of(form)  # an email address, never a phone number (never an SMS player)
+    except NotAnEmailSender:
+        return reject("the sender of an email must be an email address")
+    checked = verdict(form, sender)
+    if not checked.verified:  # unverifiable mail starts nothing (nor any reply to a From it may have forged)
+        return reject(f"sender not verified: {checked.why} (SPF {checked.spf or 'none'}, DKIM {checked.dkim or 'none'})")
     known = svc.store.inbound(sender, message_id)
     if known is not None:  # the same email again (a retry or a second route): applied once
         if known.get("status") != "done":
