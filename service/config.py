@@ -48,7 +48,14 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "HANDLED_MESSAGE_TTL": (86400, "int", "Seconds, at least, a message id is remembered so a retry of it is "
                             "dropped (at most twice that; 8 bytes a message; Mailgun retries for up to ~8 hours)."),
     "SIMULATOR": (False, "bool", "Serve the simulator page /simulator/ (on in scripts/run-local, off otherwise; "
-                                 "404 when off). Never in production: it signs webhooks for whoever reaches it."),
+                                 "404 when off). The app refuses to start with it on unless SLOWSPADES_BIND and "
+                                 "SLOWSPADES_PUBLIC_BASE_URL are loopback and no Twilio account is set; it answers "
+                                 "loopback clients only."),
+    "BIND": ("127.0.0.1:8000", "str", "Address the web process listens on (the Procfile's gunicorn --bind)."),
+    "SPOOL_DIR": ("var/spool", "str", "Directory where the web process keeps (fsync'd) inbound messages it could "
+                                      "not hand to Redis, until Redis answers again (service.spool)."),
+    "APPENDFSYNC": ("everysec", "str", "appendfsync of the Redis that scripts/run-local starts: always, everysec or "
+                                       "no (README: what each can lose)."),
     "RULES_URL": ("", "str", "Where the RULES reply points; empty: this service's own /rules page."),
     "DEALER_SEED": ("", "str", "Tests and demos only: make shuffles reproducible. Empty: secure randomness."),
     "FAULT_HANG": ("", "str", "Tests only: `<point>:<marker-dir>` makes the handler hang at a point."),

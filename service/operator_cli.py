@@ -229,7 +229,7 @@ def verify_game(svc: Services, game_id: str) -> dict[str, Any]:
     meta = svc.store.meta(game_id)
     result: dict[str, Any] = {"game": game_id, "events": len(stored), "ok": False, "problems": problems}
     if not stored:
-        if meta.get("status") == "invited":
+        if meta.get("status") in ("invited", "declined", "expired"):  # an invitation never played: nothing to replay
             result["ok"] = True
             return result
         problems.append("no events" if meta else "no such game")
@@ -367,8 +367,9 @@ def outbox_resend(outbox_id: str, force: bool, via_worker: bool, as_json: bool, 
     if before == "busy":
         fail(f"{outbox_id} is being sent right now (use --force to send it again anyway)", 1, as_json)
     if via_worker:
-        from workers import celery_init_app
         from flask import Flask
+
+        from workers import celery_init_app
 
         app = Flask("slowspades-cli")
         app.config.update(svc.config)
