@@ -6,7 +6,8 @@ an email Mailgun's SPF/DKIM verdict does not vouch for (``service.email_identity
 why), drops duplicates by ``Message-Id``, takes the new text of the reply
 (``stripped-text``, else ``mail-parser-reply`` on ``body-plain``), checks that a per-game reply token
 belongs to the sender, records the message and queues it. Mailgun retries on any status but 200 and
-406; 406 is answered for messages to reject for good.
+406; 406 is answered for messages to reject for good, 503 while Redis does not answer (Mailgun retries
+for 8 hours: no spool needed here, unlike ``/sms``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ import hmac
 import math
 import time
 
+import redis
 from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
+from kombu.exceptions import OperationalError as BrokerError
 from mailparser_reply import EmailReplyParser
 
 from ..email_identity import NotAnEmailSender, sender_of, verdict
@@ -26,6 +29,14 @@ from ..store import now_ms
 from . import queue_inbound
 
 bp = Blueprint("email", __name__)
+
+
+@bp.errorhandler(redis.exceptions.ConnectionError)
+@bp.errorhandler(redis.exceptions.TimeoutError)
+@bp.errorhandler(BrokerError)
+def redis_unreachable(exc: Exception) -> ResponseReturnValue:
+    """Redis does not answer: 503, and Mailgun posts the email again later (for up to 8 hours)."""
+    return jsonify(status="retry", reason="storage unavailable, try again later"), 503
 
 
 def reject(why: str) -> ResponseReturnValue:
