@@ -14,17 +14,7 @@ from typing import Any, Sequence
 import chat
 from chat import Intent, Rendered
 from spades.cards import cards_text
-from spades.commands import (
-    Bid,
-    Command,
-    DeclareDoubleNil,
-    DeclineDoubleNil,
-    Discard,
-    Exchange,
-    Forfeit,
-    Keep,
-    Play,
-)
+from spades.commands import Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play
 from spades.game import PlayerView
 
 __all__ = ["Intent", "Rendered", "parse_text", "turn_message", "resend", "error_message", "render_message",

@@ -15,8 +15,8 @@ players for ``n`` days (at most ``PAUSE_MAX_DAYS``); ``PAUSE 0`` ends a pause.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, time, timedelta, timezone
+from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
