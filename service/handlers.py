@@ -47,9 +47,8 @@ from spades.errors import GameOverError, RuleError
 from spades.events import Event, GameEnded, HouseRules, from_dict, redact, to_dict
 from spades.game import Game, decide, fold, view
 
-from . import clock
+from . import clock, email_identity  # email_identity: issue 15
 from . import conversation_port as port
-from . import email_identity  # issue 15
 from .context import Services
 from .lifecycle import gateway, invitations, keys, reminders, routing, summaries
 from .lifecycle import hooks as lifecycle
