@@ -54,6 +54,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "BIND": ("127.0.0.1:8000", "str", "Address the web process listens on (the Procfile's gunicorn --bind)."),
     "SPOOL_DIR": ("var/spool", "str", "Directory where the web process keeps (fsync'd) inbound messages it could "
                                       "not hand to Redis, until Redis answers again (service.spool)."),
+    "ALIVE_PROBE_EVERY": (10.0, "float", "Seconds between the worker's liveness probes (under service.supervise "
+                                         "--alive-file: a worker receiving nothing is restarted)."),
     "APPENDFSYNC": ("everysec", "str", "appendfsync of the Redis that scripts/run-local starts: always, everysec or "
                                        "no (README: what each can lose)."),
     "RULES_URL": ("", "str", "Where the RULES reply points; empty: this service's own /rules page."),
@@ -120,6 +122,7 @@ def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
         "beat_schedule": {
             "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": float(cfg["SWEEP_EVERY"])},
         },
+        "slowspades_alive_probe_every": float(cfg.get("ALIVE_PROBE_EVERY") or 10.0),  # workers.liveness
         **cfg.get("CELERY_EXTRA", {}),
     }
     return cfg
