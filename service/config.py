@@ -75,6 +75,17 @@ def _lifecycle_settings() -> None:
 _lifecycle_settings()
 
 
+def _limit_settings() -> None:
+    """The abuse limits' settings (service.limits) join the table too."""
+    from .limits import SETTINGS as LIMITS
+
+    for name, spec in LIMITS.items():
+        SETTINGS.setdefault(name, spec)
+
+
+_limit_settings()
+
+
 def _convert(raw: str, kind: str) -> Any:
     if kind == "int":
         return int(raw)

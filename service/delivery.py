@@ -18,6 +18,7 @@ from urllib.parse import quote
 from twilio.base.exceptions import TwilioException, TwilioRestException
 from twilio.rest import Client as TwilioClient
 
+from . import limits
 from .context import Services
 from .players import EMAIL, SMS
 from .store import new_claim_token
@@ -167,6 +168,8 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
 
     if not may_send(svc, entry["to"], entry.get("kind", "")):  # STOP: nothing but its confirmation (nor to the computer)
         return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE, token=token)
+    if entry["channel"] == SMS and limits.split_sms_cap(svc, [entry])[1]:  # past the day's SMS cap
+        return svc.store.set_status(outbox_id, "failed", error=limits.CAPPED_ERROR, token=token)
     sender = sender_for(svc, entry["channel"])
     if isinstance(sender, LocalSender):
         return svc.store.push_local_and_mark_sent(outbox_id, entry, token)
@@ -222,7 +225,8 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
             for address in others:
                 more.hget(keys.player_life(address), "stopped")
             stopped |= {a for a, v in zip(others, more.execute()) if v in (b"1", "1")}
-        sent, refused = [], []
+        entries, capped = limits.split_sms_cap(svc, entries)  # past the day's SMS cap: held back
+        sent, refused = [], [(e["id"], limits.CAPPED_ERROR) for e in capped]
         for e in entries:
             if keys.is_bot(e["to"]) or (e["to"] in stopped and e.get("kind") != FINAL):  # STOP: nothing but its confirmation
                 refused.append((e["id"], UNSENDABLE))

@@ -27,6 +27,9 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ``outbox:dirty``           zset: owners (``g:<id>`` / ``p:<addr>``) that may hold queued entries.
 ``in:pending``             zset: inbound messages recorded but not yet handled (``<addr> <msg id>``), by ms.
 ``outbox:local``           stream: messages "sent" by the local outbox (no provider configured).
+``{p:<addr>}:rate:<min>``  counter: messages of ``<addr>`` in that minute (flood limit, ``service.limits``).
+``{p:<addr>}:inv:<day>``   set: message ids of ``<addr>``'s invitations that day (``YYYYMMDD``, UTC).
+``sms:day:<day>``          counter: outgoing SMS that day; ``sms:capped:<day>``: set once the cap is reached.
 ========================== ===============================================================
 
 An outbox id is ``<owner>#<n>``, e.g. ``g:k3j9x2#17`` or ``p:+4790000000#3``.
@@ -271,6 +274,16 @@ def game_owner(game_id: str) -> str:
 
 def player_owner(address: str) -> str:
     return f"p:{address}"
+
+
+def limit_keys(address: str, minute: int, day: str = "") -> dict[str, str]:
+    """The keys of the abuse limits (``service.limits``): ``rate`` (``{p:<addr>}:rate:<minute>``, messages
+    of ``address`` in that minute), ``invites`` (``{p:<addr>}:inv:<day>``, message ids of the day's
+    invitations), ``sms_day`` (``sms:day:<day>``, outgoing SMS of the day) and ``capped``
+    (``sms:capped:<day>``, set once the day's SMS cap is reached)."""
+    tag = "{" + player_owner(address) + "}"
+    return {"rate": f"{tag}:rate:{minute}", "invites": f"{tag}:inv:{day}", "sms_day": f"sms:day:{day}",
+            "capped": f"sms:capped:{day}"}
 
 
 def message_digest(message_id: str) -> int:

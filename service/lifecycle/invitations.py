@@ -23,7 +23,7 @@ from chat import render as chat_render
 from spades.events import HouseRules, to_dict
 from spades.game import fold, new_game
 
-from .. import clock
+from .. import clock, limits
 from ..context import Services
 from ..players import EMAIL, BadAddress, address_kind, parse_address
 from ..store import game_owner
@@ -63,6 +63,9 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         return gateway.reply(svc, sender, message_id, "invite_refused", reason="self", text=(target or "")[:40])
     if gateway.is_stopped(svc, invitee):
         return gateway.reply(svc, sender, message_id, "invite_refused", reason="stopped", text=invitee)
+    limited = limits.invite_refusal(svc, sender, invitee, message_id, clock.now_ms(svc.redis) / 1000)  # issue 15
+    if limited is not None:  # issue 15: abuse limits (service.limits), each with its own reply
+        return gateway.reply(svc, sender, message_id, limited.template, **limited.context)
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     gid = game_id_for(message_id)
     expires = now_ms + int(settings.get(svc.config, "INVITE_TTL")) * 1000

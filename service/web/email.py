@@ -23,6 +23,7 @@ from flask.typing import ResponseReturnValue
 from kombu.exceptions import OperationalError as BrokerError
 from mailparser_reply import EmailReplyParser
 
+from .. import limits
 from ..email_identity import NotAnEmailSender, sender_of, verdict
 from ..players import token_from_recipient
 from ..store import now_ms
@@ -85,6 +86,8 @@ def inbound_email() -> ResponseReturnValue:
     checked = verdict(form, sender)
     if not checked.verified:  # unverifiable mail starts nothing (nor any reply to a From it may have forged)
         return reject(f"sender not verified: {checked.why} (SPF {checked.spf or 'none'}, DKIM {checked.dkim or 'none'})")
+    if not limits.flood_check(svc, sender, time.time()).ok:  # SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE
+        return reject(f"too many messages: at most {limits.setting(svc, 'LIMIT_MESSAGES_PER_MINUTE')} a minute")
     known = svc.store.inbound(sender, message_id)
     if known is not None:  # the same email again (a retry or a second route): applied once
         if known.get("status") != "done":

@@ -7,14 +7,19 @@ to send it again (never a bare 500)."""
 from __future__ import annotations
 
 import logging
+import time
 
 from flask import Blueprint, Response, abort, current_app, request
 from twilio.twiml.messaging_response import MessagingResponse
 
+from chat.languages import language_for_address
+from chat.render import render as chat_render
+
+from .. import limits
 from ..players import BadAddress, parse_address
 from ..spool import SpoolError
 from ..store import now_ms
-from . import install_spool, take_inbound, twilio_signature_ok
+from . import UNREACHABLE, install_spool, take_inbound, twilio_signature_ok
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +34,24 @@ SEND_AGAIN = "Sorry, your message could not be taken just now. Please send it ag
 
 def empty_twiml() -> Response:
     return Response(_EMPTY_TWIML, mimetype="text/xml")
+
+
+def flood_answer(sender: str) -> Response | None:
+    """None if ``sender`` is within the flood limit (or Redis cannot tell: the message is taken); else
+    the answer to a message dropped: for the first one over, one SMS saying so."""
+    svc = current_app.extensions["slowspades"]
+    try:
+        flood = limits.flood_check(svc, sender, time.time())
+        if flood.ok:
+            return None
+        if not flood.tell:
+            return empty_twiml()
+        lang = (svc.players.get(sender) or {}).get("lang") or language_for_address(sender)
+    except UNREACHABLE:
+        return None
+    text = chat_render("limit_flood", lang, "sms", family="lifecycle",
+                       limit=int(limits.setting(svc, "LIMIT_MESSAGES_PER_MINUTE"))).text
+    return twiml_message(text)
 
 
 def twiml_message(text: str) -> Response:
@@ -49,6 +72,9 @@ def inbound_sms() -> Response:
         sender = parse_address(request.form.get("From", ""), current_app.config["DEFAULT_REGION"]).value
     except BadAddress:
         return empty_twiml()  # not a phone number we can answer; nothing to do
+    flooded = flood_answer(sender)
+    if flooded is not None:  # over SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE: dropped (told once)
+        return flooded
     message_id = f"sms:{sid}"
     fields = {"channel": "sms", "from": sender, "to": request.form.get("To", ""), "body": request.form.get("Body", ""),
               "received": now_ms(), "status": "queued"}
