@@ -14,6 +14,7 @@ import uuid
 from pathlib import Path
 
 import redis as redis_lib
+from kombu import Connection
 
 from service.store import Store
 from tests.conftest import worker_env
@@ -43,8 +44,6 @@ def test_the_worker_consumes_again_after_each_redis_restart_under_load(tmp_path:
     stop = threading.Event()
 
     def load() -> None:  # texts recorded and queued as the webhook does, ~50 a second
-        from kombu import Connection
-
         n = 0
         with Connection(r.url) as conn:
             while not stop.is_set():
@@ -84,9 +83,10 @@ def test_the_worker_consumes_again_after_each_redis_restart_under_load(tmp_path:
         stop.set()
         loader.join(10)
         # every text recorded is handled in the end (a task lost with its queue is queued again, as the sweep does)
-        for s, m in recorded:
-            if not handled(s, m) and store.inbound(s, m) is not None:
-                celery_app.send_task("workers.tasks.handle_inbound", args=[m, s], queue=queue)
+        with Connection(r.url) as conn:
+            for s, m in recorded:
+                if not handled(s, m) and store.inbound(s, m) is not None:
+                    celery_app.send_task("workers.tasks.handle_inbound", args=[m, s], queue=queue, connection=conn)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and not all(handled(s, m) for s, m in recorded):
             time.sleep(0.5)
