@@ -6,6 +6,7 @@ import click
 
 from spades.cli import arena, replay
 
+from .limits_cli import limits_group
 from .operator import games, outbox, players
 
 
@@ -19,3 +20,5 @@ main.add_command(replay)
 main.add_command(games)
 main.add_command(outbox)
 main.add_command(players)
+
+main.add_command(limits_group)  # issue 15: slowspades limits status

@@ -50,7 +50,16 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "HANDLED_MESSAGE_TTL": (86400, "int", "Seconds, at least, a message id is remembered so a retry of it is "
                             "dropped (at most twice that; 8 bytes a message; Mailgun retries for up to ~8 hours)."),
     "SIMULATOR": (False, "bool", "Serve the simulator page /simulator/ (on in scripts/run-local, off otherwise; "
-                                 "404 when off). Never in production: it signs webhooks for whoever reaches it."),
+                                 "404 when off). The app refuses to start with it on unless SLOWSPADES_BIND and "
+                                 "SLOWSPADES_PUBLIC_BASE_URL are loopback and no Twilio account is set; it answers "
+                                 "loopback clients only."),
+    "BIND": ("127.0.0.1:8000", "str", "Address the web process listens on (the Procfile's gunicorn --bind)."),
+    "SPOOL_DIR": ("var/spool", "str", "Directory where the web process keeps (fsync'd) inbound messages it could "
+                                      "not hand to Redis, until Redis answers again (service.spool)."),
+    "ALIVE_PROBE_EVERY": (10.0, "float", "Seconds between the worker's liveness probes (under service.supervise "
+                                         "--alive-file: a worker receiving nothing is restarted)."),
+    "APPENDFSYNC": ("everysec", "str", "appendfsync of the Redis that scripts/run-local starts: always, everysec or "
+                                       "no (README: what each can lose)."),
     "RULES_URL": ("", "str", "Where the RULES reply points; empty: this service's own /rules page."),
     "DEALER_SEED": ("", "str", "Tests and demos only: make shuffles reproducible. Empty: secure randomness."),
 }
@@ -58,6 +67,17 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
 
 for _name, _spec in LIFECYCLE_SETTINGS.items():  # the lifecycle's settings join the table (the README lists them)
     SETTINGS.setdefault(_name, _spec)
+
+
+def _limit_settings() -> None:
+    """The abuse limits' settings (service.limits) join the table too."""
+    from .limits import SETTINGS as LIMITS
+
+    for name, spec in LIMITS.items():
+        SETTINGS.setdefault(name, spec)
+
+
+_limit_settings()
 
 
 def _convert(raw: str, kind: str) -> Any:
@@ -107,6 +127,7 @@ def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
         "beat_schedule": {
             "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": float(cfg["SWEEP_EVERY"])},
         },
+        "slowspades_alive_probe_every": float(cfg.get("ALIVE_PROBE_EVERY") or 10.0),  # workers.liveness
         **cfg.get("CELERY_EXTRA", {}),
     }
     return cfg

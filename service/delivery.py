@@ -18,11 +18,11 @@ from urllib.parse import quote
 from twilio.base.exceptions import TwilioException, TwilioRestException
 from twilio.rest import Client as TwilioClient
 
-from . import keys
+from . import keys, limits
 from .context import Services
 from .lifecycle.optout import FINAL, may_send
 from .players import EMAIL, SMS
-from .store import split_outbox_id
+from .store import new_claim_token, split_outbox_id
 
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
 
@@ -160,33 +160,37 @@ def all_local(svc: Services) -> bool:
 
 def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     """Send one outbox entry at most once; returns its status afterwards (or why nothing was done)."""
-    entry = svc.store.claim_send(outbox_id, int(svc.config["SEND_LEASE"]))
+    token = new_claim_token()  # this attempt's own claim: its outcome is recorded only while it holds the entry
+    entry = svc.store.claim_send(outbox_id, int(svc.config["SEND_LEASE"]), token)
     if entry is None:
         current = svc.store.outbox_entry(outbox_id)
         return current["status"] if current else "missing"
     if not may_send(svc, entry["to"], entry.get("kind", "")):  # STOP: nothing but its confirmation (nor to the computer)
-        return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE)
+        return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE, token=token)
+    if entry["channel"] == SMS and limits.split_sms_cap(svc, [entry])[1]:  # past the day's SMS cap
+        return svc.store.set_status(outbox_id, "failed", error=limits.CAPPED_ERROR, token=token)
     sender = sender_for(svc, entry["channel"])
     if isinstance(sender, LocalSender):
-        return svc.store.push_local_and_mark_sent(outbox_id, entry)
+        return svc.store.push_local_and_mark_sent(outbox_id, entry, token)
     try:
         provider_id = sender.send(entry)
     except TransientSendError as exc:
         if final_attempt:
-            return svc.store.set_status(outbox_id, "failed", error=str(exc))
-        svc.store.set_status(outbox_id, "queued", error=str(exc))
+            return svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
+        svc.store.set_status(outbox_id, "queued", error=str(exc), token=token)
         raise
     except PermanentSendError as exc:
-        return svc.store.set_status(outbox_id, "failed", error=str(exc))
+        return svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
     # local and SMTP hand-offs are final as far as we can know; Twilio reports 'delivered' later
-    return svc.store.set_status(outbox_id, "sent", provider_id=provider_id)
+    return svc.store.set_status(outbox_id, "sent", provider_id=provider_id, token=token)
 
 
 def deliver_local_many(svc: Services, outbox_ids: list[str], recipients: Iterable[str] = (), tail: Any = None,
                        by: str = "") -> None:
     """:func:`deliver` of several entries when every channel goes to the local outbox (:func:`all_local`),
     in two round trips whatever their number (see :func:`queue_local_delivery`); with ``tail`` (a
-    pipeline), the second is queued on it for its owner to execute. ``by``: see ``Store.claim_send_many``."""
+    pipeline), the second is queued on it for its owner to execute. ``by``: this attempt's claim token
+    (``Store.claim_send_many``; a fresh one if empty)."""
     pipe = svc.store.pipeline()
     settle = queue_local_delivery(svc, pipe, outbox_ids, recipients, by)
     settle(pipe.execute() if len(pipe) else [], tail)
@@ -198,6 +202,7 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
     STOP (``recipients``: who they are likely to be, the senders of player-owned replies besides; any
     other is read in one more round trip). Call the result with all of ``pipe``'s replies and a
     pipeline (or None) to write the local outbox and the statuses."""
+    by = by or new_claim_token()  # claims are never shared: each attempt settles only what it claimed
     guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
     guess = [a for a in guess if not keys.is_bot(a)]
     start = len(pipe)
@@ -215,12 +220,13 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
             for address in others:
                 svc.store.queue_stopped(more, address)
             stopped |= {a for a, v in zip(others, more.execute()) if v in (b"1", "1")}
-        sent, refused = [], []
+        entries, capped = limits.split_sms_cap(svc, entries)  # past the day's SMS cap: held back
+        sent, refused = [], [(e["id"], limits.CAPPED_ERROR) for e in capped]
         for e in entries:
             if keys.is_bot(e["to"]) or (e["to"] in stopped and e.get("kind") != FINAL):  # STOP: nothing but its confirmation
                 refused.append((e["id"], UNSENDABLE))
             else:
                 sent.append(e)
-        svc.store.settle_local_many(sent, refused, tail=tail)
+        svc.store.settle_local_many(sent, refused, tail=tail, token=by)
 
     return settle

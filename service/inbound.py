@@ -24,6 +24,7 @@ from spades.events import HouseRules
 from spades.game import view
 
 from . import conversation_port as port
+from . import email_identity
 from .codec import text, text_hash
 from .context import Services
 from .games import outbox
@@ -47,7 +48,7 @@ class Inbound(Message):
     channel: str = "sms"
     life: dict[str, str] | None = None
     pre: MoveRead | None = None
-    send_now: bool = False
+    send_now: str = ""
 
 
 Handler = Callable[[Services, Inbound], Result | None]
@@ -122,6 +123,9 @@ def _in_game(svc: Services, m: Inbound) -> Result:
             return _reply(svc, m, "score", game_id=gid, **chat_context(v, None, opp, label, m.channel))
         rendered = port.resend(v, m.lang, m.channel, opp, label)
         return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "status", game_id=gid)
+    if not email_identity.move_allowed(m.channel, m.token_game):  # an email move only to its own reply address
+        return outbox.reply(svc, m.sender, m.message_id, "email_move_needs_reply_address", Outcome.REFUSED,
+                            game_id=gid)
     pre = m.pre if m.pre is not None and m.pre.game_id == gid else None
     return player_move(svc, m.message_id, m.sender, gid, said, pre=pre, send_now=m.send_now)
 
@@ -155,11 +159,12 @@ def dispatch(svc: Services, m: Inbound) -> Result:
 
 
 # -- reading the message -----------------------------------------------------------------------------------
-def handle_inbound(svc: Services, message_id: str, sender: str, send_now: bool = False) -> Result:
+def handle_inbound(svc: Services, message_id: str, sender: str, send_now: str = "") -> Result:
     """Handle a recorded inbound message of ``sender`` once; see the module docstring.
 
-    ``send_now``: the caller sends a move's messages itself right after (the local outbox): they are
-    written claimed for it (``Store.append(claimed=True)``) and handed back in ``Result.after.claimed``."""
+    ``send_now``: the claim token of the caller's delivery attempt when it sends a move's messages itself
+    right after (the local outbox; empty otherwise): they are
+    written claimed with that token (``Store.append(claimed=token)``) and handed back in ``Result.after.claimed``."""
     owner = player_owner(sender)
     pipe = svc.store.pipeline()
     read_msg = svc.store.queue_inbound(pipe, sender, message_id, claims=False)
@@ -196,7 +201,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_now: bool =
 
 def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], raw_done: bytes | str | None,
             record: dict[str, str], life: dict[str, str], pre: MoveRead | None,
-            send_now: bool) -> Result:
+            send_now: str) -> Result:
     if raw_done is not None:
         owner = player_owner(sender)
         return Result([f"{owner}#{n}" for n in text(raw_done).split(",") if n], Outcome.DUPLICATE)

@@ -82,3 +82,13 @@ def reply_token(token: str) -> str:
 def number_field(game_id: str) -> str:
     """The field of a player's game numbers (:func:`player_nums`) holding the number of ``game_id``."""
     return f"g:{game_id}"
+
+
+def limit_keys(address: str, minute: int, day: str = "") -> dict[str, str]:
+    """The keys of the abuse limits (``service.limits``): ``rate`` (``{p:<addr>}:rate:<minute>``, messages
+    of ``address`` in that minute), ``invites`` (``{p:<addr>}:inv:<day>``, message ids of the day's
+    invitations), ``sms_day`` (``sms:day:<day>``, outgoing SMS of the day) and ``capped``
+    (``sms:capped:<day>``, set once the day's SMS cap is reached)."""
+    tag = "{" + player_owner(address) + "}"
+    return {"rate": f"{tag}:rate:{minute}", "invites": f"{tag}:inv:{day}", "sms_day": f"sms:day:{day}",
+            "capped": f"sms:capped:{day}"}

@@ -27,6 +27,9 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ``outbox:dirty``           zset: owners (``g:<id>`` / ``p:<addr>``) that may hold queued entries.
 ``in:pending``             zset: inbound messages recorded but not yet handled (``<addr> <msg id>``), by ms.
 ``outbox:local``           stream: messages "sent" by the local outbox (no provider configured).
+``{p:<addr>}:rate:<min>``  counter: messages of ``<addr>`` in that minute (flood limit, ``service.limits``).
+``{p:<addr>}:inv:<day>``   set: message ids of ``<addr>``'s invitations that day (``YYYYMMDD``, UTC).
+``sms:day:<day>``          counter: outgoing SMS that day; ``sms:capped:<day>``: set once the cap is reached.
 ========================== ===============================================================
 
 An outbox id is ``<owner>#<n>``, e.g. ``g:k3j9x2#17`` or ``p:+4790000000#3``.
@@ -35,6 +38,7 @@ An outbox id is ``<owner>#<n>``, e.g. ``g:k3j9x2#17`` or ``p:+4790000000#3``.
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -57,8 +61,9 @@ APPEND_LUA = r"""
 -- KEYS: ev, meta, consumed, outbox, outq, life
 -- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON
 -- payload: events, outbox (entries), meta (fields), ttl,
---   claimed: the entries are born claimed for sending by the caller, the handling of the message
---     (status 'sending', '<n>:by' the message id),
+--   claimed: a claim token (or false): the entries are born claimed for sending by the caller's one
+--     delivery attempt (status 'sending', '<n>:by' the token; never the message id, which two
+--     handlings of one message share),
 --   turn: [version, seat, since], recorded in life unless a newer turn is; the reply then ends with
 --     1 or 0 and the turn recorded before (version, seat)
 local ev, meta, consumed, outbox, outq, life = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
@@ -90,7 +95,7 @@ local ids = {}
 for _, entry in ipairs(p.outbox) do
   local n = redis.call('HINCRBY', meta, 'outseq', 1)
   redis.call('HSET', outbox, tostring(n), entry, n .. ':s', p.claimed and 'sending' or 'queued', n .. ':t', now)
-  if p.claimed then redis.call('HSET', outbox, n .. ':by', msg) end
+  if p.claimed then redis.call('HSET', outbox, n .. ':by', p.claimed) end
   redis.call('ZADD', outq, now, n)
   ids[#ids + 1] = tostring(n)
 end
@@ -117,29 +122,52 @@ return reply
 """
 
 CLAIM_LUA = r"""
--- KEYS: outbox, outq; ARGV: n, now ms, lease ms, the message whose handling asks ('' if none)
--- An entry is claimed if queued, or sending for longer than the lease, or claimed by that same handling
--- (born claimed, Store.append: the message's handling again, after its worker died).
-local n, now, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+-- KEYS: outbox, outq; ARGV: n, now ms, lease ms, claim token (unique to one delivery attempt)
+-- An entry is claimed if queued, or sending for longer than the lease (its sender died mid-send); the
+-- token is recorded in '<n>:by', and only its holder may settle the entry (SETTLE_LUA, STATUS_LUA).
+local n, now, lease, token = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 local entry = redis.call('HGET', KEYS[1], n)
 if not entry then return {'missing', ''} end
 local s = redis.call('HGET', KEYS[1], n .. ':s')
 local t = tonumber(redis.call('HGET', KEYS[1], n .. ':t') or '0')
-local mine = ARGV[4] ~= nil and ARGV[4] ~= '' and redis.call('HGET', KEYS[1], n .. ':by') == ARGV[4]
-if s == 'queued' or (s == 'sending' and (now - t > lease or mine)) then
-  redis.call('HSET', KEYS[1], n .. ':s', 'sending', n .. ':t', now)
+if s == 'queued' or (s == 'sending' and now - t > lease) then
+  redis.call('HSET', KEYS[1], n .. ':s', 'sending', n .. ':t', now, n .. ':by', token)
   return {'claimed', entry}
 end
 return {s, ''}
 """
 
+SETTLE_LUA = r"""
+-- KEYS: outbox, outq, local outbox stream; ARGV: n, claim token, now ms, new status (sent/failed), message
+-- JSON (for 'sent': appended to the local outbox), error
+-- Settles an entry only for the holder of its claim: the local outbox gets each entry once, whoever
+-- else (a duplicate handling, the sweep after the lease) claimed it since.
+local n, token = ARGV[1], ARGV[2]
+local s = redis.call('HGET', KEYS[1], n .. ':s')
+if not s then return 'missing' end
+if s ~= 'sending' or redis.call('HGET', KEYS[1], n .. ':by') ~= token then return s end
+if ARGV[4] == 'sent' then
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', '100000', '*', 'm', ARGV[5])
+  redis.call('HSET', KEYS[1], n .. ':s', 'sent', n .. ':t', ARGV[3], n .. ':sid', 'local')
+else
+  redis.call('HSET', KEYS[1], n .. ':s', ARGV[4], n .. ':t', ARGV[3], n .. ':err', ARGV[6])
+end
+redis.call('HDEL', KEYS[1], n .. ':by')
+redis.call('ZREM', KEYS[2], n)
+return ARGV[4]
+"""
+
 STATUS_LUA = r"""
--- KEYS: outbox, outq; ARGV: n, new status, now ms, provider id, error
+-- KEYS: outbox, outq; ARGV: n, new status, now ms, provider id, error, claim token ('' for none)
 -- Status only moves forward: queued < sending < sent < delivered/failed; 'queued' may come back from 'sending'.
+-- With a claim token, only while the entry is being sent under that claim (the attempt's own outcome).
 local rank = {queued = 0, sending = 1, sent = 2, delivered = 3, failed = 3}
 local n, new = ARGV[1], ARGV[2]
 if not redis.call('HGET', KEYS[1], n) then return 'missing' end
 local s = redis.call('HGET', KEYS[1], n .. ':s') or 'queued'
+if ARGV[6] and ARGV[6] ~= '' and (s ~= 'sending' or redis.call('HGET', KEYS[1], n .. ':by') ~= ARGV[6]) then
+  return s
+end
 local allowed = rank[new] > rank[s] or (new == 'queued' and s == 'sending')
 if not allowed then return s end
 redis.call('HSET', KEYS[1], n .. ':s', new, n .. ':t', ARGV[3])
@@ -154,6 +182,13 @@ ZREM_IF_SCORE_LUA = r"""
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('ZREM', KEYS[1], ARGV[1]) end
 return 0
 """
+
+
+
+def new_claim_token() -> str:
+    """A token naming one delivery attempt (an outbox claim is never shared, even by two handlings of one message)."""
+    return uuid.uuid4().hex
+
 
 @dataclass(frozen=True)
 class AppendResult:
@@ -178,6 +213,7 @@ class Store(InboundRecords, ArchivedGames, LifeRecords, QueuedReads, OperatorRea
         self.dedupe_window_s = max(1, int(dedupe_window_s))
         self._append = client.register_script(APPEND_LUA)
         self._claim = client.register_script(CLAIM_LUA)
+        self._settle = client.register_script(SETTLE_LUA)
         self._status = client.register_script(STATUS_LUA)
         self._claim_in = client.register_script(CLAIM_INBOUND_LUA)
         self._zrem_if = client.register_script(ZREM_IF_SCORE_LUA)
@@ -189,7 +225,7 @@ class Store(InboundRecords, ArchivedGames, LifeRecords, QueuedReads, OperatorRea
     # -- appending ----------------------------------------------------------------------
     def append(self, owner: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,
                message_id: str | None = None, outbox: Iterable[dict[str, Any]] = (),
-               meta: dict[str, str] | None = None, ttl: int = 0, claimed: bool = False,
+               meta: dict[str, str] | None = None, ttl: int = 0, claimed: bool | str = False,
                turn: tuple[int, str, int] | None = None) -> AppendResult:
         """Append events + outbox entries + meta fields + the consumed message id, all or nothing.
 
@@ -197,8 +233,10 @@ class Store(InboundRecords, ArchivedGames, LifeRecords, QueuedReads, OperatorRea
         for player-owned replies). ``ttl`` > 0 expires the outbox and consumed ids (a game
         that is over). Owners with outbox entries are registered in ``outbox:dirty`` *before*
         the script runs, so a writer that dies right after it cannot hide entries from the sweep.
-        ``claimed``: the entries are born claimed for sending by the caller (status ``sending``: it
-        sends them itself; if it dies first, the sweep sends them once ``SLOWSPADES_SEND_LEASE`` is over).
+        ``claimed``: a claim token (:func:`new_claim_token`; ``True``: a fresh one): the entries are born
+        claimed for sending by the caller's attempt (status ``sending``: it settles them itself with that
+        token, :meth:`settle_local_many`; if it dies first, the sweep sends them once
+        ``SLOWSPADES_SEND_LEASE`` is over).
         ``turn``: (game version, seat to move or "", ms) recorded in the owner's ``life`` hash with the
         append, unless a newer turn is (see ``AppendResult.turn``; ``service.lifecycle.reminders``).
         """
@@ -209,7 +247,7 @@ class Store(InboundRecords, ArchivedGames, LifeRecords, QueuedReads, OperatorRea
             "outbox": entries,
             "meta": {str(a): str(b) for a, b in (meta or {}).items()},
             "ttl": int(ttl),
-            "claimed": bool(claimed),
+            "claimed": (claimed if isinstance(claimed, str) else new_claim_token()) if claimed else False,
             "turn": [str(int(turn[0])), str(turn[1]), str(int(turn[2]))] if turn is not None else None,
         })
         keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"]]
@@ -302,11 +340,14 @@ class Store(InboundRecords, ArchivedGames, LifeRecords, QueuedReads, OperatorRea
         ns = sorted(int(text(f)) for f in self.r.hkeys(key) if text(f).isdigit())
         return [e for e in (self.outbox_entry(f"{owner}#{n}") for n in ns) if e is not None]
 
-    def claim_send(self, outbox_id: str, lease_s: int) -> dict[str, Any] | None:
-        """Claim an entry for sending: returns it if it was queued (or its send lease ran out), else None."""
+    def claim_send(self, outbox_id: str, lease_s: int, token: str = "") -> dict[str, Any] | None:
+        """Claim an entry for sending: returns it if it was queued (or its send lease ran out), else None.
+        ``token`` names this one attempt (:func:`new_claim_token`; a fresh one if empty): its outcome is
+        recorded with ``set_status(..., token=token)``, which does nothing once another attempt holds it."""
         owner, n = split_outbox_id(outbox_id)
         k = owner_keys(owner)
-        status, raw = self._claim(keys=[k["outbox"], k["outq"]], args=[n, now_ms(), lease_s * 1000])
+        status, raw = self._claim(keys=[k["outbox"], k["outq"]],
+                                  args=[n, now_ms(), lease_s * 1000, token or new_claim_token()])
         if text(status) != "claimed":
             return None
         entry = json.loads(text(raw))
@@ -314,8 +355,8 @@ class Store(InboundRecords, ArchivedGames, LifeRecords, QueuedReads, OperatorRea
         return entry
 
     def claim_send_many(self, outbox_ids: list[str], lease_s: int, by: str = "") -> list[dict[str, Any] | None]:
-        """:meth:`claim_send` of several entries in one round trip (in order); ``by``: the message whose
-        handling asks (it takes back the entries its handling was born owning, ``append(claimed=True)``)."""
+        """:meth:`claim_send` of several entries in one round trip (in order); ``by``: the claim token of
+        this attempt (settle them with :meth:`settle_local_many` and that token)."""
         pipe = self.r.pipeline(transaction=False)
         finish = self.queue_claim_send_many(pipe, outbox_ids, lease_s, by)
         return finish(pipe.execute() if outbox_ids else [])
@@ -325,7 +366,8 @@ class Store(InboundRecords, ArchivedGames, LifeRecords, QueuedReads, OperatorRea
         for oid in outbox_ids:
             owner, n = split_outbox_id(oid)
             k = owner_keys(owner)
-            queue_script(pipe, self._claim, [k["outbox"], k["outq"]], [n, now_ms(), lease_s * 1000, by])
+            queue_script(pipe, self._claim, [k["outbox"], k["outq"]], [n, now_ms(), lease_s * 1000,
+                                                                     by or new_claim_token()])
 
         def finish(replies: list[Any]) -> list[dict[str, Any] | None]:
             out: list[dict[str, Any] | None] = []
@@ -340,29 +382,33 @@ class Store(InboundRecords, ArchivedGames, LifeRecords, QueuedReads, OperatorRea
 
         return finish
 
-    def settle_local_many(self, sent: list[dict[str, Any]], refused: list[tuple[str, str]],
-                          tail: Pipeline | None = None) -> None:
-        """In one round trip: :meth:`push_local_and_mark_sent` for the ``sent`` entries, and
-        ``set_status(id, 'failed', error=...)`` for the ``refused`` (id, error) pairs; with ``tail`` (a
-        pipeline), queued on it for its owner to execute."""
+    def settle_local_many(self, sent: list[dict[str, Any]], refused: list[tuple[str, str]], tail: Any = None, *,
+                          token: str) -> None:
+        """In one round trip, for the entries this attempt holds the claim ``token`` of (see ``SETTLE_LUA``;
+        any other is left to whoever holds it): the ``sent`` entries into the local outbox and ``sent``,
+        the ``refused`` (id, error) pairs ``failed``; with ``tail`` (a pipeline), queued on it for its
+        owner to execute."""
         pipe = tail if tail is not None else self.r.pipeline(transaction=False)
         for entry in sent:
-            owner, n = split_outbox_id(entry["id"])
-            k = owner_keys(owner)
-            pipe.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
-            queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "sent", now_ms(), "local", ""])
+            self._queue_settle(pipe, entry["id"], token, "sent", json.dumps(entry), "")
         for oid, error in refused:
-            owner, n = split_outbox_id(oid)
-            k = owner_keys(owner)
-            queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "failed", now_ms(), "", error[:500]])
+            self._queue_settle(pipe, oid, token, "failed", "", error[:500])
         if (sent or refused) and tail is None:
             pipe.execute()
 
-    def set_status(self, outbox_id: str, status: str, provider_id: str = "", error: str = "") -> str:
-        """Move an entry's status forward (never backwards, except sending -> queued); returns the status now."""
+    def _queue_settle(self, pipe: Any, outbox_id: str, token: str, status: str, message: str, error: str) -> None:
         owner, n = split_outbox_id(outbox_id)
         k = owner_keys(owner)
-        return text(self._status(keys=[k["outbox"], k["outq"]], args=[n, status, now_ms(), provider_id, error[:500]]))
+        queue_script(pipe, self._settle, [k["outbox"], k["outq"], LOCAL_OUTBOX], [n, token, now_ms(), status,
+                                                                                  message, error])
+
+    def set_status(self, outbox_id: str, status: str, provider_id: str = "", error: str = "", token: str = "") -> str:
+        """Move an entry's status forward (never backwards, except sending -> queued); returns the status now.
+        With ``token`` (a claim's, :meth:`claim_send`): only while that claim holds the entry."""
+        owner, n = split_outbox_id(outbox_id)
+        k = owner_keys(owner)
+        return text(self._status(keys=[k["outbox"], k["outq"]],
+                               args=[n, status, now_ms(), provider_id, error[:500], token]))
 
     def stale_outbox(self, older_than_s: float) -> list[str]:
         """Outbox ids still queued (or stuck sending) for longer than ``older_than_s``; tidies ``outbox:dirty``."""
@@ -385,13 +431,11 @@ class Store(InboundRecords, ArchivedGames, LifeRecords, QueuedReads, OperatorRea
         sid = self.r.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
         return text(sid)
 
-    def push_local_and_mark_sent(self, outbox_id: str, entry: dict[str, Any]) -> str:
-        """:meth:`push_local` and ``set_status(outbox_id, 'sent')`` in one round trip; returns the status."""
-        owner, n = split_outbox_id(outbox_id)
-        k = owner_keys(owner)
+    def push_local_and_mark_sent(self, outbox_id: str, entry: dict[str, Any], token: str) -> str:
+        """:meth:`push_local` and ``set_status(outbox_id, 'sent')`` at once, if the claim ``token`` still
+        holds the entry (else nothing); returns the status."""
         pipe = self.r.pipeline(transaction=False)
-        pipe.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
-        queue_script(pipe, self._status, [k["outbox"], k["outq"]], [n, "sent", now_ms(), "local", ""])
+        self._queue_settle(pipe, outbox_id, token, "sent", json.dumps(entry), "")
         return text(pipe.execute()[-1])
 
     def read_local(self, count: int = 100, after: str = "-") -> list[tuple[str, dict[str, Any]]]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from celery import Celery
 
 from service import create_app
+from workers import liveness
 
 flask_app = create_app()
 celery: Celery = flask_app.extensions["celery"]
+celery.steps["consumer"].add(liveness.Probe)  # its sign of life for service.supervise --alive-file

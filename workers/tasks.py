@@ -16,6 +16,7 @@ from service.context import Services
 from service.delivery import UNSENDABLE, TransientSendError, all_local, deliver_local_many
 from service.delivery import deliver as deliver_entry
 from service.lifecycle import hooks
+from service.store import new_claim_token
 
 from . import beat
 
@@ -33,7 +34,8 @@ def handle_inbound(self: Task, message_id: str, sender: str) -> str:
     """Decide a recorded inbound message of ``sender`` and queue the deliveries it causes (retried on Redis errors)."""
     svc = _svc()
     local = all_local(svc)  # the local outbox is a Redis write: no need for a task per message
-    result = inbound.handle_inbound(svc, message_id, sender, send_now=local)
+    attempt = new_claim_token()  # this handling's own claim on the entries it sends, never the message id
+    result = inbound.handle_inbound(svc, message_id, sender, send_now=attempt if local else "")
     after = result.after
     claimed = list(after.claimed) if after else []  # a move's messages, born claimed for this task
     unsendable = list(after.unsendable) if after else []
@@ -41,9 +43,9 @@ def handle_inbound(self: Task, message_id: str, sender: str) -> str:
     rest = [oid for oid in result.outbox_ids if oid not in mine]
     tail = svc.store.pipeline()  # the last writes, in one round trip: queued below, executed here
     if local:
-        svc.store.settle_local_many(claimed, [(oid, UNSENDABLE) for oid in unsendable], tail=tail)
+        svc.store.settle_local_many(claimed, [(oid, UNSENDABLE) for oid in unsendable], tail=tail, token=attempt)
         if rest:  # any others (replies; a retry's): claimed and checked against STOP first
-            deliver_local_many(svc, rest, after.told if after else (), tail=tail, by=message_id)
+            deliver_local_many(svc, rest, after.told if after else (), tail=tail, by=attempt)
     else:
         for outbox_id in result.outbox_ids:
             self.app.send_task(DELIVER, args=[outbox_id])

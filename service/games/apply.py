@@ -102,12 +102,12 @@ def read(svc: Services, game_id: str, message_id: str) -> MoveRead:
 
 
 def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: MoveRead | None = None,
-          send_now: bool = False) -> Result:
+          send_now: str = "") -> Result:
     """Decide ``mover``'s command in ``game_id`` and append it, once for ``message_id`` (see the module docstring).
 
     ``pre``: the game as read already (with the message, :mod:`service.inbound`).
-    ``send_now``: the caller sends the move's messages itself right after (the local outbox): they are
-    written claimed for it (``Store.append(claimed=True)``) and handed back in ``Result.after.claimed``.
+    ``send_now``: the claim token of the caller's delivery attempt when it sends the move's messages itself
+    right after (the local outbox; empty otherwise): they are written claimed with that token (``Store.append(claimed=token)``) and handed back in ``Result.after.claimed``.
     """
     owner = game_owner(game_id)
     for _ in range(MAX_ATTEMPTS):

@@ -86,7 +86,7 @@ class ServiceMove:
 
 
 def player_move(svc: Services, message_id: str, sender: str, game_id: str, said: Intent, *,
-                pre: MoveRead | None = None, send_now: bool = False) -> Result:
+                pre: MoveRead | None = None, send_now: str = "") -> Result:
     """Apply what ``sender`` said in ``game_id`` (see :func:`apply`)."""
     return apply(svc, game_id, message_id, PlayerMove(svc, message_id, sender, said), pre=pre, send_now=send_now)
 

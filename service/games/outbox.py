@@ -88,12 +88,14 @@ def reply_rendered(svc: Services, address: str, message_id: str, rendered: Rende
     return send_reply(svc, address, message_id, [e], outcome or kind, game_id)
 
 
-def reply(svc: Services, address: str, message_id: str, name: str, **context: Any) -> Result:
-    """A lifecycle reply (template ``name``) tied to no game, in the sender's own outbox, once per message id."""
+def reply(svc: Services, address: str, message_id: str, name: str, outcome: Outcome | None = None,
+          **context: Any) -> Result:
+    """A lifecycle reply (template ``name``) tied to no game, in the sender's own outbox, once per message id;
+    its outcome is ``outcome``, else the template's name."""
     e = entry(svc, address, name, **context)
     if e is None:
         return Result([], Outcome.SUPPRESSED)
-    return send_reply(svc, address, message_id, [e], name, context.get("game_id"))
+    return send_reply(svc, address, message_id, [e], outcome or name, context.get("game_id"))
 
 
 def notify_game(svc: Services, game_id: str, message_id: str, messages: list[tuple[int, str, dict[str, Any]]],

@@ -56,6 +56,11 @@ class Outcome(StrEnum):
     STARTED = "started"
     DECLINED = "declined"
     STOPPED = "stopped"
+    # the abuse limits (service.limits), each with its own reply
+    LIMIT_FLOOD = "limit_flood"
+    LIMIT_INVITES_DAY = "limit_invites_day"
+    LIMIT_INVITES_PENDING = "limit_invites_pending"
+    LIMIT_COUNTRY = "limit_country"
 
 
 @dataclass(frozen=True)

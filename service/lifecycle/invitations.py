@@ -22,7 +22,7 @@ from typing import Any
 from chat import render as chat_render
 from spades.events import HouseRules
 
-from .. import clock, keys
+from .. import clock, keys, limits
 from .. import store_due as due
 from ..context import Services
 from ..games import outbox
@@ -65,6 +65,9 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="self", text=(target or "")[:40])
     if is_stopped(svc, invitee):
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="stopped", text=invitee)
+    limited = limits.invite_refusal(svc, sender, invitee, message_id, clock.now_ms(svc.redis) / 1000)
+    if limited is not None:  # abuse limits (service.limits), each with its own reply
+        return outbox.reply(svc, sender, message_id, limited.template, **limited.context)
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     gid = game_id_for(message_id)
     expires = now_ms + int(settings.get(svc.config, "INVITE_TTL")) * 1000

@@ -116,7 +116,7 @@ def verify_game(svc: Services, game_id: str) -> dict[str, Any]:
     meta = svc.store.meta(game_id)
     result: dict[str, Any] = {"game": game_id, "events": len(stored), "ok": False, "problems": problems}
     if not stored:
-        if meta.get("status") == "invited":
+        if meta.get("status") in ("invited", "declined", "expired"):  # an invitation never played: nothing to replay
             result["ok"] = True
             return result
         problems.append("no events" if meta else "no such game")

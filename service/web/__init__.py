@@ -1,14 +1,31 @@
-"""HTTP endpoints: ``/sms`` and ``/sms/status`` (Twilio), ``/email/inbound`` (Mailgun), ``/healthz``."""
+"""HTTP endpoints: ``/sms`` and ``/sms/status`` (Twilio), ``/email/inbound`` (Mailgun), ``/healthz``.
+
+Also here: :func:`take_inbound`, how a verified inbound message is recorded and queued, or, while
+Redis does not answer, kept in the web process's local spool (``service.spool``) until it does.
+"""
 
 from __future__ import annotations
 
-from flask import current_app, request
+import logging
+from typing import Any
+
+import redis
+from flask import Flask, current_app, request
+from kombu.exceptions import OperationalError as BrokerError
 from twilio.request_validator import (
     SIGNATURE_HEADER,
     SIGNATURE_SETTINGS_HEADER,
     RequestValidator,
     get_signature_algorithm,
 )
+
+from ..spool import Drainer, Spool
+
+log = logging.getLogger(__name__)
+
+#: What "Redis does not answer" looks like: down, restarting, loading its AOF (BusyLoadingError is a
+#: ConnectionError), or the broker (the same Redis) refusing the task.
+UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, BrokerError)
 
 
 def public_url() -> str:
@@ -33,3 +50,48 @@ def twilio_signature_ok() -> bool:
 def queue_inbound(message_id: str, sender: str) -> None:
     """Queue the worker task that handles a recorded inbound message."""
     current_app.extensions["celery"].send_task("workers.tasks.handle_inbound", args=[message_id, sender])
+
+
+def record_and_queue(message_id: str, sender: str, fields: dict[str, Any], ttl: int) -> str:
+    """Record a verified inbound message (its id claimed once) and queue its handling; returns the
+    claim (``new``, ``pending``, ``done``). Raises one of :data:`UNREACHABLE` if Redis does not answer."""
+    claim = current_app.extensions["slowspades"].store.record_inbound(sender, message_id, fields, ttl)
+    if claim != "done":  # new, or a retry of a message we may have failed to queue: queue (again)
+        queue_inbound(message_id, sender)
+    return claim
+
+
+def take_inbound(message_id: str, sender: str, fields: dict[str, Any], ttl: int) -> str:
+    """:func:`record_and_queue`, or, if Redis does not answer, the message kept in the local spool
+    (fsync'd) for the drainer to hand over later: returns the claim, or ``spooled``. Raises
+    :class:`service.spool.SpoolError` if the disk cannot take it either."""
+    try:
+        return record_and_queue(message_id, sender, fields, ttl)
+    except UNREACHABLE as exc:
+        path = spool_of(current_app).put({"message_id": message_id, "sender": sender, "fields": fields, "ttl": ttl})
+        log.warning("Redis not answering (%s): inbound %s kept in %s", exc, message_id, path)
+        current_app.extensions["slowspades_drainer"].wake()
+        return "spooled"
+
+
+def spool_of(app: Flask) -> Spool:
+    return app.extensions["slowspades_drainer"].spool  # type: ignore[no-any-return]
+
+
+def install_spool(app: Flask) -> Drainer:
+    """The app's spool and its drainer: tried before each request, and from a thread while not empty."""
+
+    def hand_over(record: dict[str, Any]) -> None:
+        with app.app_context():
+            record_and_queue(record["message_id"], record["sender"], record["fields"], int(record["ttl"]))
+
+    drainer = Drainer(Spool(app.config["SPOOL_DIR"]), hand_over)
+    app.extensions["slowspades_drainer"] = drainer
+
+    @app.before_request
+    def drain_spool() -> None:
+        drainer.try_now()  # older messages first: a spooled one is handed over before this request's
+
+    if drainer.spool.pending():  # left by a process that stopped before Redis came back
+        drainer.wake()
+    return drainer

@@ -1,27 +1,43 @@
 """``POST /email/inbound``: Mailgun's inbound route (forward to this URL).
 
 Verifies ``timestamp``/``token``/``signature`` (HMAC-SHA256 with the signing key), rejects stale
-timestamps and replayed tokens, drops duplicates by ``Message-Id``, takes the new text of the reply
+(or not finite) timestamps and replayed tokens, refuses a ``From`` that is not an email address and
+an email Mailgun's SPF/DKIM verdict does not vouch for (``service.email_identity``; the 406 says
+why), drops duplicates by ``Message-Id``, takes the new text of the reply
 (``stripped-text``, else ``mail-parser-reply`` on ``body-plain``), checks that a per-game reply token
 belongs to the sender, records the message and queues it. Mailgun retries on any status but 200 and
-406; 406 is answered for messages to reject for good.
+406; 406 is answered for messages to reject for good, 503 while Redis does not answer (Mailgun retries
+for 8 hours: no spool needed here, unlike ``/sms``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import time
 
+import redis
 from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
+from kombu.exceptions import OperationalError as BrokerError
 from mailparser_reply import EmailReplyParser
 
-from ..players import BadAddress, parse_address, token_from_recipient
+from .. import limits
+from ..email_identity import NotAnEmailSender, sender_of, verdict
+from ..players import token_from_recipient
 from ..store import now_ms
 from . import queue_inbound
 
 bp = Blueprint("email", __name__)
+
+
+@bp.errorhandler(redis.exceptions.ConnectionError)
+@bp.errorhandler(redis.exceptions.TimeoutError)
+@bp.errorhandler(BrokerError)
+def redis_unreachable(exc: Exception) -> ResponseReturnValue:
+    """Redis does not answer: 503, and Mailgun posts the email again later (for up to 8 hours)."""
+    return jsonify(status="retry", reason="storage unavailable, try again later"), 503
 
 
 def reject(why: str) -> ResponseReturnValue:
@@ -57,14 +73,21 @@ def inbound_email() -> ResponseReturnValue:
         age = abs(time.time() - float(timestamp))
     except ValueError:
         return reject("bad timestamp")
+    if not math.isfinite(age):  # 'nan' compares false with everything: it would pass the age check
+        return reject("bad timestamp")
     if age > int(cfg["MAILGUN_MAX_AGE"]):
         return reject("stale timestamp")
     header_id = (form.get("Message-Id") or form.get("message-id") or "").strip().strip("<>")
     message_id = f"mail:{header_id or token}"
     try:
-        sender = parse_address(form.get("from") or form.get("sender") or "").value
-    except BadAddress:
-        return reject("no sender address")
+        sender = sender_of(form)  # an email address, never a phone number (never an SMS player)
+    except NotAnEmailSender:
+        return reject("the sender of an email must be an email address")
+    checked = verdict(form, sender)
+    if not checked.verified:  # unverifiable mail starts nothing (nor any reply to a From it may have forged)
+        return reject(f"sender not verified: {checked.why} (SPF {checked.spf or 'none'}, DKIM {checked.dkim or 'none'})")
+    if not limits.flood_check(svc, sender, time.time()).ok:  # SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE
+        return reject(f"too many messages: at most {limits.setting(svc, 'LIMIT_MESSAGES_PER_MINUTE')} a minute")
     known = svc.store.inbound(sender, message_id)
     if known is not None:  # the same email again (a retry or a second route): applied once
         if known.get("status") != "done":

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import os
 import secrets
@@ -30,8 +31,17 @@ import uuid
 from email.utils import formatdate
 from pathlib import Path
 from typing import Any, Mapping
+from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, abort, current_app, jsonify, request, send_from_directory
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    current_app,
+    jsonify,
+    request,
+    send_from_directory,
+)
 from flask.typing import ResponseReturnValue
 from twilio.request_validator import RequestValidator
 
@@ -60,12 +70,65 @@ def enabled(config: Mapping[str, Any]) -> bool:
     return str(raw).strip().lower() in ("1", "true", "yes", "on")
 
 
+class SimulatorNotLocal(RuntimeError):
+    """The simulator is switched on where it must not be (not loopback, or a real Twilio account set)."""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an IP, without port) is this machine's loopback."""
+    host = host.strip().strip("[]").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _bind_host(bind: str) -> str:
+    """The host of a gunicorn ``--bind`` (``host:port``, ``[::1]:port``, ``unix:path``)."""
+    bind = bind.strip()
+    if bind.startswith("unix:"):
+        return "localhost"  # a Unix socket is reachable from this machine only
+    if bind.startswith("["):
+        return bind[1:].partition("]")[0]
+    return bind.rpartition(":")[0] if ":" in bind else bind
+
+
+def refusal(config: Mapping[str, Any]) -> str | None:
+    """Why the simulator may not run with ``config`` (None: it may): it signs webhooks for whoever reaches
+    it and shows every player's messages, so only on loopback, and never next to a real Twilio account."""
+    why = []
+    if not is_loopback(_bind_host(str(config.get("BIND") or ""))):
+        why.append(f"SLOWSPADES_BIND={config.get('BIND')!r} is not a loopback address")
+    host = urlsplit(str(config.get("PUBLIC_BASE_URL") or "")).hostname or ""
+    if not is_loopback(host):
+        why.append(f"SLOWSPADES_PUBLIC_BASE_URL={config.get('PUBLIC_BASE_URL')!r} is not a loopback URL")
+    if config.get("TWILIO_ACCOUNT_SID"):
+        why.append("SLOWSPADES_TWILIO_ACCOUNT_SID is set (a real Twilio account)")
+    return "; ".join(why) or None
+
+
 def register(app: Flask) -> bool:
-    """Register the simulator on ``app`` if it is switched on; returns whether it was."""
+    """Register the simulator on ``app`` if it is switched on; returns whether it was. Raises
+    :class:`SimulatorNotLocal` (the app does not start) if it is on where it must not be."""
     if not enabled(app.config):
         return False
+    why = refusal(app.config)
+    if why:
+        raise SimulatorNotLocal(f"SLOWSPADES_SIMULATOR is on, refusing to start: {why}. The simulator is for "
+                                "local runs only (scripts/run-local); switch it off (SLOWSPADES_SIMULATOR=0).")
     app.register_blueprint(bp)
     return True
+
+
+@bp.before_request
+def loopback_clients_only() -> ResponseReturnValue | None:
+    """Only a browser on this machine, not through a proxy, may use the simulator."""
+    forwarded = request.headers.get("X-Forwarded-For") or request.headers.get("Forwarded")
+    if forwarded or not is_loopback(request.remote_addr or ""):
+        return jsonify(error="the simulator answers this machine only"), 403
+    return None
 
 
 def _svc() -> Any:
@@ -143,7 +206,9 @@ def mailgun_form(sender: str, body: str, recipient: str, subject: str, quoted: s
     msg_id = f"<{uuid.uuid4().hex}@simulator.localhost>"
     form = {"recipient": recipient, "sender": sender, "from": sender, "To": recipient, "subject": subject,
             "body-plain": plain, "stripped-text": body, "stripped-signature": "", "Message-Id": msg_id,
-            "timestamp": timestamp, "token": token, "signature": signature}
+            "timestamp": timestamp, "token": token, "signature": signature,
+            # the verdict Mailgun adds for mail whose SPF passes (service.email_identity): the local inbox's is
+            "message-headers": json.dumps([["X-Mailgun-Spf", "Pass"], ["From", sender], ["To", recipient]])}
     if in_reply_to:
         form["In-Reply-To"] = in_reply_to
         form["References"] = in_reply_to

@@ -1,29 +1,70 @@
-"""``POST /sms``: Twilio's incoming-message webhook. Verify, claim the MessageSid, record, queue, empty TwiML."""
+"""``POST /sms``: Twilio's incoming-message webhook. Verify, claim the MessageSid, record, queue, empty TwiML.
+
+Twilio does not retry a messaging webhook: while Redis does not answer, the message is kept on local
+disk (``service.spool``) and 200 answered; if the disk fails too, the answer is TwiML asking the player
+to send it again (never a bare 500)."""
 
 from __future__ import annotations
+
+import logging
+import time
 
 from flask import Blueprint, Response, abort, current_app, request
 from twilio.twiml.messaging_response import MessagingResponse
 
+from chat.languages import language_for_address
+from chat.render import render as chat_render
+
+from .. import limits
 from ..players import BadAddress, parse_address
+from ..spool import SpoolError
 from ..store import now_ms
-from . import queue_inbound, twilio_signature_ok
+from . import UNREACHABLE, install_spool, take_inbound, twilio_signature_ok
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("sms", __name__)
+bp.record_once(lambda state: install_spool(state.app))  # the spool and its drainer, once per app
 
 
 _EMPTY_TWIML = str(MessagingResponse())  # always the same document: built once
+#: The answer when a text could be kept neither in Redis nor on disk (GSM-7, one segment).
+SEND_AGAIN = "Sorry, your message could not be taken just now. Please send it again in a few minutes."
 
 
 def empty_twiml() -> Response:
     return Response(_EMPTY_TWIML, mimetype="text/xml")
 
 
+def flood_answer(sender: str) -> Response | None:
+    """None if ``sender`` is within the flood limit (or Redis cannot tell: the message is taken); else
+    the answer to a message dropped: for the first one over, one SMS saying so."""
+    svc = current_app.extensions["slowspades"]
+    try:
+        flood = limits.flood_check(svc, sender, time.time())
+        if flood.ok:
+            return None
+        if not flood.tell:
+            return empty_twiml()
+        lang = (svc.players.get(sender) or {}).get("lang") or language_for_address(sender)
+    except UNREACHABLE:
+        return None
+    text = chat_render("limit_flood", lang, "sms", family="lifecycle",
+                       limit=int(limits.setting(svc, "LIMIT_MESSAGES_PER_MINUTE"))).text
+    return twiml_message(text)
+
+
+def twiml_message(text: str) -> Response:
+    """TwiML answering the sender with one SMS (Twilio sends it: no Redis needed)."""
+    answer = MessagingResponse()
+    answer.message(text)
+    return Response(str(answer), mimetype="text/xml")
+
+
 @bp.post("/sms")
 def inbound_sms() -> Response:
     if not twilio_signature_ok():
         abort(403)
-    svc = current_app.extensions["slowspades"]
     sid = request.form.get("MessageSid") or request.form.get("SmsSid") or ""
     if not sid:
         abort(400)
@@ -31,10 +72,15 @@ def inbound_sms() -> Response:
         sender = parse_address(request.form.get("From", ""), current_app.config["DEFAULT_REGION"]).value
     except BadAddress:
         return empty_twiml()  # not a phone number we can answer; nothing to do
+    flooded = flood_answer(sender)
+    if flooded is not None:  # over SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE: dropped (told once)
+        return flooded
     message_id = f"sms:{sid}"
-    claim = svc.store.record_inbound(sender, message_id, {
-        "channel": "sms", "from": sender, "to": request.form.get("To", ""), "body": request.form.get("Body", ""),
-        "received": now_ms(), "status": "queued"}, int(current_app.config["MESSAGE_TTL"]))
-    if claim != "done":  # new, or a retry of a message we may have failed to queue: queue (again)
-        queue_inbound(message_id, sender)
+    fields = {"channel": "sms", "from": sender, "to": request.form.get("To", ""), "body": request.form.get("Body", ""),
+              "received": now_ms(), "status": "queued"}
+    try:  # recorded and queued; or, while Redis does not answer, kept on local disk (service.spool)
+        take_inbound(message_id, sender, fields, int(current_app.config["MESSAGE_TTL"]))
+    except SpoolError:  # not even the disk: Twilio will not retry, so the player is asked to
+        log.exception("inbound %s could not be kept: asking the sender to send it again", message_id)
+        return twiml_message(SEND_AGAIN)
     return empty_twiml()

@@ -36,10 +36,15 @@ def load(svc: Services, gid: str) -> Game:
     return fold(from_dict(e.event) for e in svc.store.load(gid))
 
 
-def inbound(svc: Services, sender: str, text: str) -> str:
-    """Record an inbound SMS as the webhook does; returns its message id."""
+def inbound(svc: Services, sender: str, text: str, game: str | None = None) -> str:
+    """Record an inbound SMS as the webhook does; returns its message id. ``game``: an email player's
+    reply to that game's email (to their own reply address: a move by email needs it, issue 15)."""
     mid = "SM" + uuid.uuid4().hex
-    svc.store.record_inbound(sender, mid, {"from": sender, "body": text, "channel": "sms"}, 3600)
+    fields = {"from": sender, "body": text, "channel": "sms"}
+    if game is not None and "@" in sender:
+        meta = svc.store.meta(game)
+        fields.update(channel="email", token=meta["tok0" if meta.get("seat0") == sender else "tok1"])
+    svc.store.record_inbound(sender, mid, fields, 3600)
     return mid
 
 
@@ -48,9 +53,9 @@ def lifecycle_command(svc: Services, sender: str, text: str) -> Result:
     return move(svc, sender, text)
 
 
-def move(svc: Services, sender: str, text: str) -> Result:
+def move(svc: Services, sender: str, text: str, game: str | None = None) -> Result:
     """A message sent by ``sender``, handled as the worker handles it (handler, then the lifecycle hook)."""
-    mid = inbound(svc, sender, text)
+    mid = inbound(svc, sender, text, game)
     res = handle_inbound(svc, mid, sender)
     send_now(svc, res.outbox_ids)
     hooks.after_handled(svc, res.game_id, res.outbox_ids, after=res.after, duplicate=res.outcome == "duplicate")

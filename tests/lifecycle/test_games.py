@@ -19,9 +19,9 @@ def alice_to_move(svc, gid: str) -> None:  # type: ignore[no-untyped-def]
     game = load(svc, gid)
     if svc.store.meta(gid)[f"seat{game.to_move}"] != ALICE:
         opp = svc.store.meta(gid)[f"seat{game.to_move}"]
-        res = routed_move(svc, opp, "DRAW")
+        res = move(svc, opp, "DRAW", gid)  # an email player's move: a reply to that game's email (issue 15)
         assert res.outcome == "applied"
-        assert routed_move(svc, opp, "K").outcome == "applied"
+        assert move(svc, opp, "K", gid).outcome == "applied"
     game = load(svc, gid)
     assert svc.store.meta(gid)[f"seat{game.to_move}"] == ALICE
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import itertools
+import json
 import time
 import uuid
 from typing import Any, Callable
@@ -51,13 +52,19 @@ def mailgun_fields(key: str = MG_KEY, timestamp: int | None = None, token: str |
 
 
 def post_email(client: Any, sender: str, recipient: str, body: str, *, stripped: str | None = None,
-               message_id: str | None = None, **sig: Any) -> tuple[Any, str]:
+               message_id: str | None = None, spf: str = "Pass", dkim: str = "", from_: str | None = None,
+               extra_headers: list[list[str]] | None = None, **sig: Any) -> tuple[Any, str]:
+    """POST a signed Mailgun inbound-route form; ``spf``/``dkim``: the verdicts Mailgun adds to the
+    message's headers (``message-headers``); ``from_``: a From header other than ``sender``'s."""
     mid = message_id or f"{uuid.uuid4().hex}@mail.example.org"
-    form = {"sender": sender, "from": f"Player <{sender}>", "recipient": recipient, "subject": "Re: Spades",
-            "body-plain": body, "Message-Id": f"<{mid}>", **mailgun_fields(**sig)}
+    headers = [["From", from_ or f"Player <{sender}>"], *(extra_headers or [])]
+    headers += [["X-Mailgun-Spf", spf]] if spf else []
+    headers += [["X-Mailgun-Dkim-Check-Result", dkim]] if dkim else []
+    form = {"sender": sender, "from": from_ or f"Player <{sender}>", "recipient": recipient, "subject": "Re: Spades",
+            "body-plain": body, "Message-Id": f"<{mid}>", "message-headers": json.dumps(headers), **mailgun_fields(**sig)}
     if stripped is not None:
         form["stripped-text"] = stripped
-    SENDERS["mail:" + mid] = _address(sender)
+    SENDERS["mail:" + mid] = _address(from_ or sender)
     return client.post("/email/inbound", data=form), "mail:" + mid
 
 

@@ -49,7 +49,8 @@ def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, 
     mover = (ALICE, BOB)[game.to_move]
     before = game.version
     (tmp_path / "armed").touch()
-    settings = dict(QUEUE=queue, VISIBILITY_TIMEOUT=2)
+    # SEND_LEASE: the dead attempt's claims (its own token) are taken over once its lease is over
+    settings = dict(QUEUE=queue, VISIBILITY_TIMEOUT=2, SEND_LEASE=1)
     hang = dict(app="tests.service.hanging_worker:celery", env={"TEST_HANG": f"{point}:{tmp_path}"})
     w1 = spawn_worker(redis_url, tmp_path / "w1.log", **hang, **settings)
     try:

@@ -42,17 +42,17 @@ def test_an_append_records_the_turn_unless_a_newer_one_is(redis_client: redis_li
     assert store.append(g, 3, [ev(4)], message_id="m3").turn is None
 
 
-def test_entries_born_claimed_are_sent_by_their_message_s_handling_only(redis_client: redis_lib.Redis) -> None:
+def test_entries_born_claimed_are_sent_by_their_attempt_only(redis_client: redis_lib.Redis) -> None:
     store = Store(redis_client)
     g = game_owner("g1")
-    res = store.append(g, 0, [ev(1)], message_id="m1", outbox=[{"to": "+1", "body": "a"}], claimed=True)
+    res = store.append(g, 0, [ev(1)], message_id="m1", outbox=[{"to": "+1", "body": "a"}], claimed="t1")
     [oid] = res.outbox_ids
     assert store.outbox_entry(oid)["status"] == "sending"
     assert store.claim_send(oid, 60) is None  # the sweep, before the lease is over: not its to send
     assert store.claim_send_many([oid], 60, by="m2") == [None]  # another message's handling: neither
-    [entry] = store.claim_send_many([oid], 60, by="m1")  # the same message handled again: its own
-    assert entry is not None and entry["body"] == "a"
-    assert store.set_status(oid, "sent") == "sent"
+    assert store.claim_send_many([oid], 60, by="m1") == [None]  # nor the same message's (issue 15)
+    assert store.set_status(oid, "sent", token="t2") == "sending"  # only the claim's holder settles it
+    assert store.set_status(oid, "sent", token="t1") == "sent"
     assert store.claim_send_many([oid], 60, by="m1") == [None]  # sent: never again
     assert not redis_client.hexists("{g:g1}:outbox", "1:by")
     assert store.stale_outbox(older_than_s=-1) == []

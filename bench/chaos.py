@@ -1,0 +1,411 @@
+"""Chaos run (on demand: ``.venv/bin/python bench/chaos.py``); prints what was lost, doubled or rejected.
+
+It starts, as the Procfile does (each under ``service.supervise``), gunicorn, a Celery worker and
+the beat, with a ``redis-server`` of its own (appendonly, ``--appendfsync``), and plays ``--games``
+games between ``basic`` bots through signed ``/sms`` webhooks (each game closed-loop: its next move
+is sent once the previous one is in its stream). Meanwhile it SIGKILLs, at random moments, the
+worker, the beat (their whole process group: the supervisor starts them again, as the Procfile
+and a systemd unit with ``Restart=always`` would) and Redis (started again after a random 0.5 to
+3 s, as its service manager would; at least ``--redis-kills`` times, all while moves are flowing).
+
+Then it lets everything settle and prints:
+
+* moves answered 200, applied, lost (answered 200, never handled), applied twice; moves answered 200
+  and refused when handled (a player's resend after a failed webhook, say: not lost);
+* outbox entries sent, unsent (still queued or sending), sent twice (the local outbox holds the
+  entry more than once), failed;
+* games that ``slowspades games verify`` rejects.
+
+Goal: 0 lost, 0 applied twice, 0 unsent, 0 sent twice, 0 rejected.
+
+Options: ``--games 8 --target 500 --seconds 900 --redis-kills 6 --worker-kills 4 --beat-kills 3
+--appendfsync always --seed N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import redis  # noqa: E402
+import requests  # noqa: E402
+from twilio.request_validator import RequestValidator  # noqa: E402
+
+from service.config import load_config  # noqa: E402
+from service.context import Services  # noqa: E402
+from service.conversation_port import command_text  # noqa: E402
+from service.lifecycle.invitations import create_game  # noqa: E402
+from service.operator.games import verify_game  # noqa: E402
+from spades import bots  # noqa: E402
+from spades.events import from_dict  # noqa: E402
+from spades.game import Game, view  # noqa: E402
+
+TOKEN = "chaos-token"
+UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def log(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", flush=True)
+
+
+class Cluster:
+    """redis-server, and web, worker and beat each under ``service.supervise``."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.tmp = Path(tempfile.mkdtemp(prefix="slowspades-chaos-"))
+        self.redis_port, self.web_port = free_port(), free_port()
+        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
+        self.base = f"http://127.0.0.1:{self.web_port}"
+        self.redis: subprocess.Popen[bytes] | None = None
+        self.supervisors: dict[str, subprocess.Popen[bytes]] = {}
+        self.kills: Counter[str] = Counter()
+        self.under_load: Counter[str] = Counter()
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update({
+            "SLOWSPADES_REDIS_URL": self.redis_url, "SLOWSPADES_PUBLIC_BASE_URL": self.base,
+            "SLOWSPADES_BIND": f"127.0.0.1:{self.web_port}",
+            "SLOWSPADES_TWILIO_AUTH_TOKEN": TOKEN, "SLOWSPADES_DELIVERY": "local",
+            "SLOWSPADES_SPOOL_DIR": str(self.tmp / "spool"),
+            # bots play far faster than people: no flood limit, no daily SMS cap (service.limits)
+            "SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE": "0", "SLOWSPADES_SMS_DAILY_CAP": "0",
+            # settle quickly after a crash (the defaults are minutes)
+            "SLOWSPADES_VISIBILITY_TIMEOUT": "10", "SLOWSPADES_SEND_LEASE": "10",
+            "SLOWSPADES_SWEEP_AFTER": "5", "SLOWSPADES_SWEEP_EVERY": "3",
+            "SLOWSPADES_BOT_DELAY": "0.5", "SLOWSPADES_ALIVE_PROBE_EVERY": "3",
+            "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
+        })
+        return env
+
+    def start_redis(self) -> None:
+        exe = shutil.which("redis-server") or sys.exit("redis-server is needed")
+        out = open(self.tmp / "redis.log", "ab")
+        self.redis = subprocess.Popen([exe, "--port", str(self.redis_port), "--bind", "127.0.0.1", "--dir",
+                                       str(self.tmp), "--appendonly", "yes", "--appendfsync", self.args.appendfsync,
+                                       "--save", ""], stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        client = redis.Redis.from_url(self.redis_url, socket_timeout=1)
+        for _ in range(600):
+            try:
+                client.ping()
+                return
+            except UNREACHABLE:
+                time.sleep(0.05)
+        sys.exit("redis-server did not start")
+
+    def kill_redis(self) -> None:
+        assert self.redis is not None
+        self.redis.send_signal(signal.SIGKILL)
+        self.redis.wait(10)
+        self.kills["redis"] += 1
+
+    def supervise(self, name: str, cmd: list[str], alive: bool = False) -> None:
+        sup = [sys.executable, "-m", "service.supervise", "--name", name]
+        if alive:
+            sup += ["--alive-file", str(self.tmp / f"{name}.alive"), "--alive-within", "30"]
+        out = open(self.tmp / f"{name}.log", "ab")
+        self.supervisors[name] = subprocess.Popen([*sup, "--", *cmd], env=self.env(), cwd=str(ROOT), stdout=out,
+                                                  stderr=subprocess.STDOUT, start_new_session=True)
+
+    def start(self) -> None:
+        self.start_redis()
+        venv = Path(sys.executable).parent
+        self.supervise("web", [str(venv / "gunicorn"), "--bind", f"127.0.0.1:{self.web_port}", "--workers", "2",
+                               "--threads", "4", "service:create_app()"])
+        self.supervise("worker", [str(venv / "celery"), "-A", "workers.celery_app:celery", "worker",
+                                  "--loglevel=INFO", "--concurrency=2", "--without-gossip", "--without-mingle"],
+                       alive=True)
+        self.supervise("beat", [str(venv / "celery"), "-A", "workers.celery_app:celery", "beat", "--loglevel=INFO",
+                                f"--schedule={self.tmp / 'celerybeat-schedule'}"])
+        for _ in range(300):
+            try:
+                if requests.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            time.sleep(0.1)
+        else:
+            sys.exit("web did not start")
+        time.sleep(3)
+
+    def child_of(self, name: str) -> int | None:
+        """The pid of the process a supervisor runs now (its process group leader)."""
+        sup = self.supervisors[name]
+        out = subprocess.run(["pgrep", "-P", str(sup.pid)], capture_output=True, text=True).stdout.split()
+        return int(out[0]) if out else None
+
+    def kill(self, name: str) -> bool:
+        pid = self.child_of(name)
+        if pid is None:
+            return False
+        try:
+            os.killpg(pid, signal.SIGKILL)  # the whole group, pool processes included
+        except ProcessLookupError:
+            return False
+        self.kills[name] += 1
+        return True
+
+    def restarts(self, name: str) -> int:
+        return (self.tmp / f"{name}.log").read_text(errors="replace").count("starting it again")
+
+    def stop(self) -> None:
+        for sup in self.supervisors.values():
+            try:
+                os.killpg(sup.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for sup in self.supervisors.values():
+            try:
+                sup.wait(40)
+            except subprocess.TimeoutExpired:
+                os.killpg(sup.pid, signal.SIGKILL)
+        if self.redis is not None and self.redis.poll() is None:
+            self.redis.terminate()
+            self.redis.wait(20)
+        if os.environ.get("CHAOS_KEEP"):
+            print("logs kept in", self.tmp)
+        else:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class Player:
+    """One game played through webhooks: its folded state (read from Redis) and a ``basic`` bot per seat."""
+
+    def __init__(self, svc: Services, gid: str, players: tuple[str, str]) -> None:
+        self.svc, self.gid, self.players = svc, gid, players
+        self.bots = (bots.get("basic", seed=1), bots.get("basic", seed=2))
+        self.game = Game()
+        self.last = ""
+
+    def catch_up(self) -> None:
+        for se in self.svc.store.load(self.gid, after=self.last or None):
+            self.game.apply(from_dict(se.event))
+            self.last = se.stream_id
+
+    def next_text(self) -> tuple[str, str]:
+        seat = self.game.to_move
+        assert seat is not None
+        return self.players[seat], command_text(self.bots[seat].choose(view(self.game, seat)))
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.answered: dict[str, str] = {}  # message id -> sender, for moves answered 200
+        self.not_200 = 0
+        self.stalls = 0
+
+
+def post_move(session: requests.Session, base: str, sender: str, body: str) -> tuple[int, str]:
+    sid = "SM" + uuid.uuid4().hex
+    params = {"MessageSid": sid, "AccountSid": "AC" + "0" * 32, "From": sender, "To": "+15550000000",
+              "Body": body, "NumMedia": "0"}
+    sig = RequestValidator(TOKEN).compute_signature(base + "/sms", params)
+    try:
+        resp = session.post(base + "/sms", data=params, headers={"X-Twilio-Signature": sig}, timeout=30)
+        return resp.status_code, "sms:" + sid
+    except requests.RequestException:
+        return 0, "sms:" + sid
+
+
+def play(p: Player, base: str, tally: Tally, deadline: float) -> None:
+    """Closed loop: a move, then wait until the stream moves on (a stall: re-read and send the move again)."""
+    session = requests.Session()
+    while time.monotonic() < deadline:
+        try:
+            p.catch_up()
+        except UNREACHABLE:
+            time.sleep(0.5)
+            continue
+        if p.game.phase == "over":
+            return
+        version = p.game.version
+        sender, text = p.next_text()
+        code, mid = post_move(session, base, sender, text)
+        if code != 200:  # the player sends it again (Twilio does not retry)
+            with tally.lock:
+                tally.not_200 += 1
+            time.sleep(0.5)
+            continue
+        with tally.lock:
+            tally.answered[mid] = sender
+        wait_until = time.monotonic() + 120
+        while time.monotonic() < wait_until:
+            try:
+                if p.svc.store.version(p.gid) > version:
+                    break
+            except UNREACHABLE:
+                pass
+            time.sleep(0.05)
+        else:
+            with tally.lock:
+                tally.stalls += 1
+
+
+def chaos(cluster: Cluster, args: argparse.Namespace, stop: threading.Event, rng: random.Random,
+          playing: Any) -> None:
+    """The planned kills, in random order at random moments; ``playing()``: whether moves are flowing."""
+    plan = ["redis"] * args.redis_kills + ["worker"] * args.worker_kills + ["beat"] * args.beat_kills
+    rng.shuffle(plan)
+    for victim in plan:
+        if stop.wait(rng.uniform(args.min_gap, args.max_gap)):
+            break
+        if playing():
+            cluster.under_load[victim] += 1
+        if victim == "redis":
+            cluster.kill_redis()
+            down = rng.uniform(0.5, 3.0)
+            log(f"SIGKILL redis (down {down:.1f} s)")
+            time.sleep(down)
+            cluster.start_redis()
+        else:
+            log(f"SIGKILL {victim}: {'done' if cluster.kill(victim) else 'not running'}")
+
+
+def settle(svc: Services, cluster: Cluster, timeout: float) -> None:
+    """Until the spool is empty, no inbound message is pending, and no outbox entry is queued or sending."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            spool = [f for f in (cluster.tmp / "spool").glob("*") if not f.name.startswith(".")] \
+                if (cluster.tmp / "spool").exists() else []
+            busy = bool(spool) or svc.redis.zcard("in:pending") > 0
+            if not busy:
+                for key in svc.redis.scan_iter("*:outq", count=1000):
+                    if svc.redis.zcard(key):
+                        busy = True
+                        break
+            if not busy:
+                return
+        except UNREACHABLE:
+            pass
+        time.sleep(1)
+    log("did not settle in time")
+
+
+def report(svc: Services, tally: Tally, gids: list[str]) -> dict[str, int]:
+    applied: Counter[str] = Counter()
+    for gid in gids:
+        for se in svc.store.load(gid):
+            if se.message_id and se.time_ms is not None:
+                applied[se.message_id] += 1
+    answered = set(tally.answered)
+    refused = lost = 0
+    for mid in answered - set(applied):
+        sender = tally.answered[mid]
+        if svc.store.inbound(sender, mid) == {"status": "done"}:
+            refused += 1  # handled: a stale resend answered with a reply, no event
+        else:
+            lost += 1
+    sent_ids: Counter[str] = Counter(m["id"] for _i, m in svc.store.read_local(count=10_000_000))
+    statuses: Counter[str] = Counter()
+    for key in svc.redis.scan_iter("*:outbox", count=1000):
+        owner = key.decode()[1:-len("}:outbox")]
+        for e in svc.store.outbox_entries(owner):
+            statuses[e["status"]] += 1
+    rejected = [gid for gid in gids if not verify_game(svc, gid)["ok"]]
+    return {
+        "moves answered 200": len(answered),
+        "moves applied": len(answered & set(applied)),
+        "moves lost": lost,
+        "moves applied twice": sum(1 for mid in answered if applied[mid] > 1),
+        "moves refused when handled (stale resends)": refused,
+        "webhooks not answered 200 (sent again)": tally.not_200,
+        "outbox entries sent": len(sent_ids),
+        "outbox entries unsent": statuses["queued"] + statuses["sending"],
+        "outbox entries sent twice": sum(1 for n in sent_ids.values() if n > 1),
+        "outbox entries failed": statuses["failed"],
+        "games": len(gids),
+        "games over": sum(1 for gid in gids if svc.store.meta(gid).get("status") == "over"),
+        "games verify rejects": len(rejected),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=8)
+    ap.add_argument("--target", type=int, default=500, help="points a game is played to")
+    ap.add_argument("--seconds", type=float, default=900, help="longest the games are played")
+    ap.add_argument("--redis-kills", type=int, default=6)
+    ap.add_argument("--worker-kills", type=int, default=4)
+    ap.add_argument("--beat-kills", type=int, default=3)
+    ap.add_argument("--min-gap", type=float, default=3.0)
+    ap.add_argument("--max-gap", type=float, default=8.0)
+    ap.add_argument("--appendfsync", default="always", choices=["always", "everysec", "no"])
+    ap.add_argument("--seed", type=int, default=None)
+    args = ap.parse_args()
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    rng = random.Random(seed)
+    log(f"chaos run, seed {seed}, appendfsync {args.appendfsync}")
+    cluster = Cluster(args)
+    cluster.start()
+    try:
+        cfg = load_config(environ=cluster.env())
+        svc = Services.from_config(cfg)
+        players = [(f"+1555300{2 * i:04d}", f"+1555300{2 * i + 1:04d}") for i in range(args.games)]
+        gids = []
+        for i, pair in enumerate(players):
+            gid = f"chaos{i}"
+            create_game(svc, gid, pair[0], pair[1], "setup:" + gid, target=args.target)
+            gids.append(gid)
+        tally = Tally()
+        deadline = time.monotonic() + args.seconds
+        threads = [threading.Thread(target=play, args=(Player(svc, g, p), cluster.base, tally, deadline), daemon=True)
+                   for g, p in zip(gids, players)]
+        stop = threading.Event()
+        playing = lambda: any(t.is_alive() for t in threads)  # noqa: E731
+        monkey = threading.Thread(target=chaos, args=(cluster, args, stop, rng, playing), daemon=True)
+        t0 = time.monotonic()
+        for t in threads:
+            t.start()
+        time.sleep(3)  # moves flowing before the first kill
+        monkey.start()
+        monkey.join()  # every planned kill done (while the games are played)
+        log(f"chaos over after {time.monotonic() - t0:.0f} s: {dict(cluster.kills)}; playing on")
+        for t in threads:
+            t.join(max(0.0, deadline - time.monotonic()) + 1)
+        log(f"games done after {time.monotonic() - t0:.0f} s; settling")
+        settle(svc, cluster, 180)
+        figures = report(svc, tally, gids)
+        figures["redis kills"] = cluster.kills["redis"]
+        figures["redis kills while moves were flowing"] = cluster.under_load["redis"]
+        figures["worker kills"] = cluster.kills["worker"]
+        figures["beat kills"] = cluster.kills["beat"]
+        figures["worker restarts (supervisor)"] = cluster.restarts("worker")
+        figures["beat restarts (supervisor)"] = cluster.restarts("beat")
+        figures["stalled moves (no progress in 120 s)"] = tally.stalls
+        print()
+        for name, value in figures.items():
+            print(f"{name:>45}: {value}")
+        bad = figures["moves lost"] + figures["moves applied twice"] + figures["outbox entries unsent"] + \
+            figures["outbox entries sent twice"] + figures["games verify rejects"]
+        return 1 if bad else 0
+    finally:
+        cluster.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""Who an inbound email is from, and whether Mailgun vouches for it (issue 15).
+
+An email sender is only ever an email address: a ``From`` that looks like a phone number is
+refused, never taken for an SMS player. An email is acted on only when Mailgun's verdict for it
+passes, read from the route's post (the ``X-Mailgun-Spf`` and ``X-Mailgun-Dkim-Check-Result``
+fields, or the same headers in ``message-headers``, a JSON list of ``[name, value]``):
+
+* SPF ``Pass`` vouches for the envelope sender (``sender``, SMTP ``MAIL FROM``); it counts only if
+  that address's domain is the ``From`` address's domain (or one under it), else anyone with a
+  domain of their own could pass SPF and write any ``From``;
+* DKIM ``Pass`` vouches for the signing domain (``d=`` of a ``DKIM-Signature`` header); it counts
+  only if one signing domain is the ``From`` domain or a parent of it (DMARC's relaxed alignment).
+
+A game move by email must also come to that player's per-game reply address, issued to the
+address it comes from (:func:`move_allowed`; the token's owner is checked at the webhook).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from email.utils import parseaddr
+from typing import Mapping
+
+from .players import EMAIL, BadAddress, parse_address
+
+SPF_FIELD = "X-Mailgun-Spf"
+DKIM_FIELD = "X-Mailgun-Dkim-Check-Result"
+_DKIM_D = re.compile(r"(?:^|;)\s*d\s*=\s*([^;\s]+)", re.IGNORECASE)
+
+
+class NotAnEmailSender(ValueError):
+    """The ``From`` of an email is not an email address (a phone number, say, or nothing)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Mailgun's SPF and DKIM results for one email, and whether they vouch for its ``From``."""
+
+    spf: str
+    dkim: str
+    verified: bool
+    why: str  # when not verified: why, in words an operator (and Mailgun's log) can read
+
+
+def sender_of(form: Mapping[str, str]) -> str:
+    """The email address an inbound email is from (its ``From`` header; the envelope sender if none)."""
+    raw = (form.get("from") or form.get("From") or form.get("sender") or "").strip()
+    _name, addr = parseaddr(raw)
+    if "@" not in (addr or ""):
+        raise NotAnEmailSender(raw)
+    try:
+        parsed = parse_address(addr)
+    except BadAddress:
+        raise NotAnEmailSender(raw) from None
+    if parsed.kind != EMAIL:
+        raise NotAnEmailSender(raw)
+    return parsed.value
+
+
+def _headers(form: Mapping[str, str]) -> list[tuple[str, str]]:
+    try:
+        pairs = json.loads(form.get("message-headers") or "[]")
+    except ValueError:
+        return []
+    out = []
+    for pair in pairs if isinstance(pairs, list) else []:
+        if isinstance(pair, (list, tuple)) and len(pair) == 2 and all(isinstance(x, str) for x in pair):
+            out.append((pair[0], pair[1]))
+    return out
+
+
+def _field(form: Mapping[str, str], headers: list[tuple[str, str]], name: str) -> str:
+    value = form.get(name) or form.get(name.lower()) or ""
+    if not value:
+        value = next((v for k, v in headers if k.lower() == name.lower()), "")
+    return value.strip().split()[0].lower() if value.strip() else ""
+
+
+def _domain(address: str) -> str:
+    _n, addr = parseaddr(address or "")
+    return addr.rpartition("@")[2].strip().lower().rstrip(".") if "@" in (addr or "") else ""
+
+
+def aligned(signer: str, from_domain: str) -> bool:
+    """Whether ``signer`` is ``from_domain`` or a parent domain of it (relaxed alignment)."""
+    signer = signer.strip().lower().rstrip(".")
+    return bool(signer) and "." in signer and (from_domain == signer or from_domain.endswith("." + signer))
+
+
+def verdict(form: Mapping[str, str], from_address: str) -> Verdict:
+    """Mailgun's verdict on the email of ``form`` as one from ``from_address``."""
+    headers = _headers(form)
+    spf, dkim = _field(form, headers, SPF_FIELD), _field(form, headers, DKIM_FIELD)
+    from_domain = _domain(from_address)
+    if spf == "pass" and _domain(form.get("sender") or "") == from_domain and from_domain:
+        return Verdict(spf, dkim, True, "")
+    signers = [m.group(1) for k, v in headers if k.lower() == "dkim-signature" for m in [_DKIM_D.search(v)] if m]
+    if dkim == "pass" and any(aligned(d, from_domain) for d in signers):
+        return Verdict(spf, dkim, True, "")
+    if spf != "pass" and dkim != "pass":
+        why = "neither SPF nor DKIM passed for the sender" if (spf or dkim) else "no SPF or DKIM verdict for the sender"
+    else:
+        why = "SPF/DKIM passed for a domain other than the From address's"
+    return Verdict(spf, dkim, False, why)
+
+
+def move_allowed(channel: str, token_game: str | None) -> bool:
+    """Whether a game move from ``channel`` may be applied: by email, only one sent to the player's
+    own reply address of that game (``token_game``, checked to be issued to the sender)."""
+    return channel != EMAIL or token_game is not None

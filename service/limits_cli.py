@@ -1,0 +1,31 @@
+"""``slowspades limits status``: the operator's view of the abuse limits (today's SMS against the cap)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from . import limits
+from .operator.common import json_option, redis_option, services
+
+
+@click.group("limits")
+def limits_group() -> None:
+    """The abuse limits (service.limits): flood, invitations, SMS countries, the daily SMS cap."""
+
+
+@limits_group.command("status")
+@json_option
+@redis_option
+def limits_status(as_json: bool, redis_url: str | None) -> None:
+    """Today's outgoing SMS against SLOWSPADES_SMS_DAILY_CAP, and every limit's setting."""
+    svc = services(redis_url)
+    line = limits.status_line(svc)
+    settings = {name: limits.setting(svc, name) for name in limits.SETTINGS}
+    if as_json:
+        click.echo(json.dumps({"sms": line, "settings": settings}))
+        return
+    click.echo(line)
+    for name, value in settings.items():
+        click.echo(f"  SLOWSPADES_{name}={value}")

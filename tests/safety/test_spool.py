@@ -1,0 +1,103 @@
+"""An inbound text answered 200 is never lost (issue 15): with Redis down the web process keeps it on
+local disk (fsync'd) and hands it over, once, when Redis answers; if the disk fails too, the answer
+is TwiML asking the player to send it again, never a bare 500."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+
+from service import create_app
+from service.conversation_port import command_text
+from service.delivery import deliver
+from service.lifecycle.invitations import create_game
+from service.spool import Spool
+from tests.conftest import TEST_CONFIG, spawn_worker
+from tests.service.chooser import choose
+from tests.service.helpers import post_sms, wait_for
+from tests.service.test_sms_game import ALICE, BOB, load_game
+
+from .redis_proc import RedisProc
+
+
+@pytest.fixture()
+def own_redis(tmp_path: Path):  # type: ignore[no-untyped-def]
+    r = RedisProc(tmp_path / "redis")
+    r.start()
+    yield r
+    r.stop()
+
+
+def app_on(r: RedisProc, tmp_path: Path, session_app, **more):  # type: ignore[no-untyped-def]
+    queue = "spool-" + uuid.uuid4().hex[:6]
+    app = create_app(dict(TEST_CONFIG, REDIS_URL=r.url, BROKER_URL=r.url, QUEUE=queue,
+                          SPOOL_DIR=str(tmp_path / "spool"), **more))
+    session_app.extensions["celery"].set_default()
+    return app, queue
+
+
+def test_a_text_posted_while_redis_is_down_is_applied_once_when_it_returns(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+    web, queue = app_on(own_redis, tmp_path, app)
+    svc = web.extensions["slowspades"]
+    res = create_game(svc, "g-spool", ALICE, BOB, "setup:g-spool", start_now=True)
+    for oid in res.outbox_ids:
+        deliver(svc, oid)
+    game = load_game(svc, "g-spool")
+    mover = (ALICE, BOB)[game.to_move]
+    text, sid = command_text(choose(game, game.to_move)), "SM" + uuid.uuid4().hex
+    client = web.test_client()
+
+    own_redis.kill()
+    resp, mid = post_sms(client, mover, text, sid=sid)
+    assert resp.status_code == 200 and b"<Message>" not in resp.data  # taken: nothing to say
+    resp, _ = post_sms(client, mover, text, sid=sid)  # the same text again (a duplicate), still down
+    assert resp.status_code == 200
+    spool = Spool(tmp_path / "spool")
+    assert len(spool) == 2
+
+    own_redis.start()  # its append-only file brings the game back
+    worker = spawn_worker(own_redis.url, tmp_path / "w.log", QUEUE=queue)
+    try:  # no other request needed: the web process's drainer hands the spool over
+        wait_for(lambda: len(spool) == 0, 30, "the spool handed over")
+        svc.games.clear()
+        wait_for(lambda: svc.store.version("g-spool") > game.version, 60, "the move applied")
+        wait_for(lambda: (svc.store.inbound(mover, mid) or {}).get("status") == "done", 30, "the text handled")
+    finally:
+        worker.terminate()
+        worker.wait(20)
+    assert [e.message_id for e in svc.store.load("g-spool")].count(mid) == 1
+
+
+def test_a_request_after_redis_returns_hands_the_spool_over_first(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+    web, queue = app_on(own_redis, tmp_path, app)
+    svc = web.extensions["slowspades"]
+    client = web.test_client()
+    own_redis.kill()
+    _resp, first = post_sms(client, "+15557779001", "HELP")
+    own_redis.start()
+    web.extensions["slowspades_drainer"]._last_try = 0.0  # not throttled: this request drains
+    _resp, second = post_sms(client, "+15557779001", "GAMES")
+    pending = [m.decode() for m in svc.redis.zrange("in:pending", 0, -1)]
+    assert [p.split(" ", 1)[1] for p in pending] == [first, second]  # in the order they were sent
+
+
+def test_when_even_the_disk_fails_the_player_is_asked_to_send_again(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    web, _queue = app_on(own_redis, tmp_path, app)
+    web.extensions["slowspades_drainer"].spool.dir = blocker / "spool"  # mkdir fails: a file is in the way
+    own_redis.kill()
+    resp, _mid = post_sms(web.test_client(), ALICE, "HELP")
+    assert resp.status_code == 200
+    assert b"<Message>" in resp.data and b"send it again" in resp.data
+
+
+def test_an_email_posted_while_redis_is_down_gets_503_for_mailgun_to_retry(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+    from tests.service.helpers import post_email
+
+    web, _queue = app_on(own_redis, tmp_path, app)
+    own_redis.kill()
+    resp, _mid = post_email(web.test_client(), "dana@mail.example.org", "play@spades.example.test", "HELP")
+    assert resp.status_code == 503  # Mailgun retries anything but 200 and 406, for 8 hours
