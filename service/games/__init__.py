@@ -11,6 +11,7 @@ Modules:
 * :mod:`.outbox`: building and rendering outbox entries, replies and game notices.
 * :mod:`.turns`: the messages a change causes; :mod:`.summaries`: the end of a hand and of the game.
 
-It imports ``store``, ``players``, ``clock``, ``context``, ``chat`` and ``spades``; never
-``service.lifecycle`` nor ``service.inbound`` (the import-linter contract in ``pyproject.toml``).
+It imports ``store``, ``keys``, ``players``, ``clock``, ``chat`` and ``spades`` (and ``context`` for the type of
+``svc`` only: ``Services`` holds this package's caches); never ``service.lifecycle`` nor ``service.inbound``
+(the import-linter contracts in ``pyproject.toml``).
 """
