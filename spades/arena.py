@@ -82,8 +82,7 @@ def play_game(game_id: str, strategies: Sequence[bots.Strategy], dealer: Dealer,
             on_event(event)
     apply = game.apply
     while game.phase != OVER and (max_hands is None or len(game.history) < max_hands):
-        seat = game.to_move
-        assert seat is not None
+        seat = game.movers[0]  # in a simultaneous draw (D11) the first player draws all their cards first
         for event in decide(game, strategies[seat].choose(view(game, seat)), dealer):
             apply(event)
             if on_event:
@@ -92,7 +91,8 @@ def play_game(game_id: str, strategies: Sequence[bots.Strategy], dealer: Dealer,
 
 
 def run_arena(players: Sequence[str], games: int, seed: int, max_hands: int | None = 200,
-              on_event: Callable[[str, int, Event], None] | None = None) -> ArenaResult:
+              on_event: Callable[[str, int, Event], None] | None = None,
+              rules: HouseRules | None = None) -> ArenaResult:
     """Play ``games`` games between ``players[0]`` and ``players[1]``, swapping seats each game.
 
     ``on_event(game_id, seq, event)`` is told every event (``seq`` counts from 1 in each game).
@@ -111,7 +111,7 @@ def run_arena(players: Sequence[str], games: int, seed: int, max_hands: int | No
                 counter[0] += 1
                 on_event(gid, counter[0], event)  # type: ignore[misc]
 
-        game = play_game(game_id, strategies, Dealer(seed=game_seed), max_hands, on_event=hook)
+        game = play_game(game_id, strategies, Dealer(seed=game_seed), max_hands, rules, on_event=hook)
         result.games.append(GameResult(
             game_id=game_id, sides=sides, winner=game.winner, scores=(game.scores[0], game.scores[1]),
             hands=len(game.history), capped=game.phase != OVER,

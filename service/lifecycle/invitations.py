@@ -15,6 +15,7 @@ The game record (``{g:<id>}:meta``) holds ``rules`` (JSON of :class:`spades.even
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from typing import Any
@@ -105,7 +106,8 @@ def new_meta(svc: Services, gid: str, seat0: str, seat1: str, rules: HouseRules,
 def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], updates: dict[str, str]) -> gateway.Outcome:
     from .. import handlers
 
-    events = new_game(gid, rules_of(meta), svc.dealer(gid, 0))
+    # strict alternation (RULES D11 house rule) until the service handles a simultaneous draw
+    events = new_game(gid, dataclasses.replace(rules_of(meta), simultaneous_draw=False), svc.dealer(gid, 0))
     game = fold(events)
     updates = dict(updates, status="active", started=str(clock.now_ms(svc.redis)))
     events, outbox = gateway.game_messages(svc, gid, meta, game, events, updates, everyone=True)
