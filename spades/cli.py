@@ -25,9 +25,11 @@ from .replay import ReplayError, read_events, verify_log, write_event
               help="Stop a game that has not ended after this many hands.")
 @click.option("--draw", type=click.Choice(["simultaneous", "alternating"]), default="simultaneous",
               show_default=True, help="The draw: both players at their own pace, or strict alternation (RULES D11).")
+@click.option("--autoplay/--no-autoplay", "auto", default=True, show_default=True,
+              help="Forced cards and the play-out of a decided hand play themselves.")
 @click.option("--events", "events_file", type=click.File("w"), default=None,
               help="Write every event of every game to this file as JSON lines.")
-def arena(games: int, seed: int, players: str, max_hands: int, draw: str,
+def arena(games: int, seed: int, players: str, max_hands: int, draw: str, auto: bool,
           events_file: "click.utils.LazyFile | None") -> None:
     """Play GAMES complete games between two strategies, swapping seats each game."""
     names = [p.strip() for p in players.split(",")]
@@ -41,8 +43,8 @@ def arena(games: int, seed: int, players: str, max_hands: int, draw: str,
         def on_event(game_id, seq, event):  # type: ignore[no-untyped-def]
             write_event(events_file, game_id, seq, event)
     rules = HouseRules(simultaneous_draw=draw == "simultaneous")
-    result = run_arena(names, games, seed, max_hands, on_event=on_event, rules=rules)
-    click.echo(f"seed {seed}, hand cap {max_hands}, {draw} draw")
+    result = run_arena(names, games, seed, max_hands, on_event=on_event, rules=rules, auto=auto)
+    click.echo(f"seed {seed}, hand cap {max_hands}, {draw} draw, autoplay {'on' if auto else 'off'}")
     click.echo(result.report())
 
 
