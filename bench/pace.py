@@ -23,12 +23,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from segments import _chooser  # noqa: E402  (bench/ is this script's directory)
+
 from chat.languages import LANGUAGES  # noqa: E402
 from chat.simulate import Transcript, play_game  # noqa: E402
-from segments import _chooser  # noqa: E402  (bench/ is this script's directory)
 from spades.events import (  # noqa: E402
-    CardPlayed, CardsExchanged, BidMade, DoubleNilDeclared, DoubleNilDeclined, DrawDecided, Event, GameStarted,
-    HandScored, HandStarted,
+    BidMade,
+    CardPlayed,
+    CardsExchanged,
+    DoubleNilDeclared,
+    DoubleNilDeclined,
+    DrawDecided,
+    Event,
+    GameStarted,
+    HandScored,
+    HandStarted,
 )
 
 MODES = {

@@ -16,7 +16,6 @@ from chat.simulate import Transcript, play_game, random_chooser
 from spades.cards import DECK
 from spades.events import AUTO_DECIDED, AUTO_FORCED, CardPlayed, DoubleNilDeclined, DrawDecided, HandStarted
 from spades.replay import verify_log
-
 from tests.chat.test_chat_conversation import LONG, _was_played, bot_chooser, named_cards
 
 NEW = {"simultaneous_draw": True, "autoplay": (True, True), "finish": True, "merge_summary": True}
