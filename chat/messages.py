@@ -13,6 +13,7 @@ from typing import Any, Iterable, Sequence
 from spades.cards import SUIT_ORDER, Card, Suit
 from spades.commands import Bid, DeclareDoubleNil, Exchange, Play
 from spades.errors import CardSyntaxError, MustFollowSuit, NotYourTurn, RuleError
+from spades.events import AUTO_DECIDED, AUTO_FORCED
 from spades.game import PlayerView
 
 from .gsm import to_gsm7
@@ -70,7 +71,8 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
     """What happened since the player's last message that a prompt should tell them."""
     me, opp = view.seat, view.opponent
     news: dict[str, Any] = {"hand_result": None, "last_trick": None, "opp_dn": False, "opp_swapped": None,
-                            "got": None, "opp_bid_news": False, "intro": False, "intro_first": None}
+                            "got": None, "opp_bid_news": False, "intro": False, "intro_first": None,
+                            "forced": [], "decided": 0}
     trick = None
     if events is None:  # a resend (HAND): what the view itself holds
         if view.phase == "play" and view.last_trick is not None:
@@ -95,10 +97,18 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
                 news["opp_bid_news"] = True
             elif t == "draw_decided" and e["seat"] == me:
                 news["got"] = None if e.get("kept_first", True) else e.get("kept")
+            elif t == "card_played" and e.get("auto") == AUTO_FORCED and e["seat"] == me:
+                news["forced"].append(e["card"])  # played for them: their only legal card
+            elif t == "card_played" and e.get("auto") == AUTO_DECIDED:
+                news["decided"] += 1  # two cards a trick: halved below
+    news["decided"] //= 2
     if trick is not None:
         mine = next(c for s, c in trick["cards"] if s == me)
         theirs = next(c for s, c in trick["cards"] if s == opp)
-        news["last_trick"] = {"won": trick["seat"] == me, "mine": mine, "theirs": theirs}
+        news["last_trick"] = {"won": trick["seat"] == me, "mine": mine, "theirs": theirs,
+                              "forced": mine in news["forced"]}
+        if mine in news["forced"]:  # the trick line names it (an SMS segment matters more than the word)
+            news["forced"].remove(mine)
     if view.phase not in ("draw",) and news["got"] is not None and view.phase != "draw":
         news["got"] = None  # the hand is shown in full from now on
     return news
@@ -139,7 +149,7 @@ def situation(view: PlayerView) -> str:
     """The template of ``view``'s prompt: a turn template, ``waiting`` or ``game_over``."""
     if view.phase == "over":
         return "game_over"
-    if view.to_move != view.seat:
+    if not view.my_turn:
         return "waiting"
     if view.double_nil_offer:
         return "dn_offer"
@@ -171,8 +181,8 @@ def context(view: PlayerView, events: Sequence[dict[str, Any]] | None, opponent_
         "winner": None if view.winner is None else ("me" if view.winner == me else "opp"),
         "end_reason": view.end_reason,
         "hands_played": view.hands_played,
-        "to_move": None if view.to_move is None else ("me" if view.to_move == me else "opp"),
-        "play": play_replies(view) if view.phase == "play" and view.to_move == me else None,
+        "to_move": "me" if view.my_turn else ("opp" if view.movers else None),
+        "play": play_replies(view) if view.phase == "play" and view.my_turn else None,
         "dn_offer": view.double_nil_offer,
         "swap_hint": swap_hint(view.hand) if view.phase == "exchange" else [],
     }
@@ -195,7 +205,7 @@ def prompt(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str,
     """
     name = situation(view)
     ctx = context(view, events, opponent_name, game_label, channel)
-    replies = replies_for(view, lang) if view.to_move == view.seat else ()
+    replies = replies_for(view, lang) if view.my_turn else ()
     if channel == "sms":  # as the SMS writes them (Greek in GSM capitals)
         replies = tuple(finish_sms(r, lang) for r in replies)
     return render(name, lang, channel, replies=replies, **ctx)
@@ -227,7 +237,7 @@ def message_for(view: PlayerView, lang: str, channel: str, events: Sequence[dict
                 opponent_name: str = "", game_label: str = "") -> Rendered | None:
     """What to send the player of ``view`` after a move: the prompt if they are to move, else the
     :func:`notice` (or None). Call it for both players after every decided command."""
-    if view.phase != "over" and view.to_move == view.seat:
+    if view.phase != "over" and view.my_turn:
         return prompt(view, lang, channel, events, opponent_name, game_label)
     return notice(view, lang, channel, events, opponent_name, game_label)
 
@@ -260,9 +270,10 @@ def explain_error(error: RuleError | CardSyntaxError | Intent, view: PlayerView 
     ctx["code"] = code
     ctx["detail"] = to_gsm7(detail)[:20] if channel == "sms" else detail[:40]
     ctx["suit"] = _suit_key(error.suit) if isinstance(error, MustFollowSuit) else None
-    ctx["their_turn"] = isinstance(error, NotYourTurn) or (view is not None and view.to_move not in (None, view.seat))
+    ctx["their_turn"] = isinstance(error, NotYourTurn) or (view is not None and bool(view.movers)
+                                                           and not view.my_turn)
     ctx["show_hand"] = bool(ctx["play"] and ctx["play"]["mode"] != "list") or (ctx["phase"] in ("exchange", "bid"))
-    replies = replies_for(view, lang) if view is not None and view.to_move == view.seat else ()
+    replies = replies_for(view, lang) if view is not None and view.my_turn else ()
     if channel == "sms":
         replies = tuple(finish_sms(r, lang) for r in replies)
     return render("error", lang, channel, replies=replies, **ctx)

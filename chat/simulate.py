@@ -8,7 +8,22 @@ reference for the service's message flow:
    its cursor, so the news reaches it in its next prompt);
 2. a player whose standing setting is "no DN question" (``DN OFF``) is answered ``DRAW``
    at once by the service and gets the card prompt instead of the offer;
-3. a refused reply gets :func:`chat.explain_error` and nothing else happens.
+3. a refused reply gets :func:`chat.explain_error` and nothing else happens;
+4. in a simultaneous draw (RULES D11) both players may owe a move: a player who still owes the
+   move they were prompted for gets nothing new when the opponent moves (their news waits for
+   their next message), each reply is answered at once with that player's next prompt, and a
+   player who finishes drawing first is told the game waits for the opponent (the ``waiting``
+   prompt). Which of the two replies next is drawn from the game's random generator;
+5. with ``autoplay[seat]`` a player's forced cards are played for them, and with ``finish`` a
+   hand whose end is decided is played out at the start of a trick (``spades.autoplay``), both
+   right after the move that led to them; the player learns of it in their next message;
+6. with ``merge_summary`` (a simultaneous draw only) the end-of-hand summary of the next hand's
+   second player is not sent on its own: it opens their double nil question, which comes as
+   soon as the first player has made their double nil choice (D11). The first player gets the
+   summary with their own question at once, as before; the end of the game is always sent.
+
+The defaults (alternating draw, no autoplay) are the service's behaviour before issue 11;
+``bench/pace.py`` compares them with the new ones.
 """
 
 from __future__ import annotations
@@ -17,13 +32,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from spades.autoplay import autoplay as autoplay_events
 from spades.commands import DeclineDoubleNil
 from spades.dealer import Dealer
 from spades.errors import RuleError
-from spades.events import Event, redact
+from spades.events import Event, HouseRules, redact
 from spades.game import Game, PlayerView, decide, fold, new_game, view
 
-from .messages import explain_error, message_for
+from .messages import explain_error, message_for, prompt
 from .parse import parse
 from .render import Rendered
 
@@ -62,23 +78,32 @@ def play_game(seed: int, langs: Sequence[str] = ("en", "en"), names: Sequence[st
               channel: str = "sms", chooser: Chooser = random_chooser, max_hands: int | None = None,
               ask_dn: Sequence[bool] = (True, True), error_rate: float = 0.0,
               bad_replies: Sequence[str] = ("ZZ", "11H", "BID 14", "K", "AS", "SWAP 2C 3C 4C 5C"),
-              labels: Sequence[str] = ("", "")) -> Transcript:
+              labels: Sequence[str] = ("", ""), simultaneous_draw: bool = False,
+              autoplay: Sequence[bool] = (False, False), finish: bool = False,
+              merge_summary: bool = False) -> Transcript:
     """Play one game (or its first ``max_hands`` hands) between two simulated players."""
     rng = random.Random(seed)
     dealer = Dealer(seed=seed)
-    log: list[Event] = list(new_game(f"g{seed}", dealer=dealer))
+    log: list[Event] = list(new_game(f"g{seed}", HouseRules(simultaneous_draw=simultaneous_draw), dealer=dealer))
     game = fold(log)
     cursor = [0, 0]
     out = Transcript(events=log)
     last_turn: list[Sent | None] = [None, None]
 
-    def deliver() -> None:
+    def deliver(actor: int | None = None, movers_before: tuple[int, ...] = ()) -> None:
         for seat in (0, 1):
             v = view(game, seat)
             if v.double_nil_offer and not ask_dn[seat]:
                 continue  # the service answers DRAW for this player before saying anything
+            if seat != actor and seat in movers_before and v.my_turn:
+                continue  # still owes the move they were prompted for: nothing new to ask
+            if (merge_summary and simultaneous_draw and v.phase == "draw" and not v.my_turn
+                    and seat != v.first_player and v.decisions == (0, 0)):
+                continue  # the summary waits for this player's double nil question, moments away
             news = [d for d in (redact(e, seat) for e in log[cursor[seat]:]) if d is not None]
             msg = message_for(v, langs[seat], channel, news, names[1 - seat], labels[seat])
+            if msg is None and simultaneous_draw and seat == actor and v.phase == "draw" and v.movers:
+                msg = prompt(v, langs[seat], channel, news, names[1 - seat], labels[seat])  # waits for the other
             if msg is not None:
                 sent = Sent(seat, "turn", msg, v, game.hand_no)
                 out.messages.append(sent)
@@ -89,25 +114,28 @@ def play_game(seed: int, langs: Sequence[str] = ("en", "en"), names: Sequence[st
         log.extend(events)
         for e in events:
             game.apply(e)
+        log.extend(autoplay_events(game, dealer, autoplay, finish))
 
     deliver()
     while game.phase != "over":
         if max_hands is not None and game.hand_no > max_hands:
             break
-        seat = game.to_move
-        assert seat is not None
+        movers = game.movers
+        seat = movers[0] if len(movers) == 1 else movers[rng.randrange(len(movers))]
         v = view(game, seat)
         if v.double_nil_offer and not ask_dn[seat]:
             apply(decide(game, DeclineDoubleNil(seat), dealer))
-            deliver()
+            deliver(seat, movers)
             continue
-        prompt = last_turn[seat]
-        assert prompt is not None and prompt.view.to_move == seat, "the player to move was not prompted"
+        last = last_turn[seat]
+        if last is None or not last.view.my_turn:
+            raise RuntimeError(f"seat {seat} may move but was not prompted")
+        prompt_msg = last
         if error_rate and rng.random() < error_rate:
             text = rng.choice(list(bad_replies))
         else:
-            text = chooser(v, prompt.rendered, rng)
-        prompt.reply = text
+            text = chooser(v, prompt_msg.rendered, rng)
+        prompt_msg.reply = text
         intent = parse(text, langs[seat])
         try:
             if intent.is_unknown:
@@ -126,7 +154,7 @@ def play_game(seed: int, langs: Sequence[str] = ("en", "en"), names: Sequence[st
             last_turn[seat] = Sent(seat, "turn", err, v, game.hand_no)
             continue
         apply(events)
-        deliver()
+        deliver(seat, movers)
     out.game = game
     out.hands = game.hand_no if game.phase != "over" else len(game.history)
     return out

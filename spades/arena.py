@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from . import bots
+from .autoplay import autoplay
 from .dealer import Dealer
 from .events import Event, HouseRules
 from .game import OVER, Game, decide, fold, new_game, view
@@ -73,8 +74,12 @@ class ArenaResult:
 
 
 def play_game(game_id: str, strategies: Sequence[bots.Strategy], dealer: Dealer, max_hands: int | None = None,
-              rules: HouseRules | None = None, on_event: Callable[[Event], None] | None = None) -> Game:
-    """Play one game, ``strategies[seat]`` at each seat, until it ends or ``max_hands`` hands are scored."""
+              rules: HouseRules | None = None, on_event: Callable[[Event], None] | None = None,
+              auto: bool = False) -> Game:
+    """Play one game, ``strategies[seat]`` at each seat, until it ends or ``max_hands`` hands are scored.
+
+    ``auto``: forced cards and the play-out of a decided hand play themselves (``spades.autoplay``).
+    """
     events = new_game(game_id, rules, dealer)
     game = fold(events)
     if on_event:
@@ -82,17 +87,21 @@ def play_game(game_id: str, strategies: Sequence[bots.Strategy], dealer: Dealer,
             on_event(event)
     apply = game.apply
     while game.phase != OVER and (max_hands is None or len(game.history) < max_hands):
-        seat = game.to_move
-        assert seat is not None
+        seat = game.movers[0]  # in a simultaneous draw (D11) the first player draws all their cards first
         for event in decide(game, strategies[seat].choose(view(game, seat)), dealer):
             apply(event)
             if on_event:
                 on_event(event)
+        if auto:
+            for event in autoplay(game, dealer):
+                if on_event:
+                    on_event(event)
     return game
 
 
 def run_arena(players: Sequence[str], games: int, seed: int, max_hands: int | None = 200,
-              on_event: Callable[[str, int, Event], None] | None = None) -> ArenaResult:
+              on_event: Callable[[str, int, Event], None] | None = None,
+              rules: HouseRules | None = None, auto: bool = False) -> ArenaResult:
     """Play ``games`` games between ``players[0]`` and ``players[1]``, swapping seats each game.
 
     ``on_event(game_id, seq, event)`` is told every event (``seq`` counts from 1 in each game).
@@ -111,7 +120,8 @@ def run_arena(players: Sequence[str], games: int, seed: int, max_hands: int | No
                 counter[0] += 1
                 on_event(gid, counter[0], event)  # type: ignore[misc]
 
-        game = play_game(game_id, strategies, Dealer(seed=game_seed), max_hands, on_event=hook)
+        game = play_game(game_id, strategies, Dealer(seed=game_seed), max_hands, rules, on_event=hook,
+                         auto=auto)
         result.games.append(GameResult(
             game_id=game_id, sides=sides, winner=game.winner, scores=(game.scores[0], game.scores[1]),
             hands=len(game.history), capped=game.phase != OVER,

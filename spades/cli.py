@@ -12,6 +12,7 @@ import click
 
 from . import bots
 from .arena import run_arena
+from .events import HouseRules
 from .replay import ReplayError, read_events, verify_log, write_event
 
 
@@ -22,9 +23,14 @@ from .replay import ReplayError, read_events, verify_log, write_event
               help=f"Two strategies, comma-separated ({', '.join(bots.names())}).")
 @click.option("--max-hands", type=click.IntRange(min=1), default=200, show_default=True,
               help="Stop a game that has not ended after this many hands.")
+@click.option("--draw", type=click.Choice(["simultaneous", "alternating"]), default="simultaneous",
+              show_default=True, help="The draw: both players at their own pace, or strict alternation (RULES D11).")
+@click.option("--autoplay/--no-autoplay", "auto", default=True, show_default=True,
+              help="Forced cards and the play-out of a decided hand play themselves.")
 @click.option("--events", "events_file", type=click.File("w"), default=None,
               help="Write every event of every game to this file as JSON lines.")
-def arena(games: int, seed: int, players: str, max_hands: int, events_file: "click.utils.LazyFile | None") -> None:
+def arena(games: int, seed: int, players: str, max_hands: int, draw: str, auto: bool,
+          events_file: "click.utils.LazyFile | None") -> None:
     """Play GAMES complete games between two strategies, swapping seats each game."""
     names = [p.strip() for p in players.split(",")]
     if len(names) != 2 or not all(names):
@@ -36,8 +42,9 @@ def arena(games: int, seed: int, players: str, max_hands: int, events_file: "cli
     if events_file is not None:
         def on_event(game_id, seq, event):  # type: ignore[no-untyped-def]
             write_event(events_file, game_id, seq, event)
-    result = run_arena(names, games, seed, max_hands, on_event=on_event)
-    click.echo(f"seed {seed}, hand cap {max_hands}")
+    rules = HouseRules(simultaneous_draw=draw == "simultaneous")
+    result = run_arena(names, games, seed, max_hands, on_event=on_event, rules=rules, auto=auto)
+    click.echo(f"seed {seed}, hand cap {max_hands}, {draw} draw, autoplay {'on' if auto else 'off'}")
     click.echo(result.report())
 
 

@@ -57,6 +57,13 @@ class NotYourTurn(RuleError):
         self.to_move = to_move
 
 
+class FirstPlayerChoosing(NotYourTurn):
+    """In a simultaneous draw (D11), the second player moved before the first player's double nil choice.
+
+    Its ``code`` is ``not_your_turn``'s: the player is told to wait for the opponent.
+    """
+
+
 class WrongPhase(RuleError):
     """A command of another phase (a bid during the draw, a card during bidding...)."""
 

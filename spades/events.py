@@ -23,18 +23,24 @@ class HouseRules:
 
     ``failed_nil_bags`` (D6): tricks won by a failed nil or double nil bidder count as bags.
     ``floor`` (D8): a player whose score is at or below this after a hand loses (``None``: no floor).
+    ``simultaneous_draw`` (D11): both players make their draw decisions at their own pace (true for
+    new games); false is the house rule of strict alternation. A stored ``rules`` without the field
+    is read as false, so games recorded before D11 replay as they were played.
     """
 
     failed_nil_bags: bool = False
     floor: int | None = None
     target: int = 500
+    simultaneous_draw: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        return {"failed_nil_bags": self.failed_nil_bags, "floor": self.floor, "target": self.target}
+        return {"failed_nil_bags": self.failed_nil_bags, "floor": self.floor, "target": self.target,
+                "simultaneous_draw": self.simultaneous_draw}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "HouseRules":
-        return cls(bool(data.get("failed_nil_bags", False)), data.get("floor"), int(data.get("target", 500)))
+        return cls(bool(data.get("failed_nil_bags", False)), data.get("floor"), int(data.get("target", 500)),
+                   bool(data.get("simultaneous_draw", False)))
 
 
 DEFAULT_FLOOR = -200  # the floor used when the D8 house rule is switched on without a value
@@ -133,12 +139,22 @@ class BidMade:
     type = "bid_made"
 
 
+AUTO_FORCED = "forced"  # the player's only legal card, played for them (spades.autoplay.forced_play)
+AUTO_DECIDED = "decided"  # part of the play-out of a decided hand (spades.autoplay.decided_playout)
+
+
 @dataclass(frozen=True, slots=True)
 class CardPlayed:
-    """``seat`` played ``card`` to the current trick (section 6)."""
+    """``seat`` played ``card`` to the current trick (section 6).
+
+    ``auto`` says the service played it for them: ``"forced"`` (their only legal card) or
+    ``"decided"`` (the rest of the hand could only end one way); ``""`` (left out of the
+    dict) for a card the player chose.
+    """
 
     seat: int
     card: Card
+    auto: str = ""
     type = "card_played"
 
 
@@ -198,6 +214,8 @@ def to_dict(event: Event) -> dict[str, Any]:
     out: dict[str, Any] = {"type": event.type, "v": SCHEMA_VERSION}
     for f in fields(event):
         out[f.name] = _encode(getattr(event, f.name))
+    if type(event) is CardPlayed and not event.auto:
+        del out["auto"]  # a card the player chose is written as before ``auto`` existed
     return out
 
 
@@ -223,7 +241,8 @@ class EventFormatError(ValueError):
 
 
 _PLANS: dict[str, tuple[type, tuple[tuple[str, Any], ...]]] = {
-    name: (cls, tuple((f.name, _DECODERS.get(f.name)) for f in fields(cls))) for name, cls in EVENT_TYPES.items()
+    name: (cls, tuple((f.name, _DECODERS.get(f.name)) for f in fields(cls) if f.name != "auto"))
+    for name, cls in EVENT_TYPES.items()
 }
 
 
@@ -237,7 +256,10 @@ def from_dict(data: dict[str, Any]) -> Event:
     if version != SCHEMA_VERSION and int(version) > SCHEMA_VERSION:
         raise EventFormatError(f"event schema v{data['v']} is newer than this engine (v{SCHEMA_VERSION})")
     try:
-        return cls(*[decode(data[name]) if decode else data[name] for name, decode in plan])
+        event = cls(*[decode(data[name]) if decode else data[name] for name, decode in plan])
+        if cls is CardPlayed and data.get("auto"):
+            event = CardPlayed(event.seat, event.card, str(data["auto"]))
+        return event
     except (KeyError, TypeError, ValueError) as exc:
         raise EventFormatError(f"bad {cls.type} event: {exc}") from None
 

@@ -8,6 +8,10 @@
   hand shuffled, the end of the game), or raises a :class:`spades.errors.RuleError`.
 * :func:`legal_moves` lists what a seat may do now; :func:`view` is all a seat may know.
 
+Who may move: :attr:`Game.movers` holds the seats that may give a command now (none, one, or
+both during a simultaneous draw, RULES D11); :meth:`Game.may_move` asks for one seat.
+:attr:`Game.to_move` is that seat when exactly one may move, else ``None``.
+
 Section numbers refer to RULES.md.
 
 The hot path (decide, apply, view) is written for speed: hands are kept as lists in
@@ -59,6 +63,8 @@ PHASES = (DRAW, EXCHANGE, BID, PLAY, OVER)
 SEAT_NAMES = ("seat 0", "seat 1")
 MAX_EXCHANGE = 3
 SPADES = Suit.SPADES
+_ONE: tuple[tuple[int, ...], tuple[int, ...]] = ((0,), (1,))
+_NOBODY: tuple[int, ...] = ()
 
 
 class Game:
@@ -84,7 +90,7 @@ class Game:
     def _reset_hand(self, first: int, deck: Sequence[Card]) -> None:
         self.first_player = first
         self.deck: tuple[Card, ...] = tuple(deck)
-        self.draw_pos = 0
+        self.draw_pos = 0  # cards drawn so far by both players (2 a decision)
         self.hands: list[list[Card]] = [[], []]
         self.kept: list[list[Card]] = [[], []]
         self.discarded: list[list[Card]] = [[], []]
@@ -101,9 +107,36 @@ class Game:
         self.won_cards: list[list[Card]] = [[], []]
         self.played: list[Card] = []  # every card played this hand, in order (public)
         self.spades_broken = False
-        self.to_move: int | None = first
+        self.movers: tuple[int, ...] = _ONE[first]  # the first player draws first (section 3)
 
     # -- derived -----------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move when exactly one may move; ``None`` when nobody or both may (see :attr:`movers`)."""
+        movers = self.movers
+        return movers[0] if len(movers) == 1 else None
+
+    def may_move(self, seat: int) -> bool:
+        """True when ``seat`` may give a command now (forfeit aside)."""
+        return seat in self.movers
+
+    def draw_position(self, seat: int) -> int:
+        """The index in the deck of the first card of ``seat``'s next draw decision (D11).
+
+        The first player's k-th decision uses cards 4k-3 and 4k-2 from the top, the second
+        player's 4k-1 and 4k, whatever order the decisions arrive in (with alternation too).
+        """
+        return 4 * self.decisions[seat] + (0 if seat == self.first_player else 2)
+
+    def undrawn(self) -> list[Card]:
+        """The cards of the draw pile nobody has drawn yet, in pile order."""
+        if self.phase != DRAW:
+            return []
+        first, second = self.first_player, 1 - self.first_player
+        taken = {4 * k + i for k in range(self.decisions[first]) for i in (0, 1)}
+        taken |= {4 * k + i for k in range(self.decisions[second]) for i in (2, 3)}
+        return [c for i, c in enumerate(self.deck) if i not in taken]
+
     @property
     def second_player(self) -> int:
         return 1 - self.first_player
@@ -123,7 +156,7 @@ class Game:
 
     def offer_pending(self, seat: int) -> bool:
         """True when ``seat`` is at their first draw decision and has not yet chosen DN or DRAW (D3)."""
-        return self.phase == DRAW and self.to_move == seat and not self.dn_decided[seat]
+        return self.phase == DRAW and seat in self.movers and not self.dn_decided[seat]
 
     # -- applying events ---------------------------------------------------------------
     def apply(self, event: Event) -> None:
@@ -144,9 +177,22 @@ class Game:
     def _dn_declared(self, e: DoubleNilDeclared) -> None:
         self.dn_decided[e.seat] = True
         self.double_nil[e.seat] = True
+        if self.rules.simultaneous_draw:
+            self.movers = self._draw_movers()
 
     def _dn_declined(self, e: DoubleNilDeclined) -> None:
         self.dn_decided[e.seat] = True
+        if self.rules.simultaneous_draw:
+            self.movers = self._draw_movers()
+
+    def _draw_movers(self) -> tuple[int, ...]:
+        """Who may move in a simultaneous draw (D11): the first player alone until their double
+        nil choice, then each player who holds fewer than 13 cards."""
+        first = self.first_player
+        if not self.dn_decided[first]:
+            return _ONE[first]
+        decisions = self.decisions
+        return tuple(s for s in (first, 1 - first) if decisions[s] < 13)
 
     def _draw_decided(self, e: DrawDecided) -> None:
         seat = e.seat
@@ -157,16 +203,21 @@ class Game:
         self.dn_decided[seat] = True
         self.decisions[seat] += 1
         self.draw_pos += 2
-        if self.draw_pos < 52:
-            self.to_move = 1 - seat
-        else:
+        if self.draw_pos >= 52:
             self._after_draw()
+        elif self.rules.simultaneous_draw:
+            self.movers = self._draw_movers()
+        else:
+            self.movers = _ONE[1 - seat]
 
     def _after_draw(self) -> None:
+        if self.rules.simultaneous_draw:  # the discard pile in pile order, as alternation leaves it (D11)
+            thrown = set(self.discards)
+            self.discards = [c for c in self.deck if c in thrown]
         order = self.exchange_order()
         if order:
             self.phase = EXCHANGE
-            self.to_move = order[0]
+            self.movers = _ONE[order[0]]
         else:
             self._start_bidding()
 
@@ -174,14 +225,14 @@ class Game:
         order = self.bid_order()
         if order:
             self.phase = BID
-            self.to_move = order[0]
+            self.movers = _ONE[order[0]]
         else:
             self._start_play()
 
     def _start_play(self) -> None:
         self.phase = PLAY
         self.leader = self.second_player
-        self.to_move = self.leader
+        self.movers = _ONE[self.leader]
 
     def _cards_exchanged(self, e: CardsExchanged) -> None:
         hand = self.hands[e.seat]
@@ -194,7 +245,7 @@ class Game:
         self.exchanged[e.seat] = (e.thrown, e.received)
         order = self.exchange_order()
         if order:
-            self.to_move = order[0]
+            self.movers = _ONE[order[0]]
         else:
             self._start_bidding()
 
@@ -202,7 +253,7 @@ class Game:
         self.bids[e.seat] = e.tricks
         order = self.bid_order()
         if order:
-            self.to_move = order[0]
+            self.movers = _ONE[order[0]]
         else:
             self._start_play()
 
@@ -216,7 +267,7 @@ class Game:
             self.spades_broken = True
         trick.append((e.seat, card))
         self.played.append(card)
-        self.to_move = 1 - e.seat if len(trick) < 2 else None
+        self.movers = _ONE[1 - e.seat] if len(trick) < 2 else _NOBODY
 
     def _trick_won(self, e: TrickWon) -> None:
         self.tricks_won[e.seat] += 1
@@ -224,20 +275,20 @@ class Game:
         self.trick = []
         self.last_trick = e
         self.leader = e.seat
-        self.to_move = e.seat if e.trick < 13 else None
+        self.movers = _ONE[e.seat] if e.trick < 13 else _NOBODY
 
     def _hand_scored(self, e: HandScored) -> None:
         self.history.append(e)
         for seat in (0, 1):
             self.scores[seat] = e.scores[seat].game_total
             self.bags[seat] = e.scores[seat].bags_carried
-        self.to_move = None
+        self.movers = _NOBODY
 
     def _game_ended(self, e: GameEnded) -> None:
         self.phase = OVER
         self.winner = e.winner
         self.end_reason = e.reason
-        self.to_move = None
+        self.movers = _NOBODY
 
 
 _APPLY: dict[type, Callable[[Game, Any], None]] = {
@@ -288,9 +339,9 @@ def _playable(hand: Sequence[Card], trick: Sequence[tuple[int, Card]], spades_br
     return [c for c in hand if c.suit is not SPADES] or list(hand)
 
 
-def _legal(phase: str, seat: int, to_move: int | None, offer: bool, hand: Sequence[Card],
+def _legal(phase: str, seat: int, may_move: bool, offer: bool, hand: Sequence[Card],
            trick: Sequence[tuple[int, Card]], spades_broken: bool) -> list[Command]:
-    if phase == OVER or to_move != seat:
+    if phase == OVER or not may_move:
         return []
     if phase == DRAW:
         if offer:
@@ -305,18 +356,18 @@ def _legal(phase: str, seat: int, to_move: int | None, offer: bool, hand: Sequen
 
 def playable_cards(game: Game, seat: int) -> list[Card]:
     """The cards ``seat`` may play to the current trick, in display order (section 6)."""
-    if game.phase != PLAY or game.to_move != seat:
+    if game.phase != PLAY or seat not in game.movers:
         return []
     return _playable(game.hands[seat], game.trick, game.spades_broken)
 
 
 def legal_moves(game: Game, seat: int) -> list[Command]:
-    """Every command ``seat`` may give now (empty when it is not their turn).
+    """Every command ``seat`` may give now (empty when they may not move now).
 
     Forfeit is always allowed too while the game is on, and is not listed. In the
     exchange phase this lists all 378 ways to throw 0 to 3 of 13 cards.
     """
-    return _legal(game.phase, seat, game.to_move, game.offer_pending(seat), game.hands[seat], game.trick,
+    return _legal(game.phase, seat, seat in game.movers, game.offer_pending(seat), game.hands[seat], game.trick,
                   game.spades_broken)
 
 
@@ -343,8 +394,8 @@ def decide(game: Game, command: Command, dealer: Dealer | None = None) -> list[E
         raise errors.GameOverError("the game is over")
     if handler is _decide_forfeit:
         return _decide_forfeit(game, command, dealer)  # type: ignore[arg-type]
-    if game.to_move != seat:
-        raise errors.NotYourTurn(f"it is {_seat_name(game.to_move)}'s turn", [], to_move=game.to_move)
+    if seat not in game.movers:
+        raise _not_your_turn(game, seat)
     try:
         return handler(game, command, dealer)
     except errors.RuleError as exc:
@@ -352,9 +403,21 @@ def decide(game: Game, command: Command, dealer: Dealer | None = None) -> list[E
         raise
 
 
-def _wrong_phase(game: Game) -> errors.WrongPhase:
+def _not_your_turn(game: Game, seat: int) -> errors.NotYourTurn:
+    """Why ``seat`` may not move now, naming the seat that may (the other one)."""
+    other = 1 - seat
+    if game.phase == DRAW and game.rules.simultaneous_draw:
+        if not game.dn_decided[game.first_player]:
+            return errors.FirstPlayerChoosing(
+                f"{_seat_name(other)} makes their double nil choice first; you may draw after that (D11)",
+                [], to_move=other)
+        return errors.NotYourTurn(f"you hold 13 cards; {_seat_name(other)} is still drawing", [], to_move=other)
+    return errors.NotYourTurn(f"it is {_seat_name(game.to_move)}'s turn", [], to_move=game.to_move)
+
+
+def _wrong_phase(game: Game, seat: int) -> errors.WrongPhase:
     what = {
-        DRAW: "choose double nil or draw" if game.offer_pending(game.to_move or 0) else "keep or discard",
+        DRAW: "choose double nil or draw" if game.offer_pending(seat) else "keep or discard",
         EXCHANGE: "exchange 0 to 3 cards",
         BID: "bid 0 to 13",
         PLAY: "play a card",
@@ -378,16 +441,16 @@ def _decide_double_nil(game: Game, command: DeclareDoubleNil | DeclineDoubleNil,
     if isinstance(command, DeclareDoubleNil) or game.phase == DRAW:
         raise errors.DoubleNilNotAllowed(
             "double nil may only be declared before your first draw decision of the hand")
-    raise _wrong_phase(game)
+    raise _wrong_phase(game, command.seat)
 
 
 def _decide_keep(game: Game, command: Keep | Discard, dealer: Dealer | None) -> list[Event]:
     if game.phase != DRAW:
-        raise _wrong_phase(game)
+        raise _wrong_phase(game, command.seat)
     seat = command.seat
     if not game.dn_decided[seat]:
         raise errors.WrongPhase("first choose double nil or draw (you have not seen a card yet)")
-    pos = game.draw_pos
+    pos = game.draw_position(seat)
     first, second = game.deck[pos], game.deck[pos + 1]
     if type(command) is Keep:
         return [DrawDecided(seat, True, first, second)]
@@ -396,7 +459,7 @@ def _decide_keep(game: Game, command: Keep | Discard, dealer: Dealer | None) -> 
 
 def _decide_exchange(game: Game, command: Exchange, dealer: Dealer | None) -> list[Event]:
     if game.phase != EXCHANGE:
-        raise _wrong_phase(game)
+        raise _wrong_phase(game, command.seat)
     thrown = tuple(command.cards)
     hand = game.hands[command.seat]
     if len(thrown) > MAX_EXCHANGE:
@@ -412,7 +475,7 @@ def _decide_exchange(game: Game, command: Exchange, dealer: Dealer | None) -> li
 
 def _decide_bid(game: Game, command: Bid, dealer: Dealer | None) -> list[Event]:
     if game.phase != BID:
-        raise _wrong_phase(game)
+        raise _wrong_phase(game, command.seat)
     tricks = command.tricks
     if type(tricks) is not int or not 0 <= tricks <= 13:
         raise errors.BidOutOfRange("a bid is a whole number from 0 (nil) to 13")
@@ -433,7 +496,7 @@ def trick_winner(cards: Sequence[tuple[int, Card]]) -> int:
 
 def _decide_play(game: Game, command: Play, dealer: Dealer | None) -> list[Event]:
     if game.phase != PLAY:
-        raise _wrong_phase(game)
+        raise _wrong_phase(game, command.seat)
     seat, card = command.seat, command.card
     hand = game.hands[seat]
     if card not in hand:
@@ -506,7 +569,7 @@ class _ViewFields(NamedTuple):
     hand_no: int
     phase: str
     first_player: int
-    to_move: int | None
+    to_move: int | None  # the one seat that may move, None when nobody or both may (see ``movers``)
     hand: tuple[Card, ...]  # in display order
     double_nil_offer: bool  # at their first draw decision, to choose double nil or not (D3)
     offered: Card | None  # the card on top of the draw pile, when deciding whether to keep it
@@ -530,6 +593,7 @@ class _ViewFields(NamedTuple):
     end_reason: str | None
     rules: HouseRules
     hands_played: int
+    movers: tuple[int, ...]  # the seats that may move now (both during a simultaneous draw, D11)
 
 
 class PlayerView(_ViewFields):
@@ -545,18 +609,19 @@ class PlayerView(_ViewFields):
 
     @property
     def my_turn(self) -> bool:
-        return self.to_move == self.seat
+        """True when this player may move now (perhaps with the opponent, in a simultaneous draw)."""
+        return self.seat in self.movers
 
     @cached_property
     def legal(self) -> tuple[Command, ...]:
         """Every command this player may give now (as :func:`legal_moves`)."""
-        return tuple(_legal(self.phase, self.seat, self.to_move, self.double_nil_offer, self.hand, self.trick,
-                            self.spades_broken))
+        return tuple(_legal(self.phase, self.seat, self.seat in self.movers, self.double_nil_offer, self.hand,
+                            self.trick, self.spades_broken))
 
     @property
     def playable(self) -> list[Card]:
         """The cards this player may play now, in display order (empty unless it is their turn to play)."""
-        if self.phase != PLAY or self.to_move != self.seat:
+        if self.phase != PLAY or self.seat not in self.movers:
             return []
         return _playable(self.hand, self.trick, self.spades_broken)
 
@@ -570,9 +635,10 @@ _tuple_new = tuple.__new__
 def view(game: Game, seat: int) -> PlayerView:
     """What the player at ``seat`` may know: their own cards and decisions, public play, scores."""
     phase = game.phase
-    to_move = game.to_move
-    offer = phase == DRAW and to_move == seat and not game.dn_decided[seat]
-    offered = game.deck[game.draw_pos] if phase == DRAW and to_move == seat and not offer else None
+    movers = game.movers
+    mine = seat in movers
+    offer = phase == DRAW and mine and not game.dn_decided[seat]
+    offered = game.deck[game.draw_position(seat)] if phase == DRAW and mine and not offer else None
     history = game.history
     return _tuple_new(PlayerView, (
         game.game_id,
@@ -580,7 +646,7 @@ def view(game: Game, seat: int) -> PlayerView:
         game.hand_no,
         phase,
         game.first_player,
-        to_move,
+        movers[0] if len(movers) == 1 else None,
         tuple(game.hands[seat]),
         offer,
         offered,
@@ -604,4 +670,5 @@ def view(game: Game, seat: int) -> PlayerView:
         game.end_reason,
         game.rules,
         len(history),
+        movers,
     ))

@@ -6,6 +6,12 @@ only after checking the rules could have produced it, and requires the decided e
 exactly the recorded ones. A tampered log (an illegal card, a changed score, a missing or
 extra event, a deck that is not 52 different cards) raises :class:`ReplayError`.
 
+Both draw modes replay (RULES D11): the ``rules`` of ``game_started`` say which, and a log
+without ``simultaneous_draw`` is an alternating one. A card the service played for a player
+(``card_played`` with ``auto``) is derived again with ``spades.autoplay``: a ``forced`` card
+must be the only card the rules allowed, and a ``decided`` play-out must start a trick whose
+end was decided and be exactly the play-out :func:`spades.autoplay.decided_playout` gives.
+
 :func:`read_events` reads the JSON lines ``slowspades arena --events`` writes: each line is
 ``spades.events.to_dict(event)`` plus ``game`` (the game id) and ``seq`` (its number in the
 game, from 1).
@@ -17,6 +23,7 @@ import json
 from dataclasses import dataclass
 from typing import IO, Iterable, Sequence
 
+from .autoplay import decided_playout, forced_play, mark
 from .commands import (
     FORFEIT_REASONS,
     Bid,
@@ -32,6 +39,8 @@ from .commands import (
 from .dealer import RecordedDealer, ReplayMismatch
 from .errors import RuleError
 from .events import (
+    AUTO_DECIDED,
+    AUTO_FORCED,
     BidMade,
     CardPlayed,
     CardsExchanged,
@@ -97,6 +106,7 @@ def verify_log(events: Sequence[Event]) -> Game:
         if want != got:
             raise ReplayError(f"expected {_show(want)}, found {_show(got)}", n, game_id)
     game = fold(opening)
+    playout: list[Play] = []  # the rest of a decided play-out being checked
     i = 2
     while i < len(events):
         event = events[i]
@@ -104,6 +114,20 @@ def verify_log(events: Sequence[Event]) -> Game:
         command = command_for(event)
         if command is None:
             raise ReplayError(f"{event.type} does not follow from any move here", seq, game_id)
+        auto = event.auto if isinstance(event, CardPlayed) else ""
+        if auto == AUTO_DECIDED:
+            if not playout:
+                playout = decided_playout(game) or []
+                if not playout:
+                    raise ReplayError("a decided play-out where the end of the hand is not decided", seq, game_id)
+            if playout.pop(0) != command:
+                raise ReplayError("not the engine's play-out of a decided hand", seq, game_id)
+        elif playout:
+            raise ReplayError(f"{event.type} interrupts the play-out of a decided hand", seq, game_id)
+        elif auto == AUTO_FORCED and forced_play(game) != command:
+            raise ReplayError("a card played as forced that was not the only legal card", seq, game_id)
+        elif auto and auto not in (AUTO_FORCED, AUTO_DECIDED):
+            raise ReplayError(f"unknown auto {auto!r}", seq, game_id)
         dealer.deck = next((e.deck for e in events[i + 1:i + 5] if isinstance(e, HandStarted)), None)
         dealer.received = event.received if isinstance(event, CardsExchanged) else None
         try:
@@ -112,6 +136,8 @@ def verify_log(events: Sequence[Event]) -> Game:
             raise ReplayError(f"illegal {event.type}: {exc}", seq, game_id) from None
         except ReplayMismatch as exc:
             raise ReplayError(str(exc), seq, game_id) from None
+        if auto:
+            expected = mark(expected, auto)
         for k, want in enumerate(expected):
             got = events[i + k] if i + k < len(events) else None
             if got != want:

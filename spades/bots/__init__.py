@@ -1,7 +1,7 @@
 """Strategies: computer players that are given only a :class:`spades.game.PlayerView`.
 
-Every strategy has ``choose(view) -> Command`` and is only ever asked when it is the
-view's seat's turn. :func:`get` builds one by name::
+Every strategy has ``choose(view) -> Command`` and is only ever asked when the view's seat
+may move (``view.my_turn``; in a simultaneous draw, RULES D11, both seats may). :func:`get` builds one by name::
 
     bot = spades.bots.get("basic", seed=1)
     command = bot.choose(view(game, seat))

@@ -46,8 +46,7 @@ def run(game: Game, events: list[Event], *commands: Command, dealer: Dealer | No
 def draw_all_keep(game: Game, events: list[Event]) -> None:
     """Both players decline double nil and keep every first card until the draw is over."""
     while game.phase == "draw":
-        seat = game.to_move
-        assert seat is not None
+        seat = game.movers[0]  # a simultaneous draw (D11): the first player draws all their cards first
         if game.offer_pending(seat):
             run(game, events, DeclineDoubleNil(seat))
         run(game, events, Keep(seat))

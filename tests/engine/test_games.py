@@ -74,7 +74,7 @@ def _check_invariants(game: Game) -> None:
     if game.phase in ("draw", "exchange", "bid", "play") and game.deck:
         in_play = (list(game.hands[0]) + list(game.hands[1]) + list(game.discards)
                    + [c for _, c in game.trick] + game.won_cards[0] + game.won_cards[1])
-        undrawn = list(game.deck[game.draw_pos:])
+        undrawn = game.undrawn()
         assert sorted(map(DECK.index, in_play + undrawn)) == list(range(52))
 
 
@@ -107,7 +107,7 @@ def test_property_complete_games_keep_every_invariant(seed: int, dn_rate: float,
     game = fold(log)
     hands_target = 4
     while game.phase != "over" and len(game.history) < hands_target:
-        seat = game.to_move
+        seat = game.movers[-1]  # RULES D11: in a simultaneous draw the second player draws first once they may
         v = view(game, seat)
         allowed = _seen_by(log, seat)
         for s in (0, 1):

@@ -22,6 +22,7 @@ from spades.dealer import Dealer
 from spades.events import (
     BidMade,
     CardsExchanged,
+    DoubleNilDeclined,
     DrawDecided,
     GameEnded,
     HandScored,
@@ -67,7 +68,10 @@ def test_d1_first_player_is_drawn_and_recorded() -> None:
 
 def test_section_2_first_player_draws_first_second_bids_first_and_leads() -> None:
     game, events = to_play(SUITED["H"], SUITED["D"], bids=(2, 5), first=1)
-    assert [e.seat for e in events if isinstance(e, DrawDecided)][:2] == [1, 0]
+    assert [e.seat for e in events if isinstance(e, DoubleNilDeclined)] == [1, 0]
+    assert [e.seat for e in events if isinstance(e, DrawDecided)][0] == 1
+    game, events = to_play(SUITED["H"], SUITED["D"], bids=(2, 5), first=1, rules=HouseRules(simultaneous_draw=False))
+    assert [e.seat for e in events if isinstance(e, DrawDecided)][:4] == [1, 0, 1, 0]  # D11 house rule: alternation
     assert [e.seat for e in events if isinstance(e, BidMade)] == [0, 1]
     assert game.to_move == 0 and game.leader == 0
 
@@ -86,8 +90,9 @@ def test_section_5_megan_bids_8_then_drew_bids_6() -> None:
 
 # -- section 3 and D2: the draw ------------------------------------------------------------------
 def test_section_3_each_decision_consumes_two_cards_and_the_draw_ends_13_and_26() -> None:
+    """With strict alternation (the D11 house rule) the decisions take the pile two cards at a time."""
     deck = Dealer(seed=9).shuffled_deck()
-    game, events = start(deck, first=0)
+    game, events = start(deck, first=0, rules=HouseRules(simultaneous_draw=False))
     seen: list[set[Card]] = [set(), set()]
     step = 0
     while game.phase == "draw":
@@ -113,11 +118,12 @@ def test_section_3_each_decision_consumes_two_cards_and_the_draw_ends_13_and_26(
         assert not (set(v.hand) | set(v.kept) | set(v.discarded)) & seen[1 - seat]      # none of the opponent's
 
 
-def test_section_3_opponent_sees_neither_card_of_a_decision() -> None:
-    game, events = start(Dealer(seed=2).shuffled_deck(), first=0)
+@pytest.mark.parametrize("simultaneous", [True, False])
+def test_section_3_opponent_sees_neither_card_of_a_decision(simultaneous: bool) -> None:
+    game, events = start(Dealer(seed=2).shuffled_deck(), first=0, rules=HouseRules(simultaneous_draw=simultaneous))
     run(game, events, DeclineDoubleNil(0))
     v1 = view(game, 1)
-    assert v1.offered is None and v1.hand == () and not v1.my_turn
+    assert v1.offered is None and v1.hand == () and v1.my_turn is simultaneous  # D11: may choose at once
     (decided,) = run(game, events, Keep(0))
     v1 = view(game, 1)
     assert decided.kept not in v1.hand + v1.kept + v1.discarded and v1.decisions == (1, 0)

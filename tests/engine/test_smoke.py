@@ -9,7 +9,7 @@ def test_a_complete_game_ends_sections_3_to_9() -> None:
     dealer = Dealer(seed=3)
     game = fold(new_game("g", dealer=dealer))
     while game.phase != "over" and game.hand_no < 200:
-        seat = game.to_move
+        seat = game.movers[0]  # RULES D11: in a simultaneous draw either may move; take the first
         move = legal_moves(game, seat)[0]
         if isinstance(move, DeclareDoubleNil):
             move = DeclineDoubleNil(seat)

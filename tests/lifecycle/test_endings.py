@@ -81,7 +81,7 @@ def _play_one_hand() -> tuple[Game, list[dict]]:
     from spades.game import view
 
     while game.hand_no == 1 and game.phase != "over":
-        seat = game.to_move
+        seat = game.movers[0]  # RULES D11: in a simultaneous draw both may move; the first player goes on
         new = decide(game, strategy.choose(view(game, seat)), dealer)
         fold(new, game)
         events += [to_dict(e) for e in new]

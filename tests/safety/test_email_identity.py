@@ -7,11 +7,10 @@ import json
 
 import pytest
 
-from service import email_identity
+from service import email_identity, keys
 from service.conversation_port import command_text
 from service.delivery import deliver
 from service.inbound import handle_inbound
-from service import keys
 from service.lifecycle.invitations import create_game
 from service.players import reply_address
 from tests.service.chooser import choose

@@ -1,0 +1,119 @@
+"""The pace of a hand: waits, messages and SMS segments, before and after issue 11 (run on demand).
+
+Complete games of ``basic`` against ``basic`` through the conversation layer (``chat.simulate``),
+the same deals in both columns:
+
+* **before**: strict alternation in the draw (the RULES D11 house rule), no autoplay;
+* **after**: the new defaults: a simultaneous draw (D11), forced cards played for the player,
+  a hand whose end is decided played out at once (``spades.autoplay``), and the end-of-hand
+  summary of the next hand's second player sent with their double nil question (one message).
+
+Per hand: the **waits** (the turns a hand waits on a person: every move a person makes, a
+simultaneous draw counting as the first player's double nil choice plus the longer of the two
+players' sequences after it), the **messages** both players get and their **SMS segments**
+(every language; the worst is shown). Usage: ``python bench/pace.py [games]`` (default 50).
+Goals: waits <= 40, messages <= 50, segments <= 52 in every language.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from segments import _chooser  # noqa: E402  (bench/ is this script's directory)
+
+from chat.languages import LANGUAGES  # noqa: E402
+from chat.simulate import Transcript, play_game  # noqa: E402
+from spades.events import (  # noqa: E402
+    BidMade,
+    CardPlayed,
+    CardsExchanged,
+    DoubleNilDeclared,
+    DoubleNilDeclined,
+    DrawDecided,
+    Event,
+    GameStarted,
+    HandScored,
+    HandStarted,
+)
+
+MODES = {
+    "before": {"simultaneous_draw": False, "autoplay": (False, False), "finish": False},
+    "after": {"simultaneous_draw": True, "autoplay": (True, True), "finish": True, "merge_summary": True},
+}
+NAMES = ("Alexandrina", "Konstantinos")
+
+
+def waits_per_hand(events: list[Event]) -> list[int]:
+    """The waits of each scored hand of one game's log (see the module docstring)."""
+    simultaneous = False
+    out: list[int] = []
+    first = 0
+    draw: list[int] = [0, 0]  # draw-phase moves of each seat after the first player's DN choice
+    other = 0  # every other move a person made
+    first_dn = 0
+    for e in events:
+        if isinstance(e, GameStarted):
+            simultaneous = e.rules.simultaneous_draw
+        elif isinstance(e, HandStarted):
+            first, draw, other, first_dn = e.first_player, [0, 0], 0, 0
+        elif isinstance(e, (DoubleNilDeclared, DoubleNilDeclined)) and e.seat == first:
+            first_dn = 1
+        elif isinstance(e, (DoubleNilDeclared, DoubleNilDeclined, DrawDecided)):
+            draw[e.seat] += 1
+        elif isinstance(e, (CardsExchanged, BidMade)) or (isinstance(e, CardPlayed) and not e.auto):
+            other += 1
+        elif isinstance(e, HandScored):
+            drawing = max(draw) if simultaneous else draw[0] + draw[1]
+            out.append(first_dn + drawing + other)
+    return out
+
+
+def run(mode: str, lang: str, games: int) -> tuple[int, int, int, list[int]]:
+    """Hands, messages, segments and the waits of every hand, over ``games`` games in ``lang``."""
+    hands = msgs = segs = 0
+    waits: list[int] = []
+    for g in range(games):
+        chooser, _ = _chooser(1000 + g)
+        t: Transcript = play_game(1000 + g, langs=(lang, lang), names=NAMES, chooser=chooser,
+                                  labels=("#12", "#3"), **MODES[mode])  # type: ignore[arg-type]
+        scored = len(t.game.history) if t.game else t.hands
+        hands += scored
+        msgs += len(t.messages)
+        segs += sum(m.rendered.segments for m in t.messages)
+        waits += waits_per_hand(t.events)
+    return hands, msgs, segs, waits
+
+
+def main(argv: list[str]) -> None:
+    games = int(argv[0]) if argv and argv[0].isdigit() else 50
+    print(f"{games} games of basic vs basic per language and column, through chat.simulate (SMS)")
+    figures: dict[str, dict[str, tuple[int, int, int, list[int]]]] = {m: {} for m in MODES}
+    started = time.perf_counter()
+    for mode in MODES:
+        for lang in LANGUAGES:
+            figures[mode][lang] = run(mode, lang, games)
+    print(f"({time.perf_counter() - started:.0f} s)")
+    print(f"{'per hand':28} {'before':>8} {'after':>8}  goal")
+    for label, goal, pick in (
+        ("waits", "<= 40", lambda f: sum(f[3]) / len(f[3])),
+        ("messages (worst language)", "<= 50", lambda f: f[1] / f[0]),
+        ("segments (worst language)", "<= 52", lambda f: f[2] / f[0]),
+    ):
+        before = max(pick(f) for f in figures["before"].values())
+        after = max(pick(f) for f in figures["after"].values())
+        print(f"{label:28} {before:8.1f} {after:8.1f}  {goal}")
+    print(f"{'hands':28} {figures['before']['en'][0]:8d} {figures['after']['en'][0]:8d}")
+    print(f"\n{'segments per hand':28} {'before':>8} {'after':>8}")
+    for lang in LANGUAGES:
+        b, a = figures["before"][lang], figures["after"][lang]
+        print(f"  {lang:26} {b[2] / b[0]:8.1f} {a[2] / a[0]:8.1f}")
+    worst = max(figures["after"]["en"][3])
+    print(f"\nmost waits in one hand, after: {worst}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

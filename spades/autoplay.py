@@ -1,0 +1,157 @@
+"""Moves the service may make for a player: a forced card, and the play-out of a decided hand.
+
+Both keep the game exactly as the rules define it (RULES.md section 6): they only ever play
+cards the rules allow, and only when the player's choice could not change anything.
+
+* :func:`forced_play`: the player to move has exactly one card the rules allow (section 6:
+  the only card of the suit led, or the last card of the hand). The 13th trick is always
+  forced.
+* :func:`decided_playout`: at the start of a trick, if every legal way of playing out the rest
+  of the hand gives each player the same number of tricks, one such play-out (each player
+  plays the first card the rules allow, in display order). The search is exact: a memoised
+  walk over every legal play-out that stops at the first position from which two different
+  results can be reached (any reachable position with two results means the whole rest of
+  the hand has two). It is only tried when at most :data:`DECIDED_MAX_TRICKS` tricks remain,
+  which bounds its cost.
+* :func:`autoplay`: applies both to a game, as the service and ``chat.simulate`` do, and
+  returns the events, each auto-played ``card_played`` marked with ``auto``
+  (``"forced"`` / ``"decided"``) so that ``spades.replay`` can derive every one again.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .cards import Card, Suit
+from .commands import Play
+from .dealer import Dealer
+from .events import AUTO_DECIDED, AUTO_FORCED, CardPlayed, Event
+from .game import PLAY, Game, _playable, decide
+
+SPADES = Suit.SPADES
+#: Auto-finish is tried only when at most this many tricks remain (a position with 7 cards a
+#: hand has at most 3,432 hand pairs to look at; a decided one is found in milliseconds).
+DECIDED_MAX_TRICKS = 7
+
+_Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
+
+
+def forced_play(game: Game) -> Play | None:
+    """The card the player to move must play, when the rules allow them exactly one (section 6)."""
+    if game.phase != PLAY or len(game.movers) != 1:
+        return None
+    seat = game.movers[0]
+    cards = _playable(game.hands[seat], game.trick, game.spades_broken)
+    return Play(seat, cards[0]) if len(cards) == 1 else None
+
+
+class _Undecided(Exception):
+    """Two legal play-outs from one reachable position give different numbers of tricks."""
+
+
+def _tricks_of_seat0(hands: _Hands, leader: int, broken: bool, memo: dict[tuple, int]) -> int:
+    """Tricks seat 0 wins from the start of a trick if the result is the same for every legal play-out."""
+    if not hands[0]:
+        return 0
+    key = (hands[0], hands[1], leader, broken)
+    known = memo.get(key)
+    if known is not None:
+        return known
+    follower = 1 - leader
+    result = -1
+    for lead in _playable(hands[leader], (), broken):
+        led = lead.suit
+        rest_leader = tuple(c for c in hands[leader] if c is not lead)
+        follows = [c for c in hands[follower] if c.suit is led] or hands[follower]
+        for card in follows:
+            if (card.suit is led and card.rank > lead.rank) or (card.suit is SPADES and led is not SPADES):
+                winner = follower
+            else:
+                winner = leader
+            rest_follower = tuple(c for c in hands[follower] if c is not card)
+            after: _Hands = (rest_leader, rest_follower) if leader == 0 else (rest_follower, rest_leader)
+            tricks = (winner == 0) + _tricks_of_seat0(
+                after, winner, broken or led is SPADES or card.suit is SPADES, memo)
+            if result < 0:
+                result = tricks
+            elif tricks != result:
+                raise _Undecided
+    memo[key] = result
+    return result
+
+
+def decided_tricks(game: Game, max_tricks: int = DECIDED_MAX_TRICKS) -> tuple[int, int] | None:
+    """The tricks each seat will win in the rest of the hand, when every legal play-out gives the same.
+
+    ``None`` when the result is still open, when it is not the start of a trick, or when more
+    than ``max_tricks`` tricks remain (the search is not tried).
+    """
+    if game.phase != PLAY or game.trick or len(game.movers) != 1:
+        return None
+    left = len(game.hands[0])
+    if left == 0 or left > max_tricks:
+        return None
+    try:
+        seat0 = _tricks_of_seat0((tuple(game.hands[0]), tuple(game.hands[1])), game.movers[0],
+                                 game.spades_broken, {})
+    except _Undecided:
+        return None
+    return seat0, left - seat0
+
+
+def decided_playout(game: Game, max_tricks: int = DECIDED_MAX_TRICKS) -> list[Play] | None:
+    """The rest of the hand as the engine plays it when its end is decided, else ``None``.
+
+    Each player in turn plays the first card the rules allow, in display order (any legal
+    play-out gives the same tricks; this one is easy to check again).
+    """
+    if decided_tricks(game, max_tricks) is None:
+        return None
+    hands = [list(game.hands[0]), list(game.hands[1])]
+    leader, broken = game.movers[0], game.spades_broken
+    out: list[Play] = []
+    while hands[0]:
+        lead = _playable(hands[leader], (), broken)[0]
+        follower = 1 - leader
+        card = _playable(hands[follower], ((leader, lead),), broken)[0]
+        out += [Play(leader, lead), Play(follower, card)]
+        hands[leader].remove(lead)
+        hands[follower].remove(card)
+        led = lead.suit
+        broken = broken or led is SPADES or card.suit is SPADES
+        if (card.suit is led and card.rank > lead.rank) or (card.suit is SPADES and led is not SPADES):
+            leader = follower  # the winner leads the next trick (D7)
+    return out
+
+
+def mark(events: Sequence[Event], kind: str) -> list[Event]:
+    """``events`` with their ``card_played`` marked as played by the service (``kind``: forced or decided)."""
+    return [CardPlayed(e.seat, e.card, kind) if type(e) is CardPlayed else e for e in events]
+
+
+def autoplay(game: Game, dealer: Dealer | None = None, forced: Sequence[bool] = (True, True),
+             finish: bool = True) -> list[Event]:
+    """Play what plays itself now, applying the events to ``game``; the events, in order.
+
+    ``forced[seat]``: that player's forced cards are played for them (``AUTOPLAY ON``).
+    ``finish``: a hand whose end is decided is played out at the start of a trick (two or more
+    tricks left; the last trick alone is forced cards). Stops when a player has a choice to
+    make or the hand is over.
+    """
+    out: list[Event] = []
+    hand = game.hand_no
+    while game.phase == PLAY and game.hand_no == hand:
+        playout = decided_playout(game) if finish and len(game.hands[0]) >= 2 and not game.trick else None
+        if playout:
+            for command in playout:
+                for event in mark(decide(game, command, dealer), AUTO_DECIDED):
+                    game.apply(event)
+                    out.append(event)
+            break
+        command = forced_play(game)
+        if command is None or not forced[command.seat]:
+            break
+        for event in mark(decide(game, command, dealer), AUTO_FORCED):
+            game.apply(event)
+            out.append(event)
+    return out
