@@ -7,6 +7,7 @@ script, and ``python -m spades`` runs them without the service.
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
@@ -22,10 +23,17 @@ from .replay import ReplayError, read_events, verify_log, write_event
               help=f"Two strategies, comma-separated ({', '.join(bots.names())}).")
 @click.option("--max-hands", type=click.IntRange(min=1), default=200, show_default=True,
               help="Stop a game that has not ended after this many hands.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Play the games in this many processes.")
 @click.option("--events", "events_file", type=click.File("w"), default=None,
               help="Write every event of every game to this file as JSON lines.")
-def arena(games: int, seed: int, players: str, max_hands: int, events_file: "click.utils.LazyFile | None") -> None:
-    """Play GAMES complete games between two strategies, swapping seats each game."""
+def arena(games: int, seed: int, players: str, max_hands: int, jobs: int,
+          events_file: "click.utils.LazyFile | None") -> None:
+    """Play complete games between two strategies, swapping seats each game.
+
+    Prints each player's wins and win rate with its 95% confidence interval (Wilson), and
+    each strategy's time per decision (mean, p50, p95, max; all moves, then by phase).
+    """
     names = [p.strip() for p in players.split(",")]
     if len(names) != 2 or not all(names):
         raise click.BadParameter("give two strategies, e.g. basic,random", param_hint="--players")
@@ -36,9 +44,11 @@ def arena(games: int, seed: int, players: str, max_hands: int, events_file: "cli
     if events_file is not None:
         def on_event(game_id, seq, event):  # type: ignore[no-untyped-def]
             write_event(events_file, game_id, seq, event)
-    result = run_arena(names, games, seed, max_hands, on_event=on_event)
-    click.echo(f"seed {seed}, hand cap {max_hands}")
+    started = time.perf_counter()
+    result = run_arena(names, games, seed, max_hands, on_event=on_event, jobs=jobs)
+    click.echo(f"seed {seed}, hand cap {max_hands}, {jobs} process{'es' if jobs > 1 else ''}")
     click.echo(result.report())
+    click.echo(f"wall time: {time.perf_counter() - started:.1f} s")
 
 
 @click.command()
