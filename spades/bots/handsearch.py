@@ -184,7 +184,6 @@ class Deal:
     def lead_card(me: int, op: int, broken: bool, mode: int) -> int:
         allowed = lead_allowed(me, broken)
         if mode == WIN:
-            best = -1
             for s in (1, 2, 3, 0):
                 mine = allowed >> 13 * s & SUIT_BITS
                 if not mine:
@@ -198,8 +197,7 @@ class Deal:
                 return 13 * s + top
             # no sure winner: lead low from a side suit
             side = allowed & NO_SPADES or allowed
-            best = min(bits(side), key=lambda c: c % 13)
-            return best
+            return min(bits(side), key=lambda c: c % 13)
         if mode == SET:  # make the nil bidder win: a suit where all their cards beat my lowest
             choice = -1
             for s in (1, 2, 3, 0):
