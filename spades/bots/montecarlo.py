@@ -43,7 +43,8 @@ from .handsearch import Deal, reps
 EXACT_TRICKS = 6  # tricks searched exactly at the end of each sampled hand
 PLAY_SAMPLES = (8, 40)  # at least, at most samples for a card
 PLAY_NODES = 6000  # search work per card decision, after the minimum samples
-BID_SAMPLES = 24
+BID_SAMPLES = 40
+SPREAD = (0.25, 0.55, 0.2)  # a sampled trick count, read as one fewer, as is, one more
 NIL_DOUBT = 0.2  # taken off the sampled chance that a nil survives
 HARD_CAP_S = 0.6
 WIN_BONUS = 400.0  # the value of winning the game, against hand scores of about 100
@@ -302,13 +303,22 @@ class MonteCarloStrategy:
         v_ok, tot_ok = self.side_value(view, me, 0, False, 0)
         v_bad, tot_bad = self.side_value(view, me, 0, False, 1)
         nil_value = p_nil * (v_ok + ending(tot_ok)) + (1 - p_nil) * (v_bad + ending(tot_bad))
+        # Each sample's count is spread over one trick either side, a little more below: the samples
+        # are played with every card seen, and the best of 13 noisy averages would otherwise favour
+        # the bids whose chance was overestimated (the winner's curse), setting the bidder too often.
+        # (A count that every sample agrees on is a certainty, and is not spread.)
+        spread: dict[int, float] = {}
+        shape = SPREAD if min(tricks) < max(tricks) else (0.0, 1.0, 0.0)
+        for t in tricks:
+            for got, weight in ((t - 1, shape[0]), (t, shape[1]), (t + 1, shape[2])):
+                got = min(13, max(0, got))
+                spread[got] = spread.get(got, 0.0) + weight / n
         for bid in range(1, 14):
-            total = 0.0
-            for t in tricks:
+            value = 0.0
+            for t, weight in spread.items():
                 got = bid + (t - bid + 1) // 2 if t >= bid else t
                 v, tot = self.side_value(view, me, bid, False, got)
-                total += v + ending(tot)
-            value = total / n
+                value += weight * (v + ending(tot))
             if value > best_value:
                 best_bid, best_value = bid, value
         if nil_value > best_value:
