@@ -2,20 +2,64 @@
 
 :func:`play_game` plays one game through the full path (view -> strategy -> command ->
 :func:`spades.game.decide` -> events -> :meth:`spades.game.Game.apply`); :func:`run_arena`
-plays many and sums them up. Everything random comes from seeded dealers and strategies, so
-the same arguments always give the same games.
+plays many (in several processes if asked) and sums them up: wins with a 95% confidence
+interval (Wilson's score interval) and each strategy's time per decision. Everything random
+comes from seeded dealers and strategies, and game ``n`` depends only on the seed and ``n``, so
+the same arguments always give the same games, whatever the number of processes.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass, field
+from functools import partial
+from multiprocessing import get_context
 from typing import Callable, Sequence
 
 from . import bots
 from .autoplay import autoplay
+from .commands import Command
 from .dealer import Dealer
 from .events import Event, HouseRules
-from .game import OVER, Game, decide, fold, new_game, view
+from .game import OVER, Game, PlayerView, decide, fold, new_game, view
+
+#: The phases decision times are reported for, and how the report names them.
+TIMED_PHASES = (("play", "card"), ("bid", "bid"), ("exchange", "exchange"), ("draw", "draw"))
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% (``z`` = 1.96) Wilson score interval for a win rate of ``wins`` out of ``games``."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of already sorted values, by the nearest rank."""
+    if not sorted_values:
+        return 0.0
+    rank = max(1, math.ceil(q * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+class TimedStrategy:
+    """Wraps a strategy and records how long each of its decisions takes, by phase."""
+
+    def __init__(self, strategy: bots.Strategy) -> None:
+        self.strategy = strategy
+        self.name = strategy.name
+        self.times: dict[str, list[float]] = {}
+
+    def choose(self, player_view: PlayerView) -> Command:
+        start = time.perf_counter()
+        command = self.strategy.choose(player_view)
+        self.times.setdefault(player_view.phase, []).append(time.perf_counter() - start)
+        return command
 
 
 @dataclass
@@ -28,6 +72,7 @@ class GameResult:
     scores: tuple[int, int]  # by seat
     hands: int
     capped: bool
+    times: tuple[dict[str, list[float]], dict[str, list[float]]] = ({}, {})  # by side, by phase: seconds
 
     @property
     def winner_side(self) -> int | None:
@@ -47,6 +92,26 @@ class ArenaResult:
     def wins(self, side: int) -> int:
         return sum(1 for g in self.games if g.winner_side == side)
 
+    def win_rate(self, side: int) -> tuple[float, float, float]:
+        """The share of games ``side`` won, and its 95% Wilson interval."""
+        n = len(self.games)
+        wins = self.wins(side)
+        low, high = wilson_interval(wins, n)
+        return (wins / n if n else 0.0), low, high
+
+    def decision_times(self, side: int, phase: str | None = None) -> list[float]:
+        """Every decision time (seconds) of ``side``, in one phase or all, sorted."""
+        out: list[float] = []
+        for g in self.games:
+            by_phase = g.times[side]
+            if phase is None:
+                for values in by_phase.values():
+                    out.extend(values)
+            else:
+                out.extend(by_phase.get(phase, ()))
+        out.sort()
+        return out
+
     def avg_score(self, side: int) -> float:
         return sum(g.side_score(side) for g in self.games) / len(self.games) if self.games else 0.0
 
@@ -64,14 +129,28 @@ class ArenaResult:
         if labels[0] == labels[1]:
             labels = [f"{labels[0]} (A)", f"{labels[1]} (B)"]
         width = max(8, *(len(s) for s in labels))
-        lines = [f"{len(self.games)} games",
-                 f"{'player':<{width}}  {'wins':>5}  {'avg final score':>15}"]
+        lines = [f"{len(self.games)} games, seats alternating",
+                 f"{'player':<{width}}  {'wins':>5}  {'win rate':>8}  {'95% CI':>15}  {'avg final score':>15}"]
         for side in (0, 1):
-            lines.append(f"{labels[side]:<{width}}  {self.wins(side):>5}  {self.avg_score(side):>15.1f}")
+            rate, low, high = self.win_rate(side)
+            ci = f"[{100 * low:.1f}%, {100 * high:.1f}%]"
+            lines.append(f"{labels[side]:<{width}}  {self.wins(side):>5}  {100 * rate:>7.1f}%  {ci:>15}  "
+                         f"{self.avg_score(side):>15.1f}")
         lines.append(f"average hands per game: {self.avg_hands:.2f}")
         lines.append(f"games stopped at the hand cap: {self.capped}")
+        lines.append("time per decision (ms):")
+        lines.append(f"{'player':<{width}}  {'phase':<8}  {'moves':>7}  {'mean':>7}  {'p50':>7}  {'p95':>7}  {'max':>7}")
+        for side in (0, 1):
+            rows = [("all", None)] + [(label, phase) for phase, label in TIMED_PHASES]
+            for label, phase in rows:
+                times = self.decision_times(side, phase)
+                if not times:
+                    continue
+                ms = [1000 * t for t in (sum(times) / len(times), percentile(times, 0.5), percentile(times, 0.95),
+                                         times[-1])]
+                lines.append(f"{labels[side]:<{width}}  {label:<8}  {len(times):>7}  "
+                             + "  ".join(f"{x:>7.1f}" for x in ms))
         return "\n".join(lines)
-
 
 def play_game(game_id: str, strategies: Sequence[bots.Strategy], dealer: Dealer, max_hands: int | None = None,
               rules: HouseRules | None = None, on_event: Callable[[Event], None] | None = None,
@@ -99,31 +178,51 @@ def play_game(game_id: str, strategies: Sequence[bots.Strategy], dealer: Dealer,
     return game
 
 
+def arena_game(players: Sequence[str], seed: int, max_hands: int | None, record: bool,
+               rules: HouseRules | None, auto: bool, n: int) -> tuple[GameResult, list[Event]]:
+    """Game ``n`` of an arena run (seats swapped on odd ``n``), and its events if ``record``."""
+    sides = (0, 1) if n % 2 == 0 else (1, 0)
+    game_seed = seed * 1_000_003 + n
+    strategies = [TimedStrategy(bots.get(players[sides[seat]], seed=game_seed * 2 + seat)) for seat in (0, 1)]
+    game_id = f"arena-{seed}-{n + 1}"
+    events: list[Event] = []
+    game = play_game(game_id, strategies, Dealer(seed=game_seed), max_hands, rules,
+                     on_event=events.append if record else None, auto=auto)
+    times = ({}, {})  # type: tuple[dict[str, list[float]], dict[str, list[float]]]
+    for seat in (0, 1):
+        times[sides[seat]].update(strategies[seat].times)
+    result = GameResult(
+        game_id=game_id, sides=sides, winner=game.winner, scores=(game.scores[0], game.scores[1]),
+        hands=len(game.history), capped=game.phase != OVER, times=times,
+    )
+    return result, events
+
+
 def run_arena(players: Sequence[str], games: int, seed: int, max_hands: int | None = 200,
-              on_event: Callable[[str, int, Event], None] | None = None,
+              on_event: Callable[[str, int, Event], None] | None = None, jobs: int = 1,
               rules: HouseRules | None = None, auto: bool = False) -> ArenaResult:
     """Play ``games`` games between ``players[0]`` and ``players[1]``, swapping seats each game.
 
-    ``on_event(game_id, seq, event)`` is told every event (``seq`` counts from 1 in each game).
+    ``on_event(game_id, seq, event)`` is told every event (``seq`` counts from 1 in each game),
+    game after game in order. ``jobs`` > 1 plays the games in that many processes.
     """
     result = ArenaResult(players=(players[0], players[1]))
-    for n in range(games):
-        sides = (0, 1) if n % 2 == 0 else (1, 0)
-        game_seed = seed * 1_000_003 + n
-        strategies = [bots.get(players[sides[seat]], seed=game_seed * 2 + seat) for seat in (0, 1)]
-        game_id = f"arena-{seed}-{n + 1}"
-        hook = None
-        if on_event is not None:
-            counter = [0]
-
-            def hook(event: Event, gid: str = game_id, counter: list[int] = counter) -> None:
-                counter[0] += 1
-                on_event(gid, counter[0], event)  # type: ignore[misc]
-
-        game = play_game(game_id, strategies, Dealer(seed=game_seed), max_hands, rules, on_event=hook,
-                         auto=auto)
-        result.games.append(GameResult(
-            game_id=game_id, sides=sides, winner=game.winner, scores=(game.scores[0], game.scores[1]),
-            hands=len(game.history), capped=game.phase != OVER,
-        ))
+    play = partial(arena_game, (players[0], players[1]), seed, max_hands, on_event is not None, rules, auto)
+    if jobs > 1 and games > 1:
+        with get_context("fork").Pool(min(jobs, games)) as pool:
+            outcomes = pool.imap(play, range(games), chunksize=1)
+            for game, events in outcomes:
+                _collect(result, game, events, on_event)
+    else:
+        for n in range(games):
+            game, events = play(n)
+            _collect(result, game, events, on_event)
     return result
+
+
+def _collect(result: ArenaResult, game: GameResult, events: list[Event],
+             on_event: Callable[[str, int, Event], None] | None) -> None:
+    result.games.append(game)
+    if on_event is not None:
+        for seq, event in enumerate(events, start=1):
+            on_event(game.game_id, seq, event)

@@ -7,6 +7,7 @@ script, and ``python -m spades`` runs them without the service.
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
@@ -27,11 +28,17 @@ from .replay import ReplayError, read_events, verify_log, write_event
               show_default=True, help="The draw: both players at their own pace, or strict alternation (RULES D11).")
 @click.option("--autoplay/--no-autoplay", "auto", default=True, show_default=True,
               help="Forced cards and the play-out of a decided hand play themselves.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Play the games in this many processes.")
 @click.option("--events", "events_file", type=click.File("w"), default=None,
               help="Write every event of every game to this file as JSON lines.")
-def arena(games: int, seed: int, players: str, max_hands: int, draw: str, auto: bool,
+def arena(games: int, seed: int, players: str, max_hands: int, draw: str, auto: bool, jobs: int,
           events_file: "click.utils.LazyFile | None") -> None:
-    """Play GAMES complete games between two strategies, swapping seats each game."""
+    """Play GAMES complete games between two strategies, swapping seats each game.
+
+    Prints each player's wins and win rate with its 95% confidence interval (Wilson), and
+    each strategy's time per decision (mean, p50, p95, max; all moves, then by phase).
+    """
     names = [p.strip() for p in players.split(",")]
     if len(names) != 2 or not all(names):
         raise click.BadParameter("give two strategies, e.g. basic,random", param_hint="--players")
@@ -43,9 +50,12 @@ def arena(games: int, seed: int, players: str, max_hands: int, draw: str, auto: 
         def on_event(game_id, seq, event):  # type: ignore[no-untyped-def]
             write_event(events_file, game_id, seq, event)
     rules = HouseRules(simultaneous_draw=draw == "simultaneous")
-    result = run_arena(names, games, seed, max_hands, on_event=on_event, rules=rules, auto=auto)
-    click.echo(f"seed {seed}, hand cap {max_hands}, {draw} draw, autoplay {'on' if auto else 'off'}")
+    started = time.perf_counter()
+    result = run_arena(names, games, seed, max_hands, on_event=on_event, jobs=jobs, rules=rules, auto=auto)
+    click.echo(f"seed {seed}, hand cap {max_hands}, {draw} draw, autoplay {'on' if auto else 'off'}, "
+               f"{jobs} process{'es' if jobs > 1 else ''}")
     click.echo(result.report())
+    click.echo(f"wall time: {time.perf_counter() - started:.1f} s")
 
 
 @click.command()

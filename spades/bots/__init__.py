@@ -10,6 +10,9 @@ may move (``view.my_turn``; in a simultaneous draw, RULES D11, both seats may). 
   never declares double nil), so that its games end.
 * ``basic``: keeps cards that win tricks, bids by counting likely tricks, plays to make
   its bid and avoid bags, and bids nil with a weak hand. It never bids double nil.
+* ``pimc``: the strong player (:mod:`spades.bots.montecarlo`): samples the opponent's hand
+  from what its view shows, plays each sample out with all cards seen (the last tricks searched
+  exactly), and bids and plays for the best expected score, aware of bags and the race to 500.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Callable, Protocol
 from ..commands import Command
 from ..game import PlayerView
 from .basic import BasicStrategy
+from .montecarlo import MonteCarloStrategy
 from .randombot import RandomStrategy
 
 
@@ -34,6 +38,7 @@ class Strategy(Protocol):
 _REGISTRY: dict[str, Callable[[int | None], Strategy]] = {
     "random": lambda seed: RandomStrategy(seed=seed),
     "basic": lambda seed: BasicStrategy(seed=seed),
+    "pimc": lambda seed: MonteCarloStrategy(seed=seed),
 }
 
 
@@ -43,7 +48,7 @@ def names() -> list[str]:
 
 
 def get(name: str, seed: int | None = None) -> Strategy:
-    """A new strategy called ``name`` (``random`` or ``basic``); ``seed`` makes its choices reproducible."""
+    """A new strategy called ``name`` (see :func:`names`); ``seed`` makes its choices reproducible."""
     try:
         factory = _REGISTRY[name]
     except KeyError:
@@ -51,4 +56,4 @@ def get(name: str, seed: int | None = None) -> Strategy:
     return factory(seed)
 
 
-__all__ = ["Strategy", "BasicStrategy", "RandomStrategy", "get", "names"]
+__all__ = ["Strategy", "BasicStrategy", "MonteCarloStrategy", "RandomStrategy", "get", "names"]
