@@ -13,7 +13,7 @@
 
 :func:`invite_refusal` gives the refusal of an invitation (a lifecycle template and its context) or
 None; :func:`flood_check` the flood verdict of an inbound message; :func:`split_sms_cap` sorts
-outgoing entries into those that may go and those the cap holds back. Keys: ``store.limit_keys``.
+outgoing entries into those that may go and those the cap holds back. Counters: ``service.store_limits``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from typing import Any
 import phonenumbers
 
 from .context import Services
-from .keys import game_owner, limit_keys, owner_keys, player_owner
 from .players import SMS, address_kind
 
 log = logging.getLogger(__name__)
@@ -71,11 +70,7 @@ def flood_check(svc: Services, sender: str, now_s: float) -> Flood:
     limit = int(setting(svc, "LIMIT_MESSAGES_PER_MINUTE"))
     if limit <= 0:
         return Flood(True)
-    key = limit_keys(sender, int(now_s // 60))["rate"]
-    pipe = svc.redis.pipeline(transaction=False)
-    pipe.incr(key)
-    pipe.expire(key, 120)
-    count = int(pipe.execute()[0])
+    count = svc.store.count_message(sender, int(now_s // 60))
     return Flood(count <= limit, count == limit + 1)
 
 
@@ -118,14 +113,7 @@ def country_refusal(svc: Services, invitee: str) -> Refusal | None:
 
 def pending_invitations(svc: Services, sender: str, newest: int = 200) -> int:
     """Invitations of ``sender`` still waiting for an answer (among their ``newest`` games)."""
-    games = svc.players.games(sender)[:newest]
-    if not games:
-        return 0
-    pipe = svc.redis.pipeline(transaction=False)
-    for gid in games:
-        pipe.hmget(owner_keys(game_owner(gid))["meta"], "status", "seat0")
-    return sum(1 for status, seat0 in pipe.execute()
-               if status in (b"invited", "invited") and (seat0.decode() if isinstance(seat0, bytes) else seat0) == sender)
+    return svc.store.invitations_waiting(sender, svc.players.games(sender)[:newest])
 
 
 def invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, now_s: float) -> Refusal | None:
@@ -139,15 +127,10 @@ def invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, no
         return Refusal("limit_invites_pending", {"count": pending_max})
     per_day = int(setting(svc, "LIMIT_INVITES_PER_DAY"))
     if per_day > 0:
-        key = limit_keys(sender, 0, day(now_s))["invites"]
-        pipe = svc.redis.pipeline(transaction=False)
-        pipe.sadd(key, message_id)
-        pipe.scard(key)
-        pipe.expire(key, 2 * 86400)
-        added, count, _ = pipe.execute()
-        if int(count) > per_day:
+        added, count = svc.store.count_invitation(sender, day(now_s), message_id)
+        if count > per_day:
             if added:
-                svc.redis.srem(key, message_id)
+                svc.store.uncount_invitation(sender, day(now_s), message_id)
             return Refusal("limit_invites_day", {"count": per_day})
     return None
 
@@ -161,21 +144,14 @@ def split_sms_cap(svc: Services, entries: list[dict[str, Any]], now_s: float | N
     sms = [e for e in entries if e.get("channel") == SMS]
     if cap <= 0 or not sms:
         return entries, []
-    keys = limit_keys("", 0, day(now_s))
-    pipe = svc.redis.pipeline(transaction=False)
-    pipe.incrby(keys["sms_day"], len(sms))
-    pipe.expire(keys["sms_day"], 3 * 86400)
-    count = int(pipe.execute()[0])
+    count = svc.store.count_sms(day(now_s), len(sms))
     if count <= cap:
         return entries, []
     if count - len(sms) <= cap:  # this batch crossed it: tell the operator, once a day
         log.warning("SMS daily cap reached: %d SMS today (SLOWSPADES_SMS_DAILY_CAP=%d); from now on today only "
                     "messages to players in a game go out", count, cap)
-        svc.redis.set(keys["capped"], str(count), ex=3 * 86400)
-    pipe = svc.redis.pipeline(transaction=False)
-    for e in sms:
-        pipe.exists(owner_keys(player_owner(e["to"]))["games"])
-    seated = dict(zip([id(e) for e in sms], [bool(x) for x in pipe.execute()]))
+        svc.store.mark_sms_capped(day(now_s), count)
+    seated = dict(zip([id(e) for e in sms], svc.store.have_games([e["to"] for e in sms])))
     held = [e for e in sms if e.get("kind") == "invite" or not seated[id(e)]]
     held_ids = {id(e) for e in held}
     return [e for e in entries if id(e) not in held_ids], held
@@ -183,10 +159,8 @@ def split_sms_cap(svc: Services, entries: list[dict[str, Any]], now_s: float | N
 
 def status_line(svc: Services, now_s: float | None = None) -> str:
     """The operator's line about today's SMS: count, cap, and whether it was reached."""
-    keys = limit_keys("", 0, day(now_s))
-    sent, capped = svc.redis.mget(keys["sms_day"], keys["capped"])
+    n, capped = svc.store.sms_today(day(now_s))
     cap = int(setting(svc, "SMS_DAILY_CAP"))
-    n = int(sent or 0)
     if cap <= 0:
         return f"SMS today: {n} (no daily cap)"
     state = "CAP REACHED: only messages to players in a game go out" if capped else "under the cap"

@@ -80,7 +80,7 @@ def test_the_country_list_is_a_setting(svc) -> None:  # type: ignore[no-untyped-
 def test_past_the_daily_sms_cap_only_players_in_a_game_get_texts(svc, caplog) -> None:  # type: ignore[no-untyped-def]
     gid = start_game(svc, A, B)
     svc.config["SMS_DAILY_CAP"] = 10
-    svc.redis.set(limits.limit_keys("", 0, limits.day())["sms_day"], 10)  # the day's cap just reached
+    svc.store.count_sms(limits.day(), 10)  # the day's cap just reached
     with caplog.at_level(logging.WARNING, logger="service.limits"):
         out = lifecycle_command(svc, A, "NEW +4791000009")  # an invitation: 2 SMS, over the cap
     assert out.outcome == "invited"
@@ -97,7 +97,7 @@ def test_past_the_daily_sms_cap_only_players_in_a_game_get_texts(svc, caplog) ->
 
 def test_the_cap_also_holds_what_the_worker_sends_one_by_one(svc) -> None:  # type: ignore[no-untyped-def]
     svc.config["SMS_DAILY_CAP"] = 1
-    svc.redis.set(limits.limit_keys("", 0, limits.day())["sms_day"], 5)
+    svc.store.count_sms(limits.day(), 5)
     [oid] = svc.store.append("p:+4791000123", -1, message_id="m", outbox=[
         {"channel": "sms", "to": "+4791000123", "body": "hello", "kind": "help"}]).outbox_ids
     assert deliver(svc, oid) == "failed"

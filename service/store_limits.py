@@ -1,0 +1,72 @@
+"""The counters of the abuse limits (:mod:`service.limits`): messages a minute, invitations a day, the day's
+SMS (a mixin of :class:`service.store.Store`). Keys: :func:`service.keys.limit_keys`."""
+
+from __future__ import annotations
+
+import redis
+
+from .codec import text
+from .keys import game_owner, limit_keys, owner_keys, player_owner
+
+
+class LimitCounters:
+    """The limits' reads and writes on :class:`service.store.Store`'s connection ``r``."""
+
+    r: redis.Redis
+
+    def count_message(self, sender: str, minute: int) -> int:
+        """Count one inbound message of ``sender`` in ``minute``; returns that minute's count so far."""
+        key = limit_keys(sender, minute)["rate"]
+        pipe = self.r.pipeline(transaction=False)
+        pipe.incr(key)
+        pipe.expire(key, 120)
+        return int(pipe.execute()[0])
+
+    def invitations_waiting(self, sender: str, game_ids: list[str]) -> int:
+        """How many of ``game_ids`` are invitations of ``sender`` still waiting for an answer."""
+        if not game_ids:
+            return 0
+        pipe = self.r.pipeline(transaction=False)
+        for gid in game_ids:
+            pipe.hmget(owner_keys(game_owner(gid))["meta"], "status", "seat0")
+        return sum(1 for status, seat0 in pipe.execute()
+                   if status is not None and text(status) == "invited" and seat0 is not None and text(seat0) == sender)
+
+    def count_invitation(self, sender: str, day: str, message_id: str) -> tuple[bool, int]:
+        """Count ``sender``'s invitation (message ``message_id``, once) in ``day``: (newly counted, day's count)."""
+        key = limit_keys(sender, 0, day)["invites"]
+        pipe = self.r.pipeline(transaction=False)
+        pipe.sadd(key, message_id)
+        pipe.scard(key)
+        pipe.expire(key, 2 * 86400)
+        added, count, _ = pipe.execute()
+        return bool(added), int(count)
+
+    def uncount_invitation(self, sender: str, day: str, message_id: str) -> None:
+        """Take back :meth:`count_invitation` (the invitation was refused)."""
+        self.r.srem(limit_keys(sender, 0, day)["invites"], message_id)
+
+    def count_sms(self, day: str, n: int) -> int:
+        """Count ``n`` outgoing SMS in ``day``; returns the day's count so far."""
+        key = limit_keys("", 0, day)["sms_day"]
+        pipe = self.r.pipeline(transaction=False)
+        pipe.incrby(key, n)
+        pipe.expire(key, 3 * 86400)
+        return int(pipe.execute()[0])
+
+    def mark_sms_capped(self, day: str, count: int) -> None:
+        """Note that ``day``'s SMS cap was reached (at ``count``)."""
+        self.r.set(limit_keys("", 0, day)["capped"], str(count), ex=3 * 86400)
+
+    def sms_today(self, day: str) -> tuple[int, bool]:
+        """(SMS counted in ``day``, whether its cap was reached)."""
+        keys = limit_keys("", 0, day)
+        sent, capped = self.r.mget(keys["sms_day"], keys["capped"])
+        return int(sent or 0), capped is not None
+
+    def have_games(self, addresses: list[str]) -> list[bool]:
+        """For each address, whether it has any game."""
+        pipe = self.r.pipeline(transaction=False)
+        for address in addresses:
+            pipe.exists(owner_keys(player_owner(address))["games"])
+        return [bool(x) for x in pipe.execute()]

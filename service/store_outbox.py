@@ -1,0 +1,207 @@
+"""The outbox: entries read, claimed for one delivery attempt by a unique token, and settled only by the
+holder of that claim (a mixin of :class:`service.store.Store`; exactly-once sending)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import redis
+from redis.commands.core import Script
+
+from .codec import text
+from .keys import DIRTY, LOCAL_OUTBOX, owner_keys, split_outbox_id
+from .store_base import now_ms, queue_script
+
+CLAIM_LUA = r"""
+-- KEYS: outbox, outq; ARGV: n, now ms, lease ms, claim token (unique to one delivery attempt)
+-- An entry is claimed if queued, or sending for longer than the lease (its sender died mid-send); the
+-- token is recorded in '<n>:by', and only its holder may settle the entry (SETTLE_LUA, STATUS_LUA).
+local n, now, lease, token = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local entry = redis.call('HGET', KEYS[1], n)
+if not entry then return {'missing', ''} end
+local s = redis.call('HGET', KEYS[1], n .. ':s')
+local t = tonumber(redis.call('HGET', KEYS[1], n .. ':t') or '0')
+if s == 'queued' or (s == 'sending' and now - t > lease) then
+  redis.call('HSET', KEYS[1], n .. ':s', 'sending', n .. ':t', now, n .. ':by', token)
+  return {'claimed', entry}
+end
+return {s, ''}
+"""
+
+SETTLE_LUA = r"""
+-- KEYS: outbox, outq, local outbox stream; ARGV: n, claim token, now ms, new status (sent/failed), message
+-- JSON (for 'sent': appended to the local outbox), error
+-- Settles an entry only for the holder of its claim: the local outbox gets each entry once, whoever
+-- else (a duplicate handling, the sweep after the lease) claimed it since.
+local n, token = ARGV[1], ARGV[2]
+local s = redis.call('HGET', KEYS[1], n .. ':s')
+if not s then return 'missing' end
+if s ~= 'sending' or redis.call('HGET', KEYS[1], n .. ':by') ~= token then return s end
+if ARGV[4] == 'sent' then
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', '100000', '*', 'm', ARGV[5])
+  redis.call('HSET', KEYS[1], n .. ':s', 'sent', n .. ':t', ARGV[3], n .. ':sid', 'local')
+else
+  redis.call('HSET', KEYS[1], n .. ':s', ARGV[4], n .. ':t', ARGV[3], n .. ':err', ARGV[6])
+end
+redis.call('HDEL', KEYS[1], n .. ':by')
+redis.call('ZREM', KEYS[2], n)
+return ARGV[4]
+"""
+
+STATUS_LUA = r"""
+-- KEYS: outbox, outq; ARGV: n, new status, now ms, provider id, error, claim token ('' for none)
+-- Status only moves forward: queued < sending < sent < delivered/failed; 'queued' may come back from 'sending'.
+-- With a claim token, only while the entry is being sent under that claim (the attempt's own outcome).
+local rank = {queued = 0, sending = 1, sent = 2, delivered = 3, failed = 3}
+local n, new = ARGV[1], ARGV[2]
+if not redis.call('HGET', KEYS[1], n) then return 'missing' end
+local s = redis.call('HGET', KEYS[1], n .. ':s') or 'queued'
+if ARGV[6] and ARGV[6] ~= '' and (s ~= 'sending' or redis.call('HGET', KEYS[1], n .. ':by') ~= ARGV[6]) then
+  return s
+end
+local allowed = rank[new] > rank[s] or (new == 'queued' and s == 'sending')
+if not allowed then return s end
+redis.call('HSET', KEYS[1], n .. ':s', new, n .. ':t', ARGV[3])
+redis.call('HDEL', KEYS[1], n .. ':by')
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], n .. ':sid', ARGV[4]) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], n .. ':err', ARGV[5]) end
+if new == 'queued' then redis.call('ZADD', KEYS[2], ARGV[3], n) else redis.call('ZREM', KEYS[2], n) end
+return new
+"""
+
+
+def new_claim_token() -> str:
+    """A token naming one delivery attempt (an outbox claim is never shared, even by two handlings of one message)."""
+    return uuid.uuid4().hex
+
+
+class OutboxRecords:
+    """The outbox methods of :class:`service.store.Store` (its ``r`` and registered scripts)."""
+
+    r: redis.Redis
+    _claim: Script
+    _settle: Script
+    _status: Script
+    _zrem_if: Script
+
+    def outbox_entry(self, outbox_id: str) -> dict[str, Any] | None:
+        """The entry with its ``status``, ``sid``, ``error`` and ``updated_ms``; None if unknown."""
+        owner, n = split_outbox_id(outbox_id)
+        key = owner_keys(owner)["outbox"]
+        raw, s, t, sid, err = self.r.hmget(key, n, f"{n}:s", f"{n}:t", f"{n}:sid", f"{n}:err")
+        if raw is None:
+            return None
+        entry = json.loads(text(raw))
+        entry.update(id=outbox_id, status=text(s), updated_ms=int(text(t or 0)),
+                     sid=text(sid) if sid else None, error=text(err) if err else None)
+        return entry
+
+    def outbox_entries(self, owner: str) -> list[dict[str, Any]]:
+        key = owner_keys(owner)["outbox"]
+        ns = sorted(int(text(f)) for f in self.r.hkeys(key) if text(f).isdigit())
+        return [e for e in (self.outbox_entry(f"{owner}#{n}") for n in ns) if e is not None]
+
+    def claim_send(self, outbox_id: str, lease_s: int, token: str = "") -> dict[str, Any] | None:
+        """Claim an entry for sending: returns it if it was queued (or its send lease ran out), else None.
+        ``token`` names this one attempt (:func:`new_claim_token`; a fresh one if empty): its outcome is
+        recorded with ``set_status(..., token=token)``, which does nothing once another attempt holds it."""
+        owner, n = split_outbox_id(outbox_id)
+        k = owner_keys(owner)
+        status, raw = self._claim(keys=[k["outbox"], k["outq"]],
+                                  args=[n, now_ms(), lease_s * 1000, token or new_claim_token()])
+        if text(status) != "claimed":
+            return None
+        entry = json.loads(text(raw))
+        entry["id"] = outbox_id
+        return entry
+
+    def claim_send_many(self, outbox_ids: list[str], lease_s: int, by: str = "") -> list[dict[str, Any] | None]:
+        """:meth:`claim_send` of several entries in one round trip (in order); ``by``: the claim token of
+        this attempt (settle them with :meth:`settle_local_many` and that token)."""
+        pipe = self.r.pipeline(transaction=False)
+        finish = self.queue_claim_send_many(pipe, outbox_ids, lease_s, by)
+        return finish(pipe.execute() if outbox_ids else [])
+
+    def queue_claim_send_many(self, pipe: Any, outbox_ids: list[str], lease_s: int, by: str = "") -> Any:
+        """:meth:`claim_send_many` queued on ``pipe``; call the result with the replies of those claims."""
+        for oid in outbox_ids:
+            owner, n = split_outbox_id(oid)
+            k = owner_keys(owner)
+            queue_script(pipe, self._claim, [k["outbox"], k["outq"]], [n, now_ms(), lease_s * 1000,
+                                                                     by or new_claim_token()])
+
+        def finish(replies: list[Any]) -> list[dict[str, Any] | None]:
+            out: list[dict[str, Any] | None] = []
+            for oid, (status, raw) in zip(outbox_ids, replies):
+                if text(status) != "claimed":
+                    out.append(None)
+                    continue
+                entry = json.loads(text(raw))
+                entry["id"] = oid
+                out.append(entry)
+            return out
+
+        return finish
+
+    def settle_local_many(self, sent: list[dict[str, Any]], refused: list[tuple[str, str]], tail: Any = None, *,
+                          token: str) -> None:
+        """In one round trip, for the entries this attempt holds the claim ``token`` of (see ``SETTLE_LUA``;
+        any other is left to whoever holds it): the ``sent`` entries into the local outbox and ``sent``,
+        the ``refused`` (id, error) pairs ``failed``; with ``tail`` (a pipeline), queued on it for its
+        owner to execute."""
+        pipe = tail if tail is not None else self.r.pipeline(transaction=False)
+        for entry in sent:
+            self._queue_settle(pipe, entry["id"], token, "sent", json.dumps(entry), "")
+        for oid, error in refused:
+            self._queue_settle(pipe, oid, token, "failed", "", error[:500])
+        if (sent or refused) and tail is None:
+            pipe.execute()
+
+    def _queue_settle(self, pipe: Any, outbox_id: str, token: str, status: str, message: str, error: str) -> None:
+        owner, n = split_outbox_id(outbox_id)
+        k = owner_keys(owner)
+        queue_script(pipe, self._settle, [k["outbox"], k["outq"], LOCAL_OUTBOX], [n, token, now_ms(), status,
+                                                                                  message, error])
+
+    def set_status(self, outbox_id: str, status: str, provider_id: str = "", error: str = "", token: str = "") -> str:
+        """Move an entry's status forward (never backwards, except sending -> queued); returns the status now.
+        With ``token`` (a claim's, :meth:`claim_send`): only while that claim holds the entry."""
+        owner, n = split_outbox_id(outbox_id)
+        k = owner_keys(owner)
+        return text(self._status(keys=[k["outbox"], k["outq"]],
+                               args=[n, status, now_ms(), provider_id, error[:500], token]))
+
+    def stale_outbox(self, older_than_s: float) -> list[str]:
+        """Outbox ids still queued (or stuck sending) for longer than ``older_than_s``; tidies ``outbox:dirty``."""
+        cutoff = now_ms() - int(older_than_s * 1000)
+        found: list[str] = []
+        for owner_b, score in self.r.zrangebyscore(DIRTY, "-inf", cutoff, withscores=True):
+            owner = text(owner_b)
+            outq = owner_keys(owner)["outq"]
+            ns = [text(n) for n in self.r.zrangebyscore(outq, "-inf", cutoff)]
+            found.extend(f"{owner}#{n}" for n in ns)
+            if self.r.zcard(outq) == 0:
+                self._zrem_if(keys=[DIRTY], args=[owner, repr(score) if score != int(score) else str(int(score))])
+            else:
+                self.r.zadd(DIRTY, {owner: now_ms()})
+        return found
+
+    # -- local outbox -------------------------------------------------------------------
+    def push_local(self, entry: dict[str, Any]) -> str:
+        """Keep a message "sent" without a provider, for the CLI to show; returns its stream id."""
+        sid = self.r.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
+        return text(sid)
+
+    def push_local_and_mark_sent(self, outbox_id: str, entry: dict[str, Any], token: str) -> str:
+        """:meth:`push_local` and ``set_status(outbox_id, 'sent')`` at once, if the claim ``token`` still
+        holds the entry (else nothing); returns the status."""
+        pipe = self.r.pipeline(transaction=False)
+        self._queue_settle(pipe, outbox_id, token, "sent", json.dumps(entry), "")
+        return text(pipe.execute()[-1])
+
+    def read_local(self, count: int = 100, after: str = "-") -> list[tuple[str, dict[str, Any]]]:
+        """Messages in the local outbox, oldest first."""
+        return [(text(i), json.loads(text(f[b"m"] if b"m" in f else f["m"])))
+                for i, f in self.r.xrange(LOCAL_OUTBOX, min=after, max="+", count=count)]
