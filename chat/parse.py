@@ -454,8 +454,12 @@ def _flag(rest: list[str], lang: str) -> bool | None:
     return None
 
 
+#: NEW BOT EASY, in every language (the Greek word in the lookalike Latin capitals the parser reads).
+_EASY = frozenset(normalize(w) for w in ("EASY", "FACILE", "LETT", "MUDAH", "ΕΥΚΟΛΟ", "ΕΎΚΟΛΟ"))
+
+
 def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
-    """NEW <phone | email | BOT> [BAGS] [FLOOR [n]] [TO n]."""
+    """NEW <phone | email | BOT [EASY]> [BAGS] [FLOOR [n]] [TO n]."""
     table = _TABLES[lang]
     address: str | None = None
     failed_nil_bags, floor, target = False, None, 500
@@ -482,6 +486,8 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
             address = ("+" if plus else "") + num
         elif address is None and table.get(n) == "bot":
             address = "BOT"
+        elif address == "BOT" and n in _EASY:  # NEW BOT EASY: the computer's easy strategy
+            address = "BOT EASY"
         elif n in ("BAGS", "NILBAGS", "NIL BAGS", "SACS", "POSER", "KANTONG", "ΣΑΚΟΥΛΕΣ"):
             failed_nil_bags = True
         elif n in ("FLOOR", "PLANCHER", "GULV", "BATAS", "ΟΡΙΟ".translate(str.maketrans(_GREEK_LOOKALIKE))):

@@ -1,7 +1,8 @@
-"""The computer opponent (``NEW BOT``) and ``AUTO`` moves: the ``basic`` strategy of ``spades.bots``.
+"""The computer opponent (``NEW BOT``, ``NEW BOT EASY``) and ``AUTO`` moves, played by ``spades.bots``.
 
-The computer plays ``spades.bots.get("basic")``, the engine's strategy, the same one the arena and
-``bench/segments.py`` use.
+``NEW BOT`` and ``AUTO ON`` play the strong strategy (``pimc``, :mod:`spades.bots.montecarlo`: its
+decisions take a bounded time, so a move of the computer's holds a worker no longer than any move);
+``NEW BOT EASY`` plays ``basic``. The computer's seat names its strategy (``bot:pimc``, ``bot:basic``).
 A bot move is keyed by the game version it was decided for, so the Celery task and the
 beat's backstop may both try it: the move is made once, and not at all once stale.
 """
@@ -14,11 +15,25 @@ from spades import bots
 from spades.commands import Command
 from spades.game import Game, PlayerView, view
 
+from .. import keys
 from ..context import Services
 from ..games.moves import service_move
 from ..games.result import Result
 
-STRATEGY = "basic"
+STRATEGY = "pimc"  # NEW BOT, and AUTO ON for an absent player
+EASY = "basic"  # NEW BOT EASY
+
+
+def address_for(name: str) -> str:
+    """The computer's seat address when it plays strategy ``name``."""
+    return keys.BOT_PREFIX + name
+
+
+def strategy_of(address: str) -> str:
+    """The strategy that plays for ``address``: the computer's seat names its own; a person's AUTO moves
+    (and a seat naming no known strategy) are the strong one's."""
+    name = address[len(keys.BOT_PREFIX):] if keys.is_bot(address) else STRATEGY
+    return name if name in bots.names() else STRATEGY
 
 
 def strategy(name: str = STRATEGY) -> Callable[[PlayerView], Command]:
@@ -26,14 +41,18 @@ def strategy(name: str = STRATEGY) -> Callable[[PlayerView], Command]:
     return bots.get(name).choose
 
 
-def choose(game: Game, seat: int) -> Command | None:
-    """The strategy's move for ``seat``, or None if it is not their turn."""
+def choose(game: Game, seat: int, name: str = STRATEGY) -> Command | None:
+    """Strategy ``name``'s move for ``seat``, or None if it is not their turn."""
     if game.phase == "over" or game.to_move != seat:
         return None
-    return strategy()(view(game, seat))
+    return strategy(name)(view(game, seat))
 
 
 def move(svc: Services, game_id: str, seat: int, version: int, message_id: str | None = None) -> Result:
-    """Make the strategy's move for ``seat`` if the game is still at ``version`` with them to move."""
+    """Make the move of the strategy playing ``seat`` (:func:`strategy_of` its address) if the game is still
+    at ``version`` with them to move."""
+    seats = svc.seats.get(game_id)
+    address = seats[seat] if seats else svc.store.meta(game_id).get(f"seat{seat}", "")
+    name = strategy_of(address)
     return service_move(svc, game_id, message_id or f"bot:{game_id}:{version}",
-                        lambda g: choose(g, seat), expected_version=version)
+                        lambda g: choose(g, seat, name), expected_version=version)

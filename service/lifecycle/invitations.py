@@ -6,7 +6,8 @@ invitation not answered within ``INVITE_TTL`` (default 3 days) expires and the i
 An address that is not a phone number or email address, the sender's own, or one that has
 sent STOP gets a clear refusal and no game.
 
-``NEW BOT`` starts a game against the ``basic`` strategy at once; the computer's moves are
+``NEW BOT`` starts a game against the computer at once (the strong ``pimc`` strategy; ``NEW BOT EASY``:
+``basic``); the computer's moves are
 made by a Celery task after ``BOT_DELAY`` seconds (see :mod:`workers.beat`).
 
 The game record (``{g:<id>}:meta``) holds ``rules`` (JSON of :class:`spades.events.HouseRules`),
@@ -33,9 +34,7 @@ from ..games.start import start as start_game
 from ..players import EMAIL, BadAddress, address_kind, parse_address
 from ..store import game_owner
 from ..store_due import Item
-from . import hooks, settings
-
-BOT_ADDRESS = keys.BOT_PREFIX + "basic"
+from . import bot, hooks, settings
 
 
 def game_id_for(message_id: str) -> str:
@@ -43,7 +42,7 @@ def game_id_for(message_id: str) -> str:
     return hashlib.sha256(message_id.encode()).hexdigest()[:12]
 
 
-__all__ = ["BOT_ADDRESS", "game_id_for", "rules_of", "rules_context", "invite", "new_meta", "start",
+__all__ = ["game_id_for", "rules_of", "rules_context", "invite", "new_meta", "start",
            "start_bot_game", "create_game", "pending_for", "accept", "decline", "on_expiry_due"]
 
 
@@ -55,8 +54,9 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
            now_ms: int | None = None) -> Result:
     """``NEW <address | BOT>``: an invitation (or a game against the computer at once), or a refusal."""
     rules = rules or HouseRules()
-    if (target or "").strip().upper() == "BOT":
-        return start_bot_game(svc, message_id, sender, rules)
+    said = " ".join((target or "").upper().split())
+    if said in ("BOT", "BOT EASY"):
+        return start_bot_game(svc, message_id, sender, rules, bot.EASY if said == "BOT EASY" else bot.STRATEGY)
     try:
         invitee = parse_address(target, svc.config.get("DEFAULT_REGION", "US")).value
     except BadAddress:
@@ -114,13 +114,14 @@ def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], update
     return out
 
 
-def start_bot_game(svc: Services, message_id: str, sender: str, rules: HouseRules) -> Result:
-    """``NEW BOT``: a game against the ``basic`` strategy, under way at once."""
+def start_bot_game(svc: Services, message_id: str, sender: str, rules: HouseRules,
+                   strategy: str = bot.STRATEGY) -> Result:
+    """``NEW BOT`` (``NEW BOT EASY``): a game against the computer playing ``strategy``, under way at once."""
     gid = game_id_for(message_id)
     done = svc.store.consumed(game_owner(gid), message_id)
     if done is not None:
         return Result(done, Outcome.DUPLICATE, gid)
-    meta = new_meta(svc, gid, sender, BOT_ADDRESS, rules, clock.now_ms(svc.redis))
+    meta = new_meta(svc, gid, sender, bot.address_for(strategy), rules, clock.now_ms(svc.redis))
     return start(svc, message_id, gid, meta, dict(meta))
 
 

@@ -75,7 +75,7 @@ def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, ce
         if game.to_move != human:
             time.sleep(0.005)
             continue
-        text = port.command_text(bot.choose(game, human))  # the human plays well too
+        text = port.command_text(bot.choose(game, human, bot.EASY))  # the human plays fair cards too
         _resp, mid = post_sms(client, ALICE, text)
         wait_handled(svc, mid)
         moves += 1
@@ -92,3 +92,16 @@ def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, ce
     assert sum(m["kind"] == "hand_summary" for m in told) == len(game.history)
     assert told[-1]["body"].startswith("Partiet er slutt:") and "OMKAMP" in told[-1]["body"]  # in Norwegian (+47)
     assert all(m["to"] == ALICE for m in local(svc))
+
+
+def test_new_bot_plays_the_strong_strategy_and_new_bot_easy_the_basic_one(svc) -> None:  # type: ignore[no-untyped-def]
+    """Issue 12: NEW BOT is the opponent worth playing (pimc); NEW BOT EASY keeps basic; AUTO ON plays pimc."""
+    assert lifecycle_command(svc, ALICE, "NEW BOT").outcome == "started"
+    assert lifecycle_command(svc, BOB, "NEW BOT EASY").outcome == "started"
+    seats = {}
+    for who in (ALICE, BOB):
+        meta = svc.store.meta(svc.players.games(who)[0])
+        seats[who] = meta["seat1"] if meta["seat0"] == who else meta["seat0"]
+    assert seats == {ALICE: "bot:pimc", BOB: "bot:basic"}
+    assert [bot.strategy_of(a) for a in (seats[ALICE], seats[BOB], CAROL)] == ["pimc", "basic", "pimc"]
+    assert bot.strategy_of("bot:gone") == "pimc"  # a seat naming a strategy no longer known: the strong one
