@@ -65,6 +65,7 @@ MAX_EXCHANGE = 3
 SPADES = Suit.SPADES
 _ONE: tuple[tuple[int, ...], tuple[int, ...]] = ((0,), (1,))
 _NOBODY: tuple[int, ...] = ()
+_BOTH: tuple[tuple[int, ...], tuple[int, ...]] = ((0, 1), (1, 0))  # by first player: first, second
 
 
 class Game:
@@ -177,22 +178,13 @@ class Game:
     def _dn_declared(self, e: DoubleNilDeclared) -> None:
         self.dn_decided[e.seat] = True
         self.double_nil[e.seat] = True
-        if self.rules.simultaneous_draw:
-            self.movers = self._draw_movers()
+        if e.seat == self.first_player and self.rules.simultaneous_draw:
+            self.movers = _BOTH[e.seat]  # the second player may start once the first has chosen (D11)
 
     def _dn_declined(self, e: DoubleNilDeclined) -> None:
         self.dn_decided[e.seat] = True
-        if self.rules.simultaneous_draw:
-            self.movers = self._draw_movers()
-
-    def _draw_movers(self) -> tuple[int, ...]:
-        """Who may move in a simultaneous draw (D11): the first player alone until their double
-        nil choice, then each player who holds fewer than 13 cards."""
-        first = self.first_player
-        if not self.dn_decided[first]:
-            return _ONE[first]
-        decisions = self.decisions
-        return tuple(s for s in (first, 1 - first) if decisions[s] < 13)
+        if e.seat == self.first_player and self.rules.simultaneous_draw:
+            self.movers = _BOTH[e.seat]
 
     def _draw_decided(self, e: DrawDecided) -> None:
         seat = e.seat
@@ -205,10 +197,11 @@ class Game:
         self.draw_pos += 2
         if self.draw_pos >= 52:
             self._after_draw()
-        elif self.rules.simultaneous_draw:
-            self.movers = self._draw_movers()
-        else:
+        elif not self.rules.simultaneous_draw:
             self.movers = _ONE[1 - seat]
+        elif self.decisions[seat] == 13:  # D11: this player holds 13 cards, the other still draws
+            self.movers = _ONE[1 - seat]
+        # else (D11): the movers stay as they are: both, or this player alone if the other is done
 
     def _after_draw(self) -> None:
         if self.rules.simultaneous_draw:  # the discard pile in pile order, as alternation leaves it (D11)
@@ -257,7 +250,8 @@ class Game:
         else:
             self._start_play()
 
-    def _card_played(self, e: CardPlayed) -> None:
+    def _card_played(self, e: CardPlayed, _one: tuple = _ONE, _nobody: tuple = _NOBODY) -> None:
+        # (the defaults bind the module's constants locally: this runs for half of all events)
         card = e.card
         self.hands[e.seat].remove(card)
         trick = self.trick
@@ -267,15 +261,15 @@ class Game:
             self.spades_broken = True
         trick.append((e.seat, card))
         self.played.append(card)
-        self.movers = _ONE[1 - e.seat] if len(trick) < 2 else _NOBODY
+        self.movers = _one[1 - e.seat] if len(trick) < 2 else _nobody
 
-    def _trick_won(self, e: TrickWon) -> None:
+    def _trick_won(self, e: TrickWon, _one: tuple = _ONE, _nobody: tuple = _NOBODY) -> None:
         self.tricks_won[e.seat] += 1
         self.won_cards[e.seat].extend([c for _, c in e.cards])
         self.trick = []
         self.last_trick = e
         self.leader = e.seat
-        self.movers = _ONE[e.seat] if e.trick < 13 else _NOBODY
+        self.movers = _one[e.seat] if e.trick < 13 else _nobody
 
     def _hand_scored(self, e: HandScored) -> None:
         self.history.append(e)
