@@ -62,6 +62,11 @@ CONTEXTS: dict[str, list[dict]] = {
     "reminder": [{"prompt": "Draw 3/13: 4S. K keeps 4S, D discards it and takes the next.", "n": 1, "of": 3,
                   "opp": NAME, "label": ""}],
     "tz_unknown": [{"text": "Mars/Olympus"}],
+    "limit_country": [{"number": "+19002001234"}],
+    "limit_flood": [{"limit": 20}],
+    "limit_invites_day": [{"count": 10}],
+    "limit_invites_pending": [{"count": 3}],
+    "email_move_needs_reply_address": [{}],
 }
 
 
