@@ -87,8 +87,9 @@ class Cluster:
         env.update({
             "SLOWSPADES_REDIS_URL": self.redis_url, "SLOWSPADES_PUBLIC_BASE_URL": self.base,
             "SLOWSPADES_TWILIO_AUTH_TOKEN": TOKEN, "SLOWSPADES_DELIVERY": "local",
-            # bots play far faster than people: no flood limit, no daily SMS cap (service.limits)
-            "SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE": "0", "SLOWSPADES_SMS_DAILY_CAP": "0",
+            # bots play far faster than people: limits too high to bite, but counted as in production
+            # (the flood counter at the webhook, the day's SMS count at each delivery: service.limits)
+            "SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE": "1000000", "SLOWSPADES_SMS_DAILY_CAP": "1000000000",
             "PYTHONPATH": f"{ROOT / 'bench'}:{ROOT}",
         })
         return env
