@@ -28,7 +28,7 @@ def strategy(name: str = STRATEGY) -> Callable[[PlayerView], Command]:
 
 def choose(game: Game, seat: int) -> Command | None:
     """The strategy's move for ``seat``, or None if it is not their turn."""
-    if game.phase == "over" or game.to_move != seat:
+    if game.phase == "over" or not game.may_move(seat):
         return None
     return strategy()(view(game, seat))
 
