@@ -75,12 +75,15 @@ def on_timeout_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, 
     until = reminders.paused_until(svc, item.game_id, now_ms)
     if until is not None:
         return until, []
-    t = reminders.turns(svc, item.game_id).get(item.seat)
+    owed = reminders.turns(svc, item.game_id)
+    t = owed.get(item.seat)
     since = t["since"] if t else now_ms
     deadline = deadline_ms(svc, item.game_id, since, now_ms)
     if now_ms < deadline:
         return deadline, []
     waiting = 1 - item.seat
+    if waiting in owed:  # both owe a move (RULES D11): CLAIM needs the other's own move made first
+        return now_ms + 3_600_000, []
     opp = name_of(svc, meta.get(f"seat{item.seat}", ""))
     label = label_of(svc, meta.get(f"seat{waiting}", ""), item.game_id)
     out = outbox.notify_game(svc, item.game_id, "timeout:" + item.member,
@@ -96,9 +99,12 @@ def on_auto_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, lis
     address = meta.get(f"seat{item.seat}", "")
     if meta.get("status") != "active" or not reminders.flag(svc, address, "auto", False):
         return None, []
+    if not reminders.owes(svc, item.game_id, item.seat, item.version):
+        return None, []
     until = reminders.paused_until(svc, item.game_id, now_ms)
     if until is not None:
         return until, []
-    out = bot.move(svc, item.game_id, item.seat, item.version, "auto:" + item.member)
+    # the game's version now: the other player may have moved since this turn began (RULES D11)
+    out = bot.move(svc, item.game_id, item.seat, svc.store.version(item.game_id), "auto:" + item.member)
     hooks.after_move(svc, out)  # out.bot: the computer's move, if it is next (workers.beat queues it)
     return None, out.outbox_ids

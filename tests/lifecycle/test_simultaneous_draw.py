@@ -7,7 +7,9 @@ from datetime import datetime, timedelta, timezone
 
 import time_machine
 
+from service import keys
 from service.conversation_port import command_text
+from service.lifecycle import bot
 from spades import bots
 from spades.game import view
 
@@ -108,13 +110,13 @@ def test_each_player_is_reminded_only_of_a_move_they_owe(svc) -> None:  # type: 
 
 def play_hand(svc, gid, addresses, until_hand: int) -> None:  # type: ignore[no-untyped-def]
     """Both players answer every prompt with the basic strategy's move until the game reaches ``until_hand``."""
-    bot = bots.get("basic")
+    basic = bots.get("basic")
     while True:
         game = load(svc, gid)
         if game.phase == "over" or game.hand_no >= until_hand:
             return
         seat = game.movers[0]
-        assert move(svc, addresses[seat], command_text(bot.choose(view(game, seat)))).outcome == "applied"
+        assert move(svc, addresses[seat], command_text(basic.choose(view(game, seat)))).outcome == "applied"
 
 
 def test_forced_cards_play_themselves_and_the_player_is_told(svc) -> None:  # type: ignore[no-untyped-def]
@@ -123,7 +125,7 @@ def test_forced_cards_play_themselves_and_the_player_is_told(svc) -> None:  # ty
     gid = start_game(svc, CAROL, ERIN)
     meta = svc.store.meta(gid)
     addresses = (meta["seat0"], meta["seat1"])
-    bot = bots.get("basic")
+    basic = bots.get("basic")
     pending: dict[int, tuple[str, int]] = {}  # seat -> (card played for them, their messages then)
     told = 0
     while told < 2:
@@ -140,7 +142,7 @@ def test_forced_cards_play_themselves_and_the_player_is_told(svc) -> None:  # ty
         seat = game.movers[0]
         version = game.version
         heard = [len(local(svc, a)) for a in addresses]
-        assert move(svc, addresses[seat], command_text(bot.choose(view(game, seat)))).outcome == "applied"
+        assert move(svc, addresses[seat], command_text(basic.choose(view(game, seat)))).outcome == "applied"
         new = [e.event for e in svc.store.load(gid)][version:]
         plays = [e for e in new if e["type"] == "card_played"]
         if any(e["type"] == "hand_scored" for e in new):
@@ -181,3 +183,46 @@ def test_a_decided_hand_finishes_itself_and_the_summary_says_so(svc) -> None:  #
     assert decided
     summaries = [m["body"] for m in local(svc, CAROL) if m.get("kind") == "hand_summary"]
     assert any("tricks decided." in body for body in summaries), summaries
+
+
+def test_the_computer_draws_all_its_cards_at_once(svc) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11 (RULES D11): once it has made its double nil choice, the computer makes its 13 draw
+    decisions in one move, while the person draws at their own pace."""
+    res = lifecycle_command(svc, CAROL, "NEW BOT")
+    gid = str(res.game_id)
+    meta = svc.store.meta(gid)
+    computer = 0 if keys.is_bot(meta["seat0"]) else 1
+    computer_moves = 0
+    while load(svc, gid).phase == "draw":
+        game = load(svc, gid)
+        if game.may_move(computer):
+            assert bot.move(svc, gid, computer, game.version).outcome == "applied"
+            computer_moves += 1
+            assert load(svc, gid).decisions[computer] == 13  # all at once
+        else:
+            assert move(svc, CAROL, "K" if game.decisions[1 - computer] or not view(
+                game, 1 - computer).double_nil_offer else "DRAW").outcome == "applied"
+    assert computer_moves == 1  # its double nil choice; the 13 decisions came with it
+
+
+def test_a_claim_against_the_player_who_still_owes_their_draw(svc) -> None:  # type: ignore[no-untyped-def]
+    """Two movers (RULES D11): the timeout counts from when each player was asked; a player who owes a move
+    themselves may not claim; one who finished drawing may claim against the one who did not."""
+    with time_machine.travel(MONDAY_8_NY, tick=False) as clock:
+        gid = start_game(svc, CAROL, ERIN)
+        first, second = seats(svc, gid)
+        move(svc, first, "DRAW")  # the second player's turn begins now
+        clock.shift(timedelta(days=7, hours=1))
+        sent = tick(svc)
+        assert "claim_possible" not in [m["kind"] for m in sent]  # both owe a move: nobody may claim yet
+        assert lifecycle_command(svc, first, "CLAIM").outcome == "claim_refused"
+        assert lifecycle_command(svc, second, "CLAIM").outcome == "claim_refused"
+        draw_all(svc, gid, first)  # the first player finishes; the second's 7 days are over already
+        clock.shift(timedelta(hours=1))
+        sent = tick(svc)
+        assert [(m["to"], m["kind"]) for m in sent if m["kind"] == "claim_possible"] == [(first, "claim_possible")]
+        assert lifecycle_command(svc, second, "CLAIM").outcome == "claim_refused"
+        assert lifecycle_command(svc, first, "CLAIM").outcome == "applied"
+        game = load(svc, gid)
+        assert game.phase == "over" and game.end_reason == "timeout"
+        assert svc.store.meta(gid)[f"seat{game.winner}"] == first
