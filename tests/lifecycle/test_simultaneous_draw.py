@@ -226,3 +226,18 @@ def test_a_claim_against_the_player_who_still_owes_their_draw(svc) -> None:  # t
         game = load(svc, gid)
         assert game.phase == "over" and game.end_reason == "timeout"
         assert svc.store.meta(gid)[f"seat{game.winner}"] == first
+
+
+def test_a_pause_holds_both_players_reminders_then_each_gets_theirs(svc) -> None:  # type: ignore[no-untyped-def]
+    """Two movers (RULES D11): PAUSE stops both players' reminders; when it ends, each is reminded."""
+    with time_machine.travel(MONDAY_8_NY, tick=False) as clock:
+        gid = start_game(svc, CAROL, ERIN)
+        first, second = seats(svc, gid)
+        move(svc, first, "DRAW")  # 08:00: both owe a move
+        clock.shift(timedelta(hours=1))
+        assert lifecycle_command(svc, second, "PAUSE 1").outcome == "paused"
+        clock.shift(timedelta(hours=12))
+        assert tick(svc) == []
+        clock.move_to(MONDAY_8_NY + timedelta(days=1, hours=1))  # the pause ends: 09:00 in New York
+        sent = tick(svc)
+        assert sorted(m["to"] for m in sent if m["kind"] == "reminder") == sorted([first, second])
