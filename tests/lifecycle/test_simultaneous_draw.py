@@ -241,3 +241,18 @@ def test_a_pause_holds_both_players_reminders_then_each_gets_theirs(svc) -> None
         clock.move_to(MONDAY_8_NY + timedelta(days=1, hours=1))  # the pause ends: 09:00 in New York
         sent = tick(svc)
         assert sorted(m["to"] for m in sent if m["kind"] == "reminder") == sorted([first, second])
+
+
+def test_new_with_alt_creates_a_game_of_strict_alternation(svc) -> None:  # type: ignore[no-untyped-def]
+    """RULES D11's house rule: ``NEW ... ALT``; the invitation says so; the players then draw in turn."""
+    res = lifecycle_command(svc, CAROL, f"NEW {ERIN} ALT")
+    assert res.outcome == "invited"
+    assert "strict alternation" in local(svc, ERIN)[-1]["body"]
+    assert lifecycle_command(svc, ERIN, "YES").outcome == "started"
+    gid = str(res.game_id)
+    assert load(svc, gid).rules.simultaneous_draw is False
+    first, second = seats(svc, gid)
+    move(svc, first, "DRAW")
+    move(svc, first, "K")
+    assert move(svc, first, "K").outcome == "illegal"  # now the second player's turn
+    assert load(svc, gid).movers == (seat_of(svc, gid, second),)
