@@ -45,7 +45,7 @@ def claim(svc: Services, message_id: str, sender: str, game_id: str, now_ms: int
     """``CLAIM``: the waiting player wins a game whose player to move has run out of time.
 
     Refused (with a reply saying how long is left) when the time has not run out, the game is
-    paused, or the sender is the one to move.
+    paused, or the sender owes a move too (both may, in a simultaneous draw: RULES D11).
     """
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     meta = svc.store.meta(game_id)
