@@ -37,7 +37,7 @@ ENGINE_KINDS = frozenset({"double_nil", "draw", "keep", "discard", "exchange", "
 #: Intent kinds the service handles itself.
 META_KINDS = frozenset({
     "stop", "start", "help", "hand", "score", "rules", "lang", "new", "yes", "no", "games",
-    "remind", "pause", "tz", "auto", "dn_setting", "claim", "rematch", "name",
+    "remind", "pause", "tz", "auto", "autoplay", "dn_setting", "claim", "rematch", "name",
 })
 #: Twilio's / carriers' reserved opt-out words.
 OPT_OUT_WORDS = ("STOP", "UNSUBSCRIBE", "END", "QUIT", "STOPALL", "REVOKE", "OPTOUT", "CANCEL")
@@ -56,7 +56,7 @@ class Intent:
       ``bid``: ``number`` (0 is nil; out-of-range numbers are left to the engine);
     * ``lang``: ``arg`` = a supported language code; ``new``: ``arg`` = ``"BOT"``, an
       E.164-ish phone number (``+33612345678``) or an email address, and ``rules``;
-      ``remind`` / ``auto`` / ``dn_setting``: ``flag`` (True = on; ``dn_setting`` on =
+      ``remind`` / ``auto`` / ``autoplay`` / ``dn_setting``: ``flag`` (True = on; ``dn_setting`` on =
       "ask me DN or DRAW at each hand", off = "always DRAW"); ``pause``: ``number`` (days,
       None if not given); ``tz``: ``arg`` = the zone name as typed; ``name``: ``arg`` = the
       name the player chose (checked by :func:`chat.names.check_name`: GSM-7, 1 to 12 characters,
@@ -184,6 +184,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "pause": ("PAUSE",),
         "tz": ("TZ", "TIMEZONE", "TIME ZONE"),
         "auto": ("AUTO",),
+        "autoplay": ("AUTOPLAY", "AUTO PLAY"),
         "claim": ("CLAIM",),
         "rematch": ("REMATCH",),
         "name": ("NAME", "MY NAME"),
@@ -459,10 +460,11 @@ _EASY = frozenset(normalize(w) for w in ("EASY", "FACILE", "LETT", "MUDAH", "Ε�
 
 
 def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
-    """NEW <phone | email | BOT [EASY]> [BAGS] [FLOOR [n]] [TO n]."""
+    """NEW <phone | email | BOT [EASY]> [BAGS] [FLOOR [n]] [TO n] [ALT] (ALT: strict alternation in the draw, RULES D11)."""
     table = _TABLES[lang]
     address: str | None = None
     failed_nil_bags, floor, target = False, None, 500
+    simultaneous_draw = True
     words = list(raw_words)
     i = 0
     leftovers: list[str] = []
@@ -495,6 +497,8 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
             if i + 1 < len(words) and _NUMBER.match(words[i + 1].strip()):
                 i += 1
                 floor = -abs(int(words[i]))
+        elif n in ("ALT", "ALTERNATE", "ALTERNER", "VEKSLE", "GILIR"):
+            simultaneous_draw = False
         elif n in ("TO", "TARGET", "A", "JUSTE", "TIL", "SAMPAI", "ΕΩΣ") and i + 1 < len(words) and words[i + 1].isdigit():
             i += 1
             target = int(words[i])
@@ -511,7 +515,7 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
         return say("unknown", reason="bad_number", arg=str(target))
     if leftovers:
         return say("unknown", reason="not_understood", arg=" ".join(leftovers))
-    return say("new", arg=address, rules=HouseRules(failed_nil_bags, floor, target))
+    return say("new", arg=address, rules=HouseRules(failed_nil_bags, floor, target, simultaneous_draw))
 
 
 def parse(text: str | None, lang: str = "en") -> Intent:
@@ -592,7 +596,7 @@ def parse(text: str | None, lang: str = "en") -> Intent:
         if code is None:
             return say("unknown", reason="bad_lang", arg=" ".join(rest)[:20])
         return say("lang", arg=code)
-    if kind in ("remind", "auto"):
+    if kind in ("remind", "auto", "autoplay"):
         flag = _flag(rest, lang)
         if flag is None or len(rest) != 1:
             return say("unknown", reason="missing_arg", arg=kind)

@@ -73,6 +73,12 @@ def _lang(svc: Services, m: Inbound) -> Result | None:
     return _reply(svc, m, "lang_set", lang=m.said.arg)
 
 
+def _autoplay_setting(svc: Services, m: Inbound) -> Result:
+    """``AUTOPLAY ON/OFF``: whether the player's forced cards are played for them (on by default, issue 11)."""
+    reminders.set_flag(svc, m.sender, "autoplay", bool(m.said.flag))
+    return _reply(svc, m, "autoplay_setting", Outcome.SETTING, value=bool(m.said.flag))
+
+
 def _dn_setting(svc: Services, m: Inbound) -> Result:
     reminders.set_flag(svc, m.sender, "dn", bool(m.said.flag))
     return _reply(svc, m, "setting", setting="dn", value=bool(m.said.flag))
@@ -147,6 +153,7 @@ TABLE: dict[str, Handler] = {
     "help": _help,
     "lang": _lang,
     "dn_setting": _dn_setting,
+    "autoplay": _autoplay_setting,
     "rules": _rules,
 }
 

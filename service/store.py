@@ -49,7 +49,7 @@ from .keys import DIRTY, LOCAL_OUTBOX, game_owner, owner_keys, player_owner, spl
 from .store_archive import ARCHIVE_LUA, COMPACT_LUA, ArchivedGames
 from .store_base import StoredEvent, now_ms, queue_script, sid_key
 from .store_inbound import CLAIM_INBOUND_LUA, InboundRecords
-from .store_life import TURN_LUA, LifeRecords
+from .store_life import SEAT_TURNS_LUA, TURN_LUA, LifeRecords
 from .store_limits import LimitCounters
 from .store_operator import REQUEUE_LUA, OperatorReads
 from .store_outbox import CLAIM_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
@@ -58,15 +58,15 @@ from .store_reads import QueuedReads
 __all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "Store", "StoredEvent", "DIRTY", "LOCAL_OUTBOX",
            "SETTLE_LUA", "game_owner", "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]
 
-APPEND_LUA = r"""
+APPEND_LUA = SEAT_TURNS_LUA + r"""
 -- KEYS: ev, meta, consumed, outbox, outq, life
 -- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON
 -- payload: events, outbox (entries), meta (fields), ttl,
 --   claimed: a claim token (or false): the entries are born claimed for sending by the caller's one
 --     delivery attempt (status 'sending', '<n>:by' the token; never the message id, which two
 --     handlings of one message share),
---   turn: [version, seat, since], recorded in life unless a newer turn is; the reply then ends with
---     1 or 0 and the turn recorded before (version, seat)
+--   turn: [version, seat(s), since, actor], recorded in life unless a newer turn is (with each seat's own
+--     turn, SEAT_TURNS_LUA); the reply then ends with 1 or 0 and the turn recorded before (version, seat)
 local ev, meta, consumed, outbox, outq, life = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local expected = tonumber(ARGV[1])
 local msg = ARGV[2]
@@ -114,7 +114,9 @@ if type(p.turn) == 'table' then
   local seat = redis.call('HGET', life, 'seat') or ''
   local fresh = 0
   if v < tonumber(p.turn[1]) then
+    local old_since = redis.call('HGET', life, 'since') or p.turn[3]
     redis.call('HSET', life, 'v', p.turn[1], 'seat', p.turn[2], 'since', p.turn[3])
+    seat_turns(life, v, seat, old_since, p.turn[1], p.turn[2], p.turn[3], p.turn[4] or '')
     fresh = 1
   end
   reply[5], reply[6], reply[7] = fresh, tostring(v), seat
@@ -167,7 +169,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
     def append(self, owner: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,
                message_id: str | None = None, outbox: Iterable[dict[str, Any]] = (),
                meta: dict[str, str] | None = None, ttl: int = 0, claimed: bool | str = False,
-               turn: tuple[int, str, int] | None = None) -> AppendResult:
+               turn: tuple[int, str, int] | tuple[int, str, int, int | None] | None = None) -> AppendResult:
         """Append events + outbox entries + meta fields + the consumed message id, all or nothing.
 
         ``expected_version`` is the stream length the caller decided against (-1: no check,
@@ -178,7 +180,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
         claimed for sending by the caller's attempt (status ``sending``: it settles them itself with that
         token, :meth:`settle_local_many`; if it dies first, the sweep sends them once
         ``SLOWSPADES_SEND_LEASE`` is over).
-        ``turn``: (game version, seat to move or "", ms) recorded in the owner's ``life`` hash with the
+        ``turn``: (game version, the seats owing a move ("0", "1", "01") or "", ms[, the actor's seat]) recorded in the owner's ``life`` hash with the
         append, unless a newer turn is (see ``AppendResult.turn``; ``service.lifecycle.reminders``).
         """
         entries = [json.dumps(e, separators=(",", ":")) for e in outbox]
@@ -189,7 +191,8 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
             "meta": {str(a): str(b) for a, b in (meta or {}).items()},
             "ttl": int(ttl),
             "claimed": (claimed if isinstance(claimed, str) else new_claim_token()) if claimed else False,
-            "turn": [str(int(turn[0])), str(turn[1]), str(int(turn[2]))] if turn is not None else None,
+            "turn": ([str(int(turn[0])), str(turn[1]), str(int(turn[2])),
+                      "" if len(turn) < 4 or turn[3] is None else str(turn[3])] if turn is not None else None),
         })
         keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"]]
         args = [expected_version, message_id or "", now_ms(), payload]

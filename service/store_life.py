@@ -16,12 +16,34 @@ from redis.commands.core import Script
 from .codec import text, text_hash
 from .keys import game_life, number_field, owner_keys, player_life, player_nums, player_owner
 
-TURN_LUA = r"""
--- KEYS: life; ARGV: version, seat, since ms. Records the turn unless a newer one is recorded.
+# The per-seat form of a turn (RULES D11: both players may owe a move): ``seat`` holds the digits of the
+# seats owing one ("0", "1", "01"); ``v<seat>`` / ``since<seat>``: when the move that seat owes began. A
+# seat that owed a move before and still does, and did not make this one (``actor``), keeps its own.
+SEAT_TURNS_LUA = r"""
+local function seat_turns(life, old_v, old_seat, old_since, version, movers, since, actor)
+  for s = 0, 1 do
+    local c = tostring(s)
+    if string.find(movers, c, 1, true) then
+      if old_v >= 0 and string.find(old_seat, c, 1, true) and actor ~= '' and actor ~= c then
+        if redis.call('HEXISTS', life, 'v' .. c) == 0 then
+          redis.call('HSET', life, 'v' .. c, tostring(old_v), 'since' .. c, old_since)
+        end
+      else
+        redis.call('HSET', life, 'v' .. c, version, 'since' .. c, since)
+      end
+    end
+  end
+end
+"""
+
+TURN_LUA = SEAT_TURNS_LUA + r"""
+-- KEYS: life; ARGV: version, seat(s), since ms, actor seat or ''. Records the turn unless a newer one is.
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
 if v >= tonumber(ARGV[1]) then return {0, tostring(v), redis.call('HGET', KEYS[1], 'seat') or ''} end
 local old = redis.call('HGET', KEYS[1], 'seat') or ''
+local old_since = redis.call('HGET', KEYS[1], 'since') or ARGV[3]
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 'seat', ARGV[2], 'since', ARGV[3])
+seat_turns(KEYS[1], v, old, old_since, ARGV[1], ARGV[2], ARGV[3], ARGV[4] or '')
 return {1, tostring(v), old}
 """
 
@@ -81,9 +103,12 @@ class LifeRecords:
     def queue_game_life(self, pipe: Pipeline, game_id: str) -> None:
         pipe.hgetall(game_life(game_id))
 
-    def record_turn(self, game_id: str, version: int, seat: str, since_ms: int) -> tuple[Any, Any, Any]:
-        """Record the game's turn unless a newer one is: (1 if recorded, the turn before: version, seat)."""
-        fresh, old_v, old_seat = self._turn(keys=[game_life(game_id)], args=[version, seat, since_ms])
+    def record_turn(self, game_id: str, version: int, seat: str, since_ms: int,
+                    actor: int | None = None) -> tuple[Any, Any, Any]:
+        """Record the game's turn unless a newer one is: (1 if recorded, the turn before: version, seat).
+        ``seat``: the seats owing a move ("0", "1", "01"); ``actor``: the seat whose move made it, if known."""
+        fresh, old_v, old_seat = self._turn(keys=[game_life(game_id)],
+                                            args=[version, seat, since_ms, "" if actor is None else str(actor)])
         return fresh, old_v, old_seat
 
     # -- game numbers ----------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from redis.client import Pipeline
 
+from spades.autoplay import autoplay
 from spades.commands import Command
 from spades.errors import GameOverError, RuleError
 from spades.events import Event, GameEnded, to_dict
@@ -29,8 +30,8 @@ from ..codec import text, text_hash
 from ..store import game_owner, now_ms
 from ..store_life import PLAYER_READS
 from .cache import Taken
-from .players import PlayerInfo, players_from, players_info, queue_players, seats
-from .result import AfterMove, Outcome, Result, TurnState
+from .players import PlayerInfo, info_of, players_from, players_info, queue_players, seats
+from .result import AfterMove, Outcome, Result, TurnState, movers_field
 from .turns import turn_messages
 
 if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
@@ -126,20 +127,22 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             if isinstance(choice, Result):
                 svc.games.put(game_id, taken)
                 return choice
+            movers_before = game.movers
             events = svc_decide(svc, game_id, version, game, choice)
         except (GameOverError, RuleError) as exc:
             svc.games.put(game_id, taken)
             return mover.refused(now, exc)
+        events += played_for(svc, game_id, meta, infos, game)
         updates: dict[str, str] = {}
-        events, outbox = turn_messages(svc, game_id, meta, game, events, updates, infos=infos, recent=taken.recent)
+        events, outbox = turn_messages(svc, game_id, meta, game, events, updates, infos=infos, recent=taken.recent,
+                                       actor=getattr(choice, "seat", None), movers_before=movers_before)
         over = any(isinstance(e, GameEnded) for e in events)
         if over:
             updates.update(status="over", ended=str(now_ms()))
-        seat_to_move = "" if game.to_move is None or game.phase == "over" else str(game.to_move)
         ttl = int(svc.config.get("OUTBOX_TTL", 172800)) if over else 0
         res = svc.store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
                                outbox=outbox, meta=updates, ttl=ttl, claimed=send_now,
-                               turn=(game.version, seat_to_move, now.now_ms))
+                               turn=(game.version, movers_field(game), now.now_ms, getattr(choice, "seat", None)))
         if res.ok:
             svc.games.put(game_id, taken, res.last_stream_id, events)
             if over:  # a finished game's log, compressed (store.Store.archive)
@@ -149,13 +152,25 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             mine = list(zip(res.outbox_ids, outbox)) if send_now else []
             claimed = tuple(dict(e, id=oid) for oid, e in mine if e["to"] in infos and infos[e["to"]].may_send)
             unsendable = tuple(oid for oid, e in mine if not (e["to"] in infos and infos[e["to"]].may_send))
-            after = AfterMove(TurnState.of(game), {**meta, **updates}, now.life, now.now_ms, told, renote,
+            after = AfterMove(TurnState.of(game, getattr(choice, "seat", None)), {**meta, **updates}, now.life, now.now_ms, told, renote,
                               res.turn, claimed, unsendable)
             return Result(res.outbox_ids, Outcome.APPLIED, game_id, after)
         if res.status == "duplicate":
             return Result(res.outbox_ids, Outcome.DUPLICATE, game_id)
         # conflict: someone appended first; the cached state is dropped, read and decide again
     raise RuntimeError(f"gave up on {message_id} after {MAX_ATTEMPTS} conflicts on game {game_id}")
+
+
+def played_for(svc: Services, game_id: str, meta: dict[str, str], infos: dict[str, PlayerInfo],
+               game: Game) -> list[Event]:
+    """What plays itself after a decided move (``spades.autoplay``, folded on ``game``): the forced cards of
+    the players with ``AUTOPLAY ON`` (the default; the computer's always), and the rest of a hand whose end
+    is decided. Appended with the move, so both are told of it in the same messages."""
+    if game.phase != "play":
+        return []
+    forced = [keys.is_bot(meta.get(f"seat{s}", "")) or info_of(infos, meta.get(f"seat{s}", ""), svc.config).flag(
+        "autoplay", True) for s in (0, 1)]
+    return autoplay(game, svc.dealer(game_id, game.version), forced, finish=True)
 
 
 def svc_decide(svc: Services, game_id: str, version: int, game: Game, command: Command) -> list[Event]:

@@ -69,11 +69,18 @@ class TurnState:
 
     version: int
     phase: str
-    to_move: int | None
+    movers: tuple[int, ...]  # who owes a move: none, one, or both in a simultaneous draw (RULES D11)
+    actor: int | None = None  # the seat whose command made this state, if known
 
     @classmethod
-    def of(cls, game: Game | TurnState) -> TurnState:
-        return cls(game.version, game.phase, game.to_move)
+    def of(cls, game: Game | TurnState, actor: int | None = None) -> TurnState:
+        return cls(game.version, game.phase, tuple(game.movers), actor)
+
+
+def movers_field(game: Game | TurnState) -> str:
+    """Who owes a move, as the turn record holds it: the seats' digits (``"0"``, ``"1"``, ``"01"`` in a
+    simultaneous draw, RULES D11), empty when nobody does."""
+    return "" if game.phase == "over" else "".join(str(s) for s in sorted(game.movers))
 
 
 @dataclass(frozen=True)

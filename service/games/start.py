@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import TYPE_CHECKING
 
@@ -28,8 +27,7 @@ def rules_of(meta: dict[str, str]) -> HouseRules:
 def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], updates: dict[str, str]) -> Result:
     """Deal the game's first hand and tell both players (``meta``: the game's meta as read; ``updates``: the
     fields to write with it). ``Result.game`` is the game started, for the lifecycle to schedule its turn."""
-    # strict alternation (RULES D11's house rule) until the service prompts both players during the draw
-    events = new_game(gid, dataclasses.replace(rules_of(meta), simultaneous_draw=False), svc.dealer(gid, 0))
+    events = new_game(gid, rules_of(meta), svc.dealer(gid, 0))
     game = fold(events)
     updates = dict(updates, status="active", started=str(clock.now_ms(svc.redis)))
     events, outbox = turn_messages(svc, gid, meta, game, events, updates, everyone=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from chat.render import Rendered
-from spades.events import Event, to_dict
+from spades.events import AUTO_DECIDED, Event, to_dict
 
 from .outbox import entry, render
 from .players import label_of as game_label
@@ -44,10 +44,11 @@ def _line(score: dict[str, Any]) -> dict[str, Any]:
 
 
 def hand_summary(hand_scored: dict[str, Any], seat: int, next_first: int | None, opponent_name: str,
-                 label: str = "") -> dict[str, Any]:
+                 label: str = "", decided: int = 0) -> dict[str, Any]:
     """The ``hand_summary`` context for the player at ``seat``.
 
-    ``next_first`` is the seat that draws first in the next hand (None when the game is over).
+    ``next_first`` is the seat that draws first in the next hand (None when the game is over); ``decided``:
+    how many last tricks the service played out because their result was decided (``spades.autoplay``).
     """
     scores = hand_scored["scores"]
     return {
@@ -57,6 +58,7 @@ def hand_summary(hand_scored: dict[str, Any], seat: int, next_first: int | None,
         "them": _line(scores[1 - seat]),
         "opp": opponent_name,
         "next_first": None if next_first is None else ("me" if next_first == seat else "opp"),
+        "decided": decided,
     }
 
 
@@ -68,7 +70,9 @@ def summaries_from_events(events: Sequence[dict[str, Any]], seat: int, opponent_
         if e.get("type") != "hand_scored":
             continue
         nxt = next((x["first_player"] for x in events[i + 1:] if x.get("type") == "hand_started"), None)
-        out.append(hand_summary(e, seat, nxt, opponent_name, label))
+        start = max((j for j in range(i) if events[j].get("type") == "hand_scored"), default=-1) + 1
+        decided = sum(x.get("type") == "card_played" and x.get("auto") == AUTO_DECIDED for x in events[start:i]) // 2
+        out.append(hand_summary(e, seat, nxt, opponent_name, label, decided))
     return out
 
 

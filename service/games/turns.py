@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from spades.commands import DeclineDoubleNil
+from spades import bots
+from spades.commands import Command, DeclineDoubleNil
 from spades.events import Event, from_dict, redact
 from spades.game import Game, decide, fold, view
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:  # only its type: Services holds this package's caches (servic
     from ..context import Services
 
 _HAND_ENDS = ("hand_scored", "game_ended")
+BOT_STRATEGY = "basic"  # the computer's strategy (service.lifecycle.bot.STRATEGY)
 
 
 def stored_since(svc: Services, game_id: str, since: int, before: int, recent: tuple[Event, ...] = ()) -> list[Event]:
@@ -40,15 +42,24 @@ def stored_since(svc: Services, game_id: str, since: int, before: int, recent: t
 
 def auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game,
                infos: dict[str, PlayerInfo]) -> list[Event]:
-    """``DN OFF``: the service answers DRAW for a player offered double nil (``game`` is folded on)."""
+    """The draw moves the service makes (``game`` is folded on): ``DN OFF``, the service answers DRAW for a
+    player offered double nil; in a simultaneous draw (RULES D11) the computer makes all its draw decisions
+    at once, once it has made its double nil choice (that one is its own turn)."""
     out: list[Event] = []
-    while game.phase != "over" and game.to_move is not None:
-        seat = game.to_move
-        address = meta.get(f"seat{seat}", "")
-        if (keys.is_bot(address) or not view(game, seat).double_nil_offer
-                or info_of(infos, address, svc.config).flag("dn", True)):
+    while game.phase == "draw":
+        command: Command | None = None
+        for seat in game.movers:
+            address = meta.get(f"seat{seat}", "")
+            if keys.is_bot(address):
+                if game.rules.simultaneous_draw and game.dn_decided[seat]:
+                    command = bots.get(BOT_STRATEGY).choose(view(game, seat))
+            elif view(game, seat).double_nil_offer and not info_of(infos, address, svc.config).flag("dn", True):
+                command = DeclineDoubleNil(seat)
+            if command is not None:
+                break
+        if command is None:
             break
-        new = decide(game, DeclineDoubleNil(seat), svc.dealer(game_id, game.version))
+        new = decide(game, command, svc.dealer(game_id, game.version))
         fold(new, game)
         out += new
     return out
@@ -56,7 +67,8 @@ def auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game,
 
 def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game, events: list[Event],
                   updates: dict[str, str], everyone: bool = False, infos: dict[str, PlayerInfo] | None = None,
-                  recent: tuple[Event, ...] = ()) -> tuple[list[Event], list[dict[str, Any]]]:
+                  recent: tuple[Event, ...] = (), actor: int | None = None,
+                  movers_before: tuple[int, ...] = ()) -> tuple[list[Event], list[dict[str, Any]]]:
     """The events to append (``events`` plus the service's own DRAWs) and the messages they cause.
 
     ``game`` is the state after ``events`` (folded on further here); ``updates`` receives the
@@ -64,6 +76,10 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
     ``everyone``: a game that just started (the waiting player is told too). ``infos``: the
     seats' :class:`PlayerInfo` if the caller read them already (else read here, in one round trip).
     ``recent``: the newest stored events before ``events``, if the caller has them.
+    ``actor``: the seat whose command ``events`` are; ``movers_before``: who could move before it. In a
+    simultaneous draw (RULES D11) a player who still owes the move they were prompted for gets nothing
+    when the other moves (the news waits for their next message), and the actor who finished drawing
+    first is told they wait for the opponent.
     """
     if infos is None:
         infos = players_info(svc, seats(meta))
@@ -88,10 +104,15 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         if address in summarised:  # the summary told the hand's result: the prompt does not repeat it
             ends = [i for i, d in enumerate(news) if d.get("type") in _HAND_ENDS]
             news = news[ends[-1] + 1:] if ends else news
+        shown = view(game, seat)
+        if seat != actor and seat in movers_before and shown.my_turn and address not in summarised:
+            continue  # still owes the move they were prompted for (RULES D11): the news waits
         lang, channel = me.lang, address_kind(address)
         opp = info(1 - seat).name
         label = me.labels[game_id]
-        rendered = port.turn_message(view(game, seat), lang, channel, news, opp, label)
+        rendered = port.turn_message(shown, lang, channel, news, opp, label)
+        if rendered is None and seat == actor and shown.phase == "draw" and shown.movers and game.rules.simultaneous_draw:
+            rendered = port.resend(shown, lang, channel, opp, label)  # done drawing: waits for the opponent
         if rendered is None and everyone:
             rendered = port.render_message("game_started", lang, channel, label=(label + " ").lstrip(), opp=opp,
                                            first="me" if game.first_player == seat else "opp",

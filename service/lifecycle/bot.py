@@ -42,8 +42,8 @@ def strategy(name: str = STRATEGY) -> Callable[[PlayerView], Command]:
 
 
 def choose(game: Game, seat: int, name: str = STRATEGY) -> Command | None:
-    """Strategy ``name``'s move for ``seat``, or None if it is not their turn."""
-    if game.phase == "over" or game.to_move != seat:
+    """Strategy ``name``'s move for ``seat``, or None if it may not move."""
+    if game.phase == "over" or not game.may_move(seat):
         return None
     return strategy(name)(view(game, seat))
 

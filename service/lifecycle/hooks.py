@@ -33,12 +33,13 @@ def after_game_change(svc: Services, game_id: str, game: Game | TurnState, meta:
     """
     reminders.on_turn(svc, game_id, game, now_ms=now_ms, meta=meta, life=life, tail=tail, restore=restore,
                       recorded=recorded)
-    if game.phase == "over" or game.to_move is None:
+    if game.phase == "over" or not game.movers:
         return None
     if meta is None:
         meta = svc.store.meta(game_id)
-    if meta.get("status") == "active" and keys.is_bot(meta.get(f"seat{game.to_move}", "")):
-        return BotTurn(game_id, game.to_move, game.version)
+    for seat in game.movers:  # in a simultaneous draw (RULES D11) the computer may owe a move beside a person
+        if meta.get("status") == "active" and keys.is_bot(meta.get(f"seat{seat}", "")):
+            return BotTurn(game_id, seat, game.version)
     return None
 
 

@@ -47,7 +47,8 @@ __all__ = ["game_id_for", "rules_of", "rules_context", "invite", "new_meta", "st
 
 
 def rules_context(rules: HouseRules) -> dict[str, Any]:
-    return {"target": rules.target, "bags_rule": rules.failed_nil_bags, "floor": rules.floor}
+    return {"target": rules.target, "bags_rule": rules.failed_nil_bags, "floor": rules.floor,
+            "alternating": not rules.simultaneous_draw}
 
 
 def invite(svc: Services, message_id: str, sender: str, target: str, rules: HouseRules | None = None,

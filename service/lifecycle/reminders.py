@@ -31,7 +31,7 @@ from ..codec import text
 from ..context import Services
 from ..games import outbox
 from ..games.players import is_stopped, label_of, lang_of, name_of, unfinished_games
-from ..games.result import Result, TurnState
+from ..games.result import Result, TurnState, movers_field
 from ..players import address_kind
 from ..store_due import Item
 from . import settings
@@ -119,70 +119,113 @@ def recheck(svc: Services, address: str) -> None:
     (their quiet hours moved with a new time zone)."""
     now_ms = clock.now_ms(svc.redis)
     for gid in unfinished_games(svc, address, ("active",)):
-        t = turn(svc, gid)
-        if t is None or svc.store.meta(gid).get(f"seat{t['seat']}") != address:
-            continue
-        for item, at in due.pending(svc.redis, gid):
-            if item.kind == "r" and item.seat == t["seat"] and item.version == t["v"] and at > now_ms:
-                due.schedule(svc.redis, item, now_ms)
+        meta = svc.store.meta(gid)
+        for seat, t in turns(svc, gid).items():
+            if meta.get(f"seat{seat}") != address:
+                continue
+            for item, at in due.pending(svc.redis, gid):
+                if item.kind == "r" and item.seat == seat and item.version == t["v"] and at > now_ms:
+                    due.schedule(svc.redis, item, now_ms)
 
 
 # -- turns ---------------------------------------------------------------------------------------
+# The turn record (the game's life hash): ``v`` (game version), ``seat`` (who owes a move: "0", "1", or
+# "01" in a simultaneous draw, RULES D11), ``since`` (ms), written with each append; and per seat
+# ``v<seat>`` / ``since<seat>``: when the move that seat owes began. A player who still owes the move they
+# were prompted for keeps it while the other draws, so each is reminded (and timed out) only for a move
+# they owe, counted from when they were asked for it.
+def turns(svc: Services, game_id: str, life: dict[str, str] | None = None) -> dict[int, dict[str, int]]:
+    """The moves owed as recorded: seat -> ``v`` (the game version the seat's turn began at), ``since`` (ms)."""
+    life = svc.store.game_life(game_id) if life is None else life
+    if "v" not in life:
+        return {}
+    out = {}
+    for c in life.get("seat", ""):
+        seat = int(c)
+        out[seat] = {"v": int(life.get(f"v{seat}", life["v"])), "since": int(life.get(f"since{seat}", life["since"]))}
+    return out
+
+
 def turn(svc: Services, game_id: str) -> dict[str, int] | None:
-    """The current turn as recorded: ``v`` (game version), ``seat``, ``since`` (ms)."""
-    life = svc.store.game_life(game_id)
-    if "v" not in life or life.get("seat", "") == "":
+    """The turn of the one seat owing a move (the first of two in a simultaneous draw), as recorded:
+    ``v``, ``seat``, ``since``; None when nobody owes one."""
+    owed = turns(svc, game_id)
+    if not owed:
         return None
-    return {"v": int(life["v"]), "seat": int(life["seat"]), "since": int(life["since"])}
+    seat = min(owed)
+    return {"seat": seat, **owed[seat]}
+
+
+def owes(svc: Services, game_id: str, seat: int, version: int) -> bool:
+    """Whether ``seat`` still owes the move of its turn that began at ``version``."""
+    t = turns(svc, game_id).get(seat)
+    return t is not None and t["v"] == version
 
 
 def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | None = None,
             meta: dict[str, str] | None = None, life: dict[str, str] | None = None, tail: Pipeline | None = None,
             restore: bool = False, recorded: tuple[int, str, str] | None = None) -> bool:
-    """Record that the game reached ``game.version`` and schedule what the new turn needs.
+    """Record that the game reached ``game.version`` and schedule what the new turns need.
 
-    A human to move: the first reminder and the timeout. The computer to move: its move (the
-    caller also queues the Celery task). Items of the previous turn are removed. Returns True
-    if this turn was new. With ``restore``, a repeated call for the same turn (a message handled again
-    after a worker died before writing the items) puts back those of its items that are missing.
-    ``meta`` (and ``life``, the game's life hash): as the caller read them just before, if it did.
-    The removals and the new items are written in one round trip; with ``tail`` (a pipeline of the
-    caller's, holding its own last writes), queued on it: the caller executes it. ``recorded``: the
-    reply of the turn's record if the caller wrote it already (``Store.append(turn=...)``: ``AppendResult.turn``).
+    For each seat that now owes a new move: a human gets the first reminder and the timeout, the computer
+    its move (the caller also queues the Celery task). A seat that still owes the move it was asked for
+    (the other player moved, RULES D11) keeps its items; the items of a turn that ended are removed.
+    Returns True if the state was new. With ``restore``, a repeated call for the same turn (a message
+    handled again after a worker died before writing the items) puts back those of its items that are
+    missing. ``meta`` (and ``life``, the game's life hash as read before the move): as the caller read them
+    just before, if it did. The removals and the new items are written in one round trip; with ``tail`` (a
+    pipeline of the caller's, holding its own last writes), queued on it: the caller executes it.
+    ``recorded``: the reply of the turn's record if the caller wrote it already (``Store.append(turn=...)``).
     """
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
-    seat = game.to_move
     if meta is None:
         meta = svc.store.meta(game_id)
-    seat_arg = "" if seat is None or game.phase == "over" else str(seat)
+    if life is None:
+        life = svc.store.game_life(game_id)
+    movers_arg = movers_field(game)
     if recorded is None:
-        recorded = svc.store.record_turn(game_id, game.version, seat_arg, now_ms)
+        recorded = svc.store.record_turn(game_id, game.version, movers_arg, now_ms,
+                                         game.actor if isinstance(game, TurnState) else None)
     fresh, old_v, old_seat = recorded
     old_v = int(old_v)
-    old_seat_s = text(old_seat)
-    repeated = restore and not int(fresh) and old_v == game.version and old_seat_s == seat_arg
+    old_movers = text(old_seat)
+    repeated = restore and not int(fresh) and old_v == game.version and old_movers == movers_arg
     if not int(fresh) and not repeated:
         return False
-    address = meta.get(f"seat{seat}", "")
-    human = seat_arg != "" and meta.get("status") == "active" and not keys.is_bot(address)
-    deadline = 0
-    if human:
-        deadline = deadline_ms(svc, game_id, now_ms, now_ms, life=life)
-    # in order: the old turn's items out, the new turn's in (then the caller's last writes, on its tail)
+    before = turns(svc, game_id, {**life, "v": str(old_v), "seat": old_movers}) if old_v >= 0 else {}
+    actor = game.actor if isinstance(game, TurnState) else None
+    active = meta.get("status") == "active"
     pipe = tail if tail is not None else svc.store.pipeline()
-    if old_v >= 0 and old_seat_s != "" and not repeated:
-        cancel_turn(svc, game_id, int(old_seat_s), old_v, client=pipe)
-    if seat_arg != "" and meta.get("status") == "active":
-        if not human:
-            delay_ms = int(float(settings.get(svc.config, "BOT_DELAY")) * 1000)
-            due.schedule(pipe, Item("b", game_id, seat, game.version), now_ms + delay_ms + 60_000, keep=repeated)
-        else:
-            first = settings.remind_delays_s(svc.config)[0]
-            due.schedule(pipe, Item("r", game_id, seat, game.version, 1), now_ms + int(first * 1000), keep=repeated)
-            due.schedule(pipe, Item("t", game_id, seat, game.version), deadline, keep=repeated)
+    # in order: the ended turns' items out, the new turns' in (then the caller's last writes, on its tail)
+    for seat in (0, 1):
+        owed = before.get(seat)
+        goes_on = owed is not None and str(seat) in movers_arg and actor is not None and seat != actor
+        if repeated:
+            owed = turns(svc, game_id, life).get(seat) if str(seat) in movers_arg else None
+            if owed is not None and active:
+                _schedule(svc, game_id, meta, seat, owed["v"], owed["since"], now_ms, pipe, life, keep=True)
+            continue
+        if owed is not None and not goes_on:
+            cancel_turn(svc, game_id, seat, owed["v"], client=pipe)
+        if str(seat) in movers_arg and not goes_on and active:  # a new turn (its record: SEAT_TURNS_LUA)
+            _schedule(svc, game_id, meta, seat, game.version, now_ms, now_ms, pipe, life)
     if tail is None:
         pipe.execute()
     return not repeated
+
+
+def _schedule(svc: Services, game_id: str, meta: dict[str, str], seat: int, version: int, since_ms: int,
+              now_ms: int, pipe: Pipeline, life: dict[str, str], keep: bool = False) -> None:
+    """Queue the items of ``seat``'s turn that began at ``version``: the computer's move, or the first
+    reminder and the timeout."""
+    if keys.is_bot(meta.get(f"seat{seat}", "")):
+        delay_ms = int(float(settings.get(svc.config, "BOT_DELAY")) * 1000)
+        due.schedule(pipe, Item("b", game_id, seat, version), now_ms + delay_ms + 60_000, keep=keep)
+        return
+    first = settings.remind_delays_s(svc.config)[0]
+    due.schedule(pipe, Item("r", game_id, seat, version, 1), since_ms + int(first * 1000), keep=keep)
+    due.schedule(pipe, Item("t", game_id, seat, version), deadline_ms(svc, game_id, since_ms, now_ms, life=life),
+                 keep=keep)
 
 
 def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Pipeline | None = None) -> None:
@@ -269,7 +312,7 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     """
     game_id, seat, v = item.game_id, item.seat, item.version
     meta = svc.store.meta(game_id)
-    if meta.get("status") != "active" or svc.store.version(game_id) != v:
+    if meta.get("status") != "active" or not owes(svc, game_id, seat, v):
         return None, []
     address = meta.get(f"seat{seat}", "")
     if not address or is_stopped(svc, address):
@@ -296,7 +339,7 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
 
 def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: str) -> list[str]:
     game = svc.games.load(item.game_id)
-    if game.version != item.version or game.to_move != item.seat:
+    if not game.may_move(item.seat) or not owes(svc, item.game_id, item.seat, item.version):
         return []
     lang = lang_of(svc, address)
     channel = address_kind(address)
@@ -309,7 +352,7 @@ def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: st
         svc, item.game_id, "remind:" + item.member,
         [(item.seat, "reminder", {"prompt": shown.text, "prompt_html": shown.html or "", "n": item.n,
                                   "of": limit, "opp": opp, "label": label})],
-        expected_version=item.version)
+        expected_version=game.version)
     if out.outcome in ("ok", "duplicate"):
         svc.store.set_player_life(address, {"last": item.game_id})  # the game they were last prompted about
         return out.outbox_ids
@@ -317,14 +360,15 @@ def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: st
 
 
 def restart_turn(svc: Services, game_id: str, now_ms: int) -> None:
-    """Start the current turn's reminder schedule again from ``now_ms`` (after START, or a pause ended early)."""
-    t = turn(svc, game_id)
-    if t is None or t["v"] != svc.store.version(game_id):
+    """Start the current turns' reminder schedules again from ``now_ms`` (after START, or a pause ended early)."""
+    life = svc.store.game_life(game_id)
+    if life.get("v") != str(svc.store.version(game_id)):
         return
-    address = svc.store.meta(game_id).get(f"seat{t['seat']}", "")
-    if keys.is_bot(address):
-        return
-    cancel_turn(svc, game_id, t["seat"], t["v"])
-    first = settings.remind_delays_s(svc.config)[0]
-    due.schedule(svc.redis, Item("r", game_id, t["seat"], t["v"], 1), now_ms + int(first * 1000))
-    due.schedule(svc.redis, Item("t", game_id, t["seat"], t["v"]), deadline_ms(svc, game_id, t["since"], now_ms))
+    meta = svc.store.meta(game_id)
+    for seat, t in turns(svc, game_id, life).items():
+        if keys.is_bot(meta.get(f"seat{seat}", "")):
+            continue
+        cancel_turn(svc, game_id, seat, t["v"])
+        first = settings.remind_delays_s(svc.config)[0]
+        due.schedule(svc.redis, Item("r", game_id, seat, t["v"], 1), now_ms + int(first * 1000))
+        due.schedule(svc.redis, Item("t", game_id, seat, t["v"]), deadline_ms(svc, game_id, t["since"], now_ms))

@@ -119,7 +119,7 @@ def listing(svc: Services, address: str) -> list[dict[str, Any]]:
                                "status": meta.get("status"), "my_turn": False, "me": 0, "them": 0}
         if meta.get("status") == "active":
             game = svc.games.load(gid)
-            row.update(my_turn=game.to_move == seat, me=game.scores[seat], them=game.scores[1 - seat])
+            row.update(my_turn=game.may_move(seat), me=game.scores[seat], them=game.scores[1 - seat])
             t = reminders.turn(svc, gid)
             row["paused"] = reminders.paused_until(svc, gid, clock.now_ms(svc.redis)) is not None if t else False
         out.append(row)

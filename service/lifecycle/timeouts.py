@@ -21,64 +21,75 @@ from . import bot, hooks, reminders, settings
 from .reminders import deadline_ms
 
 
-def timed_out(svc: Services, game_id: str, now_ms: int | None = None) -> int | None:
-    """The seat that ran out of time in this game (it may be claimed against), or None."""
+def timed_out_seats(svc: Services, game_id: str, now_ms: int | None = None) -> list[int]:
+    """The seats that ran out of time on a move they owe in this game (both may owe one in a simultaneous
+    draw, RULES D11)."""
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     meta = svc.store.meta(game_id)
-    t = reminders.turn(svc, game_id)
-    if meta.get("status") != "active" or t is None or t["v"] != svc.store.version(game_id):
-        return None
+    life = svc.store.game_life(game_id)
+    if meta.get("status") != "active" or life.get("v") != str(svc.store.version(game_id)):
+        return []
     if reminders.paused_until(svc, game_id, now_ms) is not None:
-        return None
-    if now_ms >= deadline_ms(svc, game_id, t["since"], now_ms):
-        return t["seat"]
-    return None
+        return []
+    return [seat for seat, t in sorted(reminders.turns(svc, game_id, life).items())
+            if now_ms >= deadline_ms(svc, game_id, t["since"], now_ms)]
+
+
+def timed_out(svc: Services, game_id: str, now_ms: int | None = None) -> int | None:
+    """A seat that ran out of time in this game (it may be claimed against), or None."""
+    seats = timed_out_seats(svc, game_id, now_ms)
+    return seats[0] if seats else None
 
 
 def claim(svc: Services, message_id: str, sender: str, game_id: str, now_ms: int | None = None) -> Result:
     """``CLAIM``: the waiting player wins a game whose player to move has run out of time.
 
     Refused (with a reply saying how long is left) when the time has not run out, the game is
-    paused, or the sender is the one to move.
+    paused, or the sender owes a move too (both may, in a simultaneous draw: RULES D11).
     """
     now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
     meta = svc.store.meta(game_id)
     seat = seat_of(meta, sender)
     if seat is None:
         return Result([], Outcome.IGNORED, game_id)
-    loser = timed_out(svc, game_id, now_ms)
-    if loser is None or loser == seat:
-        t = reminders.turn(svc, game_id)
+    late = timed_out_seats(svc, game_id, now_ms)
+    if 1 - seat not in late or seat in late:  # only a player who owes nothing overdue may claim
+        owed = reminders.turns(svc, game_id)
+        t = owed.get(1 - seat)
         left_h = 0
-        if t is not None and t["seat"] != seat:
+        if t is not None and seat not in owed:
             left_h = max(1, (deadline_ms(svc, game_id, t["since"], now_ms) - now_ms + 3_599_999) // 3_600_000)
         return outbox.reply(svc, sender, message_id, "claim_refused", hours=int(left_h),
-                             my_turn=bool(t and t["seat"] == seat),
+                             my_turn=seat in owed,
                              paused=reminders.paused_until(svc, game_id, now_ms) is not None,
                              label="", game_id=game_id)
+    loser = 1 - seat
     return service_move(svc, game_id, message_id, lambda g: Forfeit(loser, "timeout"), svc.store.version(game_id))
 
 
 def on_timeout_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
     """The beat's action for a ``t`` item: tell the waiting player they may CLAIM (once), or wait longer."""
     meta = svc.store.meta(item.game_id)
-    if meta.get("status") != "active" or svc.store.version(item.game_id) != item.version:
+    if meta.get("status") != "active" or not reminders.owes(svc, item.game_id, item.seat, item.version):
         return None, []
     until = reminders.paused_until(svc, item.game_id, now_ms)
     if until is not None:
         return until, []
-    t = reminders.turn(svc, item.game_id)
+    owed = reminders.turns(svc, item.game_id)
+    t = owed.get(item.seat)
     since = t["since"] if t else now_ms
     deadline = deadline_ms(svc, item.game_id, since, now_ms)
     if now_ms < deadline:
         return deadline, []
     waiting = 1 - item.seat
+    if waiting in owed:  # both owe a move (RULES D11): CLAIM needs the other's own move made first
+        return now_ms + 3_600_000, []
     opp = name_of(svc, meta.get(f"seat{item.seat}", ""))
     label = label_of(svc, meta.get(f"seat{waiting}", ""), item.game_id)
     out = outbox.notify_game(svc, item.game_id, "timeout:" + item.member,
                               [(waiting, "claim_possible", {"opp": opp, "label": label,
                                                             "days": settings.get(svc.config, "TIMEOUT_DAYS")})],
-                              expected_version=item.version)
+                              expected_version=svc.store.version(item.game_id))
     return None, out.outbox_ids
 
 
@@ -88,9 +99,12 @@ def on_auto_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, lis
     address = meta.get(f"seat{item.seat}", "")
     if meta.get("status") != "active" or not reminders.flag(svc, address, "auto", False):
         return None, []
+    if not reminders.owes(svc, item.game_id, item.seat, item.version):
+        return None, []
     until = reminders.paused_until(svc, item.game_id, now_ms)
     if until is not None:
         return until, []
-    out = bot.move(svc, item.game_id, item.seat, item.version, "auto:" + item.member)
+    # the game's version now: the other player may have moved since this turn began (RULES D11)
+    out = bot.move(svc, item.game_id, item.seat, svc.store.version(item.game_id), "auto:" + item.member)
     hooks.after_move(svc, out)  # out.bot: the computer's move, if it is next (workers.beat queues it)
     return None, out.outbox_ids

@@ -66,14 +66,17 @@ def game_summary(svc: Services, game_id: str) -> dict[str, Any]:
     seats = [meta.get("seat0", ""), meta.get("seat1", "")]
     out: dict[str, Any] = {"id": game_id, "status": meta.get("status", "?"), "players": seats,
                            "version": svc.store.version(game_id), "phase": None, "hand": None,
-                           "to_move": None, "scores": None, "winner": None}
+                           "to_move": None, "movers": [], "scores": None, "winner": None}
     if out["version"]:
         game = load_game(svc, game_id)
-        out.update(phase=game.phase, hand=game.hand_no, scores=list(game.scores),
-                   to_move=seats[game.to_move] if game.to_move is not None and game.phase != "over" else None,
+        movers = [seats[s] for s in game.movers] if game.phase != "over" else []
+        # to_move: who owes a move (both, joined by " & ", in a simultaneous draw, RULES D11)
+        out.update(phase=game.phase, hand=game.hand_no, scores=list(game.scores), movers=movers,
+                   to_move=" & ".join(movers) or None,
                    winner=seats[game.winner] if game.winner is not None else None)
     elif out["status"] == "invited":
         out["to_move"] = seats[1]  # the invitee is to answer
+        out["movers"] = [seats[1]]
     ms = last_activity_ms(svc, game_id, meta)
     out.update(last_activity_ms=ms, last_activity=when(ms))
     return out

@@ -31,7 +31,7 @@ def players_show(address: str, as_json: bool, redis_url: str | None) -> None:
         s = game_summary(svc, gid)
         opp = [p for p in s["players"] if p != addr]
         s["opponent"] = opp[0] if opp else None
-        s["your_turn"] = s["to_move"] == addr
+        s["your_turn"] = addr in s["movers"]
         rows.append(s)
     own = svc.store.outbox_entries(player_owner(addr))
     data = {"address": addr, "channel": address_kind(addr), "record": record or {}, "games": rows,

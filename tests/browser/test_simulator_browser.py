@@ -115,10 +115,17 @@ def test_two_phones_play_until_the_first_trick_is_won(chromium: Any, live_servic
         assert set(address_of.values()) == {PHONE_A, PHONE_B}
 
         moves = 0
+        out_of_turn: set[int] = set()  # the seats that drew twice in a row while the other could draw too
+        last_seat = None
         while sum(game_of(live, game_id).tricks_won) == 0:
             game = game_of(live, game_id)
-            seat = game.to_move
-            assert seat is not None
+            movers_before = game.movers
+            assert movers_before
+            # the simultaneous draw (RULES D11): each phone makes three decisions in a row while the other waits
+            seat = movers_before[(moves // 3) % len(movers_before)]
+            if len(movers_before) == 2 and seat == last_seat:
+                out_of_turn.add(seat)
+            last_seat = seat
             mover = address_of[seat]
             before = {a: len(shown(page, a)) for a in (PHONE_A, PHONE_B)}
             command = choose(game, seat, keep=moves % 3 != 2)
@@ -127,12 +134,14 @@ def test_two_phones_play_until_the_first_trick_is_won(chromium: Any, live_servic
             wait_for(f"move {moves + 1} to be applied", lambda v=version: settled(live, game_id, v))
             phones_match_outbox(page, live, (PHONE_A, PHONE_B))
             after = game_of(live, game_id)
-            if after.to_move is not None:
-                nxt = address_of[after.to_move]
+            # prompted: the player who moved, if they still may, and whoever may move now and could not before
+            for s in (s for s in after.movers if s == seat or s not in movers_before):
+                nxt = address_of[s]
                 assert len(shown(page, nxt)) > before[nxt], f"{nxt} was not prompted after {command}"
                 assert shown(page, nxt)[-1] == sent_to(live, nxt)[-1]
             moves += 1
             assert moves < 80, "the first trick took far too many moves"
+        assert out_of_turn == {0, 1}  # both phones drew out of turn
 
         final = game_of(live, game_id)
         assert sum(final.tricks_won) == 1

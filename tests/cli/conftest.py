@@ -79,8 +79,8 @@ class Played:
         meta = self.svc.store.meta(game_id)
         for n in range(moves):
             g = self.game(game_id)
-            assert g.to_move is not None
-            self.sms(meta[f"seat{g.to_move}"], port.command_text(choose(g, g.to_move, n)))
+            assert g.movers
+            self.sms(meta[f"seat{g.movers[0]}"], port.command_text(choose(g, g.movers[0], n)))
 
     def cli(self, *args: str) -> Result:
         from service.cli import main

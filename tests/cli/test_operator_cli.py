@@ -20,7 +20,9 @@ def test_games_list_shows_state_players_turn_and_activity(played: Played) -> Non
     game = played.game(ab)
     meta = played.svc.store.meta(ab)
     assert rows[ab]["status"] == "active" and sorted(rows[ab]["players"]) == [ANN, BOB]
-    assert rows[ab]["to_move"] == meta[f"seat{game.to_move}"]
+    # who owes a move: both during a simultaneous draw (RULES D11)
+    assert rows[ab]["movers"] == [meta[f"seat{s}"] for s in game.movers]
+    assert rows[ab]["to_move"] == " & ".join(meta[f"seat{s}"] for s in game.movers)
     assert rows[ab]["version"] == game.version
     assert rows[ca]["status"] == "invited" and rows[ca]["to_move"] == ANN
     assert rows[ab]["last_activity_ms"] >= rows[ab]["last_activity_ms"] - 1 and rows[ab]["last_activity"] != "-"
@@ -46,7 +48,7 @@ def test_games_show_is_what_the_player_sees_and_nothing_more(played: Played) -> 
         theirs = {c.code for c in game.hands[1 - seat]}
         assert data["view"]["hand"] == mine
         assert not theirs & set(data["view"]["hand"])
-        assert data["view"]["my_turn"] == (game.to_move == seat)
+        assert data["view"]["my_turn"] == game.may_move(seat)
         sent = [e for e in played.svc.store.outbox_entries(f"g:{ab}") if e["to"] == address]
         assert data["last_message"]["body"] == sent[-1]["body"]
         text = played.cli("games", "show", ab, "--as", address).output
@@ -86,7 +88,7 @@ def test_games_verify_passes_a_real_game_and_catches_a_tampered_one(played: Play
 
     # someone writes an event no rule allows: the player not to move plays a card they do not hold
     game = played.game(ab)
-    wrong = 1 - (game.to_move or 0)
+    wrong = 1 - (game.movers[0] or 0)
     held = {c for s in (0, 1) for c in game.hands[s]}
     missing = next(c for c in (Card.from_code(x) for x in ("AS", "KS", "QS", "JS", "2C", "3C", "4C")) if c not in held)
     version = played.svc.store.version(ab)
@@ -138,7 +140,7 @@ def test_players_show_lists_a_players_games_and_turns(played: Played) -> None:
     assert games[ca]["opponent"] == CAROL and games[ca]["your_turn"] is True
     game = played.game(ab)
     meta = played.svc.store.meta(ab)
-    assert games[ab]["your_turn"] == (meta[f"seat{game.to_move}"] == ANN)
+    assert games[ab]["your_turn"] == any(meta[f"seat{s}"] == ANN for s in game.movers)
     text = played.cli("players", "show", ANN).output
     assert ab in text and CAROL in text
     assert played.cli("players", "show", "nobody@example.com").exit_code == 2

@@ -63,9 +63,9 @@ def move(svc: Services, sender: str, text: str, game: str | None = None) -> Resu
     return res
 
 
-def start_game(svc: Services, a: str = ALICE, b: str = BOB) -> str:
-    """``a`` invites ``b``, who says YES; returns the game id."""
-    res = lifecycle_command(svc, a, f"NEW {b}")
+def start_game(svc: Services, a: str = ALICE, b: str = BOB, rules: str = "") -> str:
+    """``a`` invites ``b`` (``rules``: house rule words, e.g. ``ALT``), who says YES; returns the game id."""
+    res = lifecycle_command(svc, a, f"NEW {b} {rules}".strip())
     assert res.outcome == "invited", res
     out = lifecycle_command(svc, b, "YES")
     assert out.outcome == "started", out
@@ -84,8 +84,8 @@ def tick(svc: Services) -> list[dict[str, Any]]:
 def mover(svc: Services, gid: str) -> str:
     """The address of the player to move."""
     game = load(svc, gid)
-    assert game.to_move is not None
-    return svc.store.meta(gid)[f"seat{game.to_move}"]
+    assert game.movers
+    return svc.store.meta(gid)[f"seat{game.movers[0]}"]
 
 
 def other(svc: Services, gid: str, address: str) -> str:

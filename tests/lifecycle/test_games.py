@@ -16,18 +16,22 @@ def routed_move(svc, sender: str, text: str):  # type: ignore[no-untyped-def]
 
 
 def alice_to_move(svc, gid: str) -> None:  # type: ignore[no-untyped-def]
-    game = load(svc, gid)
-    if svc.store.meta(gid)[f"seat{game.to_move}"] != ALICE:
-        opp = svc.store.meta(gid)[f"seat{game.to_move}"]
+    """Alice may move: her opponent made their double nil choice if they draw first (RULES D11), and their
+    first draw decision too in a game of strict alternation."""
+    meta = svc.store.meta(gid)
+    alice = 0 if meta["seat0"] == ALICE else 1
+    if not load(svc, gid).may_move(alice):
+        opp = meta[f"seat{1 - alice}"]
         res = move(svc, opp, "DRAW", gid)  # an email player's move: a reply to that game's email (issue 15)
         assert res.outcome == "applied"
-        assert move(svc, opp, "K", gid).outcome == "applied"
-    game = load(svc, gid)
-    assert svc.store.meta(gid)[f"seat{game.to_move}"] == ALICE
+        if not load(svc, gid).may_move(alice):  # strict alternation: the opponent's first draw decision too
+            assert move(svc, opp, "K", gid).outcome == "applied"
+    assert load(svc, gid).may_move(alice)
 
 
 def test_moves_of_a_player_with_three_games_reach_the_right_games(svc) -> None:  # type: ignore[no-untyped-def]
-    games = [start_game(svc, ALICE, opp) for opp in (BOB, CAROL, DAVE)]
+    # strict alternation (RULES D11's house rule): after K the opponent is to move
+    games = [start_game(svc, ALICE, opp, rules="ALT") for opp in (BOB, CAROL, DAVE)]
     assert [routing.number_of(svc, ALICE, g) for g in games] == [1, 2, 3]
     assert routing.number_of(svc, BOB, games[0]) == 1  # numbers are per player
     for g in games:
@@ -72,7 +76,7 @@ def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, ce
         game = load(svc, gid)
         if game.phase == "over":
             break
-        if game.to_move != human:
+        if game.movers[0] != human:
             time.sleep(0.005)
             continue
         text = port.command_text(bot.choose(game, human, bot.EASY))  # the human plays fair cards too

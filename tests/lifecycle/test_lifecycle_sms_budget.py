@@ -39,6 +39,7 @@ HANDS = {
 # name -> (segment budget, contexts)
 CASES: dict[str, tuple[int, list[dict[str, Any]]]] = {
     "invite": (2, [dict(opp=LONG, days=3, target=500, bags_rule=True, floor=-200),
+                   dict(opp=LONG, days=3, target=500, bags_rule=False, floor=None, alternating=True),
                    dict(opp="+4791234567", days=3, target=500, bags_rule=False, floor=None)]),
     "invite_sent": (1, [dict(opp="friend.with.a.long.address@example.com", days=3)]),
     "invite_expired": (1, [dict(opp=LONG)]),

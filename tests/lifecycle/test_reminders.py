@@ -77,7 +77,7 @@ def test_quiet_hours_follow_the_players_time_zone_and_tz(svc) -> None:  # type: 
 
 def test_none_after_the_player_moved(svc) -> None:  # type: ignore[no-untyped-def]
     with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
-        gid = start_game(svc)
+        gid = start_game(svc, rules="ALT")  # strict alternation (RULES D11): one player owes a move at a time
         p = mover(svc, gid)
         clock.shift(timedelta(hours=1))
         move(svc, p, "DRAW")
@@ -96,7 +96,7 @@ def test_a_stale_reminder_does_nothing_even_if_its_turn_was_never_cleared(svc) -
 
 
     with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
-        gid = start_game(svc)
+        gid = start_game(svc, rules="ALT")  # strict alternation (RULES D11): one player owes a move at a time
         p = mover(svc, gid)
         # the move is handled but the lifecycle hook never runs (a worker died in between)
         res = handle_inbound(svc, inbound(svc, p, "DRAW"), p)
@@ -113,7 +113,7 @@ def test_a_move_handled_again_after_a_worker_died_still_gets_the_next_player_rem
 
 
     with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
-        gid = start_game(svc)
+        gid = start_game(svc, rules="ALT")  # strict alternation (RULES D11): one player owes a move at a time
         p = mover(svc, gid)
         mid = inbound(svc, p, "DRAW")
         res = handle_inbound(svc, mid, p)  # applied; the lifecycle hook never ran

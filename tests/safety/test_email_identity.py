@@ -47,7 +47,7 @@ def to_move_email(svc, gid):  # type: ignore[no-untyped-def]
     """Play SMS moves (directly) until DANA (seat 1) is to move; returns the game then."""
     for i in range(10):
         game = load_game(svc, gid)
-        if game.to_move == 1:
+        if game.movers[0] == 1:
             return game
         mid = f"sms:SMx{i}{gid}"
         svc.store.record_inbound(SMS_A, mid, {"channel": "sms", "from": SMS_A, "body": command_text(choose(game, 0))}, 600)
@@ -59,8 +59,8 @@ def to_move_email(svc, gid):  # type: ignore[no-untyped-def]
 def test_an_email_from_a_phone_number_is_never_that_sms_player(client, svc, celery_worker, body) -> None:  # type: ignore[no-untyped-def]
     gid = sms_game(svc)
     game = load_game(svc, gid)
-    mover = (SMS_A, SMS_B)[game.to_move]
-    text = command_text(choose(game, game.to_move)) if body == "move" else body
+    mover = (SMS_A, SMS_B)[game.movers[0]]
+    text = command_text(choose(game, game.movers[0])) if body == "move" else body
     resp, _mid = post_email(client, mover, "play@" + DOMAIN, text, from_=mover)
     assert resp.status_code == 406 and "email address" in resp.get_json()["reason"]
     wait_outbox_settled(svc)

@@ -33,8 +33,8 @@ def test_three_concurrent_handlings_of_each_move_send_each_entry_once(redis_url,
             game = load_game(svc, gid)
             if game.phase == "over":
                 break
-            mover = (ALICE, BOB)[game.to_move]
-            text, sid = command_text(choose(game, game.to_move)), "SM" + uuid.uuid4().hex
+            mover = (ALICE, BOB)[game.movers[0]]
+            text, sid = command_text(choose(game, game.movers[0])), "SM" + uuid.uuid4().hex
             barrier = threading.Barrier(3)
             codes: list[int] = []
 

@@ -45,8 +45,8 @@ def test_a_text_posted_while_redis_is_down_is_applied_once_when_it_returns(own_r
     for oid in res.outbox_ids:
         deliver(svc, oid)
     game = load_game(svc, "g-spool")
-    mover = (ALICE, BOB)[game.to_move]
-    text, sid = command_text(choose(game, game.to_move)), "SM" + uuid.uuid4().hex
+    mover = (ALICE, BOB)[game.movers[0]]
+    text, sid = command_text(choose(game, game.movers[0])), "SM" + uuid.uuid4().hex
     client = web.test_client()
 
     own_redis.kill()

@@ -46,7 +46,7 @@ def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, 
     client = app.test_client()
     gid = started_game(svc)
     game = load_game(svc, gid)
-    mover = (ALICE, BOB)[game.to_move]
+    mover = (ALICE, BOB)[game.movers[0]]
     before = game.version
     (tmp_path / "armed").touch()
     # SEND_LEASE: the dead attempt's claims (its own token) are taken over once its lease is over
@@ -54,7 +54,7 @@ def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, 
     hang = dict(app="tests.service.hanging_worker:celery", env={"TEST_HANG": f"{point}:{tmp_path}"})
     w1 = spawn_worker(redis_url, tmp_path / "w1.log", **hang, **settings)
     try:
-        resp, mid = post_sms(client, mover, command_text(choose(game, game.to_move)))
+        resp, mid = post_sms(client, mover, command_text(choose(game, game.movers[0])))
         assert resp.status_code == 200
         wait_for(lambda: list(tmp_path.glob("reached-*")), timeout=30, what="the worker to reach " + point)
         assert svc.store.version(gid) == (before + 1 if point == "after_append" else before)
@@ -75,7 +75,7 @@ def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, 
     assert svc.store.version(gid) > before
     assert [e.message_id for e in svc.store.load(gid)].count(mid) == 1
     after = load_game(svc, gid)
-    assert after.to_move != game.to_move or after.phase != game.phase or after.version == before + 1
+    assert after.movers != game.movers or after.phase != game.phase or after.version == before + 1
     outbox = svc.store.outbox_entries(game_owner(gid))
     bodies = [m["id"] for m in local_messages(svc)]
     assert len(bodies) == len(set(bodies)) and set(bodies) >= {e["id"] for e in outbox}
@@ -130,14 +130,14 @@ def test_two_worker_processes_on_many_games_keep_every_game_consistent(redis_url
         asked = []  # RESIGN first asks for confirmation; the YES that confirms it races with the move below
         for gid, players in zip(gids, seats):
             game = load_game(svc, gid)
-            asked.append(post_sms(client, players[1 - game.to_move], "RESIGN")[1])
+            asked.append(post_sms(client, players[1 - game.movers[0]], "RESIGN")[1])
         for mid in asked:
             wait_handled(svc, mid, timeout=60)
         mids = []
         for gid, players in zip(gids, seats):
             game = load_game(svc, gid)
-            mover, other = players[game.to_move], players[1 - game.to_move]
-            text = command_text(choose(game, game.to_move))
+            mover, other = players[game.movers[0]], players[1 - game.movers[0]]
+            text = command_text(choose(game, game.movers[0]))
             sid = "SM" + uuid.uuid4().hex
             mids.append(post_sms(client, mover, text, sid=sid)[1])
             mids.append(post_sms(client, mover, text, sid=sid)[1])

@@ -40,7 +40,7 @@ def test_sms_player_against_email_player(client, svc, smtp_server, celery_worker
         game = load_game(svc, gid)
         if game.phase == "over":
             break
-        seat = game.to_move
+        seat = game.movers[0]
         text = command_text(choose(game, seat))
         if seat == 0:
             resp, mid = post_sms(client, ALICE, text)

@@ -34,12 +34,28 @@ def test_an_append_records_the_turn_unless_a_newer_one_is(redis_client: redis_li
     g = game_owner("g1")
     first = store.append(g, 0, [ev(1), ev(2)], message_id="m1", turn=(2, "1", 1000))
     assert first.turn == (1, "-1", "")  # recorded; none before
-    assert redis_client.hgetall("{g:g1}:life") == {b"v": b"2", b"seat": b"1", b"since": b"1000"}
+    assert redis_client.hgetall("{g:g1}:life") == {b"v": b"2", b"seat": b"1", b"since": b"1000",
+                                                   b"v1": b"2", b"since1": b"1000"}  # seat 1's own turn
     redis_client.hset("{g:g1}:life", mapping={"v": 9, "seat": "0"})  # a newer turn, recorded meanwhile
     late = store.append(g, 2, [ev(3)], message_id="m2", turn=(3, "0", 2000))
     assert late.ok and late.turn == (0, "9", "0")
     assert redis_client.hget("{g:g1}:life", "v") == b"9"
     assert store.append(g, 3, [ev(4)], message_id="m3").turn is None
+
+
+def test_each_seat_keeps_the_turn_it_owes_while_the_other_moves(redis_client: redis_lib.Redis) -> None:
+    """RULES D11: both may owe a move; a seat's own turn begins when it is asked, not when the other moves."""
+    store = Store(redis_client)
+    g = game_owner("g2")
+    store.append(g, 0, [ev(1), ev(2)], message_id="m1", turn=(2, "0", 1000))
+    store.append(g, 2, [ev(3)], message_id="m2", turn=(3, "01", 2000, 0))  # seat 0 moved: both owe now
+    store.append(g, 3, [ev(4)], message_id="m3", turn=(4, "01", 3000, 0))  # seat 0 again; seat 1 silent
+    life = redis_client.hgetall("{g:g2}:life")
+    assert (life[b"v0"], life[b"since0"]) == (b"4", b"3000")  # seat 0's new draw
+    assert (life[b"v1"], life[b"since1"]) == (b"3", b"2000")  # seat 1 still owes the move it was asked at 3
+    store.append(g, 4, [ev(5)], message_id="m4", turn=(5, "1", 4000, 0))  # seat 0 done: only seat 1 owes
+    life = redis_client.hgetall("{g:g2}:life")
+    assert life[b"seat"] == b"1" and (life[b"v1"], life[b"since1"]) == (b"3", b"2000")
 
 
 def test_entries_born_claimed_are_sent_by_their_attempt_only(redis_client: redis_lib.Redis) -> None:

@@ -60,7 +60,7 @@ def test_shared_key_signatures_with_hmac_sha256(client, svc, app) -> None:  # ty
 def test_a_webhook_delivered_twice_is_applied_once(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
     gid = start_sms_game(client, svc)
     game = load_game(svc, gid)
-    mover = (ALICE, BOB)[game.to_move]
+    mover = (ALICE, BOB)[game.movers[0]]
     sid = "SM" + "d" * 32
     before = svc.store.version(gid)
     r1, mid = post_sms(client, mover, "DRAW", sid=sid)
@@ -78,7 +78,7 @@ def test_a_webhook_delivered_twice_is_applied_once(client, svc, celery_worker) -
 def test_a_retry_of_a_handled_message_changes_nothing(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
     gid = start_sms_game(client, svc)
     game = load_game(svc, gid)
-    mover = (ALICE, BOB)[game.to_move]
+    mover = (ALICE, BOB)[game.movers[0]]
     sid = "SM" + "e" * 32
     before = svc.store.version(gid)
     _r, mid = post_sms(client, mover, "DRAW", sid=sid)
