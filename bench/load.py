@@ -163,8 +163,8 @@ class GameDriver:
             self.last = se.stream_id
 
     def next_text(self) -> tuple[str, str]:
-        seat = self.game.to_move
-        assert seat is not None
+        movers = self.game.movers  # both, in a simultaneous draw (RULES D11): they take turns sending
+        seat = movers[self.game.version % len(movers)]
         return self.players[seat], command_text(self.bots[seat].choose(view(self.game, seat)))
 
 
