@@ -13,12 +13,13 @@ from typing import Any, Sequence
 
 import chat
 from chat import Intent, Rendered
+from chat.names import display_name
 from spades.cards import cards_text
 from spades.commands import Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play
 from spades.game import PlayerView
 
 __all__ = ["Intent", "Rendered", "parse_text", "turn_message", "resend", "error_message", "render_message",
-           "command_text"]
+           "command_text", "named"]
 
 
 def parse_text(text: str, lang: str = "en", channel: str = "sms") -> Intent:
@@ -51,11 +52,24 @@ def error_message(error: Any, view: PlayerView | None, lang: str, channel: str, 
     return chat.explain_error(error, view, lang, channel, opponent, label)
 
 
+def named(context: dict[str, Any], channel: str) -> dict[str, Any]:
+    """``context`` with the opponents (``opp``, and ``opp`` of each of ``games``) as ``channel`` shows them
+    (``chat.names.display_name``: a chosen name as it is, an address in an SMS as ``+30..5678``, never cut)."""
+    out = dict(context)
+    if isinstance(out.get("opp"), str):
+        out["opp"] = display_name(out["opp"], channel)
+    if isinstance(out.get("games"), list):
+        out["games"] = [dict(g, opp=display_name(g["opp"], channel)) if isinstance(g, dict) and "opp" in g else g
+                        for g in out["games"]]
+    return out
+
+
 def render_message(name: str, lang: str = "en", channel: str = "sms", **context: Any) -> Rendered:
-    """Any other message (``chat.render``); ``status`` (``view``, ``opponent``, ``label``) is the prompt again."""
+    """Any other message (``chat.render``), opponents :func:`named`; ``status`` (``view``, ``opponent``,
+    ``label``) is the prompt again."""
     if name == "status":
         return resend(context["view"], lang, channel, context.get("opponent", ""), context.get("label", ""))
-    return chat.render(name, lang, channel, **context)
+    return chat.render(name, lang, channel, **named(context, channel))
 
 
 def command_text(command: Command) -> str:

@@ -32,6 +32,8 @@ class Outcome(StrEnum):
     # replies and settings
     HELP = "help"
     LANG_SET = "lang_set"
+    NAME_SET = "name_set"
+    NAME_TAKEN = "name_taken"
     SETTING = "setting"
     RULES = "rules"
     SCORE = "score"

@@ -69,8 +69,9 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         infos = players_info(svc, seats(meta))
     events = list(events) + auto_draws(svc, game_id, meta, game, infos)
     before = game.version - len(events)
-    # the end of a hand: the summary (bids, tricks, points, bags, who draws next), to both
-    outbox = summaries.entries(svc, game_id, meta, events, updates)
+    # the end of a hand: the summary (bids, tricks, points, bags, who draws next) by email; by SMS the
+    # turn message tells it in one message with the last trick and the next question (issue 14 case 9)
+    outbox = summaries.entries(svc, game_id, meta, events, updates, hands_by_sms=False)
     summarised = {e["to"] for e in outbox}
 
     def info(seat: int) -> PlayerInfo:
