@@ -49,6 +49,7 @@ class Outcome(StrEnum):
     CLAIM_REFUSED = "claim_refused"
     CLAIM_POSSIBLE = "claim_possible"
     CONFIRM_RESIGN = "confirm_resign"
+    RESIGN_KEPT = "resign_kept"
     RESIGNED = "resigned"
     PAUSED = "paused"
     # the life of a game

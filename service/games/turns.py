@@ -93,6 +93,9 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         opp = info(1 - seat).name
         label = me.labels[game_id]
         rendered = port.turn_message(view(game, seat), lang, channel, news, opp, label)
+        if rendered is None and not everyone:  # the mover now waits: what their move showed them (issue 14 case 3)
+            mine = [d for d in (redact(e, seat) for e in events) if d is not None]
+            rendered = port.move_news(view(game, seat), lang, channel, mine, opp, label)
         if rendered is None and everyone:
             rendered = port.render_message("game_started", lang, channel, label=(label + " ").lstrip(), opp=opp,
                                            first="me" if game.first_player == seat else "opp",
