@@ -93,16 +93,18 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         opp = info(1 - seat).name
         label = me.labels[game_id]
         rendered = port.turn_message(view(game, seat), lang, channel, news, opp, label)
+        kind = "update"
         if rendered is None and not everyone:  # the mover now waits: what their move showed them (issue 14 case 3)
             mine = [d for d in (redact(e, seat) for e in events) if d is not None]
             rendered = port.move_news(view(game, seat), lang, channel, mine, opp, label)
+            kind = "news"  # not a prompt: the game a reply without #N goes to stays the one last prompted
         if rendered is None and everyone:
             rendered = port.render_message("game_started", lang, channel, label=(label + " ").lstrip(), opp=opp,
                                            first="me" if game.first_player == seat else "opp",
                                            target=game.rules.target)
         if rendered is not None:
             outbox.append(outbound(svc, address, rendered, game_id=game_id, seat=seat, meta=meta,
-                                   meta_updates=updates, kind="update"))
+                                   meta_updates=updates, kind=kind))
         if rendered is not None or address in summarised:
             updates[f"seen{seat}"] = str(game.version)
     return events, outbox
