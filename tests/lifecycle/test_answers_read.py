@@ -3,6 +3,10 @@ player (issue 14 cases 3 and 5). Through the real handler and a real Redis."""
 
 from __future__ import annotations
 
+from service import conversation_port as port
+from spades.commands import DeclareDoubleNil
+from spades.game import legal_moves
+
 from .helpers import CAROL, lifecycle_command, load, local, move, mover, other, start_game
 
 ERIN = "+12125550144"
@@ -65,3 +69,37 @@ def test_a_keep_that_passes_the_turn_tells_the_card_it_discarded(svc) -> None:  
         if mover(svc, gid) != who:
             return
     raise AssertionError("no KEEP passed the turn")
+
+
+def test_a_swap_is_answered_with_the_cards_it_brought(svc) -> None:  # type: ignore[no-untyped-def]
+    """RULES D5: the double nil bidder's exchange brings cards from the pile; the reply to SWAP names them, even
+    when the opponent is to move next (issue 14 case 3). Before: ``SWAP AC KC KD`` got no answer at all."""
+    gid = _game(svc)
+    declared = False
+    for _ in range(80):
+        game = load(svc, gid)
+        if game.phase != "draw":
+            break
+        seat = game.movers[0]
+        who = svc.store.meta(gid)[f"seat{seat}"]
+        legal = legal_moves(game, seat)
+        if any(isinstance(c, DeclareDoubleNil) for c in legal):
+            text = "DN" if not declared else "DRAW"
+            declared = True
+        else:
+            text = port.command_text(next(c for c in legal if not isinstance(c, DeclareDoubleNil)))
+        assert move(svc, who, text).outcome == "applied", text
+    game = load(svc, gid)
+    assert game.phase == "exchange"
+    seat = game.movers[0]
+    who = svc.store.meta(gid)[f"seat{seat}"]
+    before = len(local(svc, who))
+    thrown = [c.code for c in game.hands[seat][:3]]
+    assert move(svc, who, "SWAP " + " ".join(thrown)).outcome == "applied"
+    after = load(svc, gid)
+    received = [c.code for c in after.hands[seat] if c not in game.hands[seat]]
+    told = local(svc, who)[before:]
+    assert told and told[-1]["body"].startswith("You received "), told
+    said = told[-1]["body"].removeprefix("You received ").split(".")[0].split()
+    assert sorted(said) == sorted(received) and len(said) == 3
+    assert all("You received" not in m["body"] for m in local(svc, other(svc, gid, who)))
