@@ -38,7 +38,7 @@ def arena_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 
 def test_arena_prints_win_rates_with_a_confidence_interval_and_decision_times(arena_run: tuple[str, str]) -> None:
     output, _ = arena_run
-    assert "seed 2, hand cap 3, 2 processes" in output and "4 games, seats alternating" in output
+    assert "seed 2, hand cap 3, " in output and " 2 processes" in output and "4 games, seats alternating" in output
     rows = {m.group(1): m for m in re.finditer(
         r"^(pimc|basic) +(\d+) +([\d.]+)% +\[([\d.]+)%, ([\d.]+)%\] +(-?[\d.]+)$", output, re.M)}
     assert set(rows) == {"pimc", "basic"}
