@@ -12,7 +12,7 @@ from service.delivery import deliver
 from tests.lifecycle.helpers import lifecycle_command, local, move, start_game
 from tests.service.helpers import post_email, post_sms
 
-A, B = "+4791234567", "+4798765432"  # Norway
+A, B = "+4791234567", "+4798765432"  # Norway: the limits are told in Norwegian
 
 
 def test_a_flood_of_texts_is_cut_and_the_sender_told_once(client, svc) -> None:  # type: ignore[no-untyped-def]
@@ -24,7 +24,7 @@ def test_a_flood_of_texts_is_cut_and_the_sender_told_once(client, svc) -> None: 
         answers.append((resp.get_data(as_text=True), svc.store.inbound(A, mid)))
     assert all(rec is not None for _a, rec in answers[:3])  # taken
     assert all(rec is None for _a, rec in answers[3:])  # dropped
-    assert [("at most 3 a minute" in a) for a, _r in answers] == [False, False, False, True, False, False]
+    assert [("høyst 3 i minuttet" in a) for a, _r in answers] == [False, False, False, True, False, False]
 
 
 def test_a_flood_of_emails_is_refused_with_the_reason(client, svc) -> None:  # type: ignore[no-untyped-def]
@@ -38,7 +38,7 @@ def test_invitations_per_day(svc) -> None:  # type: ignore[no-untyped-def]
     svc.config.update(LIMIT_INVITES_PER_DAY=2, LIMIT_PENDING_INVITES=0)
     outcomes = [lifecycle_command(svc, A, f"NEW +4791000{i:03d}").outcome for i in range(3)]
     assert outcomes == ["invited", "invited", "limit_invites_day"]
-    assert "2 invitations today" in local(svc, A)[-1]["body"]
+    assert "2 invitasjoner i dag" in local(svc, A)[-1]["body"]
     assert not local(svc, "+4791000002")  # the third number is never texted
 
 
@@ -47,7 +47,7 @@ def test_pending_invitations(svc) -> None:  # type: ignore[no-untyped-def]
     assert lifecycle_command(svc, A, f"NEW {B}").outcome == "invited"
     assert lifecycle_command(svc, A, "NEW +4791000001").outcome == "invited"
     assert lifecycle_command(svc, A, "NEW +4791000002").outcome == "limit_invites_pending"
-    assert "still waiting for an answer" in local(svc, A)[-1]["body"]
+    assert "venter fortsatt på svar" in local(svc, A)[-1]["body"]
     assert lifecycle_command(svc, B, "YES").outcome == "started"  # one answered: room for another
     assert lifecycle_command(svc, A, "NEW +4791000003").outcome == "invited"
 
@@ -65,7 +65,7 @@ def test_sms_invitations_only_to_the_allowed_countries(svc, number: str, allowed
     out = lifecycle_command(svc, A, f"NEW {number}")
     assert out.outcome == ("invited" if allowed else "limit_country")
     if not allowed:
-        assert "cannot be sent by SMS" in local(svc, A)[-1]["body"] and not local(svc, number)
+        assert "kan ikke sendes på SMS" in local(svc, A)[-1]["body"] and not local(svc, number)
 
 
 def test_the_country_list_is_a_setting(svc) -> None:  # type: ignore[no-untyped-def]
