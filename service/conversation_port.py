@@ -13,12 +13,15 @@ from typing import Any, Sequence
 
 import chat
 from chat import Intent, Rendered
+from chat import messages as chat_messages
+from chat.names import display_name
 from spades.cards import cards_text
 from spades.commands import Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play
+from spades.errors import RuleError
 from spades.game import PlayerView
 
 __all__ = ["Intent", "Rendered", "parse_text", "turn_message", "resend", "error_message", "render_message",
-           "command_text"]
+           "command_text", "named", "move_news", "DoubleNilAnswered"]
 
 
 def parse_text(text: str, lang: str = "en", channel: str = "sms") -> Intent:
@@ -40,9 +43,37 @@ def turn_message(view: PlayerView, lang: str, channel: str, events: Sequence[dic
     return chat.message_for(view, lang, channel, events, opponent, label)
 
 
+def move_news(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]], opponent: str,
+              label: str = "") -> Rendered | None:
+    """The answer to a move after which the player waits, when that move showed them cards (issue 14 case 3):
+    the cards their exchange brought, the card their KEEP discarded (RULES D2: they see it), then where the
+    game stands (``move_news``, the ``waiting`` message after it); None when ``events`` (the player's own
+    redacted events of the move) showed them nothing."""
+    received: list[str] = []
+    discarded = None
+    for e in events:
+        if e.get("seat") != view.seat:
+            continue
+        if e.get("type") == "cards_exchanged":
+            received = list(e.get("received") or [])
+        elif e.get("type") == "draw_decided" and e.get("kept_first"):
+            discarded = e.get("discarded")
+    if not received and discarded is None:
+        return None
+    ctx = chat_messages.context(view, events, opponent, label, channel)
+    return chat.render("move_news", lang, channel, received=received, discarded=discarded, **ctx)
+
+
 def resend(view: PlayerView, lang: str, channel: str, opponent: str, label: str = "") -> Rendered:
     """``HAND`` (and reminders): the prompt again from the view alone."""
     return chat.prompt(view, lang, channel, events=None, opponent_name=opponent, game_label=label)
+
+
+class DoubleNilAnswered(RuleError):
+    """``DRAW`` once the player answered this hand's double nil question (the engine's ``double_nil_not_allowed``
+    is about declaring it): the question was answered, so what may be sent now follows (issue 14 case 5)."""
+
+    code = "double_nil_answered"
 
 
 def error_message(error: Any, view: PlayerView | None, lang: str, channel: str, opponent: str = "",
@@ -51,11 +82,24 @@ def error_message(error: Any, view: PlayerView | None, lang: str, channel: str, 
     return chat.explain_error(error, view, lang, channel, opponent, label)
 
 
+def named(context: dict[str, Any], channel: str) -> dict[str, Any]:
+    """``context`` with the opponents (``opp``, and ``opp`` of each of ``games``) as ``channel`` shows them
+    (``chat.names.display_name``: a chosen name as it is, an address in an SMS as ``+30..5678``, never cut)."""
+    out = dict(context)
+    if isinstance(out.get("opp"), str):
+        out["opp"] = display_name(out["opp"], channel)
+    if isinstance(out.get("games"), list):
+        out["games"] = [dict(g, opp=display_name(g["opp"], channel)) if isinstance(g, dict) and "opp" in g else g
+                        for g in out["games"]]
+    return out
+
+
 def render_message(name: str, lang: str = "en", channel: str = "sms", **context: Any) -> Rendered:
-    """Any other message (``chat.render``); ``status`` (``view``, ``opponent``, ``label``) is the prompt again."""
+    """Any other message (``chat.render``), opponents :func:`named`; ``status`` (``view``, ``opponent``,
+    ``label``) is the prompt again."""
     if name == "status":
         return resend(context["view"], lang, channel, context.get("opponent", ""), context.get("label", ""))
-    return chat.render(name, lang, channel, **context)
+    return chat.render(name, lang, channel, **named(context, channel))
 
 
 def command_text(command: Command) -> str:

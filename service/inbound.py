@@ -49,6 +49,7 @@ class Inbound(Message):
     life: dict[str, str] | None = None
     pre: MoveRead | None = None
     send_now: str = ""
+    first: bool = False  # the number had no record: its first message to the service
 
 
 Handler = Callable[[Services, Inbound], Result | None]
@@ -79,6 +80,14 @@ def _autoplay_setting(svc: Services, m: Inbound) -> Result:
     return _reply(svc, m, "autoplay_setting", Outcome.SETTING, value=bool(m.said.flag))
 
 
+def _name(svc: Services, m: Inbound) -> Result:
+    """``NAME Ana`` (``chat`` checked it: no address, no number): the name the opponents see, unless another
+    player holds it (in any case)."""
+    chosen = m.said.arg or ""
+    taken = not svc.players.claim_name(m.sender, chosen)
+    return _reply(svc, m, "name_set", Outcome.NAME_TAKEN if taken else Outcome.NAME_SET, chosen=chosen, taken=taken)
+
+
 def _dn_setting(svc: Services, m: Inbound) -> Result:
     reminders.set_flag(svc, m.sender, "dn", bool(m.said.flag))
     return _reply(svc, m, "setting", setting="dn", value=bool(m.said.flag))
@@ -106,6 +115,8 @@ def _in_game(svc: Services, m: Inbound) -> Result:
     target = _target(svc, m)
     gid = target.game_id
     if gid is None:
+        if m.first:  # a new number that sent no command: what this is and how to start (issue 14 case 4)
+            return _reply(svc, m, "welcome", Outcome.NO_GAME)
         if said.is_unknown:
             rendered = port.error_message(said, None, m.lang, m.channel)
             return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "error", Outcome.NOT_UNDERSTOOD)
@@ -152,6 +163,7 @@ TABLE: dict[str, Handler] = {
     "claim": commands.claim,
     "help": _help,
     "lang": _lang,
+    "name": _name,
     "dn_setting": _dn_setting,
     "autoplay": _autoplay_setting,
     "rules": _rules,
@@ -212,7 +224,8 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
     if raw_done is not None:
         owner = player_owner(sender)
         return Result([f"{owner}#{n}" for n in text(raw_done).split(",") if n], Outcome.DUPLICATE)
-    if "kind" not in record or "lang" not in record:
+    first = "kind" not in record
+    if first or "lang" not in record:
         record = svc.players.ensure(sender, default_lang(svc.config, sender))
     lang = lang_of_record(svc.config, sender, record)
     channel = address_kind(sender)
@@ -229,4 +242,4 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
         token_game = found[0]
 
     said: Intent = port.parse_text(msg.get("body", ""), lang, channel)
-    return dispatch(svc, Inbound(message_id, sender, said, token_game, lang, channel, life, pre, send_now))
+    return dispatch(svc, Inbound(message_id, sender, said, token_game, lang, channel, life, pre, send_now, first))

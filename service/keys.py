@@ -13,6 +13,7 @@ LOCAL_OUTBOX = "outbox:local"  # stream: messages "sent" by the local outbox (no
 DUE = "ss:due"
 BEAT_LOCK = "ss:beat:lock"
 BOT_PREFIX = "bot:"
+NAMES = "ss:names"  # hash: a chosen name, folded (:func:`name_field`) -> the address of the player who chose it
 
 
 def game_life(game_id: str) -> str:
@@ -92,3 +93,8 @@ def limit_keys(address: str, minute: int, day: str = "") -> dict[str, str]:
     tag = "{" + player_owner(address) + "}"
     return {"rate": f"{tag}:rate:{minute}", "invites": f"{tag}:inv:{day}", "sms_day": f"sms:day:{day}",
             "capped": f"sms:capped:{day}"}
+
+
+def name_field(name: str) -> str:
+    """The field of :data:`NAMES` for a chosen name: case and spacing folded (``ana`` and ``ANA`` are one name)."""
+    return " ".join(name.split()).casefold()

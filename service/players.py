@@ -88,6 +88,26 @@ class Players:
         """``LANG FR``: the player's language from now on."""
         self.r.hset(owner_keys(player_owner(address))["meta"], "lang", lang)
 
+    def claim_name(self, address: str, name: str) -> bool:
+        """``NAME Ana``: the player's name from now on, unless another player holds it (any case): False then.
+
+        The :data:`~service.keys.NAMES` index holds each chosen name once; the player's previous name is
+        released. The computer's name (``Bot``) is held by nobody and refused to everyone."""
+        wanted = keys.name_field(name)
+        if wanted == keys.name_field("Bot"):
+            return False
+        self.r.hsetnx(keys.NAMES, wanted, address)
+        holder = self.r.hget(keys.NAMES, wanted)
+        if holder is None or text(holder) != address:
+            return False
+        meta = owner_keys(player_owner(address))["meta"]
+        old = self.r.hget(meta, "name")
+        self.r.hset(meta, "name", name)
+        released = keys.name_field(text(old)) if old is not None else wanted
+        if released != wanted and text(self.r.hget(keys.NAMES, released) or b"") == address:
+            self.r.hdel(keys.NAMES, released)
+        return True
+
     def langs(self, addresses: list[str], default: str = "en") -> list[str]:
         """The language of each address (one round trip)."""
         pipe = self.r.pipeline(transaction=False)

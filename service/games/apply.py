@@ -148,7 +148,8 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             if over:  # a finished game's log, compressed (store.Store.archive)
                 svc.store.archive(game_id)
             told = tuple(dict.fromkeys(e["to"] for e in outbox))
-            renote = tuple(a for a in told if a not in infos or infos[a].life.get("last") != game_id)
+            prompted = {e["to"] for e in outbox if e.get("kind") != "news"}  # news of one's own move prompt nothing
+            renote = tuple(a for a in told if a in prompted and (a not in infos or infos[a].life.get("last") != game_id))
             mine = list(zip(res.outbox_ids, outbox)) if send_now else []
             claimed = tuple(dict(e, id=oid) for oid, e in mine if e["to"] in infos and infos[e["to"]].may_send)
             unsendable = tuple(oid for oid, e in mine if not (e["to"] in infos and infos[e["to"]].may_send))

@@ -56,6 +56,8 @@ class PlayerMove:
         label = me.labels[read.game_id]
         channel = address_kind(self.sender)
         shown = view(read.taken.game, seat)
+        if self.said.kind == "draw" and error.code == "double_nil_not_allowed":  # DRAW answers a question asked before
+            error = port.DoubleNilAnswered(str(error), error.legal)
         if isinstance(error, GameOverError):
             return reply_rendered(self.svc, self.sender, self.message_id,
                                   port.resend(shown, me.lang, channel, opp, label), "game_over", game_id=read.game_id)

@@ -14,6 +14,7 @@ from chat.render import Rendered
 from chat.render import render as chat_render
 
 from .. import keys
+from ..conversation_port import named
 from ..players import EMAIL, address_kind, reply_address
 from ..store import game_owner, player_owner
 from .players import is_stopped, lang_of
@@ -53,8 +54,9 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
 
 
 def render(name: str, lang: str, channel: str, **context: Any) -> Rendered:
-    """Render ``templates/lifecycle/<channel>/<name>`` exactly as chat renders its own templates."""
-    return chat_render(name, lang, channel, family="lifecycle", **context)
+    """Render ``templates/lifecycle/<channel>/<name>`` exactly as chat renders its own templates (the
+    opponent's name as the channel shows it: ``conversation_port.named``)."""
+    return chat_render(name, lang, channel, family="lifecycle", **named(context, channel))
 
 
 def entry(svc: Services, address: str, name: str, *, game_id: str | None = None, seat: int | None = None,

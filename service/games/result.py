@@ -32,6 +32,8 @@ class Outcome(StrEnum):
     # replies and settings
     HELP = "help"
     LANG_SET = "lang_set"
+    NAME_SET = "name_set"
+    NAME_TAKEN = "name_taken"
     SETTING = "setting"
     RULES = "rules"
     SCORE = "score"
@@ -47,6 +49,7 @@ class Outcome(StrEnum):
     CLAIM_REFUSED = "claim_refused"
     CLAIM_POSSIBLE = "claim_possible"
     CONFIRM_RESIGN = "confirm_resign"
+    RESIGN_KEPT = "resign_kept"
     RESIGNED = "resigned"
     PAUSED = "paused"
     # the life of a game

@@ -85,8 +85,9 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         infos = players_info(svc, seats(meta))
     events = list(events) + auto_draws(svc, game_id, meta, game, infos)
     before = game.version - len(events)
-    # the end of a hand: the summary (bids, tricks, points, bags, who draws next), to both
-    outbox = summaries.entries(svc, game_id, meta, events, updates)
+    # the end of a hand: the summary (bids, tricks, points, bags, who draws next) by email; by SMS the
+    # turn message tells it in one message with the last trick and the next question (issue 14 case 9)
+    outbox = summaries.entries(svc, game_id, meta, events, updates, hands_by_sms=False)
     summarised = {e["to"] for e in outbox}
 
     def info(seat: int) -> PlayerInfo:
@@ -111,15 +112,20 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         opp = info(1 - seat).name
         label = me.labels[game_id]
         rendered = port.turn_message(shown, lang, channel, news, opp, label)
+        kind = "update"
         if rendered is None and seat == actor and shown.phase == "draw" and shown.movers and game.rules.simultaneous_draw:
             rendered = port.resend(shown, lang, channel, opp, label)  # done drawing: waits for the opponent
+        if rendered is None and not everyone:  # the mover now waits: what their move showed them (issue 14 case 3)
+            mine = [d for d in (redact(e, seat) for e in events) if d is not None]
+            rendered = port.move_news(shown, lang, channel, mine, opp, label)
+            kind = "news"  # not a prompt: the game a reply without #N goes to stays the one last prompted
         if rendered is None and everyone:
             rendered = port.render_message("game_started", lang, channel, label=(label + " ").lstrip(), opp=opp,
                                            first="me" if game.first_player == seat else "opp",
                                            target=game.rules.target)
         if rendered is not None:
             outbox.append(outbound(svc, address, rendered, game_id=game_id, seat=seat, meta=meta,
-                                   meta_updates=updates, kind="update"))
+                                   meta_updates=updates, kind=kind))
         if rendered is not None or address in summarised:
             updates[f"seen{seat}"] = str(game.version)
     return events, outbox

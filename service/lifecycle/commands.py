@@ -71,8 +71,17 @@ def yes(svc: Services, m: Message) -> Result:
 
 
 def no(svc: Services, m: Message) -> Result:
+    """``NO``: declines an invitation, else answers the ``RESIGN`` question (the game goes on, issue 14 case 5),
+    else there is nothing to decline."""
     if m.token_game or invitations.pending_for(svc, m.sender):
         return invitations.decline(svc, m.message_id, m.sender, m.token_game)
+    gid = _resign_pending(svc, m.sender)
+    if gid is not None:
+        svc.store.del_player_life(m.sender, "resign", "resign_at")
+        out = outbox.reply(svc, m.sender, m.message_id, "resign_kept", Outcome.RESIGN_KEPT,
+                           label=(label_of(svc, m.sender, gid) + " ").lstrip())
+        out.game_id = gid
+        return out
     return outbox.reply(svc, m.sender, m.message_id, "no_invitation")
 
 

@@ -31,6 +31,14 @@ def services(redis_url: str | None) -> Services:
     return Services.from_config(cfg)
 
 
+def redis_shown(svc: Services) -> str:
+    """The Redis the CLI reads, as ``redis://host:port/db`` (a password left out), so an operator sees which one."""
+    kw = svc.redis.connection_pool.connection_kwargs
+    if kw.get("path"):
+        return f"unix://{kw['path']}?db={kw.get('db', 0)}"
+    return f"redis://{kw.get('host', 'localhost')}:{kw.get('port', 6379)}/{kw.get('db', 0)}"
+
+
 def when(ms: int | None) -> str:
     """A time in ms since the epoch, as UTC ISO 8601 (``-`` for none)."""
     if not ms:

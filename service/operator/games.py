@@ -14,10 +14,22 @@ from spades.replay import ReplayError, command_for, verify_log
 
 from .. import conversation_port as port
 from ..context import Services
-from ..games.players import lang_of, seat_of
+from ..games.players import label_of, lang_of, name_of, seat_of
 from ..players import address_kind
 from ..store import game_owner
-from .common import emit, fail, game_summary, json_option, load_game, normalise, redis_option, services, view_dict, when
+from .common import (
+    emit,
+    fail,
+    game_summary,
+    json_option,
+    load_game,
+    normalise,
+    redis_option,
+    redis_shown,
+    services,
+    view_dict,
+    when,
+)
 
 
 @click.group()
@@ -37,7 +49,7 @@ def games_list(status: str | None, player: str | None, as_json: bool, redis_url:
     rows = [game_summary(svc, gid) for gid in ids]
     rows = [r for r in rows if status is None or r["status"] == status]
     rows.sort(key=lambda r: r["last_activity_ms"], reverse=True)
-    lines = [f"{'GAME':<14} {'STATUS':<8} {'PHASE':<9} {'HAND':>4} {'SCORE':>11}  {'TO MOVE':<22} "
+    lines = [f"Redis: {redis_shown(svc)}", f"{'GAME':<14} {'STATUS':<8} {'PHASE':<9} {'HAND':>4} {'SCORE':>11}  {'TO MOVE':<22} "
              f"{'LAST ACTIVITY':<21} PLAYERS"]
     for r in rows:
         score = f"{r['scores'][0]}-{r['scores'][1]}" if r["scores"] else "-"
@@ -45,7 +57,7 @@ def games_list(status: str | None, player: str | None, as_json: bool, redis_url:
                      f"{r['to_move'] or '-':<22} {r['last_activity']:<21} {' vs '.join(r['players'])}")
     if not rows:
         lines.append("(no games)")
-    emit({"games": rows}, as_json, "\n".join(lines))
+    emit({"redis": redis_shown(svc), "games": rows}, as_json, "\n".join(lines))
 
 
 @games.command("show")
@@ -74,7 +86,9 @@ def games_show(game_id: str, as_address: str, as_json: bool, redis_url: str | No
         text = f"Game {game_id} ({meta.get('status')}): not started yet."
     else:
         v = view(load_game(svc, game_id), seat)
-        rendered = port.render_message("status", lang, channel, view=v, game_id=game_id)
+        rendered = port.render_message("status", lang, channel, view=v, game_id=game_id,
+                                       opponent=name_of(svc, meta.get(f"seat{1 - seat}", "")),
+                                       label=label_of(svc, address, game_id))
         data.update(view=view_dict(v), rendered={"text": rendered.text, "subject": rendered.subject})
         text = (rendered.subject + "\n" if channel == "email" and rendered.subject else "") + rendered.text
     if last_message:

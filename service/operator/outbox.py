@@ -8,7 +8,7 @@ from flask import Flask
 from .. import celery_init_app
 from ..delivery import TransientSendError, deliver
 from ..store import game_owner, player_owner
-from .common import emit, fail, json_option, normalise, redis_option, services, when
+from .common import emit, fail, json_option, normalise, redis_option, redis_shown, services, when
 
 
 @click.group()
@@ -36,7 +36,7 @@ def outbox_list(status: str | None, game_id: str | None, to: str | None, limit: 
                and (target is None or e.get("to") == target)]
     entries.sort(key=lambda e: (e["updated_ms"], e["id"]), reverse=True)
     entries = entries[:limit]
-    lines = [f"{'ID':<30} {'STATUS':<9} {'CHANNEL':<7} {'TO':<24} {'UPDATED':<21} BODY"]
+    lines = [f"Redis: {redis_shown(svc)}", f"{'ID':<30} {'STATUS':<9} {'CHANNEL':<7} {'TO':<24} {'UPDATED':<21} BODY"]
     for e in entries:
         body = " ".join(str(e.get("body", "")).split())
         lines.append(f"{e['id']:<30} {e['status']:<9} {e.get('channel', ''):<7} {e.get('to', ''):<24} "
@@ -44,7 +44,7 @@ def outbox_list(status: str | None, game_id: str | None, to: str | None, limit: 
                      + (f"  [{e['error']}]" if e.get("error") else ""))
     if not entries:
         lines.append("(no messages)")
-    emit({"entries": entries}, as_json, "\n".join(lines))
+    emit({"redis": redis_shown(svc), "entries": entries}, as_json, "\n".join(lines))
 
 
 @outbox.command("resend")

@@ -185,3 +185,17 @@ def test_email_player_accepts_from_the_inbox(chromium: Any, live_service: Any) -
         assert len(shown(page, PHONE_B)) == 0
     finally:
         page.close()
+
+
+def test_the_header_names_the_numbers_of_the_phones_shown(chromium: Any, live_service: Any) -> None:
+    """Issue 14 case 11: the header named fixed numbers (``NEW +15550001002``) whatever the phones were."""
+    page = chromium.new_page(viewport={"width": 1480, "height": 900})
+    try:
+        page.goto(live_service.url + "/simulator/?phone-a=%2B4791234567&phone-b=%2B306912345678")
+        page.wait_for_selector("#phone-a .address")
+        page.wait_for_function("document.getElementById('start-hint').textContent !== 'NEW …'")
+        assert page.inner_text("#start-hint") == "NEW +306912345678"
+        assert page.inner_text("#start-from") == "Phone A (+4791234567)"
+        assert "+15550001002" not in page.inner_text("header.bar")
+    finally:
+        page.close()

@@ -54,6 +54,7 @@ CONTEXTS: dict[str, list[dict]] = {
                        {"reason": "bad_address", "text": "12"}],
     "invite_sent": [{"opp": NAME, "days": 1}, {"opp": NAME, "days": 3}],
     "no_invitation": [{}],
+    "resign_kept": [{"label": ""}, {"label": "#2 "}],
     "no_such_game": [{"number": 4}, {"number": None}],
     "opponent_back": [{"opp": NAME, "label": "#2 "}],
     "opponent_stopped": [{"opp": NAME, "label": ""}],

@@ -154,3 +154,21 @@ def test_existing_engine_commands_are_still_there(played: Played) -> None:
     out = CliRunner().invoke(main, ["--help"]).output
     for name in ("arena", "replay", "games", "outbox", "players"):
         assert name in out
+
+
+def test_games_show_names_the_opponent_and_the_lists_name_their_redis(played: Played) -> None:
+    """Issue 14 case 11: ``games show --as`` named the opponent ``?``; the operator could not tell which Redis
+    an empty outbox came from."""
+    ab = played.games["ann-bob"]
+    meta = played.svc.store.meta(ab)
+    waiting = [seat for seat in (0, 1) if seat not in played.game(ab).movers]
+    assert waiting, "the played game has a player waiting"
+    for seat in waiting:  # "<opponent> to move."
+        data = json.loads(played.cli("games", "show", ab, "--as", meta[f"seat{seat}"], "--json").output)
+        opp = "+1..1002" if meta[f"seat{1 - seat}"] == BOB else "+1..1001"
+        assert f"{opp} to move." in data["rendered"]["text"], data["rendered"]
+    port = played.redis_url.rsplit(":", 1)[1].split("/")[0]
+    for cmd in (("games", "list"), ("outbox", "list")):
+        header = played.cli(*cmd).output.splitlines()[0]
+        assert header.startswith("Redis: redis://") and f":{port}/" in header, header
+        assert f":{port}/" in json.loads(played.cli(*cmd, "--json").output)["redis"]

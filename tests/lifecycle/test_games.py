@@ -56,7 +56,9 @@ def test_moves_of_a_player_with_three_games_reach_the_right_games(svc) -> None: 
     # GAMES lists the three, numbered, with the opponent, whose turn and the score
     lifecycle_command(svc, ALICE, "GAMES")
     listing = local(svc, ALICE)[-1]["body"]
-    assert all(f"#{n} " in listing for n in (1, 2, 3)) and BOB in listing and CAROL in listing and DAVE in listing
+    # opponents as an SMS shows them: a number never cut (issue 14 case 1)
+    assert all(f"#{n} " in listing for n in (1, 2, 3)) and "+47..5432" in listing and "+1..0123" in listing
+    assert "dave@.." in listing and BOB not in listing
     # an unknown number changes nothing
     assert routing.resolve(svc, ALICE, 7).game_id is None
 
@@ -93,7 +95,9 @@ def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, ce
     wait_outbox_settled(svc)
     # Alice saw every hand's result and the end; nothing was "sent" to the computer
     told = local(svc, ALICE)
-    assert sum(m["kind"] == "hand_summary" for m in told) == len(game.history)
+    # every hand's result in one message, not a separate summary (issue 14 case 9)
+    assert not any(m["kind"] == "hand_summary" for m in told)
+    assert all(sum(f"Runde {n}: du" in m["body"] for m in told) == 1 for n in range(1, len(game.history)))
     assert told[-1]["body"].startswith("Partiet er slutt:") and "OMKAMP" in told[-1]["body"]  # in Norwegian (+47)
     assert all(m["to"] == ALICE for m in local(svc))
 

@@ -121,7 +121,7 @@ def test_a_stranger_cannot_move_in_a_game(client, svc, celery_worker) -> None:  
     wait_outbox_settled(svc)
     assert svc.store.version(gid) == before
     assert CAROL not in svc.store.meta(gid).values()
-    assert [m["kind"] for m in local_messages(svc, CAROL)] == ["help"]  # how to start a game of her own
+    assert [m["kind"] for m in local_messages(svc, CAROL)] == ["welcome"]  # a new number: what this is and how to start (issue 14 case 4)
 
 
 def test_accepting_someone_elses_invitation_does_nothing(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]

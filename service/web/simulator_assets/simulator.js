@@ -172,6 +172,12 @@ async function main() {
     state.byAddress[d.address] = dev;
     root.append(node);
   }
+  // the header names the devices shown (their numbers may be overridden in the page's address)
+  const phones = cfg.devices.filter((d) => d.channel === "sms");
+  if (phones.length > 1) {
+    document.getElementById("start-hint").textContent = "NEW " + phones[1].address;
+    document.getElementById("start-from").textContent = phones[0].label + " (" + phones[0].address + ")";
+  }
   setupClock();
   poll();
 }
