@@ -161,7 +161,11 @@ def test_games_show_names_the_opponent_and_the_lists_name_their_redis(played: Pl
     an empty outbox came from."""
     ab = played.games["ann-bob"]
     meta = played.svc.store.meta(ab)
-    waiting = [seat for seat in (0, 1) if seat not in played.game(ab).movers]
+    for _ in range(30):  # on until one player waits (in a simultaneous draw, RULES D11, both may move)
+        waiting = [seat for seat in (0, 1) if seat not in played.game(ab).movers]
+        if waiting:
+            break
+        played.play(ab, 1)
     assert waiting, "the played game has a player waiting"
     for seat in waiting:  # "<opponent> to move."
         data = json.loads(played.cli("games", "show", ab, "--as", meta[f"seat{seat}"], "--json").output)

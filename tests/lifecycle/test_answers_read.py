@@ -13,7 +13,7 @@ ERIN = "+12125550144"
 
 
 def _game(svc) -> str:  # type: ignore[no-untyped-def]
-    return start_game(svc, CAROL, ERIN)
+    return start_game(svc, CAROL, ERIN, rules="ALT")  # strict alternation (RULES D11): a move passes the turn
 
 
 def test_no_to_the_resign_question_keeps_the_game(svc) -> None:  # type: ignore[no-untyped-def]
