@@ -45,16 +45,13 @@ sys.path.insert(0, str(ROOT))
 
 import redis  # noqa: E402
 import requests  # noqa: E402
+from load import GameDriver  # noqa: E402  (bench/ is on the path: this script's own folder)
 from twilio.request_validator import RequestValidator  # noqa: E402
 
 from service.config import load_config  # noqa: E402
 from service.context import Services  # noqa: E402
-from service.conversation_port import command_text  # noqa: E402
 from service.lifecycle.invitations import create_game  # noqa: E402
 from service.operator.games import verify_game  # noqa: E402
-from spades import bots  # noqa: E402
-from spades.events import from_dict  # noqa: E402
-from spades.game import Game, view  # noqa: E402
 
 TOKEN = "chaos-token"
 UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
@@ -191,26 +188,6 @@ class Cluster:
             shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-class Player:
-    """One game played through webhooks: its folded state (read from Redis) and a ``basic`` bot per seat."""
-
-    def __init__(self, svc: Services, gid: str, players: tuple[str, str]) -> None:
-        self.svc, self.gid, self.players = svc, gid, players
-        self.bots = (bots.get("basic", seed=1), bots.get("basic", seed=2))
-        self.game = Game()
-        self.last = ""
-
-    def catch_up(self) -> None:
-        for se in self.svc.store.load(self.gid, after=self.last or None):
-            self.game.apply(from_dict(se.event))
-            self.last = se.stream_id
-
-    def next_text(self) -> tuple[str, str]:
-        movers = self.game.movers  # both, in a simultaneous draw (RULES D11): they take turns sending
-        seat = movers[self.game.version % len(movers)]
-        return self.players[seat], command_text(self.bots[seat].choose(view(self.game, seat)))
-
-
 class Tally:
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -231,7 +208,7 @@ def post_move(session: requests.Session, base: str, sender: str, body: str) -> t
         return 0, "sms:" + sid
 
 
-def play(p: Player, base: str, tally: Tally, deadline: float) -> None:
+def play(p: GameDriver, base: str, tally: Tally, deadline: float) -> None:
     """Closed loop: a move, then wait until the stream moves on (a stall: re-read and send the move again)."""
     session = requests.Session()
     while time.monotonic() < deadline:
@@ -373,7 +350,7 @@ def main() -> int:
             gids.append(gid)
         tally = Tally()
         deadline = time.monotonic() + args.seconds
-        threads = [threading.Thread(target=play, args=(Player(svc, g, p), cluster.base, tally, deadline), daemon=True)
+        threads = [threading.Thread(target=play, args=(GameDriver(svc, g, p), cluster.base, tally, deadline), daemon=True)
                    for g, p in zip(gids, players)]
         stop = threading.Event()
         playing = lambda: any(t.is_alive() for t in threads)  # noqa: E731
