@@ -50,15 +50,25 @@ class Supervisor:
         self.name = name or Path(command[0]).name
         self.child: subprocess.Popen[bytes] | None = None
         self.stopping = False
+        self.stop_signal = signal.SIGTERM
+        self.told: int | None = None  # the pid the stop signal was passed to
         self.restarts = 0
 
     def _signal(self, signum: int, _frame: FrameType | None) -> None:
         self.stopping = True
+        self.stop_signal = signal.Signals(signum)
         if self.child is not None and self.child.poll() is None:
-            try:
-                os.killpg(self.child.pid, signum)
-            except ProcessLookupError:
-                pass
+            self._tell(self.child)
+
+    def _tell(self, child: subprocess.Popen[bytes]) -> None:
+        """Pass the stop signal to ``child``'s process group, once."""
+        if self.told == child.pid:
+            return
+        self.told = child.pid
+        try:
+            os.killpg(child.pid, self.stop_signal)
+        except ProcessLookupError:
+            pass
 
     def _start(self) -> subprocess.Popen[bytes]:
         env = dict(os.environ)
@@ -104,9 +114,13 @@ class Supervisor:
                     break
                 time.sleep(0.5)
             if self.stopping:
+                # The signal may have come while ``child`` was being started, before it was
+                # ``self.child``: then the handler passed it to no one (or to the one that died).
+                self._tell(child)
                 try:
                     code = child.wait(30)
                 except subprocess.TimeoutExpired:
+                    _say(self.name, "still running 30 s after the stop signal: stopping it")
                     self._stop_child(child)
                     code = child.wait()
                 break

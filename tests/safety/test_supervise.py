@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.service.helpers import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,3 +72,27 @@ def test_sigterm_ends_the_supervision_and_the_process(tmp_path: Path) -> None:
     sup.wait(20)
     wait_for(lambda: not alive(pids(starts)[0]), 10, "the process ended")
     assert len(pids(starts)) == 1  # and not started again
+
+
+def test_a_stop_signal_that_comes_while_a_restart_is_starting_still_ends_the_new_process(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The signal handler passes SIGTERM to ``self.child``; a signal that comes between a restart's
+    ``Popen`` and its assignment to ``self.child`` reached no one, and the supervisor then waited 30 s
+    for a process that was never told to stop (the CI failure of ``test_a_process_that_dies...``)."""
+    from service.supervise import Supervisor
+
+    starts = tmp_path / "starts"
+    sup = Supervisor(child(starts))
+    start = sup._start
+
+    def start_then_signal() -> subprocess.Popen[bytes]:
+        started = start()
+        wait_for(lambda: pids(starts), 10, "the child's start")
+        sup._signal(signal.SIGTERM, None)  # before run() has made it ``self.child``
+        return started
+
+    sup._start = start_then_signal  # type: ignore[method-assign]
+    code = sup.run()  # returns only once the child has ended
+    assert code == -signal.SIGTERM
+    assert not alive(pids(starts)[0])
+    assert "after the stop signal" not in capsys.readouterr().err  # told at once, not stopped 30 s later
