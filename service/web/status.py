@@ -1,10 +1,19 @@
-"""``POST /sms/status``: Twilio's signed status callbacks update the delivery status of an outbox entry."""
+"""``POST /sms/status``: Twilio's signed status callbacks update the delivery status of an outbox entry.
+
+While Redis does not answer, the callback gets a 503 that says so (never a bare 500). Twilio does not
+retry a status callback, so that update is lost; it is only the delivery status the operator sees
+(``slowspades outbox``), and the message itself was sent.
+"""
 
 from __future__ import annotations
 
+import logging
+
 from flask import Blueprint, Response, abort, current_app, request
 
-from . import twilio_signature_ok
+from . import UNREACHABLE, twilio_signature_ok
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("sms_status", __name__)
 
@@ -28,4 +37,7 @@ def sms_status() -> Response:
                                  error=f"twilio error {error}" if error else "")
         except ValueError:
             pass  # not an outbox id of ours: nothing to update
+        except UNREACHABLE as exc:
+            log.warning("status %s of %s not recorded: Redis does not answer (%s)", mapped, outbox_id, exc)
+            return Response("storage unavailable: status not recorded\n", status=503, mimetype="text/plain")
     return Response("", status=204)

@@ -101,3 +101,15 @@ def test_an_email_posted_while_redis_is_down_gets_503_for_mailgun_to_retry(own_r
     own_redis.kill()
     resp, _mid = post_email(web.test_client(), "dana@mail.example.org", "play@spades.example.test", "HELP")
     assert resp.status_code == 503  # Mailgun retries anything but 200 and 406, for 8 hours
+
+
+def test_a_status_callback_while_redis_is_down_is_told_so_not_a_bare_500(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+    from tests.service.helpers import twilio_sign
+
+    web, _queue = app_on(own_redis, tmp_path, app)
+    own_redis.kill()
+    url = "https://spades.example.test/sms/status?o=g%3Ag1%231"
+    params = {"MessageSid": "SMabc", "MessageStatus": "delivered", "AccountSid": "AC1"}
+    resp = web.test_client().post(url[len("https://spades.example.test"):], data=params,
+                                  headers={"X-Twilio-Signature": twilio_sign(url, params)})
+    assert resp.status_code == 503 and b"storage unavailable" in resp.data
