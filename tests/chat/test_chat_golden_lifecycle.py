@@ -101,3 +101,12 @@ def test_golden_rules_page(lang):
     text = "\n".join(line.strip() for line in re.sub(r"<[^>]+>", " ", page.split("<body>")[1]).splitlines()
                      if line.strip())
     _check(GOLDEN / lang / "rules_page.txt", text + "\n")
+
+
+@pytest.mark.parametrize("name", ["limit_invites_day", "limit_invites_pending"])
+def test_an_invitation_limit_of_one_reads_right(name: str) -> None:
+    """An operator may set a limit of 1 (SLOWSPADES_LIMIT_INVITES_PER_DAY): never "1 invitations"."""
+    for channel in ("sms", "email"):
+        text = render(name, "en", channel, family="lifecycle", count=1).text
+        assert "(1)" in text or ": 1," in text
+        assert "1 invitations" not in text and "1 of your invitations are" not in text
