@@ -28,8 +28,6 @@ bp.record_once(lambda state: install_spool(state.app))  # the spool and its drai
 
 
 _EMPTY_TWIML = str(MessagingResponse())  # always the same document: built once
-#: The answer when a text could be kept neither in Redis nor on disk (GSM-7, one segment).
-SEND_AGAIN = "Sorry, your message could not be taken just now. Please send it again in a few minutes."
 
 
 def empty_twiml() -> Response:
@@ -82,5 +80,6 @@ def inbound_sms() -> Response:
         take_inbound(message_id, sender, fields, int(current_app.config["MESSAGE_TTL"]))
     except SpoolError:  # not even the disk: Twilio will not retry, so the player is asked to
         log.exception("inbound %s could not be kept: asking the sender to send it again", message_id)
-        return twiml_message(SEND_AGAIN)
+        lang = language_for_address(sender)  # Redis does not answer: the language the number suggests
+        return twiml_message(chat_render("send_again", lang, "sms", family="lifecycle").text)
     return empty_twiml()

@@ -92,6 +92,8 @@ def test_when_even_the_disk_fails_the_player_is_asked_to_send_again(own_redis, t
     resp, _mid = post_sms(web.test_client(), ALICE, "HELP")
     assert resp.status_code == 200
     assert b"<Message>" in resp.data and b"send it again" in resp.data
+    resp, _mid = post_sms(web.test_client(), "+33612345678", "AIDE")  # in the language of the number
+    assert resp.status_code == 200 and "Renvoie-le" in resp.get_data(as_text=True)
 
 
 def test_an_email_posted_while_redis_is_down_gets_503_for_mailgun_to_retry(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
