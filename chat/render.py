@@ -129,7 +129,8 @@ def environment(lang: str, sms: bool = False) -> jinja2.Environment:
 
 def _one_line(text: str) -> str:
     line = " ".join(text.split())
-    for a, b in ((" .", "."), (" ,", ","), ("( ", "("), (" )", ")")):
+    # "dave@.." (an address's short form, chat.names) ending a sentence gives no third dot
+    for a, b in ((" .", "."), (" ,", ","), ("( ", "("), (" )", ")"), ("@...", "@..")):
         line = line.replace(a, b)
     return line
 

@@ -11,6 +11,7 @@ from chat import render as chat_render
 
 from .. import clock, keys
 from ..context import Services
+from ..conversation_port import render_message
 from ..games import outbox
 from ..games.moves import player_move
 from ..games.players import label_of, lang_of, name_of, seat_of
@@ -150,8 +151,8 @@ def ask_resign(svc: Services, m: Message) -> Result:
         return Result([], Outcome.IGNORED, gid)
     svc.store.set_player_life(m.sender, {"resign": gid, "resign_at": str(clock.now_ms(svc.redis))})
     opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
-    rendered = chat_render("confirm_resign", lang_of(svc, m.sender), address_kind(m.sender),
-                           label=(label_of(svc, m.sender, gid) + " ").lstrip(), opp=opp)
+    rendered = render_message("confirm_resign", lang_of(svc, m.sender), address_kind(m.sender),
+                              label=(label_of(svc, m.sender, gid) + " ").lstrip(), opp=opp)
     e = outbox.entry(svc, m.sender, "confirm_resign", rendered=rendered)
     return outbox.send_reply(svc, m.sender, m.message_id, [e], Outcome.CONFIRM_RESIGN, gid)
 

@@ -20,12 +20,12 @@ import hashlib
 import json
 from typing import Any
 
-from chat import render as chat_render
 from spades.events import HouseRules
 
 from .. import clock, keys, limits
 from .. import store_due as due
 from ..context import Services
+from ..conversation_port import render_message
 from ..games import outbox
 from ..games.players import default_lang, is_stopped, lang_of, name_of, number_of, unfinished_games
 from ..games.result import Outcome, Result
@@ -169,8 +169,8 @@ def decline(svc: Services, message_id: str, sender: str, game_id: str | None = N
         return outbox.reply(svc, sender, message_id, "no_invitation")
     inviter = meta["seat0"]
     e = outbox.entry(svc, inviter, "declined", game_id=gid, seat=0, meta=meta,
-                      rendered=chat_render("declined", lang_of(svc, inviter), address_kind(inviter),
-                                           opp=name_of(svc, sender)))
+                      rendered=render_message("declined", lang_of(svc, inviter), address_kind(inviter),
+                                              opp=name_of(svc, sender)))
     ok = outbox.entry(svc, sender, "decline_done", game_id=gid, seat=1, meta=meta, opp=name_of(svc, inviter))
     res = svc.store.append(game_owner(gid), 0, [], message_id=message_id, outbox=[x for x in (e, ok) if x],
                            meta={"status": "declined"})

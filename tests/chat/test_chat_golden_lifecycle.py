@@ -111,3 +111,10 @@ def test_an_invitation_limit_of_one_reads_right(name: str) -> None:
         text = render(name, "en", channel, family="lifecycle", count=1).text
         assert "(1)" in text or ": 1," in text
         assert "1 invitations" not in text and "1 of your invitations are" not in text
+
+
+def test_an_address_short_form_ending_a_sentence_gets_no_third_dot() -> None:
+    from service.conversation_port import render_message
+
+    text = render_message("invite_sent", "en", "sms", opp="dave@example.org").text
+    assert text.startswith("Invitation sent to dave@.. I'll text you"), text

@@ -20,6 +20,8 @@ def test_no_to_the_resign_question_keeps_the_game(svc) -> None:  # type: ignore[
     """Before: ``No invitation is waiting for you...``; after: ``OK, the game goes on...`` (issue 14 case 5)."""
     gid = _game(svc)
     assert lifecycle_command(svc, CAROL, "RESIGN").outcome == "confirm_resign"
+    # the opponent as every SMS names them: never the whole number (issue 14 case 1)
+    assert local(svc, CAROL)[-1]["body"] == "Resign the game vs +1..0144? YES to confirm."
     res = lifecycle_command(svc, CAROL, "NO")
     assert res.outcome == "resign_kept" and res.game_id == gid
     assert local(svc, CAROL)[-1]["body"] == "OK, the game goes on: you did not resign. HAND shows where it stands."

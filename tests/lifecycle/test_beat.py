@@ -191,6 +191,9 @@ def test_no_declines_and_the_inviter_is_told(svc) -> None:  # type: ignore[no-un
     assert out.outcome == "declined"
     assert svc.store.meta(str(res.game_id))["status"] == "declined"
     assert kinds(local(svc, ALICE))[-1] == "declined"
+    short = "+" + BOB[1:3] + ".." + BOB[-4:]  # as every SMS names a number (issue 14 case 1)
+    body = local(svc, ALICE)[-1]["body"]  # in Norwegian: the number is Norway's
+    assert body.startswith(short + " ") and BOB not in body, body
 
 
 def test_refusals_for_bad_and_stopped_addresses(svc) -> None:  # type: ignore[no-untyped-def]
