@@ -15,6 +15,7 @@ English suit letter or with another suit of the same language:
 from __future__ import annotations
 
 import phonenumbers
+
 from spades.cards import Suit
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "nb", "id", "el")
@@ -52,7 +53,9 @@ _ALIASES: dict[str, str] = {
 
 def normalize_language(code: str) -> str | None:
     """The language code for what a player typed (``fr``, ``FR``, ``norsk``, ``gr``...), or None."""
-    from .parse import normalize  # the parser's normalisation (case, accents, Greek look-alikes)
+    from .parse import (
+        normalize,  # here, not at the top: parse imports this module; the parser's normalisation (case, accents, Greek look-alikes)
+    )
 
     key = normalize(code).replace(" ", "")
     return _ALIASES.get(key)

@@ -27,7 +27,7 @@ from spades.commands import Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Di
 from spades.errors import CardSyntaxError
 from spades.events import DEFAULT_FLOOR, HouseRules
 
-from .languages import LANGUAGES, SUIT_INITIALS, supported
+from .languages import LANGUAGES, SUIT_INITIALS, normalize_language, supported
 from .names import check_name
 
 MAX_LENGTH = 1600  # ten segments; anything longer is not a reply to a prompt
@@ -588,8 +588,6 @@ def parse(text: str | None, lang: str = "en") -> Intent:
         if cards is not None and len(cards) == 1:
             return say("play", card=cards[0])
     if kind == "lang":
-        from .languages import normalize_language
-
         if not rest:
             return say("unknown", reason="missing_arg", arg="lang")
         code = normalize_language(" ".join(rest))

@@ -71,7 +71,7 @@ for _name, _spec in LIFECYCLE_SETTINGS.items():  # the lifecycle's settings join
 
 def _limit_settings() -> None:
     """The abuse limits' settings (service.limits) join the table too."""
-    from .limits import SETTINGS as LIMITS
+    from .limits import SETTINGS as LIMITS  # here, not at the top: limits imports context, which imports this module
 
     for name, spec in LIMITS.items():
         SETTINGS.setdefault(name, spec)
