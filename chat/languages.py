@@ -53,9 +53,8 @@ _ALIASES: dict[str, str] = {
 
 def normalize_language(code: str) -> str | None:
     """The language code for what a player typed (``fr``, ``FR``, ``norsk``, ``gr``...), or None."""
-    from .parse import (
-        normalize,  # here, not at the top: parse imports this module; the parser's normalisation (case, accents, Greek look-alikes)
-    )
+    # here, not at the top: chat.parse imports this module (the parser's normalisation: case, accents, Greek look-alikes)
+    from .parse import normalize
 
     key = normalize(code).replace(" ", "")
     return _ALIASES.get(key)
