@@ -10,12 +10,13 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from chat.page import email_link
 from chat.render import Rendered
 from chat.render import render as chat_render
 
 from .. import keys
 from ..conversation_port import named
-from ..players import EMAIL, address_kind, reply_address
+from ..players import EMAIL, address_kind, page_url, reply_address
 from ..store import game_owner, player_owner
 from .players import is_stopped, lang_of
 from .result import Outcome, Result
@@ -43,6 +44,12 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
             if token:
                 entry["reply_to"] = reply_address(token, domain)
             root = f"<game-{game_id}.{seat}@{domain}>"
+            status = (meta_updates or {}).get("status") or meta.get("status", "")
+            web = "" if status in ("", "invited") else (  # an invitation: no game to show yet
+                meta.get(f"web{seat}") or svc.players.ensure_web_token(game_id, seat))
+            if web:  # every email about a game under way links the player's page of it (issue 14, "Beyond")
+                entry["body"], entry["html"] = email_link(lang_of(svc, address), page_url(svc.config["PUBLIC_BASE_URL"], web),
+                                                          entry["body"], entry["html"])
             if meta.get(f"thr{seat}") or (meta_updates or {}).get(f"thr{seat}"):
                 entry["in_reply_to"] = root
                 entry["references"] = root

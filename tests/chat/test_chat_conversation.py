@@ -139,6 +139,7 @@ META = {
     "invite": {"opp": "Konstantinos", "target": 500}, "invite_sent": {"opp": "Konstantinos"},
     "declined": {"opp": "Konstantinos"}, "game_started": {"label": "#12 ", "opp": "Konstantinos", "first": "opp", "target": 500},
     "reminder": {"label": "#12 ", "opp": "Konstantinos"}, "confirm_resign": {"label": "#12 ", "opp": "Konstantinos"},
+    "web": {"label": "#12 ", "opp": "Konstantinos", "url": "https://slowspades.example/g/" + "0123456789abcdef" * 2},
 }
 BUDGET = {"help": 2, "rules": 3, "games": 2, "invite": 2, "welcome": 2}
 
