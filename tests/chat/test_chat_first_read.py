@@ -284,3 +284,15 @@ def test_case10_the_rules_page_examples_are_messages_the_parser_takes(lang):
     assert said.kind == "new" and said.rules.failed_nil_bags and said.rules.floor == -200  # RULES D6, D8
     swap = re.findall(r"(\w+) AC KC KD\.", page)[-1]  # the reply the example ends with
     assert parse(f"{swap} AC KC KD", lang).kind == "exchange"  # RULES 4: the swap example
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_case3_the_reply_that_tells_the_discarded_card_starts_with_the_games_number(lang):
+    """The reply to a KEEP that passed the turn (issue 14 case 3) is about one game of several: like every message
+    it begins with that game's ``#N``, not with the news (``You kept ... 8H. #12 Konstantinos to move.``)."""
+    from tests.chat.test_chat_conversation import _waiting_contexts
+
+    [ctx] = _waiting_contexts(lang)["move_news"]
+    text = render("move_news", lang, "sms", **{k: v for k, v in ctx.items() if k != "channel"}).text
+    assert text.startswith("#12 ") and text.count("#12") == 1, text
+    assert ctx["discarded"] in text
