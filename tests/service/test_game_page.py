@@ -10,7 +10,7 @@ from service.conversation_port import command_text
 from service.lifecycle.invitations import game_id_for
 
 from .chooser import choose
-from .helpers import local_messages, post_email, post_sms, wait_handled, wait_outbox_settled
+from .helpers import local_messages, post_email, post_sms, wait_for, wait_handled, wait_outbox_settled
 from .test_sms_game import ALICE, BOB, load_game, start_sms_game
 
 LINK = re.compile(r"https?://\S+/g/([0-9a-f]{32})")
@@ -102,3 +102,12 @@ def test_every_email_about_a_game_carries_its_link(client, svc, smtp_server, cel
     for m in mails[1:]:
         assert f"/g/{token}" in m.get_body(("plain",)).get_content()
         assert f'href="https://spades.example.test/g/{token}"' in m.get_body(("html",)).get_content()
+    # the replies about the game written in the player's own outbox too (SCORE, WEB, HAND)
+    for word in ("SCORE", "WEB", "HAND"):
+        n = len(smtp_server.messages)
+        resp, mid = post_email(client, dana, invite["Reply-To"], word)
+        wait_handled(svc, mid)
+        wait_outbox_settled(svc)
+        wait_for(lambda n=n: len(smtp_server.messages) > n, what=f"the answer to {word}")
+        last = [m for _f, rcpts, m in smtp_server.messages if dana in rcpts][-1]
+        assert f"/g/{token}" in last.get_body(("plain",)).get_content(), word
