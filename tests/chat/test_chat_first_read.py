@@ -7,7 +7,7 @@ import re
 import pytest
 
 from chat import explain_error, parse, render
-from chat.gsm import is_gsm7
+from chat.gsm import is_gsm7, segments
 from chat.languages import LANGUAGES
 from chat.messages import swap_hint
 from chat.names import check_name, display_name
@@ -296,3 +296,15 @@ def test_case3_the_reply_that_tells_the_discarded_card_starts_with_the_games_num
     text = render("move_news", lang, "sms", **{k: v for k, v in ctx.items() if k != "channel"}).text
     assert text.startswith("#12 ") and text.count("#12") == 1, text
     assert ctx["discarded"] in text
+
+
+WEB_WORD = {"en": "WEB", "fr": "LIEN", "nb": "SIDE", "id": "HALAMAN", "el": "ΣEΛIΔA"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_beyond_help_names_the_word_of_the_game_page_and_it_parses(lang):
+    """An SMS player learns of their game page from HELP (issue 14, "Beyond"); English HELP stays one segment."""
+    text = render("help", lang, "sms").text
+    assert f" {WEB_WORD[lang]}," in text, text
+    assert parse(WEB_WORD[lang], lang).kind == "web"
+    assert lang != "en" or segments(text) == 1
