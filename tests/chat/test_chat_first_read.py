@@ -308,3 +308,35 @@ def test_beyond_help_names_the_word_of_the_game_page_and_it_parses(lang):
     assert f" {WEB_WORD[lang]}," in text, text
     assert parse(WEB_WORD[lang], lang).kind == "web"
     assert lang != "en" or segments(text) == 1
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_case3_a_keep_followed_by_another_draw_names_the_card_it_discarded(lang):
+    """RULES D2: who keeps the first card sees the second as they discard it. When the player draws again at once
+    (the simultaneous draw), the next draw prompt is the reply to the KEEP: it names that card (issue 14 case 3)."""
+    from chat.messages import prompt
+    from spades.commands import DeclineDoubleNil, Keep
+    from spades.dealer import Dealer
+    from spades.events import HouseRules, redact
+    from spades.game import decide, fold, legal_moves, new_game, view
+
+    dealer = Dealer(seed=3)
+    events = list(new_game("g", HouseRules(), dealer))
+    checked = 0
+    for _ in range(40):
+        game = fold(events)
+        if game.phase != "draw":
+            break
+        seat = game.movers[0]
+        legal = legal_moves(game, seat)
+        command = DeclineDoubleNil(seat) if any(isinstance(c, DeclineDoubleNil) for c in legal) else Keep(seat)
+        new = decide(game, command, dealer)
+        events += new
+        after = fold(events)
+        if isinstance(command, Keep) and after.may_move(seat) and after.phase == "draw":
+            text = prompt(view(after, seat), lang, "sms", [redact(e, seat) for e in new]).text
+            tossed = after.discarded[seat][-1].code
+            assert tossed in text, text
+            assert text.index(tossed) < text.index(after.deck[after.draw_position(seat)].code), text
+            checked += 1
+    assert checked >= 3
