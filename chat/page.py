@@ -14,7 +14,7 @@ from typing import Any, Iterable, Mapping
 from spades.game import PlayerView
 
 from .messages import hand_groups
-from .names import display_name
+from .names import display_name, short_address
 from .render import environment
 
 SUIT_COLOR = {"S": "#000", "C": "#000", "H": "#c00", "D": "#c00"}
@@ -26,7 +26,8 @@ def _card(code: str) -> dict[str, str]:
 
 def page_context(v: PlayerView, events: Iterable[Mapping[str, Any] | None], me: str, opp: str) -> dict[str, Any]:
     """The page's context for the player at ``v.seat``. ``events``: the game's events redacted for that seat
-    (dicts of :func:`spades.events.redact`, None for what the seat may not know); ``me``, ``opp``: the names."""
+    (dicts of :func:`spades.events.redact`, None for what the seat may not know); ``me``, ``opp``: the names (an
+    opponent without a chosen name as the SMS shows them, ``+1..0001``: the page never shows a whole address)."""
     seat, other = v.seat, 1 - v.seat
     tricks: list[dict[str, Any]] = []
     sheet: list[dict[str, Any]] = []
@@ -42,7 +43,7 @@ def page_context(v: PlayerView, events: Iterable[Mapping[str, Any] | None], me: 
         elif e["type"] == "hand_scored":
             sheet.append({"hand": e["hand"], "me": e["scores"][seat], "opp": e["scores"][other]})
     return {
-        "me": me, "opp": display_name(opp, "email"), "hand_no": v.hand_no, "phase": v.phase,
+        "me": me, "opp": short_address(opp) or display_name(opp, "email"), "hand_no": v.hand_no, "phase": v.phase,
         "my_turn": v.my_turn, "over": v.phase == "over", "won": v.winner == seat if v.winner is not None else None,
         "target": v.rules.target, "hand": [dict(g, cards=[_card(c) for c in g["codes"]]) for g in hand_groups(v.hand)],
         "kept": len(v.kept), "opponent_cards": v.opponent_cards,

@@ -62,6 +62,7 @@ def test_web_links_each_player_to_their_own_page(client, svc, celery_worker) -> 
             assert shown(card.code) not in page, card.code
         assert "<script" not in page
     page_b = client.get(f"/g/{tok_b}").get_data(as_text=True)
+    assert ALICE not in page_b and "+1..0001" in page_b  # the opponent as the SMS names them, never the whole number
     assert "Feuille de score" in page_b and "Plis de cette manche" in page_b
     assert client.get("/g/" + "0" * 32).status_code == 404
     assert client.get(f"/g/{tok_a[:-1]}x").status_code == 404
