@@ -71,7 +71,7 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
     """What happened since the player's last message that a prompt should tell them."""
     me, opp = view.seat, view.opponent
     news: dict[str, Any] = {"hand_result": None, "last_trick": None, "opp_dn": False, "opp_swapped": None,
-                            "got": None, "opp_bid_news": False, "intro": False, "intro_first": None,
+                            "got": None, "tossed": None, "opp_bid_news": False, "intro": False, "intro_first": None,
                             "forced": [], "decided": 0}
     trick = None
     if events is None:  # a resend (HAND): what the view itself holds
@@ -97,6 +97,8 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
                 news["opp_bid_news"] = True
             elif t == "draw_decided" and e["seat"] == me:
                 news["got"] = None if e.get("kept_first", True) else e.get("kept")
+                # RULES D2: keeping the first card, they saw the second as they discarded it (issue 14 case 3)
+                news["tossed"] = e.get("discarded") if e.get("kept_first") else None
             elif t == "card_played" and e.get("auto") == AUTO_FORCED and e["seat"] == me:
                 news["forced"].append(e["card"])  # played for them: their only legal card
             elif t == "card_played" and e.get("auto") == AUTO_DECIDED:

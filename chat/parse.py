@@ -37,7 +37,7 @@ ENGINE_KINDS = frozenset({"double_nil", "draw", "keep", "discard", "exchange", "
 #: Intent kinds the service handles itself.
 META_KINDS = frozenset({
     "stop", "start", "help", "hand", "score", "rules", "lang", "new", "yes", "no", "games",
-    "remind", "pause", "tz", "auto", "autoplay", "dn_setting", "claim", "rematch", "name",
+    "remind", "pause", "tz", "auto", "autoplay", "dn_setting", "claim", "rematch", "name", "web",
 })
 #: Twilio's / carriers' reserved opt-out words.
 OPT_OUT_WORDS = ("STOP", "UNSUBSCRIBE", "END", "QUIT", "STOPALL", "REVOKE", "OPTOUT", "CANCEL")
@@ -69,6 +69,7 @@ class Intent:
       ``bad_address`` (``NEW`` with something that is neither a number nor an address; ``arg`` =
       it), ``bad_name`` (``arg`` = the name refused), ``greeting`` (``HI``, ``BONJOUR``...: say
       what this is), ``bad_number`` or ``not_understood``.
+    * ``web``: the link of the player's private page of the game (issue 14), no argument.
 
     ``game`` is the ``#N`` prefix (None when absent); ``text`` the message as received.
     """
@@ -174,6 +175,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "hand": ("HAND", "CARDS", "STATUS"),
         "score": ("SCORE", "SCORES"),
         "rules": ("RULES",),
+        "web": ("WEB", "PAGE", "LINK", "SHEET"),
         "resign": ("RESIGN", "FORFEIT", "GIVE UP", "CONCEDE"),
         "lang": ("LANG", "LANGUAGE"),
         "new": ("NEW", "INVITE", "CHALLENGE"),
@@ -208,6 +210,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "hand": ("MAIN", "JEU", "CARTES"),
         "score": ("POINTS", "MARQUE"),
         "rules": ("REGLES", "REGLE"),
+        "web": ("LIEN",),
         "resign": ("ABANDON", "ABANDONNER", "J ABANDONNE", "JABANDONNE"),
         "lang": ("LANGUE",),
         "new": ("NOUVELLE", "NOUVEAU", "DEFI", "INVITER"),
@@ -238,6 +241,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "hand": ("HÅND", "KORT"),
         "score": ("POENG", "STILLING"),
         "rules": ("REGLER",),
+        "web": ("SIDE", "LENKE"),
         "resign": ("GI OPP", "GIOPP", "OPPGI"),
         "lang": ("SPRÅK",),
         "new": ("NY", "NYTT", "UTFORDRE"),
@@ -268,6 +272,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "hand": ("KARTU", "TANGAN"),
         "score": ("SKOR", "NILAI"),
         "rules": ("ATURAN",),
+        "web": ("HALAMAN", "TAUTAN"),
         "resign": ("MENYERAH", "NYERAH"),
         "lang": ("BAHASA",),
         "new": ("BARU", "TANTANG"),
@@ -299,6 +304,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "hand": ("ΧΕΡΙ", "ΦΥΛΛΑ", "XERI", "FYLLA"),
         "score": ("ΣΚΟΡ", "ΠΟΝΤΟΙ"),
         "rules": ("ΚΑΝΟΝΕΣ", "KANONES"),
+        "web": ("ΣΕΛΙΔΑ", "SELIDA"),
         "resign": ("ΠΑΡΑΙΤΟΥΜΑΙ", "ΠΑΡΑΙΤΗΣΗ", "PARAITISI"),
         "lang": ("ΓΛΩΣΣΑ", "GLOSSA"),
         "new": ("ΝΕΟ", "ΝΕΑ", "NEO"),
@@ -556,7 +562,7 @@ def parse(text: str | None, lang: str = "en") -> Intent:
     if kind == "none" and not rest:
         return say("exchange", cards=())
     if kind in ("keep", "discard", "draw", "hand", "score", "rules", "resign", "yes", "no", "games", "claim",
-                "rematch") and not rest:
+                "rematch", "web") and not rest:
         return say(kind)
     if kind == "double_nil":
         flag = _flag(rest, lang)

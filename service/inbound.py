@@ -2,7 +2,7 @@
 
 :func:`handle_inbound` reads the message with ``chat.parse`` (through :mod:`service.conversation_port`)
 and dispatches it: the lifecycle's words (``NEW YES NO GAMES REMIND AUTO TZ PAUSE CLAIM REMATCH RESIGN
-STOP START``, :mod:`service.lifecycle.commands`), the words that change no game (``HELP RULES LANG
+STOP START``, :mod:`service.lifecycle.commands`), the words that change no game (``HELP RULES WEB LANG
 DN ON/OFF``) and, for every other kind (moves, ``HAND``, ``SCORE``, what was not understood), the game
 the message is for (an email's reply address, ``#N``, else the game last prompted:
 :mod:`service.lifecycle.routing`), where a move goes to ``service.games`` (:func:`~service.games.moves.player_move`).
@@ -35,7 +35,7 @@ from .games.players import label_of as game_label
 from .games.result import Outcome, Result
 from .lifecycle import commands, invitations, reminders, routing
 from .lifecycle.commands import Message
-from .players import address_kind
+from .players import address_kind, page_url
 from .store import player_owner
 
 
@@ -108,6 +108,22 @@ def _rules(svc: Services, m: Inbound) -> Result:
     return _reply(svc, m, "rules", url=url, target=rules.target)
 
 
+def _web(svc: Services, m: Inbound) -> Result | None:
+    """``WEB``: the link of the sender's private page of the game the message is for (issue 14, "Beyond");
+    without a game, what any word answers then (:func:`_in_game`)."""
+    target = _target(svc, m)
+    if target.game_id is None:
+        return None
+    meta = target.meta if target.meta is not None else svc.store.meta(target.game_id)
+    seat = seat_of(meta, m.sender)
+    if seat is None:
+        return None
+    token = meta.get(f"web{seat}") or svc.players.ensure_web_token(target.game_id, seat)
+    opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
+    return _reply(svc, m, "web", Outcome.WEB, game_id=target.game_id, url=page_url(svc.config["PUBLIC_BASE_URL"], token),
+                  opp=opp, label=game_label(svc, m.sender, target.game_id))
+
+
 # -- the game the message is for ------------------------------------------------------------------------
 def _in_game(svc: Services, m: Inbound) -> Result:
     """Moves, ``HAND``, ``SCORE`` and what was not understood, in the game the message is for."""
@@ -167,6 +183,7 @@ TABLE: dict[str, Handler] = {
     "dn_setting": _dn_setting,
     "autoplay": _autoplay_setting,
     "rules": _rules,
+    "web": _web,
 }
 
 

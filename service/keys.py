@@ -80,6 +80,11 @@ def reply_token(token: str) -> str:
     return f"rtok:{token}"
 
 
+def web_token(token: str) -> str:
+    """String: ``<game id> <seat>`` for a seat's private game page ``/g/<token>`` (issue 14, "Beyond")."""
+    return f"wtok:{token}"
+
+
 def number_field(game_id: str) -> str:
     """The field of a player's game numbers (:func:`player_nums`) holding the number of ``game_id``."""
     return f"g:{game_id}"

@@ -16,7 +16,7 @@ import redis
 
 from . import keys
 from .codec import text
-from .keys import owner_keys, player_owner
+from .keys import game_owner, owner_keys, player_owner
 from .store_base import now_ms
 
 SMS, EMAIL = "sms", "email"
@@ -137,6 +137,38 @@ class Players:
             return None
         game_id, _, address = text(raw).partition(" ")
         return game_id, address
+
+
+    def new_web_token(self, game_id: str, seat: int) -> str:
+        """A fresh 128-bit token naming (game, seat): the seat's private page is ``/g/<token>``."""
+        token = secrets.token_hex(16)
+        self.r.set(keys.web_token(token), f"{game_id} {seat}")
+        return token
+
+    def ensure_web_token(self, game_id: str, seat: int) -> str:
+        """The seat's page token (``web<seat>`` of the game's meta), made now for a game begun without one."""
+        meta = owner_keys(game_owner(game_id))["meta"]
+        token = secrets.token_hex(16)
+        self.r.set(keys.web_token(token), f"{game_id} {seat}")
+        if not self.r.hsetnx(meta, f"web{seat}", token):  # another process made one first: theirs is the one
+            self.r.delete(keys.web_token(token))
+            token = text(self.r.hget(meta, f"web{seat}") or b"")
+        return token
+
+    def web_token(self, token: str) -> tuple[str, int] | None:
+        """(game id, seat) that a page token was issued for, or None."""
+        if not re.fullmatch(r"[0-9a-f]{32}", token or ""):
+            return None
+        raw = self.r.get(keys.web_token(token))
+        if raw is None:
+            return None
+        game_id, _, seat = text(raw).partition(" ")
+        return (game_id, int(seat)) if seat in ("0", "1") else None
+
+
+def page_url(base: str, token: str) -> str:
+    """The address of a seat's private game page (``service.web.game``)."""
+    return f"{base.rstrip('/')}/g/{token}"
 
 
 def reply_address(token: str, domain: str) -> str:

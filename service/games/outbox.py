@@ -10,14 +10,15 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from chat.page import email_link
 from chat.render import Rendered
 from chat.render import render as chat_render
 
 from .. import keys
 from ..conversation_port import named
-from ..players import EMAIL, address_kind, reply_address
+from ..players import EMAIL, address_kind, page_url, reply_address
 from ..store import game_owner, player_owner
-from .players import is_stopped, lang_of
+from .players import is_stopped, lang_of, seat_of
 from .result import Outcome, Result
 
 if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
@@ -26,9 +27,11 @@ if TYPE_CHECKING:  # only its type: Services holds this package's caches (servic
 
 def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | None = None,
              seat: int | None = None, meta: dict[str, str] | None = None,
-             meta_updates: dict[str, str] | None = None, kind: str = "") -> dict[str, Any]:
+             meta_updates: dict[str, str] | None = None, kind: str = "", about: str | None = None) -> dict[str, Any]:
     """An outbox entry for ``address`` (SMS or email); email entries carry threading headers (the first
-    message of a game to a seat starts its thread: ``thr<seat>`` is set in ``meta_updates``)."""
+    message of a game to a seat starts its thread: ``thr<seat>`` is set in ``meta_updates``) and the link of
+    the player's page of the game (issue 14, "Beyond"): of ``game_id``, or of ``about`` for a reply about a
+    game that is written in the player's own outbox (``SCORE``, ``WEB``, an error)."""
     channel = address_kind(address)
     entry: dict[str, Any] = {"channel": channel, "to": address, "body": rendered.text, "kind": kind}
     if game_id:
@@ -50,7 +53,24 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
                 entry["message_id"] = root
                 if meta_updates is not None:
                     meta_updates[f"thr{seat}"] = "1"
+        if game_id or about:
+            _link_page(svc, entry, address, game_id or about or "", seat, meta, meta_updates)
     return entry
+
+
+def _link_page(svc: Services, entry: dict[str, Any], address: str, game_id: str, seat: int | None,
+               meta: dict[str, str] | None, meta_updates: dict[str, str] | None) -> None:
+    """Add to an email the link of ``address``'s page of ``game_id`` (none before the game is under way)."""
+    if meta is None:
+        meta = svc.store.meta(game_id)
+    if seat is None:
+        seat = seat_of(meta, address)
+    status = (meta_updates or {}).get("status") or meta.get("status", "")
+    if seat is None or status in ("", "invited"):  # an invitation: no game to show yet
+        return
+    web = meta.get(f"web{seat}") or svc.players.ensure_web_token(game_id, seat)
+    entry["body"], entry["html"] = email_link(lang_of(svc, address), page_url(svc.config["PUBLIC_BASE_URL"], web),
+                                              entry["body"], entry["html"])
 
 
 def render(name: str, lang: str, channel: str, **context: Any) -> Rendered:
@@ -85,7 +105,7 @@ def reply_rendered(svc: Services, address: str, message_id: str, rendered: Rende
                    even_if_stopped: bool = True) -> Result:
     """A reply rendered already (``chat``), tied to no game, in the sender's own outbox, once per message id.
     An answer to the sender's own message goes even to a stopped number unless ``even_if_stopped`` is False."""
-    e = (outbound(svc, address, rendered, kind=kind) if even_if_stopped
+    e = (outbound(svc, address, rendered, kind=kind, about=game_id) if even_if_stopped
          else entry(svc, address, kind, rendered=rendered))
     return send_reply(svc, address, message_id, [e], outcome or kind, game_id)
 

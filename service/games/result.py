@@ -36,6 +36,7 @@ class Outcome(StrEnum):
     NAME_TAKEN = "name_taken"
     SETTING = "setting"
     RULES = "rules"
+    WEB = "web"
     SCORE = "score"
     STATUS = "status"
     ERROR = "error"

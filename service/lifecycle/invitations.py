@@ -99,6 +99,8 @@ def new_meta(svc: Services, gid: str, seat0: str, seat1: str, rules: HouseRules,
     for seat, address in enumerate((seat0, seat1)):
         if address_kind(address) == EMAIL:
             meta[f"tok{seat}"] = svc.players.new_reply_token(gid, address)
+        if not keys.is_bot(address):  # the seat's private page (issue 14, "Beyond")
+            meta[f"web{seat}"] = svc.players.new_web_token(gid, seat)
     for address in (seat0, seat1):
         if not keys.is_bot(address):
             number_of(svc, address, gid)

@@ -139,7 +139,36 @@ META = {
     "invite": {"opp": "Konstantinos", "target": 500}, "invite_sent": {"opp": "Konstantinos"},
     "declined": {"opp": "Konstantinos"}, "game_started": {"label": "#12 ", "opp": "Konstantinos", "first": "opp", "target": 500},
     "reminder": {"label": "#12 ", "opp": "Konstantinos"}, "confirm_resign": {"label": "#12 ", "opp": "Konstantinos"},
+    "web": {"label": "#12 ", "opp": "Konstantinos", "url": "https://slowspades.example/g/" + "0123456789abcdef" * 2},
+    "autoplay_setting": {"value": True},
 }
+
+
+def _waiting_contexts(lang: str) -> dict[str, list[dict]]:
+    """Contexts of the templates only the service renders (no message of chat.simulate is one of them):
+    ``waiting`` (HAND while the opponent is to move) and ``move_news`` (the reply to a KEEP that passed the
+    turn, naming the card it discarded, RULES D2, issue 14 case 3), from a game in strict alternation."""
+    from chat.messages import context
+    from spades.commands import DeclineDoubleNil, Keep
+    from spades.dealer import Dealer
+    from spades.events import HouseRules
+    from spades.game import decide, fold, legal_moves, new_game, view
+
+    events = list(new_game("golden", HouseRules(simultaneous_draw=False), Dealer(seed=7)))
+    out: dict[str, list[dict]] = {"waiting": [], "move_news": []}
+    while not out["waiting"]:
+        game = fold(events)
+        seat = game.movers[0]
+        legal = legal_moves(game, seat)
+        command = DeclineDoubleNil(seat) if any(isinstance(c, DeclineDoubleNil) for c in legal) else Keep(seat)
+        events += decide(game, command, Dealer(seed=7))
+        after = fold(events)
+        if isinstance(command, Keep) and after.to_move == 1 - seat and len(after.hands[seat]) >= 5:
+            v = view(after, seat)
+            ctx = context(v, None, LONG[1 - seat], "#12 ", "sms")
+            out["waiting"].append(ctx)
+            out["move_news"].append(dict(ctx, received=[], discarded=v.discarded[-1].code))
+    return out
 BUDGET = {"help": 2, "rules": 3, "games": 2, "invite": 2, "welcome": 2}
 
 
@@ -182,6 +211,11 @@ def test_golden(lang):
             for ctx in ctxs:
                 for ch in ("sms", "email"):
                     r = render(name, lang, ch, **ctx)
+                    parts.append(f"== {ch} ==\n" + (f"subject: {r.subject}\n{r.text}\n--- html ---\n{r.html}" if ch == "email" else r.text))
+        elif name in ("waiting", "move_news") and not samples.get(name):
+            for ctx in _waiting_contexts(lang)[name]:
+                for ch in ("sms", "email"):
+                    r = render(name, lang, ch, **{k: v for k, v in ctx.items() if k != "channel"})
                     parts.append(f"== {ch} ==\n" + (f"subject: {r.subject}\n{r.text}\n--- html ---\n{r.html}" if ch == "email" else r.text))
         else:
             msgs = samples.get(name, [])[:3]

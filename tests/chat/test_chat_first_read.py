@@ -7,7 +7,7 @@ import re
 import pytest
 
 from chat import explain_error, parse, render
-from chat.gsm import is_gsm7
+from chat.gsm import is_gsm7, segments
 from chat.languages import LANGUAGES
 from chat.messages import swap_hint
 from chat.names import check_name, display_name
@@ -284,3 +284,59 @@ def test_case10_the_rules_page_examples_are_messages_the_parser_takes(lang):
     assert said.kind == "new" and said.rules.failed_nil_bags and said.rules.floor == -200  # RULES D6, D8
     swap = re.findall(r"(\w+) AC KC KD\.", page)[-1]  # the reply the example ends with
     assert parse(f"{swap} AC KC KD", lang).kind == "exchange"  # RULES 4: the swap example
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_case3_the_reply_that_tells_the_discarded_card_starts_with_the_games_number(lang):
+    """The reply to a KEEP that passed the turn (issue 14 case 3) is about one game of several: like every message
+    it begins with that game's ``#N``, not with the news (``You kept ... 8H. #12 Konstantinos to move.``)."""
+    from tests.chat.test_chat_conversation import _waiting_contexts
+
+    [ctx] = _waiting_contexts(lang)["move_news"]
+    text = render("move_news", lang, "sms", **{k: v for k, v in ctx.items() if k != "channel"}).text
+    assert text.startswith("#12 ") and text.count("#12") == 1, text
+    assert ctx["discarded"] in text
+
+
+WEB_WORD = {"en": "WEB", "fr": "LIEN", "nb": "SIDE", "id": "HALAMAN", "el": "ΣEΛIΔA"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_beyond_help_names_the_word_of_the_game_page_and_it_parses(lang):
+    """An SMS player learns of their game page from HELP (issue 14, "Beyond"); English HELP stays one segment."""
+    text = render("help", lang, "sms").text
+    assert f" {WEB_WORD[lang]}," in text, text
+    assert parse(WEB_WORD[lang], lang).kind == "web"
+    assert lang != "en" or segments(text) == 1
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_case3_a_keep_followed_by_another_draw_names_the_card_it_discarded(lang):
+    """RULES D2: who keeps the first card sees the second as they discard it. When the player draws again at once
+    (the simultaneous draw), the next draw prompt is the reply to the KEEP: it names that card (issue 14 case 3)."""
+    from chat.messages import prompt
+    from spades.commands import DeclineDoubleNil, Keep
+    from spades.dealer import Dealer
+    from spades.events import HouseRules, redact
+    from spades.game import decide, fold, legal_moves, new_game, view
+
+    dealer = Dealer(seed=3)
+    events = list(new_game("g", HouseRules(), dealer))
+    checked = 0
+    for _ in range(40):
+        game = fold(events)
+        if game.phase != "draw":
+            break
+        seat = game.movers[0]
+        legal = legal_moves(game, seat)
+        command = DeclineDoubleNil(seat) if any(isinstance(c, DeclineDoubleNil) for c in legal) else Keep(seat)
+        new = decide(game, command, dealer)
+        events += new
+        after = fold(events)
+        if isinstance(command, Keep) and after.may_move(seat) and after.phase == "draw":
+            text = prompt(view(after, seat), lang, "sms", [redact(e, seat) for e in new]).text
+            tossed = after.discarded[seat][-1].code
+            assert tossed in text, text
+            assert text.index(tossed) < text.index(after.deck[after.draw_position(seat)].code), text
+            checked += 1
+    assert checked >= 3

@@ -118,3 +118,35 @@ def test_an_address_short_form_ending_a_sentence_gets_no_third_dot() -> None:
 
     text = render_message("invite_sent", "en", "sms", opp="dave@example.org").text
     assert text.startswith("Invitation sent to dave@.. I'll text you"), text
+
+
+def _game_page_context() -> dict:
+    """A seat's page (issue 14, "Beyond") in hand 2, four tricks in, a card on the table: from an engine game."""
+    from chat.page import page_context
+    from spades.commands import Bid, DeclineDoubleNil
+    from spades.dealer import Dealer
+    from spades.events import HouseRules, redact
+    from spades.game import decide, fold, legal_moves, new_game, view
+
+    dealer = Dealer(seed=14)
+    events = list(new_game("golden", HouseRules(), dealer))
+    while True:
+        game = fold(events)
+        if game.hand_no == 2 and game.phase == "play" and sum(game.tricks_won) == 4 and len(game.trick) == 1:
+            break
+        seat = game.movers[0]
+        legal = legal_moves(game, seat)
+        command = next((c for c in legal if isinstance(c, DeclineDoubleNil)), None) or \
+            next((c for c in legal if isinstance(c, Bid) and c.tricks == 3), None) or legal[-1]
+        events += decide(game, command, dealer)
+    return page_context(view(game, 0), [redact(e, 0) for e in events], "Ana", NAME)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_golden_game_page(lang):
+    from chat.page import render_page
+
+    page = render_page(lang, _game_page_context())
+    text = "\n".join(line.strip() for line in re.sub(r"<[^>]+>", " ", page.split("<body>")[1]).splitlines()
+                     if line.strip())
+    _check(GOLDEN / lang / "game_page.txt", text + "\n")

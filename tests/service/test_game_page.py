@@ -1,0 +1,114 @@
+"""Each player's private page of a game (issue 14, "Beyond"): ``WEB`` answers with its link (a long random token),
+the page shows that player's hand, the bids, the tricks and the score sheet in their language and never a card
+the other player holds; a wrong token is a 404; every email about a game under way carries its link."""
+
+from __future__ import annotations
+
+import re
+
+from service.conversation_port import command_text
+from service.lifecycle.invitations import game_id_for
+
+from .chooser import choose
+from .helpers import local_messages, post_email, post_sms, wait_for, wait_handled, wait_outbox_settled
+from .test_sms_game import ALICE, BOB, load_game, start_sms_game
+
+LINK = re.compile(r"https?://\S+/g/([0-9a-f]{32})")
+SUITS = {"S": "\u2660", "H": "\u2665", "C": "\u2663", "D": "\u2666"}
+
+
+def shown(code: str) -> str:
+    """A card as the page shows it (``10♥``)."""
+    return f">{code[:-1]}{SUITS[code[-1]]}</span>"
+
+
+def link_of(svc, client, who):  # type: ignore[no-untyped-def]
+    resp, mid = post_sms(client, who, "WEB")
+    wait_handled(svc, mid)
+    wait_outbox_settled(svc)
+    body = local_messages(svc, who)[-1]["body"]
+    m = LINK.search(body)
+    assert m, body
+    return m.group(0), m.group(1)
+
+
+def play_until_trick(client, svc, gid, tricks: int) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(2000):
+        game = load_game(svc, gid)
+        if sum(game.tricks_won) >= tricks and game.phase == "play" and game.trick:
+            return
+        seat = game.movers[0]
+        resp, mid = post_sms(client, (ALICE, BOB)[seat], command_text(choose(game, seat)))
+        wait_handled(svc, mid)
+    raise AssertionError("the hand did not get that far")
+
+
+def test_web_links_each_player_to_their_own_page(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc)
+    svc.players.set_lang(BOB, "fr")
+    play_until_trick(client, svc, gid, 2)
+    url_a, tok_a = link_of(svc, client, ALICE)
+    url_b, tok_b = link_of(svc, client, BOB)
+    assert tok_a != tok_b and len(tok_a) == 32
+    game = load_game(svc, gid)
+    for seat, token, lang in ((0, tok_a, "en"), (1, tok_b, "fr")):
+        resp = client.get(f"/g/{token}")
+        assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store"
+        page = resp.get_data(as_text=True)
+        assert f'<html lang="{lang}">' in page and 'name="viewport"' in page
+        for card in game.hands[seat]:
+            assert shown(card.code) in page
+        for card in game.hands[1 - seat]:  # the other player's cards: never
+            assert shown(card.code) not in page, card.code
+        assert "<script" not in page
+    page_b = client.get(f"/g/{tok_b}").get_data(as_text=True)
+    assert ALICE not in page_b and "+1..0001" in page_b  # the opponent as the SMS names them, never the whole number
+    assert "Feuille de score" in page_b and "Plis de cette manche" in page_b
+    assert client.get("/g/" + "0" * 32).status_code == 404
+    assert client.get(f"/g/{tok_a[:-1]}x").status_code == 404
+
+
+def test_the_score_sheet_hand_by_hand(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc)
+    for _ in range(3000):
+        game = load_game(svc, gid)
+        if game.hand_no >= 2 or game.phase == "over":
+            break
+        seat = game.movers[0]
+        resp, mid = post_sms(client, (ALICE, BOB)[seat], command_text(choose(game, seat)))
+        wait_handled(svc, mid)
+    _url, token = link_of(svc, client, ALICE)
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    hand1 = [e.event for e in svc.store.load(gid) if e.event["type"] == "hand_scored"][0]["scores"][0]
+    assert "Score sheet" in page and "<caption" in page and "Hand 1</caption>" in page
+    for label in ("Bid points", "Bags this hand", "Hand total", "Game total", "Bags carried"):
+        assert label in page
+    assert f'<td class="n">{hand1["game_total"]}</td>' in page
+
+
+def test_every_email_about_a_game_carries_its_link(client, svc, smtp_server, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    dana = "dana@example.org"
+    resp, mid = post_sms(client, ALICE, f"NEW {dana}")
+    wait_handled(svc, mid)
+    gid = game_id_for(mid)
+    wait_outbox_settled(svc)
+    invite = [m for _f, rcpts, m in smtp_server.messages if dana in rcpts][0]
+    resp, mid = post_email(client, dana, invite["Reply-To"], "YES")
+    wait_handled(svc, mid)
+    wait_outbox_settled(svc)
+    mails = [m for _f, rcpts, m in smtp_server.messages if dana in rcpts]
+    token = svc.store.meta(gid)["web1"]
+    assert "/g/" not in invite.get_body(("plain",)).get_content()  # no game to show before YES
+    assert len(mails) >= 2
+    for m in mails[1:]:
+        assert f"/g/{token}" in m.get_body(("plain",)).get_content()
+        assert f'href="https://spades.example.test/g/{token}"' in m.get_body(("html",)).get_content()
+    # the replies about the game written in the player's own outbox too (SCORE, WEB, HAND)
+    for word in ("SCORE", "WEB", "HAND"):
+        n = len(smtp_server.messages)
+        resp, mid = post_email(client, dana, invite["Reply-To"], word)
+        wait_handled(svc, mid)
+        wait_outbox_settled(svc)
+        wait_for(lambda n=n: len(smtp_server.messages) > n, what=f"the answer to {word}")
+        last = [m for _f, rcpts, m in smtp_server.messages if dana in rcpts][-1]
+        assert f"/g/{token}" in last.get_body(("plain",)).get_content(), word
