@@ -44,7 +44,8 @@ class Services:
     seats: SeatCache = field(init=False)  # who sits in which game, as this process saw it
 
     def __post_init__(self) -> None:
-        self.store = Store(self.redis, int(self.config.get("HANDLED_MESSAGE_TTL", 86400)))
+        self.store = Store(self.redis, int(self.config.get("HANDLED_MESSAGE_TTL", 86400)),
+                           int(self.config.get("REPLICA_WAIT_MS") or 0))
         self.players = Players(self.redis)
         self.games = GameCache(self.store)
         self.seats = SeatCache()

@@ -62,8 +62,9 @@ from .store_limits import LimitCounters
 from .store_operator import REQUEUE_LUA, OperatorReads
 from .store_outbox import CLAIM_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
 from .store_reads import QueuedReads
+from .store_replica import ReplicaLagError, lagged, run_replicated
 
-__all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "Store", "StoredEvent",
+__all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "ReplicaLagError", "Store", "StoredEvent",
            "SETTLE_LUA", "game_owner", "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]
 
 APPEND_LUA = SEAT_TURNS_LUA + r"""
@@ -159,8 +160,9 @@ class AppendResult:
 class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRecords, QueuedReads, OperatorReads):
     """Events, outbox and inbound messages on one Redis (or Redis Cluster) client."""
 
-    def __init__(self, client: Client, dedupe_window_s: int = 86400) -> None:
+    def __init__(self, client: Client, dedupe_window_s: int = 86400, replica_wait_ms: int = 0) -> None:
         self.r = client
+        self.replica_wait_ms = max(0, int(replica_wait_ms))  # store_replica: WAIT 1 <ms> after each append/record
         self.dedupe_window_s = max(1, int(dedupe_window_s))
         self._append = client.register_script(APPEND_LUA)
         self._claim = client.register_script(CLAIM_LUA)
@@ -204,7 +206,16 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
         })
         keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"]]
         args = [expected_version, message_id or "", now_ms(), payload]
-        if entries:  # one round trip: the ZADD runs first, then the script
+        if self.replica_wait_ms:  # acknowledged by a replica (store_replica), else ReplicaLagError: retried
+            if entries:
+                self.r.zadd(dirty_key(owner), {owner: now_ms()})  # another slot: before, on its own
+            replies, acked = run_replicated(self.r, k["ev"], self.replica_wait_ms,
+                                            lambda pipe: queue_script(pipe, self._append, keys, args))
+            reply = replies[-1]
+            if acked < 1 and text(reply[0]) != "conflict":
+                lagged("append", owner, self.replica_wait_ms)
+                raise ReplicaLagError(f"append to {owner}: no replica acknowledged it in {self.replica_wait_ms} ms")
+        elif entries:  # one round trip: the ZADD runs first, then the script
             pipe = self.r.pipeline(transaction=False)
             pipe.zadd(dirty_key(owner), {owner: now_ms()})
             queue_script(pipe, self._append, keys, args)

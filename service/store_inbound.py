@@ -11,6 +11,7 @@ from redis.commands.core import Script
 from .codec import text, text_hash
 from .keys import inbound_keys, message_digest, pending_key, pending_member, shards
 from .store_base import Client, now_ms, queue_script
+from .store_replica import lagged, run_replicated
 
 CLAIM_INBOUND_LUA = r"""
 -- KEYS: record, seen (this window), seen (the previous window)
@@ -33,6 +34,7 @@ class InboundRecords:
 
     r: Client
     dedupe_window_s: int
+    replica_wait_ms: int
     _claim_in: Script
 
     def record_inbound(self, address: str, message_id: str, fields: dict[str, str], ttl_s: int) -> str:
@@ -44,10 +46,20 @@ class InboundRecords:
         now_s = int(time.time())
         keys = inbound_keys(address, message_id, self.dedupe_window_s, now_s)
         expire_at = (now_s // self.dedupe_window_s + 2) * self.dedupe_window_s + 60
-        pipe = self.r.pipeline(transaction=False)
-        pipe.zadd(pending_key(address), {pending_member(address, message_id): now_ms()}, nx=True)  # the sweep finds it if we die
-        queue_script(pipe, self._claim_in, keys, [message_digest(message_id), ttl_s, expire_at, *flat])
-        claim = text(pipe.execute()[-1])
+        member = {pending_member(address, message_id): now_ms()}
+        claim_args = [message_digest(message_id), ttl_s, expire_at, *flat]
+        if self.replica_wait_ms:  # the record on a replica too before the webhook answers (store_replica)
+            self.r.zadd(pending_key(address), member, nx=True)  # another slot: before, on its own
+            replies, acked = run_replicated(self.r, keys[0], self.replica_wait_ms,
+                                            lambda pipe: queue_script(pipe, self._claim_in, keys, claim_args))
+            claim = text(replies[-1])
+            if acked < 1 and claim == "new":
+                lagged("inbound record", address, self.replica_wait_ms)  # answered all the same: logged, counted
+        else:
+            pipe = self.r.pipeline(transaction=False)
+            pipe.zadd(pending_key(address), member, nx=True)  # the sweep finds it if we die
+            queue_script(pipe, self._claim_in, keys, claim_args)
+            claim = text(pipe.execute()[-1])
         if claim == "done":
             self.r.zrem(pending_key(address), pending_member(address, message_id))
         return claim
