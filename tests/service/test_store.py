@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 import redis as redis_lib
 import time_machine
 
 from service.context import redis_client as redis_client_of
 from service.keys import pending_key, shards
-from service.store import Store, game_owner, player_owner
+from service.store import ReplicaLagError, Store, game_owner, player_owner
+from service.store_replica import LAGGED
 from tests.backends import BOTH, keys_of
 
 pytestmark = BOTH
@@ -233,3 +235,21 @@ def test_an_archived_game_reads_the_same_and_refuses_appends(redis_client: redis
     assert store.append(g, 3, [ev(4)], message_id="m3").status == "conflict"
     assert store.append(g, 0, [ev(4)], message_id="m4").status == "conflict"
     assert store.load("g1") == before and not store.archive("g1")
+
+
+def test_a_write_waits_for_a_replica_when_asked(redis_client: redis_lib.Redis, backend: str) -> None:
+    """SLOWSPADES_REPLICA_WAIT_MS: the cluster's masters each have a replica (WAIT answers 1); the single Redis
+    has none: the append raises ReplicaLagError (the task retries), the webhook's record is only counted."""
+    store = Store(redis_client, replica_wait_ms=300)
+    before = dict(LAGGED)
+    if backend == "cluster":
+        assert store.append(game_owner("gw"), 0, [ev(1)], message_id="m1", outbox=[{"body": "x"}]).ok
+        assert store.record_inbound("+15551110009", "SMw", {"body": "x"}, 60) == "new"
+        assert dict(LAGGED) == before
+        return
+    with pytest.raises(ReplicaLagError):
+        store.append(game_owner("gw"), 0, [ev(1)], message_id="m1", outbox=[{"body": "x"}])
+    assert store.version("gw") == 1  # written on the master all the same
+    assert store.record_inbound("+15551110009", "SMw", {"body": "x"}, 60) == "new"
+    assert LAGGED["append"] == before.get("append", 0) + 1
+    assert LAGGED["inbound record"] == before.get("inbound record", 0) + 1
