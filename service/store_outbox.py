@@ -217,15 +217,26 @@ class OutboxRecords:
         return text(pipe.execute()[-1])
 
     def read_local(self, count: int = 100, after: str = "-") -> list[tuple[str, dict[str, Any]]]:
-        """Messages in the local outbox, oldest first (every owner's stream, merged by stream id; ``after``:
-        only those from that stream id on)."""
+        """Messages in the local outbox, oldest first: every owner's stream merged by (stream id, owner). Each
+        comes with its cursor ``<stream id>@<owner>`` (two owners' streams may give the same id); ``after``:
+        only those from that cursor (or bare stream id) on, or, written ``(<cursor>``, after it."""
+        exclusive = after.startswith("(")
+        sid, _, owner_from = after.lstrip("(").partition("@")
+        start = (-1, -1) if sid in ("-", "") else sid_key(sid)
         pipe = self.r.pipeline(transaction=False)
         for key in shards("local"):
             pipe.zrange(key, 0, -1)
         owners = [text(o) for found in pipe.execute() for o in found]
         pipe = self.r.pipeline(transaction=False)
-        for owner in owners:
-            pipe.xrange(owner_keys(owner)["local"], min=after, max="+", count=count)
-        merged = [(text(i), f) for found in (pipe.execute() if owners else []) for i, f in found]
-        merged.sort(key=lambda x: sid_key(x[0]))
-        return [(i, json.loads(text(f[b"m"] if b"m" in f else f["m"]))) for i, f in merged[:count]]
+        for owner in owners:  # from the cursor's stream id, inclusive: the owner decides a tie below
+            pipe.xrange(owner_keys(owner)["local"], min="-" if start < (0, 0) else sid, max="+", count=count + 1)
+        merged = []
+        for owner, found in zip(owners, pipe.execute() if owners else []):
+            for i, f in found:
+                k = (sid_key(text(i)), owner)
+                low = (start, owner_from) if owner_from else (start,)
+                here = k if owner_from else k[:1]
+                if here > low or (here == low and not exclusive):
+                    merged.append((k, f"{text(i)}@{owner}", f))
+        merged.sort(key=lambda x: x[0])
+        return [(i, json.loads(text(f[b"m"] if b"m" in f else f["m"]))) for _k, i, f in merged[:count]]

@@ -253,3 +253,20 @@ def test_a_write_waits_for_a_replica_when_asked(redis_client: redis_lib.Redis, b
     assert store.record_inbound("+15551110009", "SMw", {"body": "x"}, 60) == "new"
     assert LAGGED["append"] == before.get("append", 0) + 1
     assert LAGGED["inbound record"] == before.get("inbound record", 0) + 1
+
+
+def test_the_local_outbox_merges_every_owner_s_stream_and_pages_without_a_gap(redis_client: redis_lib.Redis) -> None:
+    """Two owners' streams may give one stream id: the cursor (``<id>@<owner>``) tells them apart."""
+    store = Store(redis_client)
+    for n in range(30):
+        store.push_local({"to": f"+1{n}", "body": str(n), "id": f"g:o{n % 3}#{n}"})
+    every = store.read_local(count=1000)
+    assert sorted(int(m["body"]) for _i, m in every) == list(range(30))
+    seen, cursor = [], "-"
+    while True:
+        page = store.read_local(count=4, after=cursor)
+        if not page:
+            break
+        seen += [m["body"] for _i, m in page]
+        cursor = "(" + page[-1][0]
+    assert seen == [m["body"] for _i, m in every]
