@@ -86,7 +86,7 @@ def main_cluster(args: argparse.Namespace) -> None:
                 "Redis Cluster + RabbitMQ": _services(clustered, AMQP)}
         print(f"machine: {os.cpu_count()} cores; both stacks: gunicorn {args.web_workers}x{args.web_threads}, celery "
               f"prefork {args.worker_concurrency}; {args.sessions} concurrent games each; {args.seconds:.0f} s each; "
-              f"cluster: 3 masters + 3 replicas, WAIT 1 {args.wait_ms} ms")
+              f"cluster: 3 masters + 3 replicas, " + (f"WAIT 1 {args.wait_ms} ms" if args.wait_ms else "no WAIT"))
         games = {name: new_games(svc, args.sessions, "7" if name == "single Redis" else "6")
                  for name, svc in svcs.items()}
         moves = {name: 0 for name in stacks}
