@@ -50,6 +50,7 @@ from twilio.request_validator import RequestValidator  # noqa: E402
 
 from service.config import load_config  # noqa: E402
 from service.context import Services  # noqa: E402
+from service.keys import shards  # noqa: E402
 from service.lifecycle.invitations import create_game  # noqa: E402
 from service.operator.games import verify_game  # noqa: E402
 
@@ -269,7 +270,7 @@ def settle(svc: Services, cluster: Cluster, timeout: float) -> None:
         try:
             spool = [f for f in (cluster.tmp / "spool").glob("*") if not f.name.startswith(".")] \
                 if (cluster.tmp / "spool").exists() else []
-            busy = bool(spool) or svc.redis.zcard("in:pending") > 0
+            busy = bool(spool) or any(svc.redis.zcard(k) for k in shards("inpend"))
             if not busy:
                 for key in svc.redis.scan_iter("*:outq", count=1000):
                     if svc.redis.zcard(key):

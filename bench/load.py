@@ -20,6 +20,9 @@ The baseline and the moves runs go in ``--rounds`` alternating slices (baseline,
 so that the ratio is not skewed by a change of the machine's speed between them.
 
 Options: ``--seconds 30 --rounds 3 --sessions 32 --threads 8 --finish 4 --web-workers 2 --worker-concurrency 2``.
+
+``--cluster`` (``bench/load_cluster.py``): the moves run on the single Redis and, in alternating slices, on
+a Redis Cluster with RabbitMQ and ``SLOWSPADES_REPLICA_WAIT_MS`` (``--wait-ms``); prints the ratio of the two.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 import redis  # noqa: E402
 import requests  # noqa: E402
+from redis.cluster import RedisCluster  # noqa: E402
 from twilio.request_validator import RequestValidator  # noqa: E402
 
 from service.config import load_config  # noqa: E402
@@ -213,7 +217,7 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
                 waiting["{g:" + g.gid + "}:ev"] = g
             pending = []
             # block until some game we wait for has new events (no busy polling)
-            reply = r.xread({k: g.last or "0-0" for k, g in waiting.items()}, block=200)
+            reply = read_streams(r, {k: g.last or "0-0" for k, g in waiting.items()}, 200)
             for key, entries in reply or []:
                 g = waiting.pop(key.decode())
                 first = entries[0][1]
@@ -236,6 +240,23 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
     for t in ts:
         t.join()
     return total[0]
+
+
+def read_streams(r: Any, streams: dict[str, str], block_ms: int) -> list[Any]:
+    """XREAD of ``streams`` after their ids: one blocking call on one Redis; on a cluster (an XREAD names keys
+    of one slot) one XREAD per stream in a pipeline, polled every 20 ms until ``block_ms`` (a move takes hundreds of ms end
+    to end: the poll adds ~10 ms to it, and polling faster costs the machine more than it measures)."""
+    if not isinstance(r, RedisCluster):
+        return r.xread(streams, block=block_ms)  # type: ignore[no-any-return]
+    deadline = time.monotonic() + block_ms / 1000
+    while True:
+        pipe = r.pipeline(transaction=False)
+        for key, last in streams.items():
+            pipe.xread({key: last})
+        out = [x for reply in pipe.execute() for x in reply or []]
+        if out or time.monotonic() > deadline:
+            return out
+        time.sleep(0.02)
 
 
 def run_baseline(svc: Services, base: str, sessions: int, threads: int, seconds: float) -> tuple[int, list[float]]:
@@ -306,7 +327,9 @@ def game_memory(svc: Services, g: GameDriver) -> tuple[int, int, int]:
     for key in svc.redis.scan_iter("{g:" + g.gid + "}:*"):
         size = int(svc.redis.memory_usage(key, samples=0) or 0)
         total += size
-        if not key.decode().endswith((":outbox", ":consumed", ":outq")):
+        if key.decode().endswith(":local"):  # the local outbox's part of the game (no provider): not the game's
+            total -= size
+        elif not key.decode().endswith((":outbox", ":consumed", ":outq")):
             durable += size
     inbound = sum(int(svc.redis.memory_usage(k, samples=0) or 0) for k in inbound_keys(svc, g))
     return total, durable, inbound
@@ -342,7 +365,15 @@ def main() -> None:
     ap.add_argument("--web-workers", type=int, default=2)
     ap.add_argument("--web-threads", type=int, default=4)
     ap.add_argument("--worker-concurrency", type=int, default=2)
+    ap.add_argument("--cluster", action="store_true", help="the moves on the single Redis and on a Redis Cluster "
+                                                           "with RabbitMQ, side by side (bench/load_cluster.py)")
+    ap.add_argument("--wait-ms", type=int, default=1000, help="with --cluster: SLOWSPADES_REPLICA_WAIT_MS")
     args = ap.parse_args()
+    if args.cluster:
+        from load_cluster import main_cluster  # here: it imports this module's parts (and tests.cluster)
+
+        main_cluster(args)
+        return
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that the processes are stopped
     cluster = Cluster(args)

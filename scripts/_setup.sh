@@ -33,3 +33,24 @@ fi
 if ! command -v redis-server >/dev/null; then
   apt_install redis-server
 fi
+if ! command -v redis-cli >/dev/null; then  # the cluster tests join their nodes with redis-cli --cluster create
+  apt_install redis-tools
+fi
+
+# RabbitMQ on 127.0.0.1:5672, for the tests of a worker on RabbitMQ (tests/service/test_cluster_rabbitmq.py):
+# installed and started (rabbitmq-server -detached) if it does not answer; returns 1 if it still does not.
+rabbitmq_answers() { (exec 3<>/dev/tcp/127.0.0.1/5672) 2>/dev/null; }
+ensure_rabbitmq() {
+  rabbitmq_answers && return 0
+  if ! command -v rabbitmq-server >/dev/null && [ ! -x /usr/sbin/rabbitmq-server ]; then
+    apt_install rabbitmq-server || true
+  fi
+  local exe; exe="$(command -v rabbitmq-server || echo /usr/sbin/rabbitmq-server)"
+  if [ -x "$exe" ]; then
+    echo ">> starting RabbitMQ ($exe -detached)" >&2
+    $SUDO "$exe" -detached >/dev/null 2>&1 || true
+    for _ in $(seq 1 120); do rabbitmq_answers && return 0; sleep 0.5; done
+  fi
+  echo ">> RabbitMQ does NOT answer on 127.0.0.1:5672 (could not install or start it)" >&2
+  return 1
+}

@@ -8,6 +8,7 @@ from spades.cli import arena, replay
 
 from .limits_cli import limits_group
 from .operator import games, outbox, players
+from .operator.migrate import migrate_keys
 
 
 @click.group()
@@ -20,5 +21,6 @@ main.add_command(replay)
 main.add_command(games)
 main.add_command(outbox)
 main.add_command(players)
+main.add_command(migrate_keys)  # issue 13: the old global keys into their shards
 
 main.add_command(limits_group)  # issue 15: slowspades limits status

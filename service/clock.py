@@ -1,7 +1,7 @@
 """The service's clock: real time plus an offset a local run (or the simulator) may advance.
 
 ``now()`` is aware UTC. The offset, in seconds, lives in the Redis key
-``ss:clock:offset`` so that every process of a local run (web, worker, beat) sees
+``{clock}:offset`` (:data:`service.keys.CLOCK_OFFSET`) so that every process of a local run (web, worker, beat) sees
 the same advanced time; :func:`advance` moves it forward. Without a Redis client
 the offset is 0. Tests control real time with time-machine, which this follows.
 """
@@ -11,7 +11,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-OFFSET_KEY = "ss:clock:offset"
+from .keys import CLOCK_OFFSET
+
+OFFSET_KEY = CLOCK_OFFSET
 
 
 def offset(client: Any | None = None) -> float:

@@ -10,11 +10,19 @@ import os
 from typing import Any, Mapping
 
 from .lifecycle.settings import SETTINGS as LIFECYCLE_SETTINGS
+from .store_base import is_cluster
 
 # name -> (default, kind, description). The README's table is written from this.
 SETTINGS: dict[str, tuple[Any, str, str]] = {
-    "REDIS_URL": ("redis://127.0.0.1:6379/0", "str", "Redis holding games, players, messages and the outbox."),
-    "BROKER_URL": ("", "str", "Celery broker URL; empty means the same Redis as SLOWSPADES_REDIS_URL."),
+    "REDIS_URL": ("redis://127.0.0.1:6379/0", "str", "Redis holding games, players, messages and the outbox; "
+                  "redis+cluster://host:port (any node of it) names a Redis Cluster (docs/scaling.md)."),
+    "REDIS_CLUSTER": (False, "bool", "SLOWSPADES_REDIS_URL (a redis:// URL) names a node of a Redis Cluster."),
+    "REPLICA_WAIT_MS": (0, "int", "On a Redis with replicas: a move (the webhook's record, the task's append) is "
+                                  "acknowledged only once a replica has it (WAIT 1 <ms>); a replica that does not "
+                                  "answer in time is logged and counted, the move still answered. 0: no wait "
+                                  "(a single Redis without replicas)."),
+    "BROKER_URL": ("", "str", "Celery broker URL (redis:// or amqp:// for RabbitMQ); empty means the same Redis "
+                              "as SLOWSPADES_REDIS_URL, which a Redis Cluster cannot be."),
     "PUBLIC_BASE_URL": ("http://127.0.0.1:8000", "str",
                         "The public https URL the providers call (no trailing slash). Twilio signs the URL it "
                         "calls, so this must be exactly what you typed into the Twilio console."),
@@ -104,6 +112,9 @@ def load_config(environ: Mapping[str, str] | None = None, overrides: Mapping[str
 
 def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
     """Fill the derived settings (broker URL, mail domain, Celery's own config)."""
+    if not cfg.get("BROKER_URL") and is_cluster(cfg):
+        raise ValueError("SLOWSPADES_REDIS_URL names a Redis Cluster, which cannot be Celery's broker: "
+                         "set SLOWSPADES_BROKER_URL (amqp://... for RabbitMQ, or a plain redis://)")
     cfg["BROKER_URL"] = cfg.get("BROKER_URL") or cfg["REDIS_URL"]
     cfg["PUBLIC_BASE_URL"] = str(cfg["PUBLIC_BASE_URL"]).rstrip("/")
     if not cfg.get("MAIL_DOMAIN"):
@@ -118,12 +129,7 @@ def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
         "worker_prefetch_multiplier": 1,
         "broker_connection_retry_on_startup": True,
         "task_default_queue": cfg.get("QUEUE") or "celery",
-        "broker_transport_options": {
-            "visibility_timeout": int(cfg["VISIBILITY_TIMEOUT"]),
-            # look for tasks of dead workers every few seconds (kombu's default is ~100 s)
-            "unacked_restore_interval": max(1, min(10, int(cfg["VISIBILITY_TIMEOUT"]) // 2)),
-            "unacked_restore_throttle": 1,
-        },
+        "broker_transport_options": transport_options(cfg),
         "beat_schedule": {
             "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": float(cfg["SWEEP_EVERY"])},
         },
@@ -131,6 +137,22 @@ def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
         **cfg.get("CELERY_EXTRA", {}),
     }
     return cfg
+
+
+def transport_options(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """Celery's ``broker_transport_options`` for the broker. Redis: a task taken by a worker that died is
+    given to another after ``VISIBILITY_TIMEOUT``. RabbitMQ (``amqp://``): queues are durable (kombu's
+    default) and with ``task_acks_late`` a task is acknowledged after it ran, so RabbitMQ gives a dead
+    worker's tasks to another as soon as its connection drops; publisher confirms make ``send_task``
+    return only once the broker has the task (the webhook's 200 then means it is queued)."""
+    if str(cfg["BROKER_URL"]).startswith(("amqp://", "amqps://", "pyamqp://")):
+        return {"confirm_publish": True}
+    return {
+        "visibility_timeout": int(cfg["VISIBILITY_TIMEOUT"]),
+        # look for tasks of dead workers every few seconds (kombu's default is ~100 s)
+        "unacked_restore_interval": max(1, min(10, int(cfg["VISIBILITY_TIMEOUT"]) // 2)),
+        "unacked_restore_throttle": 1,
+    }
 
 
 def markdown_table() -> str:

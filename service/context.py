@@ -1,5 +1,5 @@
-"""The service's shared parts for one app: config, Redis, the store, players, the per-process game and
-seat caches, the dealer factory."""
+"""The service's shared parts for one app: config, Redis (one server or a Redis Cluster), the store, players,
+the per-process game and seat caches, the dealer factory."""
 
 from __future__ import annotations
 
@@ -8,12 +8,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.cluster import RedisCluster
+from redis.retry import Retry
 
 from spades.dealer import Dealer
 
 from .games.cache import GameCache, SeatCache
 from .players import Players
 from .store import Store
+from .store_base import Client, is_cluster
+
+
+def redis_client(config: dict[str, Any]) -> Client:
+    """The client of ``REDIS_URL``: a ``RedisCluster`` for ``redis+cluster://host:port`` (or with
+    ``REDIS_CLUSTER``; it finds the other nodes from that one), else one ``Redis``."""
+    url = str(config["REDIS_URL"])
+    if is_cluster(config):
+        url = "redis://" + url[len("redis+cluster://"):] if url.startswith("redis+cluster://") else url
+        # retried across a failover (a replica takes over a master's slots within seconds)
+        return RedisCluster.from_url(url, decode_responses=False, socket_timeout=10, socket_connect_timeout=2,
+                                     retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 20))
+    return redis.Redis.from_url(url, decode_responses=False, health_check_interval=30, socket_timeout=10)
 
 
 @dataclass
@@ -21,23 +37,22 @@ class Services:
     """Everything a web request or a task needs; one per Flask app (``app.extensions['slowspades']``)."""
 
     config: dict[str, Any]
-    redis: redis.Redis
+    redis: Client
     store: Store = field(init=False)
     players: Players = field(init=False)
     games: GameCache = field(init=False)  # folded games of this process (service.games)
     seats: SeatCache = field(init=False)  # who sits in which game, as this process saw it
 
     def __post_init__(self) -> None:
-        self.store = Store(self.redis, int(self.config.get("HANDLED_MESSAGE_TTL", 86400)))
+        self.store = Store(self.redis, int(self.config.get("HANDLED_MESSAGE_TTL", 86400)),
+                           int(self.config.get("REPLICA_WAIT_MS") or 0))
         self.players = Players(self.redis)
         self.games = GameCache(self.store)
         self.seats = SeatCache()
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Services":
-        client = redis.Redis.from_url(config["REDIS_URL"], decode_responses=False,
-                                      health_check_interval=30, socket_timeout=10)
-        return cls(config, client)
+        return cls(config, redis_client(config))
 
     def dealer(self, game_id: str, version: int) -> Dealer:
         """A secure dealer; with ``SLOWSPADES_DEALER_SEED`` a reproducible one (same game, version -> same cards)."""

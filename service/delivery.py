@@ -41,7 +41,7 @@ class Sender(Protocol):
 
 
 class LocalSender:
-    """No provider configured: the message goes to the ``outbox:local`` stream (``slowspades`` CLI reads it)."""
+    """No provider configured: the message goes to its owner's local outbox stream (``slowspades`` CLI reads it)."""
 
     name = "local"
 

@@ -1,19 +1,59 @@
 """Redis key names, all of them (the layout is described in :mod:`service.store`): an owner's keys (a game
 ``g:<id>`` or a player ``p:<address>``, :func:`owner_keys`), inbound records and their claims, the outbox's
 indexes, the lifecycle's due work and beat lock, the life hashes, game numbers and reply tokens. Every
-per-game key shares the game's hash tag, every per-player key the player's."""
+per-game key shares the game's hash tag, every per-player key the player's.
+
+No key names two owners' data at once: what used to be one global key (the due work, the outbox's dirty
+owners, the pending inbound messages, the local outbox's index, the chosen names) is split into
+:data:`SHARDS` keys, each with a hash tag of its own (``{due:3}``), and an item goes to the shard
+:func:`shard` of its owner; readers scan every shard (:func:`shards`). The few single keys left (the beat
+lock, the clock's offset, a day's SMS counter) carry their own hash tag too, so on a Redis Cluster every
+script and every key a command names lies in one slot."""
 
 from __future__ import annotations
 
 import hashlib
+import zlib
 
-DIRTY = "outbox:dirty"  # zset: owners (g:<id> / p:<addr>) that may hold queued outbox entries
-PENDING_IN = "in:pending"  # zset: inbound messages recorded but not yet handled (<addr> <msg id>), by ms
-LOCAL_OUTBOX = "outbox:local"  # stream: messages "sent" by the local outbox (no provider configured)
-DUE = "ss:due"
-BEAT_LOCK = "ss:beat:lock"
+SHARDS = 16  # the number of shards of each formerly global key (fixed: changing it strands the old shards' data)
+BEAT_LOCK = "{beat}:lock"
+CLOCK_OFFSET = "{clock}:offset"  # string: seconds added to real time (service.clock)
 BOT_PREFIX = "bot:"
-NAMES = "ss:names"  # hash: a chosen name, folded (:func:`name_field`) -> the address of the player who chose it
+
+
+def shard(name: str) -> int:
+    """The shard (0 .. SHARDS-1) of an owner, a game id, an address or a name: stable across processes."""
+    return zlib.crc32(name.encode()) % SHARDS
+
+
+def shards(kind: str) -> list[str]:
+    """Every shard key of ``kind`` (``due``, ``dirty``, ``inpend``, ``local``, ``names``), for the readers."""
+    return ["{" + kind + ":" + str(n) + "}" for n in range(SHARDS)]
+
+
+def due_key(game_id: str) -> str:
+    """Zset: the lifecycle's due work of the games of one shard (``service.store_due``), by due ms."""
+    return "{due:" + str(shard(game_id)) + "}"
+
+
+def dirty_key(owner: str) -> str:
+    """Zset: owners (``g:<id>`` / ``p:<addr>``) of one shard that may hold queued outbox entries."""
+    return "{dirty:" + str(shard(owner)) + "}"
+
+
+def pending_key(address: str) -> str:
+    """Zset: inbound messages of one shard's senders recorded but not yet handled (``<addr> <msg id>``), by ms."""
+    return "{inpend:" + str(shard(address)) + "}"
+
+
+def local_index_key(owner: str) -> str:
+    """Zset: owners of one shard whose local outbox stream (``owner_keys(owner)["local"]``) has messages."""
+    return "{local:" + str(shard(owner)) + "}"
+
+
+def names_key(field: str) -> str:
+    """Hash: chosen names of one shard, folded (:func:`name_field`) -> the address of the player who chose it."""
+    return "{names:" + str(shard(field)) + "}"
 
 
 def game_life(game_id: str) -> str:
@@ -56,11 +96,13 @@ def pending_member(address: str, message_id: str) -> str:
 
 
 def owner_keys(owner: str) -> dict[str, str]:
-    """The keys of one owner (``g:<id>`` or ``p:<address>``), all under one hash tag."""
+    """The keys of one owner (``g:<id>`` or ``p:<address>``), all under one hash tag; ``local`` is the
+    owner's part of the local outbox (a stream of the messages "sent" without a provider)."""
     tag = "{" + owner + "}"
     meta = f"{tag}:meta" if owner.startswith("g:") else f"{tag}:player"
     return {"ev": f"{tag}:ev", "meta": meta, "consumed": f"{tag}:consumed", "archive": f"{tag}:archive",
-            "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games", "life": f"{tag}:life"}
+            "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games", "life": f"{tag}:life",
+            "local": f"{tag}:local"}
 
 
 def message_digest(message_id: str) -> int:
@@ -93,13 +135,13 @@ def number_field(game_id: str) -> str:
 def limit_keys(address: str, minute: int, day: str = "") -> dict[str, str]:
     """The keys of the abuse limits (``service.limits``): ``rate`` (``{p:<addr>}:rate:<minute>``, messages
     of ``address`` in that minute), ``invites`` (``{p:<addr>}:inv:<day>``, message ids of the day's
-    invitations), ``sms_day`` (``sms:day:<day>``, outgoing SMS of the day) and ``capped``
-    (``sms:capped:<day>``, set once the day's SMS cap is reached)."""
+    invitations), ``sms_day`` (``{sms:<day>}:n``, outgoing SMS of the day) and ``capped``
+    (``{sms:<day>}:capped``, set once the day's SMS cap is reached; one slot with the counter)."""
     tag = "{" + player_owner(address) + "}"
-    return {"rate": f"{tag}:rate:{minute}", "invites": f"{tag}:inv:{day}", "sms_day": f"sms:day:{day}",
-            "capped": f"sms:capped:{day}"}
+    return {"rate": f"{tag}:rate:{minute}", "invites": f"{tag}:inv:{day}", "sms_day": "{sms:" + day + "}:n",
+            "capped": "{sms:" + day + "}:capped"}
 
 
 def name_field(name: str) -> str:
-    """The field of :data:`NAMES` for a chosen name: case and spacing folded (``ana`` and ``ANA`` are one name)."""
+    """The field of :func:`names_key` for a chosen name: case and spacing folded (``ana`` and ``ANA`` are one name)."""
     return " ".join(name.split()).casefold()

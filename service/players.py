@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from email.utils import parseaddr
 
 import phonenumbers
-import redis
 
 from . import keys
 from .codec import text
 from .keys import game_owner, owner_keys, player_owner
-from .store_base import now_ms
+from .store_base import Client, now_ms
 
 SMS, EMAIL = "sms", "email"
 _EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
@@ -63,7 +62,7 @@ def address_kind(value: str) -> str:
 class Players:
     """Player records and indexes in Redis."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: Client) -> None:
         self.r = client
 
     def get(self, address: str) -> dict[str, str] | None:
@@ -91,21 +90,21 @@ class Players:
     def claim_name(self, address: str, name: str) -> bool:
         """``NAME Ana``: the player's name from now on, unless another player holds it (any case): False then.
 
-        The :data:`~service.keys.NAMES` index holds each chosen name once; the player's previous name is
+        The :func:`~service.keys.names_key` shards hold each chosen name once; the player's previous name is
         released. The computer's name (``Bot``) is held by nobody and refused to everyone."""
         wanted = keys.name_field(name)
         if wanted == keys.name_field("Bot"):
             return False
-        self.r.hsetnx(keys.NAMES, wanted, address)
-        holder = self.r.hget(keys.NAMES, wanted)
+        self.r.hsetnx(keys.names_key(wanted), wanted, address)
+        holder = self.r.hget(keys.names_key(wanted), wanted)
         if holder is None or text(holder) != address:
             return False
         meta = owner_keys(player_owner(address))["meta"]
         old = self.r.hget(meta, "name")
         self.r.hset(meta, "name", name)
         released = keys.name_field(text(old)) if old is not None else wanted
-        if released != wanted and text(self.r.hget(keys.NAMES, released) or b"") == address:
-            self.r.hdel(keys.NAMES, released)
+        if released != wanted and text(self.r.hget(keys.names_key(released), released) or b"") == address:
+            self.r.hdel(keys.names_key(released), released)
         return True
 
     def langs(self, addresses: list[str], default: str = "en") -> list[str]:

@@ -24,13 +24,22 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
                            a message is claimed once while its window or the next one lasts.
 ``rtok:<token>``           string: ``<game id> <address>`` for a per-game email reply address.
 ``mgtok:<token>``          Mailgun webhook token seen (replay guard).
-``outbox:dirty``           zset: owners (``g:<id>`` / ``p:<addr>``) that may hold queued entries.
-``in:pending``             zset: inbound messages recorded but not yet handled (``<addr> <msg id>``), by ms.
-``outbox:local``           stream: messages "sent" by the local outbox (no provider configured).
+``{g:<id>}:local``         stream: the owner's messages "sent" by the local outbox (no provider configured);
+                           ``{local:<k>}`` (zset, :data:`~service.keys.SHARDS` shards) indexes the owners.
+``{dirty:<k>}``            zset, one of :data:`~service.keys.SHARDS` shards: owners (``g:<id>`` / ``p:<addr>``) that
+                           may hold queued entries (an owner's shard: :func:`service.keys.shard`).
+``{inpend:<k>}``           zset shards: inbound messages recorded but not yet handled (``<addr> <msg id>``), by ms.
+``{due:<k>}``              zset shards: the lifecycle's due work (:mod:`service.store_due`), by the game's shard.
+``{names:<k>}``            hash shards: chosen names (folded) -> address.
+``{beat}:lock``, ``{clock}:offset``: the beat lock, the shared clock's offset.
 ``{p:<addr>}:rate:<min>``  counter: messages of ``<addr>`` in that minute (flood limit, ``service.limits``).
 ``{p:<addr>}:inv:<day>``   set: message ids of ``<addr>``'s invitations that day (``YYYYMMDD``, UTC).
-``sms:day:<day>``          counter: outgoing SMS that day; ``sms:capped:<day>``: set once the cap is reached.
+``{sms:<day>}:n``          counter: outgoing SMS that day; ``{sms:<day>}:capped``: set once the cap is reached.
 ========================== ===============================================================
+
+On a Redis Cluster every Lua script names keys of one slot (one owner's, or one shard's); a pipeline may
+span slots (redis-py's ``RedisCluster`` splits it by node), and is no transaction either way: every
+pipeline here is ``transaction=False``, its commands each atomic on their own.
 
 An outbox id is ``<owner>#<n>``, e.g. ``g:k3j9x2#17`` or ``p:+4790000000#3``.
 """
@@ -41,21 +50,21 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-import redis
 from redis.client import Pipeline
 
 from .codec import text
-from .keys import DIRTY, LOCAL_OUTBOX, game_owner, owner_keys, player_owner, split_outbox_id
+from .keys import dirty_key, game_owner, owner_keys, player_owner, split_outbox_id
 from .store_archive import ARCHIVE_LUA, COMPACT_LUA, ArchivedGames
-from .store_base import StoredEvent, now_ms, queue_script, sid_key
+from .store_base import Client, StoredEvent, now_ms, queue_script, sid_key
 from .store_inbound import CLAIM_INBOUND_LUA, InboundRecords
 from .store_life import SEAT_TURNS_LUA, TURN_LUA, LifeRecords
 from .store_limits import LimitCounters
 from .store_operator import REQUEUE_LUA, OperatorReads
 from .store_outbox import CLAIM_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
 from .store_reads import QueuedReads
+from .store_replica import ReplicaLagError, lagged, run_replicated
 
-__all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "Store", "StoredEvent", "DIRTY", "LOCAL_OUTBOX",
+__all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "ReplicaLagError", "Store", "StoredEvent",
            "SETTLE_LUA", "game_owner", "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]
 
 APPEND_LUA = SEAT_TURNS_LUA + r"""
@@ -149,10 +158,11 @@ class AppendResult:
 
 
 class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRecords, QueuedReads, OperatorReads):
-    """Events, outbox and inbound messages on one Redis connection pool."""
+    """Events, outbox and inbound messages on one Redis (or Redis Cluster) client."""
 
-    def __init__(self, client: redis.Redis, dedupe_window_s: int = 86400) -> None:
+    def __init__(self, client: Client, dedupe_window_s: int = 86400, replica_wait_ms: int = 0) -> None:
         self.r = client
+        self.replica_wait_ms = max(0, int(replica_wait_ms))  # store_replica: WAIT 1 <ms> after each append/record
         self.dedupe_window_s = max(1, int(dedupe_window_s))
         self._append = client.register_script(APPEND_LUA)
         self._claim = client.register_script(CLAIM_LUA)
@@ -174,7 +184,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
 
         ``expected_version`` is the stream length the caller decided against (-1: no check,
         for player-owned replies). ``ttl`` > 0 expires the outbox and consumed ids (a game
-        that is over). Owners with outbox entries are registered in ``outbox:dirty`` *before*
+        that is over). Owners with outbox entries are registered in their ``{dirty:<k>}`` shard *before*
         the script runs, so a writer that dies right after it cannot hide entries from the sweep.
         ``claimed``: a claim token (:func:`new_claim_token`; ``True``: a fresh one): the entries are born
         claimed for sending by the caller's attempt (status ``sending``: it settles them itself with that
@@ -196,9 +206,18 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
         })
         keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"]]
         args = [expected_version, message_id or "", now_ms(), payload]
-        if entries:  # one round trip: the ZADD runs first, then the script
+        if self.replica_wait_ms:  # acknowledged by a replica (store_replica), else ReplicaLagError: retried
+            if entries:
+                self.r.zadd(dirty_key(owner), {owner: now_ms()})  # another slot: before, on its own
+            replies, acked = run_replicated(self.r, k["ev"], self.replica_wait_ms,
+                                            lambda pipe: queue_script(pipe, self._append, keys, args))
+            reply = replies[-1]
+            if acked < 1 and text(reply[0]) != "conflict":
+                lagged("append", owner, self.replica_wait_ms)
+                raise ReplicaLagError(f"append to {owner}: no replica acknowledged it in {self.replica_wait_ms} ms")
+        elif entries:  # one round trip: the ZADD runs first, then the script
             pipe = self.r.pipeline(transaction=False)
-            pipe.zadd(DIRTY, {owner: now_ms()})
+            pipe.zadd(dirty_key(owner), {owner: now_ms()})
             queue_script(pipe, self._append, keys, args)
             reply = pipe.execute()[-1]
         else:

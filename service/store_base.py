@@ -1,13 +1,23 @@
-"""What the store's parts share: the clock of the store, queueing a Lua script on a pipeline, a stream entry."""
+"""What the store's parts share: the client type (one Redis or a Redis Cluster), the clock of the store, queueing a
+Lua script on a pipeline, a stream entry, every primary of a cluster for the operator's scans."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator, Mapping, Union
 
+import redis
 from redis.client import Pipeline
+from redis.cluster import RedisCluster
 from redis.commands.core import AsyncScript, Script
+
+Client = Union[redis.Redis, RedisCluster]  # every store part takes either: keys of one script share a slot
+
+
+def is_cluster(cfg: Mapping[str, Any]) -> bool:
+    """Whether the service's Redis is a Redis Cluster (``redis+cluster://`` or ``SLOWSPADES_REDIS_CLUSTER``)."""
+    return str(cfg.get("REDIS_URL", "")).startswith("redis+cluster://") or bool(cfg.get("REDIS_CLUSTER"))
 
 
 def now_ms() -> int:
@@ -17,8 +27,9 @@ def now_ms() -> int:
 def queue_script(pipe: Pipeline, script: Script | AsyncScript, keys: list[Any], args: list[Any]) -> None:
     """Queue a Lua script on a pipeline as ``EVAL`` of its text: redis-py's own way (``client=pipe``) asks
     ``SCRIPT EXISTS`` first, one more round trip per pipeline; EVAL never meets a missing script and
-    the server keeps the compiled script by its hash anyway."""
-    pipe.eval(script.script, len(keys), *keys, *args)
+    the server keeps the compiled script by its hash anyway. (``execute_command``: a cluster pipeline has no
+    ``eval`` of its own; it routes EVAL by its keys.)"""
+    pipe.execute_command("EVAL", script.script, len(keys), *keys, *args)
 
 
 def sid_key(stream_id: str) -> tuple[int, int]:
@@ -34,3 +45,10 @@ class StoredEvent:
     event: dict[str, Any]
     time_ms: int | None = None
     message_id: str | None = None
+
+
+def scan_keys(client: Client, match: str, count: int = 1000) -> Iterator[Any]:
+    """SCAN for ``match`` on one Redis, or on every primary of a cluster (operator use: walks the keyspace)."""
+    if isinstance(client, RedisCluster):
+        return client.scan_iter(match=match, count=count, target_nodes=RedisCluster.PRIMARIES)
+    return client.scan_iter(match=match, count=count)

@@ -1,5 +1,7 @@
-"""Due work in one Redis sorted set (``ss:due``), scored by the time it falls due (ms since the epoch): the
-lifecycle's schedule, kept beside the store (its Redis commands are here, its callers in ``service.lifecycle``).
+"""Due work in Redis sorted sets, scored by the time it falls due (ms since the epoch): the lifecycle's schedule,
+kept beside the store (its Redis commands are here, its callers in ``service.lifecycle``). The work is split in
+:data:`~service.keys.SHARDS` shards ``{due:<k>}`` by its game (:func:`service.keys.due_key`), each its own
+hash tag (on a Redis Cluster the shards spread over the masters); :func:`scan` reads them in turn.
 
 A member names its work completely, so scheduling the same work twice is one entry:
 
@@ -10,7 +12,7 @@ A member names its work completely, so scheduling the same work twice is one ent
 * ``x|<game>``: an invitation expires.
 
 The version a member carries makes it stale as soon as the game moves on: it then does nothing.
-:func:`scan` runs under a lock so only one beat acts at a time; every action is also
+:func:`scan` runs under a lock (``{beat}:lock``) so only one beat acts at a time; every action is also
 idempotent on its own (the outbox append is keyed by the member), so even two beats
 acting at once could not send a reminder twice.
 """
@@ -68,24 +70,29 @@ class Item:
 
 
 def schedule(client: Any, item: Item, due_ms: int, keep: bool = False) -> None:
-    """Put ``item`` in the set, due at ``due_ms`` (an item already there is moved to that time, unless ``keep``)."""
-    client.zadd(keys.DUE, {item.member: int(due_ms)}, nx=keep)
+    """Put ``item`` in its shard, due at ``due_ms`` (an item already there is moved to that time, unless ``keep``)."""
+    client.zadd(keys.due_key(item.game_id), {item.member: int(due_ms)}, nx=keep)
 
 
 def cancel(client: Any, *items: Item) -> None:
-    if items:
-        client.zrem(keys.DUE, *[i.member for i in items])
+    """Take the items out of their shards (one ZREM a shard; ``client`` may be a pipeline)."""
+    by_shard: dict[str, list[str]] = {}
+    for i in items:
+        by_shard.setdefault(keys.due_key(i.game_id), []).append(i.member)
+    for key, members in by_shard.items():
+        client.zrem(key, *members)
 
 
 def pending(client: Any, game_id: str | None = None) -> list[tuple[Item, int]]:
     """Every scheduled item (of one game if given), soonest first (tests and the CLI)."""
     out = []
-    for member, score in client.zrange(keys.DUE, 0, -1, withscores=True):
-        m = member.decode() if isinstance(member, bytes) else member
-        item = Item.parse(m)
-        if game_id is None or item.game_id == game_id:
-            out.append((item, int(score)))
-    return out
+    for key in [keys.due_key(game_id)] if game_id is not None else keys.shards("due"):
+        for member, score in client.zrange(key, 0, -1, withscores=True):
+            m = member.decode() if isinstance(member, bytes) else member
+            item = Item.parse(m)
+            if game_id is None or item.game_id == game_id:
+                out.append((item, int(score)))
+    return sorted(out, key=lambda x: x[1])
 
 
 class Lock:
@@ -105,7 +112,8 @@ class Lock:
 
 def scan(client: Any, now_ms: int, act: Callable[[Item, int], int | None], lock_ttl_ms: int = 55_000,
          limit: int = 1000) -> int | None:
-    """Act on every item due by ``now_ms``, under the beat lock; ``None`` if another beat holds it.
+    """Act on every item due by ``now_ms`` (each shard in turn, at most ``limit`` a shard), under the beat
+    lock; ``None`` if another beat holds it.
 
     ``act(item, now_ms)`` does the work and returns ``None`` (done: the item is removed) or a
     time in ms to try again then (quiet hours, a pause). Returns the number of items acted on.
@@ -118,18 +126,19 @@ def scan(client: Any, now_ms: int, act: Callable[[Item, int], int | None], lock_
     zrem_if = client.register_script(ZREM_IF_LUA)
     done = 0
     try:
-        for member, score in client.zrangebyscore(keys.DUE, "-inf", now_ms, start=0, num=limit, withscores=True):
-            m = member.decode() if isinstance(member, bytes) else member
-            try:
-                again = act(Item.parse(m), now_ms)
-            except Exception:  # noqa: BLE001 - one failing item must not stop the scan
-                log.exception("due item %s failed; retrying later", m)
-                again = now_ms + RETRY_FAILED_MS
-            if again is not None and again > now_ms:
-                client.zadd(keys.DUE, {m: int(again)}, xx=True)
-            else:
-                zrem_if(keys=[keys.DUE], args=[m, int(score)])
-            done += 1
+        for key in keys.shards("due"):
+            for member, score in client.zrangebyscore(key, "-inf", now_ms, start=0, num=limit, withscores=True):
+                m = member.decode() if isinstance(member, bytes) else member
+                try:
+                    again = act(Item.parse(m), now_ms)
+                except Exception:  # noqa: BLE001 - one failing item must not stop the scan
+                    log.exception("due item %s failed; retrying later", m)
+                    again = now_ms + RETRY_FAILED_MS
+                if again is not None and again > now_ms:
+                    client.zadd(key, {m: int(again)}, xx=True)
+                else:
+                    zrem_if(keys=[key], args=[m, int(score)])
+                done += 1
     finally:
         lock.release()
     return done

@@ -5,13 +5,13 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-import redis
 from redis.client import Pipeline
 from redis.commands.core import Script
 
 from .codec import text, text_hash
-from .keys import PENDING_IN, inbound_keys, message_digest, pending_member
-from .store_base import now_ms, queue_script
+from .keys import inbound_keys, message_digest, pending_key, pending_member, shards
+from .store_base import Client, now_ms, queue_script
+from .store_replica import lagged, run_replicated
 
 CLAIM_INBOUND_LUA = r"""
 -- KEYS: record, seen (this window), seen (the previous window)
@@ -32,8 +32,9 @@ return 'new'
 class InboundRecords:
     """Claiming, recording, reading and marking inbound messages."""
 
-    r: redis.Redis
+    r: Client
     dedupe_window_s: int
+    replica_wait_ms: int
     _claim_in: Script
 
     def record_inbound(self, address: str, message_id: str, fields: dict[str, str], ttl_s: int) -> str:
@@ -45,12 +46,22 @@ class InboundRecords:
         now_s = int(time.time())
         keys = inbound_keys(address, message_id, self.dedupe_window_s, now_s)
         expire_at = (now_s // self.dedupe_window_s + 2) * self.dedupe_window_s + 60
-        pipe = self.r.pipeline(transaction=False)
-        pipe.zadd(PENDING_IN, {pending_member(address, message_id): now_ms()}, nx=True)  # the sweep finds it if we die
-        queue_script(pipe, self._claim_in, keys, [message_digest(message_id), ttl_s, expire_at, *flat])
-        claim = text(pipe.execute()[-1])
+        member = {pending_member(address, message_id): now_ms()}
+        claim_args = [message_digest(message_id), ttl_s, expire_at, *flat]
+        if self.replica_wait_ms:  # the record on a replica too before the webhook answers (store_replica)
+            self.r.zadd(pending_key(address), member, nx=True)  # another slot: before, on its own
+            replies, acked = run_replicated(self.r, keys[0], self.replica_wait_ms,
+                                            lambda pipe: queue_script(pipe, self._claim_in, keys, claim_args))
+            claim = text(replies[-1])
+            if acked < 1 and claim == "new":
+                lagged("inbound record", address, self.replica_wait_ms)  # answered all the same: logged, counted
+        else:
+            pipe = self.r.pipeline(transaction=False)
+            pipe.zadd(pending_key(address), member, nx=True)  # the sweep finds it if we die
+            queue_script(pipe, self._claim_in, keys, claim_args)
+            claim = text(pipe.execute()[-1])
         if claim == "done":
-            self.r.zrem(PENDING_IN, pending_member(address, message_id))
+            self.r.zrem(pending_key(address), pending_member(address, message_id))
         return claim
 
     def inbound(self, address: str, message_id: str) -> dict[str, str] | None:
@@ -92,22 +103,23 @@ class InboundRecords:
         record = inbound_keys(address, message_id, self.dedupe_window_s, 0)[0]
         if status == "done":
             pipe.delete(record)
-            pipe.zrem(PENDING_IN, pending_member(address, message_id))
+            pipe.zrem(pending_key(address), pending_member(address, message_id))
         else:
-            pipe.eval("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'status', ARGV[1]) end",
-                      1, record, status)
+            pipe.execute_command("EVAL", "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], "
+                                 "'status', ARGV[1]) end", 1, record, status)
 
     def stale_inbound(self, older_than_s: float) -> list[tuple[str, str]]:
         """(address, message id) of recorded messages not handled after ``older_than_s`` (the web died
         before queueing, say); tidies the pending marks of messages handled or gone."""
         cutoff = now_ms() - int(older_than_s * 1000)
         out = []
-        for raw in self.r.zrangebyscore(PENDING_IN, "-inf", cutoff, start=0, num=1000):
-            address, _, mid = text(raw).partition(" ")
-            if self.r.exists(inbound_keys(address, mid, self.dedupe_window_s, 0)[0]):
-                out.append((address, mid))
-            else:
-                self.r.zrem(PENDING_IN, raw)
+        for key in shards("inpend"):
+            for raw in self.r.zrangebyscore(key, "-inf", cutoff, start=0, num=1000):
+                address, _, mid = text(raw).partition(" ")
+                if self.r.exists(inbound_keys(address, mid, self.dedupe_window_s, 0)[0]):
+                    out.append((address, mid))
+                else:
+                    self.r.zrem(key, raw)
         return out
 
     def seen_once(self, key: str, ttl_s: int) -> bool:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-import redis
 from redis.client import Pipeline
 from redis.commands.core import Script
 
 from .codec import text, text_hash
 from .keys import game_life, number_field, owner_keys, player_life, player_nums, player_owner
+from .store_base import Client
 
 # The per-seat form of a turn (RULES D11: both players may owe a move): ``seat`` holds the digits of the
 # seats owing one ("0", "1", "01"); ``v<seat>`` / ``since<seat>``: when the move that seat owes began. A
@@ -53,7 +53,7 @@ PLAYER_READS = 4  # the replies :meth:`LifeRecords.queue_player` queues
 class LifeRecords:
     """Reads and writes of the life hashes and game numbers."""
 
-    r: redis.Redis
+    r: Client
     _turn: Script
 
     # -- a player's life --------------------------------------------------------------------------------

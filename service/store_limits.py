@@ -3,16 +3,15 @@ SMS (a mixin of :class:`service.store.Store`). Keys: :func:`service.keys.limit_k
 
 from __future__ import annotations
 
-import redis
-
 from .codec import text
 from .keys import game_owner, limit_keys, owner_keys, player_owner
+from .store_base import Client
 
 
 class LimitCounters:
     """The limits' reads and writes on :class:`service.store.Store`'s connection ``r``."""
 
-    r: redis.Redis
+    r: Client
 
     def count_message(self, sender: str, minute: int) -> int:
         """Count one inbound message of ``sender`` in ``minute``; returns that minute's count so far."""

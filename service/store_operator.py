@@ -1,36 +1,35 @@
 """The operator CLI's reads and its one write (a mixin of :class:`service.store.Store`): every game and outbox
-found by walking the keyspace, a game's last append, sending an outbox entry again."""
+found by walking the keyspace (every primary of a cluster), a game's last append, sending an outbox entry again."""
 
 from __future__ import annotations
 
 from typing import Iterator
 
-import redis
 from redis.commands.core import Script
 
 from .codec import text
-from .keys import DIRTY, game_owner, owner_keys, split_outbox_id
-from .store_base import now_ms
+from .keys import dirty_key, game_owner, owner_keys, split_outbox_id
+from .store_base import Client, now_ms, queue_script, scan_keys
 
 REQUEUE_LUA = r"""
--- KEYS: outbox, outq, dirty; ARGV: n, now ms, owner, lease ms, force
+-- KEYS: outbox, outq (one owner's slot; the owner is registered in its dirty shard first); ARGV: n, now ms, lease ms,
+-- force
 local n = ARGV[1]
 if not redis.call('HGET', KEYS[1], n) then return 'missing' end
 local s = redis.call('HGET', KEYS[1], n .. ':s') or 'queued'
 local t = tonumber(redis.call('HGET', KEYS[1], n .. ':t') or '0')
-if s == 'sending' and ARGV[5] ~= '1' and tonumber(ARGV[2]) - t <= tonumber(ARGV[4]) then return 'busy' end
+if s == 'sending' and ARGV[4] ~= '1' and tonumber(ARGV[2]) - t <= tonumber(ARGV[3]) then return 'busy' end
 redis.call('HSET', KEYS[1], n .. ':s', 'queued', n .. ':t', ARGV[2])
 redis.call('HDEL', KEYS[1], n .. ':err')
 redis.call('ZADD', KEYS[2], ARGV[2], n)
-redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
 return s
 """
 
 
-def _scan_ids(r: redis.Redis, kind: str, suffix: str) -> Iterator[str]:
+def _scan_ids(r: Client, kind: str, suffix: str) -> Iterator[str]:
     """The ids in keys ``{<kind>:<id>}:<suffix>`` found with SCAN (operator use: walks the keyspace)."""
     prefix, tail = "{" + kind + ":", "}:" + suffix
-    for key in r.scan_iter(match=prefix + "*" + tail, count=1000):
+    for key in scan_keys(r, prefix + "*" + tail):
         k = text(key)
         if k.startswith(prefix) and k.endswith(tail):
             yield k[len(prefix):-len(tail)]
@@ -39,7 +38,7 @@ def _scan_ids(r: redis.Redis, kind: str, suffix: str) -> Iterator[str]:
 class OperatorReads:
     """What ``slowspades games|outbox|players`` read (and ``outbox resend`` writes)."""
 
-    r: redis.Redis
+    r: Client
     _requeue: Script
 
     def game_ids(self) -> list[str]:
@@ -62,5 +61,7 @@ class OperatorReads:
         before, ``missing`` or ``busy``. Raises ValueError for a malformed id."""
         owner, n = split_outbox_id(outbox_id)
         k = owner_keys(owner)
-        return text(self._requeue(keys=[k["outbox"], k["outq"], DIRTY],
-                                  args=[n, now_ms(), owner, lease_s * 1000, "1" if force else "0"]))
+        pipe = self.r.pipeline(transaction=False)
+        pipe.zadd(dirty_key(owner), {owner: now_ms()})  # before the entry is queued, as Store.append does
+        queue_script(pipe, self._requeue, [k["outbox"], k["outq"]], [n, now_ms(), lease_s * 1000, "1" if force else "0"])
+        return text(pipe.execute()[-1])

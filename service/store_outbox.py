@@ -1,5 +1,8 @@
 """The outbox: entries read, claimed for one delivery attempt by a unique token, and settled only by the
-holder of that claim (a mixin of :class:`service.store.Store`; exactly-once sending)."""
+holder of that claim (a mixin of :class:`service.store.Store`; exactly-once sending).
+
+The local outbox is one stream per owner (``owner_keys(owner)["local"]``, in the owner's slot, so the settle
+that puts a message there is one script), indexed by the ``{local:<k>}`` shards; :meth:`read_local` merges them."""
 
 from __future__ import annotations
 
@@ -7,12 +10,14 @@ import json
 import uuid
 from typing import Any
 
-import redis
 from redis.commands.core import Script
 
 from .codec import text
-from .keys import DIRTY, LOCAL_OUTBOX, owner_keys, split_outbox_id
-from .store_base import now_ms, queue_script
+from .keys import dirty_key, local_index_key, owner_keys, shards, split_outbox_id
+from .store_base import Client, now_ms, queue_script, sid_key
+
+LOCAL_OWNER = "p:-"  # the owner of a local outbox message pushed without an outbox id
+LOCAL_MAXLEN = 100_000  # messages kept in one owner's local outbox stream
 
 CLAIM_LUA = r"""
 -- KEYS: outbox, outq; ARGV: n, now ms, lease ms, claim token (unique to one delivery attempt)
@@ -31,7 +36,7 @@ return {s, ''}
 """
 
 SETTLE_LUA = r"""
--- KEYS: outbox, outq, local outbox stream; ARGV: n, claim token, now ms, new status (sent/failed), message
+-- KEYS: outbox, outq, the owner's local outbox stream; ARGV: n, claim token, now ms, new status (sent/failed), message
 -- JSON (for 'sent': appended to the local outbox), error
 -- Settles an entry only for the holder of its claim: the local outbox gets each entry once, whoever
 -- else (a duplicate handling, the sweep after the lease) claimed it since.
@@ -80,7 +85,7 @@ def new_claim_token() -> str:
 class OutboxRecords:
     """The outbox methods of :class:`service.store.Store` (its ``r`` and registered scripts)."""
 
-    r: redis.Redis
+    r: Client
     _claim: Script
     _settle: Script
     _status: Script
@@ -152,6 +157,8 @@ class OutboxRecords:
         the ``refused`` (id, error) pairs ``failed``; with ``tail`` (a pipeline), queued on it for its
         owner to execute."""
         pipe = tail if tail is not None else self.r.pipeline(transaction=False)
+        for owner in dict.fromkeys(split_outbox_id(e["id"])[0] for e in sent):  # indexed before the settle
+            pipe.zadd(local_index_key(owner), {owner: now_ms()})
         for entry in sent:
             self._queue_settle(pipe, entry["id"], token, "sent", json.dumps(entry), "")
         for oid, error in refused:
@@ -162,7 +169,7 @@ class OutboxRecords:
     def _queue_settle(self, pipe: Any, outbox_id: str, token: str, status: str, message: str, error: str) -> None:
         owner, n = split_outbox_id(outbox_id)
         k = owner_keys(owner)
-        queue_script(pipe, self._settle, [k["outbox"], k["outq"], LOCAL_OUTBOX], [n, token, now_ms(), status,
+        queue_script(pipe, self._settle, [k["outbox"], k["outq"], k["local"]], [n, token, now_ms(), status,
                                                                                   message, error])
 
     def set_status(self, outbox_id: str, status: str, provider_id: str = "", error: str = "", token: str = "") -> str:
@@ -174,34 +181,62 @@ class OutboxRecords:
                                args=[n, status, now_ms(), provider_id, error[:500], token]))
 
     def stale_outbox(self, older_than_s: float) -> list[str]:
-        """Outbox ids still queued (or stuck sending) for longer than ``older_than_s``; tidies ``outbox:dirty``."""
+        """Outbox ids still queued (or stuck sending) for longer than ``older_than_s``; tidies the dirty shards."""
         cutoff = now_ms() - int(older_than_s * 1000)
         found: list[str] = []
-        for owner_b, score in self.r.zrangebyscore(DIRTY, "-inf", cutoff, withscores=True):
+        for owner_b, score in [x for key in shards("dirty")
+                               for x in self.r.zrangebyscore(key, "-inf", cutoff, withscores=True)]:
             owner = text(owner_b)
+            dirty = dirty_key(owner)
             outq = owner_keys(owner)["outq"]
             ns = [text(n) for n in self.r.zrangebyscore(outq, "-inf", cutoff)]
             found.extend(f"{owner}#{n}" for n in ns)
             if self.r.zcard(outq) == 0:
-                self._zrem_if(keys=[DIRTY], args=[owner, repr(score) if score != int(score) else str(int(score))])
+                self._zrem_if(keys=[dirty], args=[owner, repr(score) if score != int(score) else str(int(score))])
             else:
-                self.r.zadd(DIRTY, {owner: now_ms()})
+                self.r.zadd(dirty, {owner: now_ms()})
         return found
 
     # -- local outbox -------------------------------------------------------------------
     def push_local(self, entry: dict[str, Any]) -> str:
         """Keep a message "sent" without a provider, for the CLI to show; returns its stream id."""
-        sid = self.r.xadd(LOCAL_OUTBOX, {"m": json.dumps(entry)}, maxlen=100_000, approximate=True)
-        return text(sid)
+        oid = str(entry.get("id") or "")
+        owner = split_outbox_id(oid)[0] if "#" in oid else LOCAL_OWNER
+        pipe = self.r.pipeline(transaction=False)
+        pipe.zadd(local_index_key(owner), {owner: now_ms()})
+        pipe.xadd(owner_keys(owner)["local"], {"m": json.dumps(entry)}, maxlen=LOCAL_MAXLEN, approximate=True)
+        return text(pipe.execute()[-1])
 
     def push_local_and_mark_sent(self, outbox_id: str, entry: dict[str, Any], token: str) -> str:
         """:meth:`push_local` and ``set_status(outbox_id, 'sent')`` at once, if the claim ``token`` still
         holds the entry (else nothing); returns the status."""
+        owner = split_outbox_id(outbox_id)[0]
         pipe = self.r.pipeline(transaction=False)
+        pipe.zadd(local_index_key(owner), {owner: now_ms()})
         self._queue_settle(pipe, outbox_id, token, "sent", json.dumps(entry), "")
         return text(pipe.execute()[-1])
 
     def read_local(self, count: int = 100, after: str = "-") -> list[tuple[str, dict[str, Any]]]:
-        """Messages in the local outbox, oldest first."""
-        return [(text(i), json.loads(text(f[b"m"] if b"m" in f else f["m"])))
-                for i, f in self.r.xrange(LOCAL_OUTBOX, min=after, max="+", count=count)]
+        """Messages in the local outbox, oldest first: every owner's stream merged by (stream id, owner). Each
+        comes with its cursor ``<stream id>@<owner>`` (two owners' streams may give the same id); ``after``:
+        only those from that cursor (or bare stream id) on, or, written ``(<cursor>``, after it."""
+        exclusive = after.startswith("(")
+        sid, _, owner_from = after.lstrip("(").partition("@")
+        start = (-1, -1) if sid in ("-", "") else sid_key(sid)
+        pipe = self.r.pipeline(transaction=False)
+        for key in shards("local"):
+            pipe.zrange(key, 0, -1)
+        owners = [text(o) for found in pipe.execute() for o in found]
+        pipe = self.r.pipeline(transaction=False)
+        for owner in owners:  # from the cursor's stream id, inclusive: the owner decides a tie below
+            pipe.xrange(owner_keys(owner)["local"], min="-" if start < (0, 0) else sid, max="+", count=count + 1)
+        merged = []
+        for owner, found in zip(owners, pipe.execute() if owners else []):
+            for i, f in found:
+                k = (sid_key(text(i)), owner)
+                low = (start, owner_from) if owner_from else (start,)
+                here = k if owner_from else k[:1]
+                if here > low or (here == low and not exclusive):
+                    merged.append((k, f"{text(i)}@{owner}", f))
+        merged.sort(key=lambda x: x[0])
+        return [(i, json.loads(text(f[b"m"] if b"m" in f else f["m"]))) for _k, i, f in merged[:count]]

@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import redis
 from redis.client import Pipeline
 
 from .keys import game_owner, owner_keys, split_outbox_id
+from .store_base import Client
 
 
 class QueuedReads:
-    r: redis.Redis
+    r: Client
 
     def pipeline(self) -> Pipeline:
         """A pipeline (no transaction) for a caller's own round trip: whoever creates one executes it."""

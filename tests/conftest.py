@@ -2,6 +2,11 @@
 
 The session starts its own ``redis-server`` on a free port in a temp dir unless
 ``REDIS_URL`` is set (then that Redis is used, and flushed between tests).
+
+``backend`` (``single`` unless a module parametrises it, :data:`tests.backends.BOTH`) chooses the store's
+Redis: the single one, or a real Redis Cluster (three masters, a replica each: :mod:`tests.cluster`)
+started once per session when a test first asks for it. The Celery broker is always the single Redis
+(a cluster cannot be one); the cluster's app uses a queue of its own.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def single_redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     given = os.environ.get("REDIS_URL")
     if given:
         yield given
@@ -54,10 +59,51 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc.wait(10)
 
 
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A real Redis Cluster: three masters with one replica each (:mod:`tests.cluster`)."""
+    from tests import cluster
+
+    try:
+        c = cluster.start(tmp_path_factory.mktemp("cluster"))
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    yield c
+    c.stop()
+
+
+@pytest.fixture(scope="session")
+def backend(request: pytest.FixtureRequest) -> str:
+    """``single`` (one Redis) or ``cluster`` (a Redis Cluster): a module's parameter (tests.backends.BOTH)."""
+    return str(getattr(request, "param", "single"))
+
+
+@pytest.fixture(scope="session")
+def redis_url(backend: str, single_redis_url: str, request: pytest.FixtureRequest) -> str:
+    """The store's Redis: the single one's URL or ``redis+cluster://`` of the test cluster."""
+    if backend == "cluster":
+        return str(request.getfixturevalue("redis_cluster").url)
+    return single_redis_url
+
+
+@pytest.fixture(scope="session")
+def broker_url(single_redis_url: str) -> str:
+    """Celery's broker: always the single Redis."""
+    return single_redis_url
+
+
 @pytest.fixture()
-def redis_client(redis_url: str) -> Iterator[redis_lib.Redis]:
-    client = redis_lib.Redis.from_url(redis_url)
-    client.flushdb()
+def redis_client(redis_url: str, backend: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A client of the store's Redis (``redis.Redis`` or ``RedisCluster``), emptied for the test."""
+    from service.context import redis_client as make_client
+
+    client = make_client({"REDIS_URL": redis_url})
+    if backend == "cluster":
+        from tests import cluster
+
+        cluster.flush(request.getfixturevalue("redis_cluster"))
+    else:
+        client.flushdb()
     yield client
     client.close()
 
@@ -83,23 +129,30 @@ TEST_CONFIG: dict[str, Any] = {
 }
 
 
+def queue_name(backend: str) -> str:
+    """The Celery queue of a backend's test app (both apps share the broker)."""
+    return str(TEST_CONFIG["QUEUE"]) + ("" if backend == "single" else "-" + backend)
+
+
 @pytest.fixture(scope="session")
-def app(redis_url: str):  # type: ignore[no-untyped-def]
+def app(redis_url: str, broker_url: str, backend: str):  # type: ignore[no-untyped-def]
     from service import create_app
 
-    return create_app(dict(TEST_CONFIG, REDIS_URL=redis_url, BROKER_URL=redis_url))
+    return create_app(dict(TEST_CONFIG, REDIS_URL=redis_url, BROKER_URL=broker_url, QUEUE=queue_name(backend)))
 
 
 @pytest.fixture()
-def svc(app, redis_client, request):  # type: ignore[no-untyped-def]
+def svc(app, redis_client, broker_url, request):  # type: ignore[no-untyped-def]
     """The app's services on an empty Redis (per test), with the per-process game cache cleared."""
     s = app.extensions["slowspades"]
     s.games.clear()
     saved = dict(app.config)
     yield s
     deadline = time.monotonic() + 10  # let the worker finish what this test queued
-    while "celery_worker" in request.fixturenames and time.monotonic() < deadline and (redis_client.llen(TEST_CONFIG["QUEUE"]) or redis_client.hlen("unacked")):
+    broker = redis_lib.Redis.from_url(broker_url)
+    while "celery_worker" in request.fixturenames and time.monotonic() < deadline and (broker.llen(app.config["QUEUE"]) or broker.hlen("unacked")):
         time.sleep(0.02)
+    broker.close()
     time.sleep(0.05)
     for key in list(app.config):
         if key not in saved:
@@ -153,9 +206,10 @@ def smtp_server(app, svc):  # type: ignore[no-untyped-def]
 
 
 def worker_env(redis_url: str, **settings: Any) -> dict[str, str]:
-    """The environment of a worker process configured like the test app (plus ``settings``)."""
+    """The environment of a worker process configured like the test app (plus ``settings``; the broker is
+    ``redis_url`` unless ``BROKER_URL`` is one of them)."""
     env = dict(os.environ)
-    for key, value in dict(TEST_CONFIG, REDIS_URL=redis_url, BROKER_URL=redis_url, **settings).items():
+    for key, value in dict(TEST_CONFIG, REDIS_URL=redis_url, **dict({"BROKER_URL": redis_url}, **settings)).items():
         env["SLOWSPADES_" + key] = str(value)
     return env
 

@@ -1,7 +1,7 @@
 """Beat jobs of the lifecycle, and the computer's moves.
 
 * ``workers.beat.tick`` (every ``BEAT_EVERY`` seconds, default 60): acts on every due item of
-  ``ss:due`` (reminders, timeouts, AUTO moves, the computer's moves left behind, invitation
+  the ``{due:<k>}`` shards (reminders, timeouts, AUTO moves, the computer's moves left behind, invitation
   expiries) under the beat lock, so only one beat acts at a time even with several beat
   processes; each action is idempotent besides.
 * ``workers.beat.bot_move`` (queued with ``BOT_DELAY`` as countdown): the computer's move at a

@@ -12,10 +12,10 @@ Modules:
 * :mod:`.hooks`: what follows a change of a game (its new turn scheduled), after each message handled too.
 * :mod:`.commands`: the lifecycle's own words, dispatched to by :mod:`service.inbound`.
 
-The due work (``ss:due``) is kept by :mod:`service.store_due`, scanned by the beat (:mod:`workers.beat`).
+The due work (the ``{due:<k>}`` shards) is kept by :mod:`service.store_due`, scanned by the beat (:mod:`workers.beat`).
 
-Redis keys (besides the service's, see :mod:`service.store`): ``ss:due`` (zset of due work),
-``ss:beat:lock``, ``{g:<id>}:life`` (hash: the current turn and the game's pauses),
+Redis keys (besides the service's, see :mod:`service.store`): ``{due:<k>}`` (zset shards of due work),
+``{beat}:lock``, ``{g:<id>}:life`` (hash: the current turn and the game's pauses),
 ``{p:<address>}:life`` (hash: a player's settings and last prompted game),
 ``{p:<address>}:nums`` (hash: game number <-> game id).
 """

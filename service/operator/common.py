@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from datetime import datetime, timezone
 from typing import Any, NoReturn
 
 import click
+from redis.cluster import RedisCluster
 
 from spades.cards import Card
 from spades.events import from_dict
@@ -25,14 +27,18 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 # -- helpers ------------------------------------------------------------------------------
 def services(redis_url: str | None) -> Services:
     """The service's parts, from the environment's configuration (``redis_url`` overriding its Redis)."""
-    cfg = load_config()
-    if redis_url:
-        cfg["REDIS_URL"] = redis_url
-    return Services.from_config(cfg)
+    overrides = {"REDIS_URL": redis_url} if redis_url else {}
+    if not os.environ.get("SLOWSPADES_BROKER_URL"):  # the CLI queues no task: a cluster needs no broker here
+        overrides["BROKER_URL"] = "memory://"
+    return Services.from_config(load_config(overrides=overrides))
 
 
 def redis_shown(svc: Services) -> str:
-    """The Redis the CLI reads, as ``redis://host:port/db`` (a password left out), so an operator sees which one."""
+    """The Redis the CLI reads, as ``redis://host:port/db`` (a password left out), so an operator sees which one;
+    a cluster as ``redis+cluster://host:port/`` (the node it was reached by) and its number of primaries."""
+    if isinstance(svc.redis, RedisCluster):
+        node = next(iter(svc.redis.nodes_manager.startup_nodes.values()), None) or svc.redis.get_default_node()
+        return f"redis+cluster://{node.host}:{node.port}/ ({len(svc.redis.get_primaries())} primaries)"
     kw = svc.redis.connection_pool.connection_kwargs
     if kw.get("path"):
         return f"unix://{kw['path']}?db={kw.get('db', 0)}"

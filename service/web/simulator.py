@@ -8,7 +8,7 @@ every simulator URL is a 404 otherwise). It never short-cuts the service:
   (``/email/inbound``) would post and signs it with the local secrets; the page then
   posts that form itself to the real webhook, which verifies the signature as it
   would in production.
-* ``GET /simulator/messages`` reads the local outbox (``outbox:local``, where the
+* ``GET /simulator/messages`` reads the local outbox (``Store.read_local``, where the
   worker "sends" messages when no provider is configured), each SMS with its
   segment count; the page polls it.
 * ``GET|POST /simulator/clock`` shows and advances the service clock
@@ -266,14 +266,9 @@ def messages() -> ResponseReturnValue:
     """Messages sent to the local outbox after stream id ``after`` (else the last ones), oldest first."""
     store = _svc().store
     after = request.args.get("after", "")
-    if after:
-        raw = store.r.xrange("outbox:local", min="(" + after, max="+", count=TAIL)
-    else:
-        raw = list(reversed(store.r.xrevrange("outbox:local", max="+", min="-", count=TAIL)))
-    out = []
-    for sid, fields in raw:
-        f = {_s(a): _s(b) for a, b in fields.items()}
-        out.append(describe(_s(sid), json.loads(f["m"])))
+    # every owner's local outbox stream, merged (Store.read_local): on a Redis Cluster too
+    raw = store.read_local(count=TAIL, after="(" + after) if after else store.read_local(count=10**9)[-TAIL:]
+    out = [describe(sid, message) for sid, message in raw]
     last = out[-1]["stream_id"] if out else after
     return jsonify(messages=out, last=last)
 

@@ -89,13 +89,14 @@ class Played:
 
 
 @pytest.fixture()
-def played(redis_url: str, redis_client: redis_lib.Redis) -> Iterator[Played]:
+def played(redis_url: str, broker_url: str, backend: str, redis_client: redis_lib.Redis) -> Iterator[Played]:
     """Ann and Bob in a game 12 moves in; Carol has invited Ann (not answered)."""
     from celery.contrib.testing.worker import start_worker
 
     from service import create_app
 
-    app = create_app({"REDIS_URL": redis_url, "BROKER_URL": redis_url, "TWILIO_AUTH_TOKEN": TOKEN,
+    app = create_app({"REDIS_URL": redis_url, "BROKER_URL": broker_url, "QUEUE": f"cli-tests-{backend}",
+                      "TWILIO_AUTH_TOKEN": TOKEN,
                       "DELIVERY": "local", "DEALER_SEED": "cli-tests"})
     with start_worker(app.extensions["celery"], pool="solo", perform_ping_check=False, shutdown_timeout=20):
         p = Played(app, redis_url)

@@ -7,8 +7,11 @@ import json
 from spades.cards import Card
 from spades.events import CardPlayed, to_dict
 from spades.game import view
+from tests.backends import BOTH
 
 from .conftest import ANN, BOB, CAROL, Played
+
+pytestmark = BOTH
 
 
 def test_games_list_shows_state_players_turn_and_activity(played: Played) -> None:
@@ -174,5 +177,5 @@ def test_games_show_names_the_opponent_and_the_lists_name_their_redis(played: Pl
     port = played.redis_url.rsplit(":", 1)[1].split("/")[0]
     for cmd in (("games", "list"), ("outbox", "list")):
         header = played.cli(*cmd).output.splitlines()[0]
-        assert header.startswith("Redis: redis://") and f":{port}/" in header, header
+        assert header.startswith(("Redis: redis://", "Redis: redis+cluster://")) and f":{port}/" in header, header
         assert f":{port}/" in json.loads(played.cli(*cmd, "--json").output)["redis"]

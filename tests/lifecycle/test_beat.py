@@ -15,12 +15,15 @@ import time_machine
 from chat import render
 from service import clock as service_clock
 from service import store_due as due
+from service.keys import due_key
+from tests.backends import BOTH
 from workers.beat import run_tick
 
 from .helpers import ALICE, BOB, CAROL, DAVE, lifecycle_command, load, local, mover, other, send_now, start_game, tick
 
 MONDAY_8_OSLO = datetime(2030, 1, 7, 7, 0, tzinfo=timezone.utc)
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = BOTH
 
 
 def kinds(messages):  # type: ignore[no-untyped-def]
@@ -69,8 +72,8 @@ print(json.dumps(ids))
 """
 
 
-def test_exactly_one_reminder_with_two_beat_processes(svc, redis_url) -> None:  # type: ignore[no-untyped-def]
-    # Two separate processes share the service clock through Redis (ss:clock:offset), as a local run does.
+def test_exactly_one_reminder_with_two_beat_processes(svc, redis_url, broker_url) -> None:  # type: ignore[no-untyped-def]
+    # Two separate processes share the service clock through Redis ({clock}:offset), as a local run does.
     import time
 
     gid = start_game(svc)
@@ -86,7 +89,7 @@ def test_exactly_one_reminder_with_two_beat_processes(svc, redis_url) -> None:  
         quiet = quiet_until(now, player_zone(svc, p), settings.quiet_hours(svc.config))
         if quiet is not None:  # run the test outside the player's quiet hours
             service_clock.advance(svc.redis, (quiet - now).total_seconds() + 60)
-        cfg = {"REDIS_URL": redis_url, "BROKER_URL": redis_url, "DEALER_SEED": "1"}
+        cfg = {"REDIS_URL": redis_url, "BROKER_URL": broker_url, "DEALER_SEED": "1"}
         go = time.time() + 2.0
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         procs = [subprocess.Popen([sys.executable, "-c", BEAT_PROCESS, json.dumps(cfg), str(go)], cwd=ROOT, env=env,
@@ -248,8 +251,8 @@ def test_a_stop_word_the_carrier_does_not_answer_is_confirmed_once(svc) -> None:
 def test_a_failing_item_does_not_block_the_others(svc) -> None:  # type: ignore[no-untyped-def]
     with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
         gid = start_game(svc)
-        svc.redis.zadd("ss:due", {"r|broken|x|y": 0})  # an item whose action raises
+        svc.redis.zadd(due_key("broken"), {"r|broken|x|y": 0})  # an item whose action raises
         clock.shift(timedelta(hours=12))
         assert [m["kind"] for m in tick(svc)] == ["reminder"]
-        assert svc.redis.zscore("ss:due", "r|broken|x|y") > 0  # kept, to be tried again later
+        assert svc.redis.zscore(due_key("broken"), "r|broken|x|y") > 0  # kept, to be tried again later
         _ = gid

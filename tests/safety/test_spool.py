@@ -12,6 +12,7 @@ import pytest
 from service import create_app
 from service.conversation_port import command_text
 from service.delivery import deliver
+from service.keys import pending_key
 from service.lifecycle.invitations import create_game
 from service.spool import Spool
 from tests.conftest import TEST_CONFIG, spawn_worker
@@ -79,7 +80,7 @@ def test_a_request_after_redis_returns_hands_the_spool_over_first(own_redis, tmp
     own_redis.start()
     web.extensions["slowspades_drainer"]._last_try = 0.0  # not throttled: this request drains
     _resp, second = post_sms(client, "+15557779001", "GAMES")
-    pending = [m.decode() for m in svc.redis.zrange("in:pending", 0, -1)]
+    pending = [m.decode() for m in svc.redis.zrange(pending_key("+15557779001"), 0, -1)]
     assert [p.split(" ", 1)[1] for p in pending] == [first, second]  # in the order they were sent
 
 

@@ -13,6 +13,7 @@ from typing import Any, Callable
 from twilio.request_validator import RequestValidator
 
 from service.context import Services
+from service.store_base import scan_keys
 from tests import waiting
 
 BASE = "https://spades.example.test"
@@ -97,7 +98,7 @@ def wait_handled(svc: Services, message_id: str, timeout: float = 15.0) -> None:
 def wait_outbox_settled(svc: Services, timeout: float = 15.0) -> None:
     """Until no outbox entry is queued or being sent."""
     def settled() -> bool:
-        for owner in [k.decode() for k in svc.redis.scan_iter("*:outq")]:
+        for owner in [k.decode() for k in scan_keys(svc.redis, "*:outq")]:
             if svc.redis.zcard(owner):
                 return False
         return True

@@ -12,6 +12,7 @@ from twilio.http import HttpClient
 from twilio.http.response import Response
 
 from service.delivery import deliver
+from service.keys import pending_key
 from service.store import game_owner
 
 from .helpers import wait_for
@@ -131,4 +132,4 @@ def test_the_sweep_requeues_a_message_recorded_but_never_queued(svc, celery_work
     app.config["SWEEP_AFTER"] = 0
     app.extensions["celery"].send_task("workers.tasks.sweep_outbox")
     wait_for(lambda: (svc.store.inbound("+15551230009", mid) or {}).get("status") == "done", timeout=15, what="handled")
-    assert svc.redis.zcard("in:pending") == 0
+    assert svc.redis.zcard(pending_key("+15551230009")) == 0

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from service.conversation_port import command_text
 from service.lifecycle.invitations import game_id_for
+from tests.backends import BOTH
 
 from .chooser import choose
 from .helpers import local_messages, post_email, post_sms, wait_handled, wait_outbox_settled
 from .test_sms_game import ALICE, load_game
 
 DANA = "dana@example.org"
+pytestmark = BOTH
 
 
 def mails_to(smtp_server, who):  # type: ignore[no-untyped-def]

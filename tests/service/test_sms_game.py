@@ -10,11 +10,13 @@ from service.conversation_port import command_text
 from service.lifecycle.invitations import game_id_for
 from spades.events import from_dict
 from spades.game import fold
+from tests.backends import BOTH
 
 from .chooser import choose
 from .helpers import local_messages, post_sms, wait_handled, wait_outbox_settled
 
 ALICE, BOB = "+15551230001", "+15551230002"
+pytestmark = BOTH
 
 
 def chosen_tricks(svc, gid) -> int:  # type: ignore[no-untyped-def]

@@ -1,13 +1,20 @@
-"""Contract tests of the Redis event store and outbox (service.store) against a real Redis."""
+"""Contract tests of the Redis event store and outbox (service.store) against a real Redis and a real Redis Cluster."""
 
 from __future__ import annotations
 
 import threading
 
+import pytest
 import redis as redis_lib
 import time_machine
 
-from service.store import Store, game_owner, player_owner
+from service.context import redis_client as redis_client_of
+from service.keys import pending_key, shards
+from service.store import ReplicaLagError, Store, game_owner, player_owner
+from service.store_replica import LAGGED
+from tests.backends import BOTH, keys_of
+
+pytestmark = BOTH
 
 
 def ev(n: int) -> dict:
@@ -99,7 +106,7 @@ def test_two_threads_racing_on_one_version_exactly_one_wins(redis_url: str, redi
         results: list[str] = []
 
         def worker(i: int) -> None:
-            store = Store(redis_lib.Redis.from_url(redis_url))
+            store = Store(redis_client_of({"REDIS_URL": redis_url}))
             barrier.wait()
             results.append(store.append(game_owner(gid), 0, [ev(i)], message_id=f"m{i}",
                                         outbox=[{"body": str(i)}]).status)
@@ -151,7 +158,7 @@ def test_sweep_finds_entries_left_queued(redis_client: redis_lib.Redis) -> None:
         store.claim_send(oid, 60)
         store.set_status(oid, "sent")
     assert store.stale_outbox(older_than_s=-1) == []
-    assert redis_client.zcard("outbox:dirty") == 0
+    assert sum(redis_client.zcard(k) for k in shards("dirty")) == 0
 
 
 def test_inbound_recorded_once(redis_client: redis_lib.Redis) -> None:
@@ -160,7 +167,7 @@ def test_inbound_recorded_once(redis_client: redis_lib.Redis) -> None:
     assert store.record_inbound("+15551110001", "SM1", {"body": "changed"}, 60) == "pending"  # a retry
     assert store.inbound("+15551110001", "SM1")["body"] == "KEEP"
     assert store.inbound("+15551110002", "SM1") is None  # claims are per sender
-    keys = [k.decode() for k in redis_client.keys("*SM1*")] + [k.decode() for k in redis_client.keys("*:seen:*")]
+    keys = [k.decode() for k in keys_of(redis_client, "*SM1*")] + [k.decode() for k in keys_of(redis_client, "*:seen:*")]
     assert keys and all(k.startswith("{p:+15551110001}:") for k in keys)
 
 
@@ -173,12 +180,12 @@ def test_a_handled_message_keeps_only_an_eight_byte_claim(redis_client: redis_li
     assert store.inbound(sender, "sms:SM" + "0" * 32) == {"status": "done"}
     assert store.record_inbound(sender, "sms:SM" + "0" * 32, {"body": "again"}, 600) == "done"  # a retry: dropped
     assert store.inbound(sender, "sms:SM" + "0" * 32) == {"status": "done"}  # and not recorded again
-    assert redis_client.keys(f"{{p:{sender}}}:in:*") == []
-    [seen] = redis_client.keys(f"{{p:{sender}}}:seen:*")
+    assert keys_of(redis_client, f"{{p:{sender}}}:in:*") == []
+    [seen] = keys_of(redis_client, f"{{p:{sender}}}:seen:*")
     assert redis_client.object("encoding", seen) == b"intset"  # 8 bytes a message
     assert int(redis_client.memory_usage(seen)) < 300 * 10  # the key and its set included
     assert 0 < redis_client.ttl(seen) <= 3 * 3600
-    assert redis_client.zcard("in:pending") == 0
+    assert redis_client.zcard(pending_key(sender)) == 0
 
 
 def test_a_claim_lasts_its_window_and_the_next(redis_client: redis_lib.Redis) -> None:
@@ -202,15 +209,16 @@ def test_marking_never_recreates_and_the_sweep_finds_what_is_pending(redis_clien
     assert store.record_inbound("+15551110005", "SM5", {"body": "x"}, 600) == "new"
     assert store.record_inbound("+15551110006", "SM6", {"body": "y"}, 600) == "new"
     store.mark_inbound("+15551110006", "SM6", "done")
-    redis_client.zadd("in:pending", {"+15551110007 SM7": 1})  # recorded, then expired unhandled
+    redis_client.zadd(pending_key("+15551110007"), {"+15551110007 SM7": 1})  # recorded, then expired unhandled
     assert store.stale_inbound(older_than_s=-60) == [("+15551110005", "SM5")]
-    assert redis_client.zrange("in:pending", 0, -1) == [b"+15551110005 SM5"]  # the others: tidied
+    pending = [m for k in shards("inpend") for m in redis_client.zrange(k, 0, -1)]
+    assert pending == [b"+15551110005 SM5"]  # the others: tidied
 
 
 def test_all_keys_of_a_game_share_a_hash_tag(redis_client: redis_lib.Redis) -> None:
     store = Store(redis_client)
     store.append(game_owner("g7"), 0, [ev(1)], message_id="m", outbox=[{"body": "x"}], meta={"a": "b"})
-    keys = [k.decode() for k in redis_client.keys("*g7*")]
+    keys = [k.decode() for k in keys_of(redis_client, "*g7*")]
     assert len(keys) >= 4 and all(k.startswith("{g:g7}:") for k in keys)
 
 
@@ -227,3 +235,38 @@ def test_an_archived_game_reads_the_same_and_refuses_appends(redis_client: redis
     assert store.append(g, 3, [ev(4)], message_id="m3").status == "conflict"
     assert store.append(g, 0, [ev(4)], message_id="m4").status == "conflict"
     assert store.load("g1") == before and not store.archive("g1")
+
+
+def test_a_write_waits_for_a_replica_when_asked(redis_client: redis_lib.Redis, backend: str) -> None:
+    """SLOWSPADES_REPLICA_WAIT_MS: the cluster's masters each have a replica (WAIT answers 1); the single Redis
+    has none: the append raises ReplicaLagError (the task retries), the webhook's record is only counted."""
+    store = Store(redis_client, replica_wait_ms=300)
+    before = dict(LAGGED)
+    if backend == "cluster":
+        assert store.append(game_owner("gw"), 0, [ev(1)], message_id="m1", outbox=[{"body": "x"}]).ok
+        assert store.record_inbound("+15551110009", "SMw", {"body": "x"}, 60) == "new"
+        assert dict(LAGGED) == before
+        return
+    with pytest.raises(ReplicaLagError):
+        store.append(game_owner("gw"), 0, [ev(1)], message_id="m1", outbox=[{"body": "x"}])
+    assert store.version("gw") == 1  # written on the master all the same
+    assert store.record_inbound("+15551110009", "SMw", {"body": "x"}, 60) == "new"
+    assert LAGGED["append"] == before.get("append", 0) + 1
+    assert LAGGED["inbound record"] == before.get("inbound record", 0) + 1
+
+
+def test_the_local_outbox_merges_every_owner_s_stream_and_pages_without_a_gap(redis_client: redis_lib.Redis) -> None:
+    """Two owners' streams may give one stream id: the cursor (``<id>@<owner>``) tells them apart."""
+    store = Store(redis_client)
+    for n in range(30):
+        store.push_local({"to": f"+1{n}", "body": str(n), "id": f"g:o{n % 3}#{n}"})
+    every = store.read_local(count=1000)
+    assert sorted(int(m["body"]) for _i, m in every) == list(range(30))
+    seen, cursor = [], "-"
+    while True:
+        page = store.read_local(count=4, after=cursor)
+        if not page:
+            break
+        seen += [m["body"] for _i, m in page]
+        cursor = "(" + page[-1][0]
+    assert seen == [m["body"] for _i, m in every]

@@ -1,0 +1,73 @@
+"""Moving a Redis of the layout before issue 13 (global keys) to the sharded one (``slowspades migrate-keys``).
+
+The old global keys, ``ss:due``, ``outbox:dirty``, ``in:pending``, ``ss:names``, ``outbox:local``,
+``ss:clock:offset``, ``sms:day:<day>`` / ``sms:capped:<day>`` and ``ss:beat:lock``, are read and their
+contents written into the shards of :mod:`service.keys` (what a shard holds already wins: ZADD NX,
+HSETNX), then deleted. Run it once, with the beat stopped, on the single Redis being upgraded (the old
+layout never ran on a cluster); running it again finds nothing to move.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from . import keys
+from .codec import text
+from .store_base import Client, scan_keys
+from .store_outbox import LOCAL_OWNER
+
+LEGACY_DUE, LEGACY_DIRTY, LEGACY_PENDING, LEGACY_NAMES = "ss:due", "outbox:dirty", "in:pending", "ss:names"
+LEGACY_LOCAL, LEGACY_CLOCK, LEGACY_LOCK = "outbox:local", "ss:clock:offset", "ss:beat:lock"
+
+
+def _move_zset(client: Client, old: str, shard_of: Callable[[str], str]) -> int:
+    """Every member of the zset ``old`` into its shard (``shard_of(member)``), with its score."""
+    moved = 0
+    for member, score in client.zrange(old, 0, -1, withscores=True):
+        m = text(member)
+        client.zadd(shard_of(m), {m: score}, nx=True)
+        moved += 1
+    client.delete(old)
+    return moved
+
+
+def migrate_legacy(client: Client) -> dict[str, int]:
+    """Move every legacy global key's contents into its shards; returns what was moved, by old key."""
+    out: dict[str, int] = {}
+    out[LEGACY_DUE] = _move_zset(client, LEGACY_DUE, lambda m: keys.due_key(m.split("|")[1]))
+    out[LEGACY_DIRTY] = _move_zset(client, LEGACY_DIRTY, keys.dirty_key)
+    out[LEGACY_PENDING] = _move_zset(client, LEGACY_PENDING, lambda m: keys.pending_key(m.partition(" ")[0]))
+    names = {text(a): text(b) for a, b in client.hgetall(LEGACY_NAMES).items()}
+    for field, address in names.items():
+        client.hsetnx(keys.names_key(field), field, address)
+    client.delete(LEGACY_NAMES)
+    out[LEGACY_NAMES] = len(names)
+    local = 0
+    for sid, fields in client.xrange(LEGACY_LOCAL, "-", "+"):  # in order: each owner's stream keeps it
+        raw = text(fields.get(b"m") or fields.get("m") or "{}")
+        oid = str(json.loads(raw).get("id") or "")
+        owner = keys.split_outbox_id(oid)[0] if "#" in oid else LOCAL_OWNER
+        client.zadd(keys.local_index_key(owner), {owner: int(text(sid).split("-")[0])})
+        client.xadd(keys.owner_keys(owner)["local"], {"m": raw})
+        local += 1
+    client.delete(LEGACY_LOCAL)
+    out[LEGACY_LOCAL] = local
+    offset = client.get(LEGACY_CLOCK)
+    if offset is not None:
+        client.set(keys.CLOCK_OFFSET, offset, nx=True)
+        client.delete(LEGACY_CLOCK)
+    out[LEGACY_CLOCK] = int(offset is not None)
+    days = 0
+    for key in list(scan_keys(client, "sms:*:*")):
+        k = text(key)
+        kind, _, day = k[len("sms:"):].partition(":")
+        if kind in ("day", "capped") and day.isdigit():
+            new = keys.limit_keys("", 0, day)["sms_day" if kind == "day" else "capped"]
+            ttl = client.ttl(k)
+            client.set(new, client.get(k) or b"0", nx=True, ex=ttl if ttl and ttl > 0 else None)
+            client.delete(k)
+            days += 1
+    out["sms:<kind>:<day>"] = days
+    out[LEGACY_LOCK] = int(client.delete(LEGACY_LOCK))
+    return out

@@ -1,0 +1,35 @@
+"""``slowspades migrate-keys``: a Redis left by the layout before issue 13 moved into the shards."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from service.cli import main
+from service.context import Services
+from service.keys import CLOCK_OFFSET, due_key, names_key
+from service.store_due import pending
+
+
+def test_the_old_global_keys_move_into_their_shards(redis_url: str, redis_client) -> None:  # type: ignore[no-untyped-def]
+    r = redis_client
+    r.zadd("ss:due", {"r|gold|0|5|1": 1000, "x|gold2": 2000})
+    r.zadd("outbox:dirty", {"g:gold": 5})
+    r.zadd("in:pending", {"+15550009999 sms:SM1": 7})
+    r.hset("ss:names", "ana", "+15550009999")
+    r.xadd("outbox:local", {"m": json.dumps({"id": "g:gold#1", "to": "+15550009999", "body": "hi"})})
+    r.set("ss:clock:offset", "3600")
+    r.set("sms:day:20261201", "12")
+    r.set("ss:beat:lock", "x")
+    args = ["migrate-keys", "--redis-url", redis_url, "--json"]
+    out = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
+    assert out["moved"]["ss:due"] == 2 and out["moved"]["outbox:local"] == 1 and out["moved"]["ss:beat:lock"] == 1
+    assert [i.member for i, _t in pending(r)] == ["r|gold|0|5|1", "x|gold2"] and r.zcard(due_key("gold")) >= 1
+    assert r.hget(names_key("ana"), "ana") == b"+15550009999" and r.get(CLOCK_OFFSET) == b"3600"
+    store = Services({"HANDLED_MESSAGE_TTL": 60}, r).store
+    assert [m["body"] for _i, m in store.read_local()] == ["hi"]
+    assert store.stale_inbound(-1) == [] and store.sms_today("20261201") == (12, False)
+    assert not any(r.exists(k) for k in ("ss:due", "outbox:dirty", "in:pending", "ss:names", "outbox:local"))
+    again = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
+    assert set(again["moved"].values()) == {0}
