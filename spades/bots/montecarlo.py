@@ -51,7 +51,7 @@ BID_EXACT = 4  # tricks searched exactly at the end of a bid's playout (the rest
 #: a hand takes two tricks fewer than with every card seen about one time in twenty.
 SPREAD = ((-1, 0.3), (0, 0.6), (1, 0.1))
 NIL_DOUBT = 0.2  # taken off the sampled chance that a nil survives
-HARD_CAP_S = 0.6
+HARD_CAP_S = 0.5  # seconds; checked after every sample (at least two for a card)
 WIN_BONUS = 400.0  # the value of winning the game, against hand scores of about 100
 BAG_COST = 5.0  # what a bag costs of the future (10 bags cost 100)
 
@@ -380,7 +380,7 @@ class MonteCarloStrategy:
                     v = deal.finish_trick(a2, b ^ (1 << f), True, c, f, t, t_op, broken, exact)
                 totals[i] += v
             done += 1
-            if done >= lo and (deal.nodes > self.play_nodes or time.perf_counter() > deadline):
+            if done >= lo and deal.nodes > self.play_nodes or done >= 2 and time.perf_counter() > deadline:
                 break
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return DECK[candidates[best]]
