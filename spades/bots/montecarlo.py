@@ -41,7 +41,7 @@ from ..scoring import score_player, winner_after_hand
 from .handsearch import Deal, reps
 
 EXACT_TRICKS = 5  # tricks searched exactly at the end of each sampled hand
-END_EXACT = 7  # from this many cards in hand on, the search goes to the end of the hand
+END_EXACT = 6  # from this many cards in hand on, the search goes to the end of the hand
 PLAY_SAMPLES = (8, 40)  # at least, at most samples for a card
 PLAY_NODES = 5000  # search work per card decision, after the minimum samples
 BID_SAMPLES = 48
