@@ -45,38 +45,43 @@ import redis
 from redis.client import Pipeline
 
 from .codec import text
-from .keys import DIRTY, LOCAL_OUTBOX, game_owner, owner_keys, player_owner, split_outbox_id
+from .keys import DIRTY, LOCAL_OUTBOX, game_head, game_owner, owner_keys, owner_snapshot, player_owner, split_outbox_id
 from .store_archive import ARCHIVE_LUA, COMPACT_LUA, ArchivedGames
-from .store_base import StoredEvent, now_ms, queue_script, sid_key
+from .store_base import StoredEvent, now_ms, queue_script, sid_key, stream_entries, unpack_log
 from .store_inbound import CLAIM_INBOUND_LUA, InboundRecords
 from .store_life import SEAT_TURNS_LUA, TURN_LUA, LifeRecords
 from .store_limits import LimitCounters
 from .store_operator import REQUEUE_LUA, OperatorReads
 from .store_outbox import CLAIM_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
 from .store_reads import QueuedReads
+from .store_snapshot import HEAD_LUA, LOAD_LUA, InPlayGames
 
 __all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "Store", "StoredEvent", "DIRTY", "LOCAL_OUTBOX",
            "SETTLE_LUA", "game_owner", "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]
 
 APPEND_LUA = SEAT_TURNS_LUA + r"""
--- KEYS: ev, meta, consumed, outbox, outq, life
+-- KEYS: ev, meta, consumed, outbox, outq, life, snap
 -- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON
+-- The version is the meta's head (events moved out of the stream, store_snapshot) + the stream's length.
 -- payload: events, outbox (entries), meta (fields), ttl,
+--   snapshot: the game's state after these events (JSON text) or false: written to snap, covering the
+--     stream up to the last event appended,
 --   claimed: a claim token (or false): the entries are born claimed for sending by the caller's one
 --     delivery attempt (status 'sending', '<n>:by' the token; never the message id, which two
 --     handlings of one message share),
 --   turn: [version, seat(s), since, actor], recorded in life unless a newer turn is (with each seat's own
 --     turn, SEAT_TURNS_LUA); the reply then ends with 1 or 0 and the turn recorded before (version, seat)
-local ev, meta, consumed, outbox, outq, life = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local ev, meta, consumed, outbox, outq, life, snap = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local head = tonumber(redis.call('HGET', meta, 'head') or '0')
 local expected = tonumber(ARGV[1])
 local msg = ARGV[2]
 local now = ARGV[3]
 local p = cjson.decode(ARGV[4])
 if msg ~= '' then
   local prev = redis.call('HGET', consumed, msg)
-  if prev then return {'duplicate', tostring(redis.call('XLEN', ev)), prev} end
+  if prev then return {'duplicate', tostring(head + redis.call('XLEN', ev)), prev} end
 end
-local version = redis.call('XLEN', ev)
+local version = head + redis.call('XLEN', ev)
 local archived = redis.call('HGET', meta, 'archived')
 if archived then
   return {'conflict', archived, ''}
@@ -91,6 +96,9 @@ for i, e in ipairs(p.events) do
   else
     last = redis.call('XADD', ev, '*', 'e', e)
   end
+end
+if p.snapshot and last ~= '' then
+  redis.call('HSET', snap, 'sid', last, 's', p.snapshot)
 end
 local ids = {}
 for _, entry in ipairs(p.outbox) do
@@ -108,7 +116,7 @@ if p.ttl and p.ttl > 0 then
   redis.call('EXPIRE', outbox, p.ttl)
   redis.call('EXPIRE', outq, p.ttl)
 end
-local reply = {'ok', tostring(redis.call('XLEN', ev)), idlist, last}
+local reply = {'ok', tostring(head + redis.call('XLEN', ev)), idlist, last}
 if type(p.turn) == 'table' then
   local v = tonumber(redis.call('HGET', life, 'v') or '-1')
   local seat = redis.call('HGET', life, 'seat') or ''
@@ -148,7 +156,8 @@ class AppendResult:
         return self.status == "ok"
 
 
-class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRecords, QueuedReads, OperatorReads):
+class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayGames, LifeRecords, QueuedReads,
+            OperatorReads):
     """Events, outbox and inbound messages on one Redis connection pool."""
 
     def __init__(self, client: redis.Redis, dedupe_window_s: int = 86400) -> None:
@@ -164,12 +173,15 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
         self._compact = client.register_script(COMPACT_LUA)
         self._requeue = client.register_script(REQUEUE_LUA)
         self._turn = client.register_script(TURN_LUA)
+        self._load_state = client.register_script(LOAD_LUA)
+        self._head = client.register_script(HEAD_LUA)
 
     # -- appending ----------------------------------------------------------------------
     def append(self, owner: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,
                message_id: str | None = None, outbox: Iterable[dict[str, Any]] = (),
                meta: dict[str, str] | None = None, ttl: int = 0, claimed: bool | str = False,
-               turn: tuple[int, str, int] | tuple[int, str, int, int | None] | None = None) -> AppendResult:
+               turn: tuple[int, str, int] | tuple[int, str, int, int | None] | None = None,
+               snapshot: dict[str, Any] | None = None) -> AppendResult:
         """Append events + outbox entries + meta fields + the consumed message id, all or nothing.
 
         ``expected_version`` is the stream length the caller decided against (-1: no check,
@@ -182,6 +194,8 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
         ``SLOWSPADES_SEND_LEASE`` is over).
         ``turn``: (game version, the seats owing a move ("0", "1", "01") or "", ms[, the actor's seat]) recorded in the owner's ``life`` hash with the
         append, unless a newer turn is (see ``AppendResult.turn``; ``service.lifecycle.reminders``).
+        ``snapshot``: the game's state after ``events`` (``spades.snapshot.dump``), kept as its snapshot
+        covering the stream up to the last event appended (:mod:`service.store_snapshot`).
         """
         entries = [json.dumps(e, separators=(",", ":")) for e in outbox]
         k = owner_keys(owner)
@@ -193,8 +207,9 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
             "claimed": (claimed if isinstance(claimed, str) else new_claim_token()) if claimed else False,
             "turn": ([str(int(turn[0])), str(turn[1]), str(int(turn[2])),
                       "" if len(turn) < 4 or turn[3] is None else str(turn[3])] if turn is not None else None),
+            "snapshot": json.dumps(snapshot, separators=(",", ":")) if snapshot is not None else False,
         })
-        keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"]]
+        keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"], owner_snapshot(owner)]
         args = [expected_version, message_id or "", now_ms(), payload]
         if entries:  # one round trip: the ZADD runs first, then the script
             pipe = self.r.pipeline(transaction=False)
@@ -211,39 +226,37 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
 
     # -- reading ------------------------------------------------------------------------
     def load(self, game_id: str, after: str | None = None) -> list[StoredEvent]:
-        """The game's events in order (only those after stream id ``after`` if given), archived or not."""
+        """The game's events in order (only those after stream id ``after`` if given), archived or not, its
+        head (the events moved out of a game in play's stream, :mod:`service.store_snapshot`) first."""
         pipe = self.r.pipeline(transaction=False)
         self.queue_load(pipe, game_id, after)
         return self.loaded(game_id, after, pipe.execute())
 
     @staticmethod
     def queue_load(pipe: Pipeline, game_id: str, after: str | None = None) -> None:
-        """Queue on ``pipe`` the two reads of :meth:`load` (so a caller can join them to its own)."""
+        """Queue on ``pipe`` the three reads of :meth:`load` (so a caller can join them to its own)."""
         k = owner_keys(game_owner(game_id))
         pipe.xrange(k["ev"], min="(" + after if after else "-", max="+")
         pipe.exists(k["archive"])
+        pipe.get(game_head(game_id))
 
     def loaded(self, game_id: str, after: str | None, replies: list[Any]) -> list[StoredEvent]:
-        """:meth:`load`'s answer from the two replies :meth:`queue_load` queued."""
-        entries, archived = replies
+        """:meth:`load`'s answer from the three replies :meth:`queue_load` queued."""
+        entries, archived, head = replies
         if archived and not entries:
             return [e for e in self.read_archive(game_id)
                     if after is None or sid_key(e.stream_id) > sid_key(after)]
-        out = []
-        for sid, fields in entries:
-            f = {text(a): text(b) for a, b in fields.items()}
-            out.append(StoredEvent(text(sid), json.loads(f["e"]), int(f["t"]) if "t" in f else None,
-                                   f.get("m") or None))
-        return out
+        older = [e for e in unpack_log(head) if after is None or sid_key(e.stream_id) > sid_key(after)]
+        return older + stream_entries(entries)
 
     def version(self, game_id: str) -> int:
-        """The number of events of the game (its stream length, or what its archive holds)."""
+        """The number of events of the game (its head and stream, or what its archive holds)."""
         k = owner_keys(game_owner(game_id))
         pipe = self.r.pipeline(transaction=False)
         pipe.xlen(k["ev"])
-        pipe.hget(k["meta"], "archived")
-        n, archived = pipe.execute()
-        return max(int(n), int(text(archived)) if archived else 0)
+        pipe.hmget(k["meta"], "archived", "head")
+        n, (archived, head) = pipe.execute()
+        return max(int(n) + (int(text(head)) if head else 0), int(text(archived)) if archived else 0)
 
     def meta(self, game_id: str) -> dict[str, str]:
         return {text(a): text(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()}

@@ -1,13 +1,18 @@
-"""What the store's parts share: the clock of the store, queueing a Lua script on a pipeline, a stream entry."""
+"""What the store's parts share: the clock of the store, queueing a Lua script on a pipeline, a stream entry, a
+compressed log (an archive, a game's head)."""
 
 from __future__ import annotations
 
+import json
 import time
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
 from redis.client import Pipeline
 from redis.commands.core import AsyncScript, Script
+
+from .codec import text
 
 
 def now_ms() -> int:
@@ -34,3 +39,28 @@ class StoredEvent:
     event: dict[str, Any]
     time_ms: int | None = None
     message_id: str | None = None
+
+
+def pack_log(events: list[StoredEvent]) -> bytes:
+    """Events as one compressed value (zlib of JSON lines ``[stream id, event, t, m]``): an archive, a head."""
+    lines = "\n".join(json.dumps([e.stream_id, e.event, e.time_ms, e.message_id], separators=(",", ":"))
+                      for e in events)
+    return zlib.compress(lines.encode(), 9)
+
+
+def unpack_log(raw: bytes | None) -> list[StoredEvent]:
+    """:func:`pack_log`'s events back (none for ``None``)."""
+    if not raw:
+        return []
+    return [StoredEvent(sid, event, t, m)
+            for sid, event, t, m in (json.loads(line) for line in zlib.decompress(raw).decode().split("\n"))]
+
+
+def stream_entries(entries: list[Any]) -> list[StoredEvent]:
+    """An XRANGE reply as stored events (redis-py's, fields as a dict, or a script's, as a flat list)."""
+    out = []
+    for sid, fields in entries:
+        pairs = fields.items() if isinstance(fields, dict) else zip(fields[::2], fields[1::2])
+        f = {text(a): text(b) for a, b in pairs}
+        out.append(StoredEvent(text(sid), json.loads(f["e"]), int(f["t"]) if "t" in f else None, f.get("m") or None))
+    return out
