@@ -22,8 +22,9 @@ def game_life(game_id: str) -> str:
 
 
 def game_snapshot(game_id: str) -> str:
-    """Hash: ``sid`` (the stream id of the last event it covers), ``s`` (the folded state, ``spades.snapshot``
-    JSON, its format and version inside), written with the append that starts a hand."""
+    """Hash: ``sid`` (the stream id of the last event it covers), ``s`` (the folded state, zlib of its
+    ``spades.snapshot`` JSON, its format and version inside), written with the append that starts a hand or
+    its play."""
     return owner_snapshot(game_owner(game_id))
 
 

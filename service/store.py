@@ -38,6 +38,7 @@ An outbox id is ``<owner>#<n>``, e.g. ``g:k3j9x2#17`` or ``p:+4790000000#3``.
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -61,11 +62,11 @@ __all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "Store", "St
 
 APPEND_LUA = SEAT_TURNS_LUA + r"""
 -- KEYS: ev, meta, consumed, outbox, outq, life, snap
--- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON
+-- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON, snapshot ('' for none:
+--   the game's state after these events, zlib of its JSON: written to snap, covering the stream up to the last
+--   event appended)
 -- The version is the meta's head (events moved out of the stream, store_snapshot) + the stream's length.
 -- payload: events, outbox (entries), meta (fields), ttl,
---   snapshot: the game's state after these events (JSON text) or false: written to snap, covering the
---     stream up to the last event appended,
 --   claimed: a claim token (or false): the entries are born claimed for sending by the caller's one
 --     delivery attempt (status 'sending', '<n>:by' the token; never the message id, which two
 --     handlings of one message share),
@@ -97,8 +98,8 @@ for i, e in ipairs(p.events) do
     last = redis.call('XADD', ev, '*', 'e', e)
   end
 end
-if p.snapshot and last ~= '' then
-  redis.call('HSET', snap, 'sid', last, 's', p.snapshot)
+if ARGV[5] and ARGV[5] ~= '' and last ~= '' then
+  redis.call('HSET', snap, 'sid', last, 's', ARGV[5])
 end
 local ids = {}
 for _, entry in ipairs(p.outbox) do
@@ -207,10 +208,10 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
             "claimed": (claimed if isinstance(claimed, str) else new_claim_token()) if claimed else False,
             "turn": ([str(int(turn[0])), str(turn[1]), str(int(turn[2])),
                       "" if len(turn) < 4 or turn[3] is None else str(turn[3])] if turn is not None else None),
-            "snapshot": json.dumps(snapshot, separators=(",", ":")) if snapshot is not None else False,
         })
         keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"], owner_snapshot(owner)]
-        args = [expected_version, message_id or "", now_ms(), payload]
+        snap = zlib.compress(json.dumps(snapshot, separators=(",", ":")).encode(), 6) if snapshot is not None else ""
+        args = [expected_version, message_id or "", now_ms(), payload, snap]
         if entries:  # one round trip: the ZADD runs first, then the script
             pipe = self.r.pipeline(transaction=False)
             pipe.zadd(DIRTY, {owner: now_ms()})

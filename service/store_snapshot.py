@@ -1,12 +1,12 @@
 """A game in play kept small (a mixin of :class:`service.store.Store`): its state read from its snapshot and the
-events after it, and, once a hand starts, the events before the snapshot moved out of the stream into the
-game's compressed head and its outbox and consumed ids compacted.
+events after it, and, once a hand starts (or its play begins), the events before the snapshot moved out of the
+stream into the game's compressed head and its outbox and consumed ids compacted.
 
 The snapshot (``{g:<id>}:snap``, :func:`service.keys.game_snapshot`) is written by the append that starts a
-hand (``Store.append(snapshot=...)``, in the same script: no round trip of its own); it covers the stream up to
-its ``sid``. :meth:`InPlayGames.keep_in_play` then moves the events up to that ``sid`` into ``{g:<id>}:head``
+hand or its play (``Store.append(snapshot=...)``, in the same script: no round trip of its own); it covers the
+stream up to its ``sid``. :meth:`InPlayGames.keep_in_play` then moves the events up to that ``sid`` into ``{g:<id>}:head``
 (zlib of JSON lines, the archive's format), counted in the meta's ``head``: the stream then holds only the
-current hand, and a game's version is ``head`` + the stream's length. Every read of the whole log
+current half hand, and a game's version is ``head`` + the stream's length. Every read of the whole log
 (``Store.load``: ``games events``, ``verify``, replay, the archive of a finished game) sees the head first.
 
 Invariant: the head never reaches past the snapshot's ``sid``, and a snapshot is only ever replaced by a newer
@@ -17,6 +17,7 @@ and any other reader starts from the snapshot (``LOAD_LUA``).
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -101,7 +102,7 @@ class InPlayGames:
             if kind == "archive":
                 return StateRead(None, "", [e for e in unpack_log(reply[1]) if after is None or sid_key(e.stream_id) > sid_key(after)],
                                  True)
-            snap = json.loads(text(reply[1])) if kind == "snap" and reply[1] else None
+            snap = json.loads(zlib.decompress(reply[1])) if kind == "snap" and reply[1] else None
             return StateRead(snap, text(reply[2]) if kind == "snap" else "", stream_entries(reply[3]))
 
         return finish
@@ -114,7 +115,7 @@ class InPlayGames:
         """Once a hand's start wrote the snapshot at ``snapshot_sid``: the stream's events up to it into the
         game's compressed head, and the outbox and consumed ids compacted (``Store.compact_outbox``: what
         may still be sent or looked at; the consumed ids of ``keep_message``, the message being handled,
-        stay). Two round trips, once a hand; returns the events moved (0 if someone else did)."""
+        stay). Two round trips, twice a hand; returns the events moved (0 if someone else did)."""
         k = owner_keys(game_owner(game_id))
         pipe = self.r.pipeline(transaction=False)
         pipe.hget(k["meta"], "head")

@@ -8,9 +8,9 @@ One round trip reads what a move needs (:func:`queue_read`): whether the game co
 already, its meta, its players (once this process knows its seats), its state (:class:`GameCache`, with
 its newest events), its life hash and the clock. Then ``spades.game.decide``, the messages
 (:func:`service.games.turns.turn_messages`), and one Lua append (events, outbox entries, meta, the
-consumed message id, the new turn; at a hand's start the game's snapshot, ``spades.snapshot``) expecting the
-version decided against; after a hand's start, the log before its snapshot is compressed and the outbox
-compacted (``Store.keep_in_play``, two round trips once a hand). On conflict: read and decide
+consumed message id, the new turn; at a hand's start and when its play begins, the game's snapshot,
+``spades.snapshot``) expecting the version decided against; after a snapshot, the log before it is compressed
+and the outbox compacted (``Store.keep_in_play``, two round trips twice a hand). On conflict: read and decide
 again; on duplicate: the outbox ids the first run wrote, to dispatch again.
 """
 
@@ -130,7 +130,7 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             if isinstance(choice, Result):
                 svc.games.put(game_id, taken)
                 return choice
-            movers_before = game.movers
+            movers_before, phase_before = game.movers, game.phase
             events = svc_decide(svc, game_id, version, game, choice)
         except (GameOverError, RuleError) as exc:
             svc.games.put(game_id, taken)
@@ -143,7 +143,8 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
         if over:
             updates.update(status="over", ended=str(now_ms()))
         ttl = int(svc.config.get("OUTBOX_TTL", 172800)) if over else 0
-        hand = not over and any(isinstance(e, HandStarted) for e in events)
+        # a snapshot at each hand's start and when its play begins (the log before it moved out, below)
+        hand = not over and (any(isinstance(e, HandStarted) for e in events) or (game.phase == "play" != phase_before))
         res = svc.store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
                                outbox=outbox, meta=updates, ttl=ttl, claimed=send_now,
                                turn=(game.version, movers_field(game), now.now_ms, getattr(choice, "seat", None)),
@@ -152,7 +153,7 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             svc.games.put(game_id, taken, res.last_stream_id, events)
             if over:  # a finished game's log, compressed (store.Store.archive)
                 svc.store.archive(game_id)
-            elif hand:  # a new hand's snapshot: the log before it compressed, the outbox compacted
+            elif hand:  # a new snapshot: the log before it compressed, the outbox compacted
                 svc.store.keep_in_play(game_id, res.last_stream_id, message_id)
             told = tuple(dict.fromkeys(e["to"] for e in outbox))
             prompted = {e["to"] for e in outbox if e.get("kind") != "news"}  # news of one's own move prompt nothing
