@@ -30,7 +30,7 @@ class Services:
     def __post_init__(self) -> None:
         self.store = Store(self.redis, int(self.config.get("HANDLED_MESSAGE_TTL", 86400)))
         self.players = Players(self.redis)
-        self.games = GameCache(self.store)
+        self.games = GameCache(self.store, int(self.config.get("GAME_CACHE_SIZE", 2000)))
         self.seats = SeatCache()
 
     @classmethod
