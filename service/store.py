@@ -6,11 +6,16 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ========================== ===============================================================
 ``{g:<id>}:ev``            stream: one entry per engine event, field ``e`` = ``to_dict`` JSON;
                            the first entry of each append also carries the envelope
-                           ``t`` (ms since epoch) and ``m`` (inbound message id). XLEN = version.
+                           ``t`` (ms since epoch) and ``m`` (inbound message id). XLEN + meta ``head`` = version.
 ``{g:<id>}:meta``          hash: seats, status (invited/active/over), reply tokens, ``outseq``,
-                           ``archived`` (number of events, once the stream is archived).
+                           ``archived`` (number of events, once the stream is archived), ``head``.
 ``{g:<id>}:archive``       a finished game's stream, compressed (zlib of JSON lines), replacing
                            ``:ev`` (see :meth:`Store.archive`); reads are transparent.
+``{g:<id>}:snap``          hash: a game in play's folded state (``sid``, ``s``), written with the append
+                           that starts a hand or its play; a cold read folds only what follows it.
+``{g:<id>}:head``          a game in play's events up to its snapshot, compressed as the archive, moved
+                           out of ``:ev`` (meta ``head`` counts them; version = ``head`` + XLEN):
+                           :mod:`service.store_snapshot`; reads are transparent.
 ``{g:<id>}:consumed``      hash: inbound message id -> comma list of outbox numbers it caused.
 ``{g:<id>}:outbox``        hash: ``<n>`` -> outbound message JSON, ``<n>:s`` status
                            (queued/sending/sent/delivered/failed), ``<n>:t`` ms, ``<n>:sid``, ``<n>:err``.
