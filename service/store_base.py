@@ -41,11 +41,11 @@ class StoredEvent:
     message_id: str | None = None
 
 
-def pack_log(events: list[StoredEvent]) -> bytes:
+def pack_log(events: list[StoredEvent], level: int = 9) -> bytes:
     """Events as one compressed value (zlib of JSON lines ``[stream id, event, t, m]``): an archive, a head."""
     lines = "\n".join(json.dumps([e.stream_id, e.event, e.time_ms, e.message_id], separators=(",", ":"))
                       for e in events)
-    return zlib.compress(lines.encode(), 9)
+    return zlib.compress(lines.encode(), level)
 
 
 def unpack_log(raw: bytes | None) -> list[StoredEvent]:

@@ -132,7 +132,7 @@ class InPlayGames:
         logged = [m for m in dict.fromkeys(e.message_id for e in log if e.message_id) if m != keep_message]
         pipe = self.r.pipeline(transaction=False)
         queue_script(pipe, self._head, [k["ev"], game_head(game_id), k["meta"]],
-                     [text(raw_count) if raw_count else "", len(log), next_id(snapshot_sid), pack_log(log)])
+                     [text(raw_count) if raw_count else "", len(log), next_id(snapshot_sid), pack_log(log, 6)])  # 6: a quarter of 9's CPU, 4% more bytes
         queue_script(pipe, self._compact, [k["outbox"], k["consumed"], k["meta"]], logged)
         done, _dropped = pipe.execute()
         return len(moved) if done else 0
