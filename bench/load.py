@@ -60,6 +60,7 @@ from bench.histories import write_histories  # noqa: E402
 from service.config import load_config  # noqa: E402
 from service.context import Services  # noqa: E402
 from service.conversation_port import command_text  # noqa: E402
+from service.keys import game_head, game_owner, game_snapshot, owner_keys  # noqa: E402
 from service.lifecycle.invitations import create_game  # noqa: E402
 from spades import bots  # noqa: E402
 from spades.events import from_dict  # noqa: E402
@@ -359,20 +360,27 @@ def inbound_keys(svc: Services, g: GameDriver) -> list[bytes]:
     """The keys the players of ``g`` (who played no other game) hold for their inbound messages: the
     records not yet handled and the sets of the handled ones' claims."""
     return [k for p in g.players for pattern in ("in:*", "seen:*")
-            for k in svc.redis.scan_iter("{p:" + p + "}:" + pattern)]
+            for k in svc.redis.scan_iter("{p:" + p + "}:" + pattern, count=5000)]
 
 
-def game_memory(svc: Services, g: GameDriver) -> tuple[int, int, int]:
+def game_keys(gid: str) -> list[str]:
+    """Every key a game may have (named, not scanned: a scan of a Redis holding thousands of games is slow)."""
+    k = owner_keys(game_owner(gid))
+    return [k[n] for n in ("ev", "meta", "consumed", "archive", "outbox", "outq", "life")] + [
+        game_snapshot(gid), game_head(gid)]
+
+
+def game_memory(svc: Services, g: GameDriver, claims: bool = True) -> tuple[int, int, int]:
     """(bytes of all the game's keys, what remains of its outbox included; bytes without the outbox
     and consumed ids, which expire SLOWSPADES_OUTBOX_TTL after the game; bytes of the claims of the
-    game's messages, kept SLOWSPADES_HANDLED_MESSAGE_TTL to twice that)."""
+    game's messages, kept SLOWSPADES_HANDLED_MESSAGE_TTL to twice that; ``claims`` False: 0)."""
     total = durable = 0
-    for key in svc.redis.scan_iter("{g:" + g.gid + "}:*"):
+    for key in game_keys(g.gid):
         size = int(svc.redis.memory_usage(key, samples=0) or 0)
         total += size
-        if not key.decode().endswith((":outbox", ":consumed", ":outq")):
+        if not key.endswith((":outbox", ":consumed", ":outq")):
             durable += size
-    inbound = sum(int(svc.redis.memory_usage(k, samples=0) or 0) for k in inbound_keys(svc, g))
+    inbound = sum(int(svc.redis.memory_usage(k, samples=0) or 0) for k in inbound_keys(svc, g)) if claims else 0
     return total, durable, inbound
 
 
@@ -412,13 +420,14 @@ def print_spread(svc: Services, args: argparse.Namespace, many: list[GameDriver]
           f"p99 {pct(stats['to_outbox'], 99) * 1000:.1f} ms")
     time.sleep(2)  # the last messages sent
     sample = [g for g in random.Random(2).sample(many, min(200, len(many))) if g.game.phase != "over"]
-    sizes = [game_memory(svc, g)[0] for g in sample]
+    sizes = [game_memory(svc, g, claims=False)[0] for g in sample]
     hands = [g.game.hand_no for g in sample]
     print(f"Redis memory per game in play ({len(sample)} of them, hands {min(hands)} - {max(hands)}): mean "
           f"{statistics.mean(sizes) / 1024:.1f} KB, max {max(sizes) / 1024:.1f} KB (its keys, MEMORY USAGE)")
 
 
 def main() -> None:
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # figures as they come
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=30, help="of each run (baseline, moves), in --rounds slices")
     ap.add_argument("--rounds", type=int, default=3, help="alternating slices of the baseline and the moves runs")
