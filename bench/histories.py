@@ -3,8 +3,8 @@
 Each game is created as the benchmark's others are (``create_game``), then played on by the engine with the
 ``basic`` bot at both seats for ``hands`` hands and a few moves more; its events are appended as the service
 appends them: in segments ending where the service writes a snapshot (a hand's start, its play's start),
-each with its snapshot and followed by ``Store.keep_in_play`` (the log before it compressed), and the
-turn recorded. No messages are written: the histories' outboxes are empty, as a game's is once its
+each with its snapshot and followed by ``Store.keep_in_play`` (the log before it compressed), the
+turn recorded and both players' cursors (``seen<seat>``: told of everything so far). No messages are written: the histories' outboxes are empty, as a game's is once its
 entries are sent and compacted.
 """
 
@@ -26,7 +26,9 @@ from spades.game import Game, decide, view
 
 
 def _append(svc: Services, gid: str, game: Game, events: list[Event], snap: bool) -> str:
-    res = svc.store.append(game_owner(gid), game.version - len(events), [to_dict(e) for e in events],
+    # both players were told of everything so far (their cursors, as the messages of these moves set them)
+    told = {"seen0": str(game.version), "seen1": str(game.version)}
+    res = svc.store.append(game_owner(gid), game.version - len(events), [to_dict(e) for e in events], meta=told,
                            turn=(game.version, movers_field(game), now_ms(), None),
                            snapshot=snapshot.dump(game) if snap else None)
     if not res.ok:
