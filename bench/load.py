@@ -19,7 +19,14 @@ processes, as the Procfile does, and drives them from this process:
 The baseline and the moves runs go in ``--rounds`` alternating slices (baseline, moves, baseline, ...),
 so that the ratio is not skewed by a change of the machine's speed between them.
 
-Options: ``--seconds 30 --rounds 3 --sessions 32 --threads 8 --finish 4 --web-workers 2 --worker-concurrency 2``.
+4. **spread** (``--games N``): N games with a history of ``--hands`` hands and a few moves (written straight
+   through the store, ``bench/histories.py``), with the processes' game cache (``SLOWSPADES_GAME_CACHE_SIZE``,
+   ``--cache``, 200 by default then) far smaller than N; the same closed loop (``--sessions`` moves
+   outstanding) spread over them, in a third slice of each round: moves per second and CPU per move next to
+   the moves run's, and the Redis memory of a sample of those games in play.
+
+Options: ``--seconds 30 --rounds 3 --sessions 32 --threads 8 --finish 4 --games 0 --hands 3 --cache
+--web-workers 2 --worker-concurrency 2 --cluster --wait-ms 1000``.
 
 ``--cluster`` (``bench/load_cluster.py``): the moves run on the single Redis and, in alternating slices, on
 a Redis Cluster with RabbitMQ and ``SLOWSPADES_REPLICA_WAIT_MS`` (``--wait-ms``); prints the ratio of the two.
@@ -28,8 +35,10 @@ a Redis Cluster with RabbitMQ and ``SLOWSPADES_REPLICA_WAIT_MS`` (``--wait-ms``)
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -51,9 +60,11 @@ import requests  # noqa: E402
 from redis.cluster import RedisCluster  # noqa: E402
 from twilio.request_validator import RequestValidator  # noqa: E402
 
+from bench.histories import write_histories  # noqa: E402
 from service.config import load_config  # noqa: E402
 from service.context import Services  # noqa: E402
 from service.conversation_port import command_text  # noqa: E402
+from service.keys import game_head, game_owner, game_snapshot, owner_keys  # noqa: E402
 from service.lifecycle.invitations import create_game  # noqa: E402
 from spades import bots  # noqa: E402
 from spades.events import from_dict  # noqa: E402
@@ -96,6 +107,8 @@ class Cluster:
             "SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE": "1000000", "SLOWSPADES_SMS_DAILY_CAP": "1000000000",
             "PYTHONPATH": f"{ROOT / 'bench'}:{ROOT}",
         })
+        if self.args.cache:
+            env["SLOWSPADES_GAME_CACHE_SIZE"] = str(self.args.cache)
         return env
 
     def start(self) -> None:
@@ -150,16 +163,18 @@ class Cluster:
 class GameDriver:
     """One game played through webhooks: local copy of the state, a basic bot per seat."""
 
-    def __init__(self, svc: Services, gid: str, players: tuple[str, str]) -> None:
+    def __init__(self, svc: Services, gid: str, players: tuple[str, str], game: Game | None = None,
+                 last: str = "") -> None:
         self.svc, self.gid, self.players = svc, gid, players
-        self.game = Game()
-        self.last = ""
+        self.game = game or Game()
+        self.last = last
         self.bots = (bots.get("basic", seed=1), bots.get("basic", seed=2))
         self.sent_at = 0.0
         self.mid = ""
         self.mids: list[str] = []
         self.moves = 0
-        self.catch_up()
+        if game is None:
+            self.catch_up()
 
     def catch_up(self) -> None:
         for se in self.svc.store.load(self.gid, after=self.last or None):
@@ -259,6 +274,56 @@ def read_streams(r: Any, streams: dict[str, str], block_ms: int) -> list[Any]:
         time.sleep(0.02)
 
 
+def run_spread(svc: Services, base: str, games: list[GameDriver], sessions: int, threads: int, seconds: float,
+               stats: dict[str, list[float]]) -> int:
+    """The closed loop of :func:`run_moves` with ``sessions`` moves outstanding, spread over all ``games``: a
+    session whose move is done sends the next one to the next game of its share, in turn (so a worker
+    meets a game again only after all the others of its share: with far more games than its cache holds,
+    nearly every move is a cold load). Returns the moves completed in ``seconds``."""
+    stop = time.monotonic() + seconds
+    lock = threading.Lock()
+    total = [0]
+
+    def loop(mine: list[GameDriver], outstanding: int) -> None:
+        session = requests.Session()
+        queue = collections.deque(g for g in mine if g.game.phase != "over")
+        waiting: dict[str, GameDriver] = {}
+        while time.monotonic() < stop + 60 and (waiting or time.monotonic() < stop):
+            late = time.monotonic() >= stop
+            while not late and queue and len(waiting) < outstanding:
+                g = queue.popleft()
+                sender, text = g.next_text()
+                g.sent_at = time.time()
+                dt, g.mid = signed_sms(session, base, sender, text)
+                stats["webhook"].append(dt)
+                waiting["{g:" + g.gid + "}:ev"] = g
+            if not waiting:
+                break
+            reply = svc.redis.xread({k: g.last or "0-0" for k, g in waiting.items()}, block=200)
+            for key, entries in reply or []:
+                g = waiting.pop(key.decode())
+                first = entries[0][1]
+                if first.get(b"m", b"").decode() == g.mid and b"t" in first:
+                    stats["to_outbox"].append(int(first[b"t"]) / 1000 - g.sent_at)
+                for sid, fields in entries:
+                    g.game.apply(from_dict(json.loads(fields[b"e"])))
+                    g.last = sid.decode()
+                g.moves += 1
+                if not late:
+                    with lock:
+                        total[0] += 1
+                if g.game.phase != "over":
+                    queue.append(g)
+
+    per = [sessions // threads + (1 if i < sessions % threads else 0) for i in range(threads)]
+    ts = [threading.Thread(target=loop, args=(games[i::threads], per[i])) for i in range(threads) if per[i]]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return total[0]
+
+
 def run_baseline(svc: Services, base: str, sessions: int, threads: int, seconds: float) -> tuple[int, list[float]]:
     stop = time.monotonic() + seconds
     done = [0]
@@ -316,22 +381,30 @@ def inbound_keys(svc: Services, g: GameDriver) -> list[bytes]:
     """The keys the players of ``g`` (who played no other game) hold for their inbound messages: the
     records not yet handled and the sets of the handled ones' claims."""
     return [k for p in g.players for pattern in ("in:*", "seen:*")
-            for k in svc.redis.scan_iter("{p:" + p + "}:" + pattern)]
+            for k in svc.redis.scan_iter("{p:" + p + "}:" + pattern, count=5000)]
 
 
-def game_memory(svc: Services, g: GameDriver) -> tuple[int, int, int]:
+def game_keys(gid: str) -> list[str]:
+    """Every key a game may have (named, not scanned: a scan of a Redis holding thousands of games is slow)."""
+    k = owner_keys(game_owner(gid))
+    return [k[n] for n in ("ev", "meta", "consumed", "archive", "outbox", "outq", "life")] + [
+        game_snapshot(gid), game_head(gid)]
+
+
+def game_memory(svc: Services, g: GameDriver, claims: bool = True) -> tuple[int, int, int]:
     """(bytes of all the game's keys, what remains of its outbox included; bytes without the outbox
     and consumed ids, which expire SLOWSPADES_OUTBOX_TTL after the game; bytes of the claims of the
-    game's messages, kept SLOWSPADES_HANDLED_MESSAGE_TTL to twice that)."""
+    game's messages, kept SLOWSPADES_HANDLED_MESSAGE_TTL to twice that; ``claims`` False: 0)."""
     total = durable = 0
-    for key in svc.redis.scan_iter("{g:" + g.gid + "}:*"):
+    for key in game_keys(g.gid):
         size = int(svc.redis.memory_usage(key, samples=0) or 0)
         total += size
-        if key.decode().endswith(":local"):  # the local outbox's part of the game (no provider): not the game's
+        name = key.decode() if isinstance(key, bytes) else key
+        if name.endswith(":local"):  # the local outbox's part of the game (no provider): not the game's
             total -= size
-        elif not key.decode().endswith((":outbox", ":consumed", ":outq")):
+        elif not name.endswith((":outbox", ":consumed", ":outq")):
             durable += size
-    inbound = sum(int(svc.redis.memory_usage(k, samples=0) or 0) for k in inbound_keys(svc, g))
+    inbound = sum(int(svc.redis.memory_usage(k, samples=0) or 0) for k in inbound_keys(svc, g)) if claims else 0
     return total, durable, inbound
 
 
@@ -355,13 +428,42 @@ def cpu_by_group(groups: dict[str, int]) -> dict[str, float]:
     return out
 
 
+def print_spread(svc: Services, args: argparse.Namespace, many: list[GameDriver], spread: int, rate: float,
+                 cpu: dict[str, float], cpu_moves: dict[str, float], moves: int, stats: dict[str, list[float]]) -> None:
+    """The figures of the run spread over ``--games`` games, next to the ``--sessions`` games' run."""
+    spread_rate = spread / args.seconds
+    per = {k: v / max(spread, 1) * 1000 for k, v in cpu.items()}
+    per_moves = {k: v / max(moves, 1) * 1000 for k, v in cpu_moves.items()}
+    service = ("web", "worker", "redis")
+    print(f"spread over {len(many)} games (game cache {args.cache} per process): {spread_rate:.0f} moves/s "
+          f"({spread} moves; {spread_rate / max(rate, 1e-9):.2f} of the {args.sessions}-game run's)")
+    print("  CPU per move (ms): " + ", ".join(f"{k} {v:.2f}" for k, v in per.items())
+          + f"; service {sum(per[k] for k in service):.2f} against {sum(per_moves[k] for k in service):.2f} "
+            f"({sum(per[k] for k in service) / max(sum(per_moves[k] for k in service), 1e-9):.2f})")
+    print(f"  webhook -> outbox entry: p50 {pct(stats['to_outbox'], 50) * 1000:.1f} ms, "
+          f"p99 {pct(stats['to_outbox'], 99) * 1000:.1f} ms")
+    time.sleep(2)  # the last messages sent
+    sample = [g for g in random.Random(2).sample(many, min(200, len(many))) if g.game.phase != "over"]
+    sizes = [game_memory(svc, g, claims=False)[0] for g in sample]
+    hands = [g.game.hand_no for g in sample]
+    print(f"Redis memory per game in play ({len(sample)} of them, hands {min(hands)} - {max(hands)}): mean "
+          f"{statistics.mean(sizes) / 1024:.1f} KB, max {max(sizes) / 1024:.1f} KB (its keys, MEMORY USAGE)")
+
+
 def main() -> None:
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # figures as they come
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=30, help="of each run (baseline, moves), in --rounds slices")
     ap.add_argument("--rounds", type=int, default=3, help="alternating slices of the baseline and the moves runs")
     ap.add_argument("--sessions", type=int, default=32, help="concurrent games (and baseline sessions)")
     ap.add_argument("--threads", type=int, default=8, help="load generator threads")
     ap.add_argument("--finish", type=int, default=4, help="games played to the end for the memory figure")
+    ap.add_argument("--games", type=int, default=0,
+                    help="also: this many games with histories (written through the store), the same closed loop "
+                         "spread over them, in the same slices")
+    ap.add_argument("--hands", type=int, default=3, help="hands of each --games history (and a few moves more)")
+    ap.add_argument("--cache", type=int, default=None,
+                    help="SLOWSPADES_GAME_CACHE_SIZE of the processes (with --games: 200 unless given)")
     ap.add_argument("--web-workers", type=int, default=2)
     ap.add_argument("--web-threads", type=int, default=4)
     ap.add_argument("--worker-concurrency", type=int, default=2)
@@ -374,6 +476,8 @@ def main() -> None:
 
         main_cluster(args)
         return
+    if args.games and args.cache is None:
+        args.cache = 200
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that the processes are stopped
     cluster = Cluster(args)
@@ -387,7 +491,13 @@ def main() -> None:
 
         groups = {name: p.pid for name, p in zip(("redis", "web", "worker"), cluster.procs)}
         games = new_games(svc, args.sessions, "7")
+        many = [GameDriver(svc, gid, players, game, last)
+                for gid, players, game, last in write_histories(svc, args.games, "6", args.hands)] if args.games else []
+        random.Random(1).shuffle(many)
         stats: dict[str, list[float]] = {"webhook": [], "to_outbox": []}
+        spread_stats: dict[str, list[float]] = {"webhook": [], "to_outbox": []}
+        spread = 0
+        cpu_spread: dict[str, float] = {}
         # the two runs in alternating slices, so that a change in the machine's speed (a shared
         # machine's CPU is not steady) weighs on both alike
         done = moves = 0
@@ -396,16 +506,18 @@ def main() -> None:
         cpu_moves: dict[str, float] = {}
         slice_s = args.seconds / args.rounds
         for _ in range(args.rounds):
-            for run in ("baseline", "moves"):
+            for run in ("baseline", "moves", "spread") if many else ("baseline", "moves"):
                 cpu0 = cpu_by_group(groups)
                 if run == "baseline":
                     n, times = run_baseline(svc, cluster.base, args.sessions, args.threads, slice_s)
                     done += n
                     rt += times
-                else:
+                elif run == "moves":
                     moves += run_moves(svc, cluster.base, games, args.threads, slice_s, stats)
+                else:
+                    spread += run_spread(svc, cluster.base, many, args.sessions, args.threads, slice_s, spread_stats)
                 cpu1 = cpu_by_group(groups)
-                into = cpu_base if run == "baseline" else cpu_moves
+                into = {"baseline": cpu_base, "moves": cpu_moves, "spread": cpu_spread}[run]
                 for k in cpu1:
                     into[k] = into.get(k, 0.0) + cpu1[k] - cpu0[k]
         base_rate = done / args.seconds
@@ -420,6 +532,8 @@ def main() -> None:
         print(f"webhook -> outbox entry: p50 {pct(stats['to_outbox'], 50) * 1000:.1f} ms, "
               f"p99 {pct(stats['to_outbox'], 99) * 1000:.1f} ms")
         print(f"ratio to baseline: {rate / base_rate:.2f}")
+        if many:
+            print_spread(svc, args, many, spread, rate, cpu_spread, cpu_moves, moves, spread_stats)
 
         if args.finish:
             time.sleep(2)

@@ -47,7 +47,7 @@ class Services:
         self.store = Store(self.redis, int(self.config.get("HANDLED_MESSAGE_TTL", 86400)),
                            int(self.config.get("REPLICA_WAIT_MS") or 0))
         self.players = Players(self.redis)
-        self.games = GameCache(self.store)
+        self.games = GameCache(self.store, int(self.config.get("GAME_CACHE_SIZE", 2000)))
         self.seats = SeatCache()
 
     @classmethod

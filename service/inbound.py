@@ -141,6 +141,7 @@ def _in_game(svc: Services, m: Inbound) -> Result:
             return Result(out.outbox_ids, Outcome.NO_GAME)
         return _reply(svc, m, "help", Outcome.NO_GAME)
     meta = target.meta if target.meta is not None else svc.store.meta(gid)
+    svc.seats.note(gid, meta)  # a game this process had not seen: the move's read then takes its players' records too
     seat = seat_of(meta, m.sender)
     if seat is None:
         return Result([], Outcome.IGNORED, gid)  # a stranger: nothing changes, nothing is said

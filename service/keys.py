@@ -61,6 +61,24 @@ def game_life(game_id: str) -> str:
     return "{g:" + game_id + "}:life"
 
 
+def game_snapshot(game_id: str) -> str:
+    """Hash: ``sid`` (the stream id of the last event it covers), ``s`` (the folded state, zlib of its
+    ``spades.snapshot`` JSON, its format and version inside), written with the append that starts a hand or
+    its play."""
+    return owner_snapshot(game_owner(game_id))
+
+
+def owner_snapshot(owner: str) -> str:
+    """:func:`game_snapshot` by owner (``g:<id>``; a player owner's is never written, only named in its slot)."""
+    return "{" + owner + "}:snap"
+
+
+def game_head(game_id: str) -> str:
+    """String: a game in play's events up to its snapshot, compressed (the archive's format), moved out of
+    ``:ev``; the meta's ``head`` counts them."""
+    return "{g:" + game_id + "}:head"
+
+
 def player_life(address: str) -> str:
     """Hash: ``tz``, ``remind`` (0/1), ``auto`` (0/1), ``stopped`` (0/1), ``last`` (last prompted game id)."""
     return "{p:" + address + "}:life"

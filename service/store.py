@@ -6,11 +6,16 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ========================== ===============================================================
 ``{g:<id>}:ev``            stream: one entry per engine event, field ``e`` = ``to_dict`` JSON;
                            the first entry of each append also carries the envelope
-                           ``t`` (ms since epoch) and ``m`` (inbound message id). XLEN = version.
+                           ``t`` (ms since epoch) and ``m`` (inbound message id). XLEN + meta ``head`` = version.
 ``{g:<id>}:meta``          hash: seats, status (invited/active/over), reply tokens, ``outseq``,
-                           ``archived`` (number of events, once the stream is archived).
+                           ``archived`` (number of events, once the stream is archived), ``head``.
 ``{g:<id>}:archive``       a finished game's stream, compressed (zlib of JSON lines), replacing
                            ``:ev`` (see :meth:`Store.archive`); reads are transparent.
+``{g:<id>}:snap``          hash: a game in play's folded state (``sid``, ``s``), written with the append
+                           that starts a hand or its play; a cold read folds only what follows it.
+``{g:<id>}:head``          a game in play's events up to its snapshot, compressed as the archive, moved
+                           out of ``:ev`` (meta ``head`` counts them; version = ``head`` + XLEN):
+                           :mod:`service.store_snapshot`; reads are transparent.
 ``{g:<id>}:consumed``      hash: inbound message id -> comma list of outbox numbers it caused.
 ``{g:<id>}:outbox``        hash: ``<n>`` -> outbound message JSON, ``<n>:s`` status
                            (queued/sending/sent/delivered/failed), ``<n>:t`` ms, ``<n>:sid``, ``<n>:err``.
@@ -47,15 +52,16 @@ An outbox id is ``<owner>#<n>``, e.g. ``g:k3j9x2#17`` or ``p:+4790000000#3``.
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from redis.client import Pipeline
 
 from .codec import text
-from .keys import dirty_key, game_owner, owner_keys, player_owner, split_outbox_id
+from .keys import dirty_key, game_head, game_owner, owner_keys, owner_snapshot, player_owner, split_outbox_id
 from .store_archive import ARCHIVE_LUA, COMPACT_LUA, ArchivedGames
-from .store_base import Client, StoredEvent, now_ms, queue_script, sid_key
+from .store_base import Client, StoredEvent, now_ms, queue_script, sid_key, stream_entries, unpack_log
 from .store_inbound import CLAIM_INBOUND_LUA, InboundRecords
 from .store_life import SEAT_TURNS_LUA, TURN_LUA, LifeRecords
 from .store_limits import LimitCounters
@@ -63,29 +69,34 @@ from .store_operator import REQUEUE_LUA, OperatorReads
 from .store_outbox import CLAIM_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
 from .store_reads import QueuedReads
 from .store_replica import ReplicaLagError, lagged, run_replicated
+from .store_snapshot import HEAD_LUA, LOAD_LUA, InPlayGames
 
 __all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "ReplicaLagError", "Store", "StoredEvent",
            "SETTLE_LUA", "game_owner", "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]
 
 APPEND_LUA = SEAT_TURNS_LUA + r"""
--- KEYS: ev, meta, consumed, outbox, outq, life
--- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON
+-- KEYS: ev, meta, consumed, outbox, outq, life, snap
+-- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON, snapshot ('' for none:
+--   the game's state after these events, zlib of its JSON: written to snap, covering the stream up to the last
+--   event appended)
+-- The version is the meta's head (events moved out of the stream, store_snapshot) + the stream's length.
 -- payload: events, outbox (entries), meta (fields), ttl,
 --   claimed: a claim token (or false): the entries are born claimed for sending by the caller's one
 --     delivery attempt (status 'sending', '<n>:by' the token; never the message id, which two
 --     handlings of one message share),
 --   turn: [version, seat(s), since, actor], recorded in life unless a newer turn is (with each seat's own
 --     turn, SEAT_TURNS_LUA); the reply then ends with 1 or 0 and the turn recorded before (version, seat)
-local ev, meta, consumed, outbox, outq, life = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local ev, meta, consumed, outbox, outq, life, snap = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local head = tonumber(redis.call('HGET', meta, 'head') or '0')
 local expected = tonumber(ARGV[1])
 local msg = ARGV[2]
 local now = ARGV[3]
 local p = cjson.decode(ARGV[4])
 if msg ~= '' then
   local prev = redis.call('HGET', consumed, msg)
-  if prev then return {'duplicate', tostring(redis.call('XLEN', ev)), prev} end
+  if prev then return {'duplicate', tostring(head + redis.call('XLEN', ev)), prev} end
 end
-local version = redis.call('XLEN', ev)
+local version = head + redis.call('XLEN', ev)
 local archived = redis.call('HGET', meta, 'archived')
 if archived then
   return {'conflict', archived, ''}
@@ -100,6 +111,9 @@ for i, e in ipairs(p.events) do
   else
     last = redis.call('XADD', ev, '*', 'e', e)
   end
+end
+if ARGV[5] and ARGV[5] ~= '' and last ~= '' then
+  redis.call('HSET', snap, 'sid', last, 's', ARGV[5])
 end
 local ids = {}
 for _, entry in ipairs(p.outbox) do
@@ -117,7 +131,7 @@ if p.ttl and p.ttl > 0 then
   redis.call('EXPIRE', outbox, p.ttl)
   redis.call('EXPIRE', outq, p.ttl)
 end
-local reply = {'ok', tostring(redis.call('XLEN', ev)), idlist, last}
+local reply = {'ok', tostring(head + redis.call('XLEN', ev)), idlist, last}
 if type(p.turn) == 'table' then
   local v = tonumber(redis.call('HGET', life, 'v') or '-1')
   local seat = redis.call('HGET', life, 'seat') or ''
@@ -157,7 +171,8 @@ class AppendResult:
         return self.status == "ok"
 
 
-class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRecords, QueuedReads, OperatorReads):
+class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayGames, LifeRecords, QueuedReads,
+            OperatorReads):
     """Events, outbox and inbound messages on one Redis (or Redis Cluster) client."""
 
     def __init__(self, client: Client, dedupe_window_s: int = 86400, replica_wait_ms: int = 0) -> None:
@@ -174,12 +189,15 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
         self._compact = client.register_script(COMPACT_LUA)
         self._requeue = client.register_script(REQUEUE_LUA)
         self._turn = client.register_script(TURN_LUA)
+        self._load_state = client.register_script(LOAD_LUA)
+        self._head = client.register_script(HEAD_LUA)
 
     # -- appending ----------------------------------------------------------------------
     def append(self, owner: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,
                message_id: str | None = None, outbox: Iterable[dict[str, Any]] = (),
                meta: dict[str, str] | None = None, ttl: int = 0, claimed: bool | str = False,
-               turn: tuple[int, str, int] | tuple[int, str, int, int | None] | None = None) -> AppendResult:
+               turn: tuple[int, str, int] | tuple[int, str, int, int | None] | None = None,
+               snapshot: dict[str, Any] | None = None) -> AppendResult:
         """Append events + outbox entries + meta fields + the consumed message id, all or nothing.
 
         ``expected_version`` is the stream length the caller decided against (-1: no check,
@@ -192,6 +210,8 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
         ``SLOWSPADES_SEND_LEASE`` is over).
         ``turn``: (game version, the seats owing a move ("0", "1", "01") or "", ms[, the actor's seat]) recorded in the owner's ``life`` hash with the
         append, unless a newer turn is (see ``AppendResult.turn``; ``service.lifecycle.reminders``).
+        ``snapshot``: the game's state after ``events`` (``spades.snapshot.dump``), kept as its snapshot
+        covering the stream up to the last event appended (:mod:`service.store_snapshot`).
         """
         entries = [json.dumps(e, separators=(",", ":")) for e in outbox]
         k = owner_keys(owner)
@@ -204,8 +224,9 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
             "turn": ([str(int(turn[0])), str(turn[1]), str(int(turn[2])),
                       "" if len(turn) < 4 or turn[3] is None else str(turn[3])] if turn is not None else None),
         })
-        keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"]]
-        args = [expected_version, message_id or "", now_ms(), payload]
+        keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"], owner_snapshot(owner)]
+        snap = zlib.compress(json.dumps(snapshot, separators=(",", ":")).encode(), 6) if snapshot is not None else ""
+        args = [expected_version, message_id or "", now_ms(), payload, snap]
         if self.replica_wait_ms:  # acknowledged by a replica (store_replica), else ReplicaLagError: retried
             if entries:
                 self.r.zadd(dirty_key(owner), {owner: now_ms()})  # another slot: before, on its own
@@ -230,39 +251,37 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, LifeRec
 
     # -- reading ------------------------------------------------------------------------
     def load(self, game_id: str, after: str | None = None) -> list[StoredEvent]:
-        """The game's events in order (only those after stream id ``after`` if given), archived or not."""
+        """The game's events in order (only those after stream id ``after`` if given), archived or not, its
+        head (the events moved out of a game in play's stream, :mod:`service.store_snapshot`) first."""
         pipe = self.r.pipeline(transaction=False)
         self.queue_load(pipe, game_id, after)
         return self.loaded(game_id, after, pipe.execute())
 
     @staticmethod
     def queue_load(pipe: Pipeline, game_id: str, after: str | None = None) -> None:
-        """Queue on ``pipe`` the two reads of :meth:`load` (so a caller can join them to its own)."""
+        """Queue on ``pipe`` the three reads of :meth:`load` (so a caller can join them to its own)."""
         k = owner_keys(game_owner(game_id))
         pipe.xrange(k["ev"], min="(" + after if after else "-", max="+")
         pipe.exists(k["archive"])
+        pipe.get(game_head(game_id))
 
     def loaded(self, game_id: str, after: str | None, replies: list[Any]) -> list[StoredEvent]:
-        """:meth:`load`'s answer from the two replies :meth:`queue_load` queued."""
-        entries, archived = replies
+        """:meth:`load`'s answer from the three replies :meth:`queue_load` queued."""
+        entries, archived, head = replies
         if archived and not entries:
             return [e for e in self.read_archive(game_id)
                     if after is None or sid_key(e.stream_id) > sid_key(after)]
-        out = []
-        for sid, fields in entries:
-            f = {text(a): text(b) for a, b in fields.items()}
-            out.append(StoredEvent(text(sid), json.loads(f["e"]), int(f["t"]) if "t" in f else None,
-                                   f.get("m") or None))
-        return out
+        older = [e for e in unpack_log(head) if after is None or sid_key(e.stream_id) > sid_key(after)]
+        return older + stream_entries(entries)
 
     def version(self, game_id: str) -> int:
-        """The number of events of the game (its stream length, or what its archive holds)."""
+        """The number of events of the game (its head and stream, or what its archive holds)."""
         k = owner_keys(game_owner(game_id))
         pipe = self.r.pipeline(transaction=False)
         pipe.xlen(k["ev"])
-        pipe.hget(k["meta"], "archived")
-        n, archived = pipe.execute()
-        return max(int(n), int(text(archived)) if archived else 0)
+        pipe.hmget(k["meta"], "archived", "head")
+        n, (archived, head) = pipe.execute()
+        return max(int(n) + (int(text(head)) if head else 0), int(text(archived)) if archived else 0)
 
     def meta(self, game_id: str) -> dict[str, str]:
         return {text(a): text(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()}

@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
-import json
-import zlib
 from typing import Callable
 
 import redis
 from redis.commands.core import Script
 
-from .keys import game_owner, owner_keys
-from .store_base import StoredEvent
+from .codec import text
+from .keys import game_head, game_owner, game_snapshot, owner_keys
+from .store_base import StoredEvent, pack_log, unpack_log
 
 ARCHIVE_LUA = r"""
--- KEYS: ev, archive, meta; ARGV: expected stream length, compressed log
--- Replaces a finished game's stream by one compressed value, if nothing was appended meanwhile.
-if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) or redis.call('HEXISTS', KEYS[3], 'archived') == 1 then
+-- KEYS: ev, archive, meta, head, snap; ARGV: expected stream length, compressed log, its number of events,
+--   the meta's head as read ('' for none)
+-- Replaces a finished game's stream (and the head of its log, and its snapshot) by one compressed value, if
+-- nothing was appended or moved meanwhile.
+if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) or redis.call('HEXISTS', KEYS[3], 'archived') == 1
+   or (redis.call('HGET', KEYS[3], 'head') or '') ~= ARGV[4] then
   return 0
 end
 redis.call('SET', KEYS[2], ARGV[2])
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[3], 'archived', ARGV[1])
+redis.call('DEL', KEYS[1], KEYS[4], KEYS[5])
+redis.call('HSET', KEYS[3], 'archived', ARGV[3])
+redis.call('HDEL', KEYS[3], 'head')
 return 1
 """
 
@@ -89,19 +92,20 @@ class ArchivedGames:
     load: Callable[..., list[StoredEvent]]  # Store's
 
     def archive(self, game_id: str) -> bool:
-        """Replace a finished game's stream by one compressed value (about a tenth of the memory).
+        """Replace a finished game's stream (and its head, :mod:`service.store_snapshot`) by one compressed
+        value (about a tenth of the memory).
 
         Safe to call any time: it does nothing if events were appended since it read the stream,
         and appends to an archived game are refused (conflict).
         """
         k = owner_keys(game_owner(game_id))
+        head = self.r.hget(k["meta"], "head")
         events = self.load(game_id)
-        if not events or self.r.exists(k["archive"]):
+        if not events or self.r.hexists(k["meta"], "archived"):
             return False
-        lines = "\n".join(json.dumps([e.stream_id, e.event, e.time_ms, e.message_id], separators=(",", ":"))
-                          for e in events)
-        blob = zlib.compress(lines.encode(), 9)
-        done = bool(self._archive(keys=[k["ev"], k["archive"], k["meta"]], args=[len(events), blob]))
+        in_stream = len(events) - (int(text(head)) if head else 0)
+        done = bool(self._archive(keys=[k["ev"], k["archive"], k["meta"], game_head(game_id), game_snapshot(game_id)],
+                                  args=[in_stream, pack_log(events), len(events), text(head) if head else ""]))
         if done:
             self.compact_outbox(game_id, [e.message_id for e in events if e.message_id])
         return done
@@ -119,11 +123,4 @@ class ArchivedGames:
         return any(e.message_id == message_id for e in self.read_archive(game_id))
 
     def read_archive(self, game_id: str) -> list[StoredEvent]:
-        raw = self.r.get(owner_keys(game_owner(game_id))["archive"])
-        if raw is None:
-            return []
-        out = []
-        for line in zlib.decompress(raw).decode().split("\n"):
-            sid, event, t, m = json.loads(line)
-            out.append(StoredEvent(sid, event, t, m))
-        return out
+        return unpack_log(self.r.get(owner_keys(game_owner(game_id))["archive"]))

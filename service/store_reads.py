@@ -9,8 +9,8 @@ from typing import Any
 
 from redis.client import Pipeline
 
-from .keys import game_owner, owner_keys, split_outbox_id
-from .store_base import Client
+from .keys import game_head, game_owner, owner_keys, split_outbox_id
+from .store_base import Client, unpack_log
 
 
 class QueuedReads:
@@ -45,6 +45,11 @@ class QueuedReads:
         pipe.hget(owner_keys(owner)["outbox"], n)
 
     def newest_events(self, game_id: str, count: int) -> list[dict[str, Any]]:
-        """The ``count`` newest events of the game's stream (not archived), oldest first, as dicts."""
+        """The ``count`` newest events of the game in play, oldest first, as dicts (from its head too when the
+        stream holds fewer: ``service.store_snapshot``)."""
         entries = self.r.xrevrange(owner_keys(game_owner(game_id))["ev"], count=count)
-        return [json.loads(fields[b"e"]) for _sid, fields in reversed(entries)]
+        out = [json.loads(fields[b"e"]) for _sid, fields in reversed(entries)]
+        if len(out) < count:
+            older = unpack_log(self.r.get(game_head(game_id)))
+            out = [e.event for e in older[max(0, len(older) - (count - len(out))):]] + out
+        return out

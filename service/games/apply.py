@@ -8,7 +8,9 @@ One round trip reads what a move needs (:func:`queue_read`): whether the game co
 already, its meta, its players (once this process knows its seats), its state (:class:`GameCache`, with
 its newest events), its life hash and the clock. Then ``spades.game.decide``, the messages
 (:func:`service.games.turns.turn_messages`), and one Lua append (events, outbox entries, meta, the
-consumed message id, the new turn) expecting the version decided against. On conflict: read and decide
+consumed message id, the new turn; at a hand's start and when its play begins, the game's snapshot,
+``spades.snapshot``) expecting the version decided against; after a snapshot, the log before it is compressed
+and the outbox compacted (``Store.keep_in_play``, two round trips twice a hand). On conflict: read and decide
 again; on duplicate: the outbox ids the first run wrote, to dispatch again.
 """
 
@@ -19,17 +21,18 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from redis.client import Pipeline
 
+from spades import snapshot
 from spades.autoplay import autoplay
 from spades.commands import Command
 from spades.errors import GameOverError, RuleError
-from spades.events import Event, GameEnded, to_dict
+from spades.events import Event, GameEnded, HandStarted, to_dict
 from spades.game import Game, decide, fold
 
 from .. import clock, keys
 from ..codec import text, text_hash
 from ..store import game_owner, now_ms
 from ..store_life import PLAYER_READS
-from .cache import Taken
+from .cache import STATE_READS, Taken
 from .players import PlayerInfo, info_of, players_from, players_info, queue_players, seats
 from .result import AfterMove, Outcome, Result, TurnState, movers_field
 from .turns import turn_messages
@@ -82,8 +85,8 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
         replies = list(all_replies[start:start + count])
         raw, meta_raw = replies[0], replies[1]
         n = 2 + len(addresses) * PLAYER_READS
-        taken = finish(replies[n:n + 2])
-        raw_life, offset = replies[n + 2:n + 4]
+        taken = finish(replies[n:n + STATE_READS])
+        raw_life, offset = replies[n + STATE_READS:n + STATE_READS + 2]
         done = None if raw is None else [f"{owner}#{x}" for x in text(raw).split(",") if x]
         meta = text_hash(meta_raw)
         if known is not None and list(known) == seats(meta):
@@ -127,7 +130,7 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             if isinstance(choice, Result):
                 svc.games.put(game_id, taken)
                 return choice
-            movers_before = game.movers
+            movers_before, phase_before = game.movers, game.phase
             events = svc_decide(svc, game_id, version, game, choice)
         except (GameOverError, RuleError) as exc:
             svc.games.put(game_id, taken)
@@ -140,13 +143,18 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
         if over:
             updates.update(status="over", ended=str(now_ms()))
         ttl = int(svc.config.get("OUTBOX_TTL", 172800)) if over else 0
+        # a snapshot at each hand's start and when its play begins (the log before it moved out, below)
+        hand = not over and (any(isinstance(e, HandStarted) for e in events) or (game.phase == "play" != phase_before))
         res = svc.store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
                                outbox=outbox, meta=updates, ttl=ttl, claimed=send_now,
-                               turn=(game.version, movers_field(game), now.now_ms, getattr(choice, "seat", None)))
+                               turn=(game.version, movers_field(game), now.now_ms, getattr(choice, "seat", None)),
+                               snapshot=snapshot.dump(game) if hand else None)
         if res.ok:
             svc.games.put(game_id, taken, res.last_stream_id, events)
             if over:  # a finished game's log, compressed (store.Store.archive)
                 svc.store.archive(game_id)
+            elif hand:  # a new snapshot: the log before it compressed, the outbox compacted
+                svc.store.keep_in_play(game_id, res.last_stream_id, message_id)
             told = tuple(dict.fromkeys(e["to"] for e in outbox))
             prompted = {e["to"] for e in outbox if e.get("kind") != "news"}  # news of one's own move prompt nothing
             renote = tuple(a for a in told if a in prompted and (a not in infos or infos[a].life.get("last") != game_id))

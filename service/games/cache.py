@@ -11,12 +11,14 @@ from typing import Any, Callable
 
 from redis.client import Pipeline
 
+from spades import snapshot
 from spades.events import Event, from_dict
 from spades.game import Game
 
 from .. import keys
 from ..store import Store
 
+STATE_READS = 1  # the replies take_queued queues
 RECENT = 12  # the newest events kept with a cached game (the news of a seat a little behind, without reading them)
 
 
@@ -57,16 +59,29 @@ class GameCache:
         return finish(pipe.execute())
 
     def take_queued(self, game_id: str, pipe: Pipeline) -> Callable[[list[Any]], Taken]:
-        """:meth:`take` with its reads queued on ``pipe``; call the result with those two replies."""
+        """:meth:`take` with its read queued on ``pipe`` (:data:`STATE_READS` replies: call the result with them).
+
+        A game this process does not hold (or holds from before the game's snapshot) starts from the
+        snapshot and folds only the events after it (``Store.queue_state``); a snapshot this engine did not
+        write (``spades.snapshot.SnapshotFormatError``) is ignored and the whole log folded (one more read)."""
         with self._lock:
             entry = self._d.pop(game_id, None)
         game, sid, recent = entry if entry else (Game(), "", ())
-        self._store.queue_load(pipe, game_id, sid or None)
+        finish_read = self._store.queue_state(pipe, game_id, sid or None)
 
         def finish(replies: list[Any]) -> Taken:
+            nonlocal game, sid, recent
+            read = finish_read(replies[0])
+            stored = read.events
+            if read.snapshot is not None:
+                try:
+                    game, sid, recent = snapshot.load(read.snapshot), read.snapshot_sid, ()
+                except snapshot.SnapshotFormatError:
+                    game, sid, recent = Game(), "", ()
+                    stored = self._store.load(game_id)
             last = sid
             new = []
-            for se in self._store.loaded(game_id, sid or None, list(replies)):
+            for se in stored:
                 event = from_dict(se.event)
                 game.apply(event)
                 new.append(event)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from spades import snapshot
 from spades.events import HouseRules, to_dict
 from spades.game import fold, new_game
 
@@ -32,7 +33,7 @@ def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], update
     updates = dict(updates, status="active", started=str(clock.now_ms(svc.redis)))
     events, outbox = turn_messages(svc, gid, meta, game, events, updates, everyone=True)
     res = svc.store.append(game_owner(gid), 0, [to_dict(e) for e in events], message_id=message_id,
-                           outbox=outbox, meta=updates)
+                           outbox=outbox, meta=updates, snapshot=snapshot.dump(game))
     if not res.ok:
         return Result(res.outbox_ids, Outcome(res.status), gid)
     svc.games.put_new(gid, game, res.last_stream_id)

@@ -270,3 +270,26 @@ def test_the_local_outbox_merges_every_owner_s_stream_and_pages_without_a_gap(re
         seen += [m["body"] for _i, m in page]
         cursor = "(" + page[-1][0]
     assert seen == [m["body"] for _i, m in every]
+
+
+def test_a_head_moves_out_of_the_stream_and_every_read_still_sees_the_whole_log(redis_client: redis_lib.Redis) -> None:
+    store = Store(redis_client)
+    g = game_owner("g1")
+    store.append(g, 0, [ev(1), ev(2)], message_id="m1", outbox=[{"to": "+1", "body": "a"}])
+    snap = store.append(g, 2, [ev(3)], message_id="m2", snapshot={"format": "x", "n": 3})
+    store.append(g, 3, [ev(4), ev(5)], message_id="m3")
+    before = store.load("g1")
+    store.set_status("g:g1#1", "sent")
+    assert store.keep_in_play("g1", snap.last_stream_id, "m3") == 3
+    assert store.keep_in_play("g1", snap.last_stream_id) == 0  # once only
+    assert redis_client.xlen("{g:g1}:ev") == 2 and store.meta("g1")["head"] == "3"
+    assert store.version("g1") == 5 and store.load("g1") == before
+    assert store.load("g1", after=before[1].stream_id) == before[2:]
+    assert [e["tricks"] for e in store.newest_events("g1", 4)] == [2, 3, 4, 5]
+    assert store.outbox_entry("g:g1#1") is not None  # the last entry to "+1" stays
+    assert store.append(g, 4, [ev(6)], message_id="m4").status == "conflict"
+    assert store.append(g, 5, [ev(6)], message_id="m4").version == 6
+    assert store.append(g, 5, [ev(6)], message_id="m3").status == "duplicate"  # m3's consumed id kept
+    whole = store.load("g1")
+    assert store.archive("g1") and store.load("g1") == whole
+    assert not redis_client.exists("{g:g1}:head", "{g:g1}:snap", "{g:g1}:ev") and store.version("g1") == 6
