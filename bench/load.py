@@ -235,13 +235,7 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
             reply = read_streams(r, {k: g.last or "0-0" for k, g in waiting.items()}, 200)
             for key, entries in reply or []:
                 g = waiting.pop(key.decode())
-                first = entries[0][1]
-                if first.get(b"m", b"").decode() == g.mid and b"t" in first:
-                    stats["to_outbox"].append(int(first[b"t"]) / 1000 - g.sent_at)
-                for sid, fields in entries:
-                    g.game.apply(from_dict(json.loads(fields[b"e"])))
-                    g.last = sid.decode()
-                g.moves += 1
+                take_events(g, entries, stats)
                 if not late:
                     with lock:
                         total[0] += 1
@@ -255,6 +249,18 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
     for t in ts:
         t.join()
     return total[0]
+
+
+def take_events(g: GameDriver, entries: list[Any], stats: dict[str, list[float]]) -> None:
+    """The new events of ``g``'s stream (an XREAD reply's entries) applied to its game: one move done, its
+    webhook -> outbox time counted when the first entry is its message's."""
+    first = entries[0][1]
+    if first.get(b"m", b"").decode() == g.mid and b"t" in first:
+        stats["to_outbox"].append(int(first[b"t"]) / 1000 - g.sent_at)
+    for sid, fields in entries:
+        g.game.apply(from_dict(json.loads(fields[b"e"])))
+        g.last = sid.decode()
+    g.moves += 1
 
 
 def read_streams(r: Any, streams: dict[str, str], block_ms: int) -> list[Any]:
@@ -302,13 +308,7 @@ def run_spread(svc: Services, base: str, games: list[GameDriver], sessions: int,
             reply = svc.redis.xread({k: g.last or "0-0" for k, g in waiting.items()}, block=200)
             for key, entries in reply or []:
                 g = waiting.pop(key.decode())
-                first = entries[0][1]
-                if first.get(b"m", b"").decode() == g.mid and b"t" in first:
-                    stats["to_outbox"].append(int(first[b"t"]) / 1000 - g.sent_at)
-                for sid, fields in entries:
-                    g.game.apply(from_dict(json.loads(fields[b"e"])))
-                    g.last = sid.decode()
-                g.moves += 1
+                take_events(g, entries, stats)
                 if not late:
                     with lock:
                         total[0] += 1
