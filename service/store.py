@@ -9,7 +9,8 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
                            ``t`` (ms since epoch) and ``m`` (inbound message id). XLEN + meta ``head`` = version.
 ``{g:<id>}:meta``          hash: seats, status (invited/active/over), reply tokens, ``outseq``,
                            ``archived`` (number of events, once the stream is archived), ``head``.
-``{g:<id>}:archive``       a finished game's stream, compressed (zlib of JSON lines), replacing
+``{g:<id>}:archive``       a finished game's stream, compressed (zlib of one columnar JSON object, the message
+                           ids as 64-bit digests: ``store_base.pack_log``; JSON lines still read), replacing
                            ``:ev`` (see :meth:`Store.archive`); reads are transparent.
 ``{g:<id>}:snap``          hash: a game in play's folded state (``sid``, ``s``), written with the append
                            that starts a hand or its play; a cold read folds only what follows it.

@@ -9,7 +9,7 @@ from redis.commands.core import Script
 
 from .codec import text
 from .keys import game_head, game_owner, game_snapshot, owner_keys
-from .store_base import StoredEvent, pack_log, unpack_log
+from .store_base import DIGEST_MARK, StoredEvent, pack_log, real_ids, same_message, unpack_log
 
 ARCHIVE_LUA = r"""
 -- KEYS: ev, archive, meta, head, snap; ARGV: expected stream length, compressed log, its number of events,
@@ -113,14 +113,17 @@ class ArchivedGames:
     def compact_outbox(self, game_id: str, logged: list[str]) -> int:
         """A finished game's outbox down to what may still be sent or looked at (see ``COMPACT_LUA``):
         the entries not known to be sent, the last one to each recipient, and their consumed ids
-        (a consumed id goes only if ``logged``, the message ids of the archived log, has it). Returns the number of entries dropped (added up in the meta's ``outbox_dropped``)."""
+        (a consumed id goes only if ``logged``, the message ids of the archived log, has it; a digest of a
+        packed log, :func:`service.store_base.log_digest`, stands for the consumed id it is the digest of).
+        Returns the number of entries dropped (added up in the meta's ``outbox_dropped``)."""
         k = owner_keys(game_owner(game_id))
-        return int(self._compact(keys=[k["outbox"], k["consumed"], k["meta"]], args=list(dict.fromkeys(logged))))
+        known = [text(f) for f in self.r.hkeys(k["consumed"])] if any(m.startswith(DIGEST_MARK) for m in logged) else []
+        return int(self._compact(keys=[k["outbox"], k["consumed"], k["meta"]], args=real_ids(logged, known)))
 
     def consumed_in_archive(self, game_id: str, message_id: str) -> bool:
         """Whether an archived game's log holds an append of ``message_id`` (its consumed id may be
-        gone with its outbox entries, :meth:`compact_outbox`)."""
-        return any(e.message_id == message_id for e in self.read_archive(game_id))
+        gone with its outbox entries, :meth:`compact_outbox`; the log keeps its digest)."""
+        return any(same_message(e.message_id, message_id) for e in self.read_archive(game_id))
 
     def read_archive(self, game_id: str) -> list[StoredEvent]:
         return unpack_log(self.r.get(owner_keys(game_owner(game_id))["archive"]))

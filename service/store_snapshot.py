@@ -5,7 +5,7 @@ stream into the game's compressed head and its outbox and consumed ids compacted
 The snapshot (``{g:<id>}:snap``, :func:`service.keys.game_snapshot`) is written by the append that starts a
 hand or its play (``Store.append(snapshot=...)``, in the same script: no round trip of its own); it covers the
 stream up to its ``sid``. :meth:`InPlayGames.keep_in_play` then moves the events up to that ``sid`` into ``{g:<id>}:head``
-(zlib of JSON lines, the archive's format), counted in the meta's ``head``: the stream then holds only the
+(the archive's format: :func:`service.store_base.pack_log`, message ids as 64-bit digests), counted in the meta's ``head``: the stream then holds only the
 current half hand, and a game's version is ``head`` + the stream's length. Every read of the whole log
 (``Store.load``: ``games events``, ``verify``, replay, the archive of a finished game) sees the head first.
 
@@ -27,7 +27,7 @@ from redis.commands.core import Script
 
 from .codec import text
 from .keys import game_head, game_owner, game_snapshot, owner_keys
-from .store_base import StoredEvent, pack_log, queue_script, sid_key, stream_entries, unpack_log
+from .store_base import StoredEvent, pack_log, queue_script, real_ids, same_message, sid_key, stream_entries, unpack_log
 
 LOAD_LUA = r"""
 -- KEYS: ev, snap, archive; ARGV: the last stream id the reader folded ('' for none)
@@ -111,6 +111,11 @@ class InPlayGames:
         """The events moved out of a game in play's stream (see the module docstring)."""
         return unpack_log(self.r.get(game_head(game_id)))
 
+    def consumed_in_head(self, game_id: str, message_id: str) -> bool:
+        """Whether a game in play's head holds an append of ``message_id`` (its consumed id may be gone,
+        compacted by :meth:`keep_in_play`; the head keeps its digest). Reads the whole head: for refusals."""
+        return any(same_message(e.message_id, message_id) for e in self.read_head(game_id))
+
     def keep_in_play(self, game_id: str, snapshot_sid: str, keep_message: str = "") -> int:
         """Once a hand's start wrote the snapshot at ``snapshot_sid``: the stream's events up to it into the
         game's compressed head, and the outbox and consumed ids compacted (``Store.compact_outbox``: what
@@ -121,7 +126,8 @@ class InPlayGames:
         pipe.hget(k["meta"], "head")
         pipe.get(game_head(game_id))
         pipe.xrange(k["ev"], "-", snapshot_sid)
-        raw_count, raw_head, entries = pipe.execute()
+        pipe.hkeys(k["consumed"])
+        raw_count, raw_head, entries, consumed = pipe.execute()
         moved = stream_entries(entries)
         if not moved:
             return 0
@@ -129,7 +135,8 @@ class InPlayGames:
         if len(head) != (int(text(raw_count)) if raw_count else 0):
             return 0
         log = head + moved
-        logged = [m for m in dict.fromkeys(e.message_id for e in log if e.message_id) if m != keep_message]
+        # the stream's ids are real; the head's are digests (format 2): the consumed ids they stand for
+        logged = [m for m in real_ids((e.message_id for e in log), (text(f) for f in consumed)) if m != keep_message]
         pipe = self.r.pipeline(transaction=False)
         queue_script(pipe, self._head, [k["ev"], game_head(game_id), k["meta"]],
                      [text(raw_count) if raw_count else "", len(log), next_id(snapshot_sid), pack_log(log, 6)])  # 6: a quarter of 9's CPU, 4% more bytes

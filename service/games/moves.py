@@ -50,6 +50,8 @@ class PlayerMove:
         seat = seat_of(read.meta, self.sender)
         if seat is None:
             return Result([], Outcome.IGNORED, read.game_id)
+        if read.meta.get("head") and self.svc.store.consumed_in_head(read.game_id, self.message_id):
+            return Result([], Outcome.DUPLICATE, read.game_id)  # a retry of a move moved into the head, its consumed id compacted
         me = info_of(read.infos, self.sender, self.svc.config)
         opp = info_of(read.infos, read.meta.get(f"seat{1 - seat}", ""), self.svc.config).name
         resolve_labels(self.svc, [me], read.game_id)

@@ -102,7 +102,8 @@ def games_show(game_id: str, as_address: str, as_json: bool, redis_url: str | No
 @json_option
 @redis_option
 def games_events(game_id: str, as_json: bool, redis_url: str | None) -> None:
-    """Every event of a game in order, with when it was appended and the message that caused it."""
+    """Every event of a game in order, with when it was appended and the message that caused it (``#<hex>``, its
+    64-bit digest, once in the head or the archive)."""
     svc = services(redis_url)
     stored = svc.store.load(game_id)
     if not stored and not svc.store.meta(game_id):

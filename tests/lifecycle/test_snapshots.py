@@ -6,14 +6,18 @@ from __future__ import annotations
 import json
 import zlib
 
+from chat import Intent
 from service import keys
 from service.conversation_port import command_text
 from service.games.cache import GameCache
+from service.games.moves import player_move
+from service.keys import game_owner
 from service.operator.games import verify_game
-from service.store_base import sid_key
+from service.store_base import StoredEvent, log_digest, sid_key
 from spades import bots
 from spades.game import Game, view
 
+from . import helpers
 from .helpers import load, move, start_game
 
 LIMIT = 64 * 1024
@@ -98,3 +102,81 @@ def test_a_game_in_play_keeps_at_most_64_kb_in_redis(svc) -> None:  # type: igno
     assert svc.store.meta(gid).get("archived") == str(final.version)
     assert not svc.redis.exists(keys.game_head(gid), keys.game_snapshot(gid))
     assert verify_game(svc, gid)["ok"] and state(cold(svc, gid)) == state(final)
+
+
+def recording(monkeypatch) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    """The (sender, message id) of every message the helpers send from now on, in order."""
+    sent: list[tuple[str, str]] = []
+    real = helpers.inbound
+
+    def inbound(svc, sender: str, text: str, game: str | None = None) -> str:  # type: ignore[no-untyped-def]
+        sent.append((sender, real(svc, sender, text, game)))
+        return sent[-1][1]
+
+    monkeypatch.setattr(helpers, "inbound", inbound)
+    return sent
+
+
+def v1_bytes(events: list[StoredEvent], real: dict[str, str]) -> int:
+    """``events`` packed as format 1 (JSON lines, the real message ids; level 6, as a head) would take."""
+    lines = "\n".join(json.dumps([e.stream_id, e.event, e.time_ms, real.get(e.message_id or "", e.message_id)],
+                                 separators=(",", ":")) for e in events)
+    return len(zlib.compress(lines.encode(), 6))
+
+
+def test_a_game_to_1000_keeps_at_most_64_kb_in_redis_to_its_end(svc, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 13 for the longest games (``TO 1000``: some 30 hands): the head, which grows with each hand, keeps
+    the message ids as 64-bit digests, column by column (format 2 of ``service.store_base.pack_log``)."""
+    gid = start_game(svc, "+4790000401", "+4790000402", rules="TO 1000")
+    sent = recording(monkeypatch)
+    sizes: list[int] = []
+    heads: list[tuple[int, int]] = []  # (the head's bytes, the same events as format 1)
+    hands = [0]
+
+    parts: dict[str, int] = {}
+
+    def measure(game: Game) -> None:
+        if game.phase != "over":
+            sizes.append(game_bytes(svc, gid))
+            hands[0] = game.hand_no
+            if sizes[-1] == max(sizes):
+                parts.clear()
+                parts.update({k.decode().split(":", 2)[-1]: int(svc.redis.memory_usage(k, samples=0) or 0)
+                              for k in svc.redis.scan_iter("{g:" + gid + "}:*") if not k.endswith(b":local")})
+            real = {log_digest(m): m for _s, m in sent}
+            heads.append((len(svc.redis.get(keys.game_head(gid)) or b""), v1_bytes(svc.store.read_head(gid), real)))
+
+    final = play(svc, gid, 999, measure)
+    peak = sizes.index(max(sizes))
+    print(f"TO 1000: {hands[0]} hands, {final.scores} at the end; max at any point {max(sizes) / 1024:.1f} KB "
+          f"(the head there {heads[peak][0] / 1024:.1f} KB; as format 1 {heads[peak][1] / 1024:.1f} KB); "
+          f"the last head {heads[-1][0] / 1024:.1f} KB, as format 1 {heads[-1][1] / 1024:.1f} KB; at the peak (KB):",
+          {k: round(v / 1024, 1) for k, v in sorted(parts.items())})
+    assert final.phase == "over" and max(final.scores) >= 1000 and hands[0] >= 15
+    assert max(sizes) <= LIMIT, [round(s / 1024, 1) for s in sizes]
+    assert heads[-1][0] < heads[-1][1] * 0.6
+    assert svc.store.meta(gid).get("archived") == str(final.version)
+    assert verify_game(svc, gid)["ok"] and state(cold(svc, gid)) == state(final)
+
+
+def test_a_retry_known_only_by_its_digest_in_the_head_or_archive_is_a_duplicate(svc, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A game's outbox is compacted with the consumed ids of its sent messages (once a hand, and when it ends);
+    the head and the archive keep each message id as its digest, which still tells a retry of an early move (a
+    duplicate: nothing said) from a new message (an illegal move, or the game is over: its last state again)."""
+    gid = start_game(svc, "+4790000501", "+4790000502")
+    sent = recording(monkeypatch)
+    owner = game_owner(gid)
+    play(svc, gid, 3)
+    sender, first = sent[0]
+    assert svc.store.consumed(owner, first) is None  # compacted away: only the head knows it
+    head = svc.store.read_head(gid)
+    assert log_digest(first) in {e.message_id for e in head} and first not in {e.message_id for e in head}
+    assert player_move(svc, first, sender, gid, Intent("bid", number=3)).outcome == "duplicate"  # no error said
+    assert player_move(svc, "SM" + "1" * 32, sender, gid, Intent("bid", number=3)).outcome != "duplicate"
+    final = play(svc, gid, 99)
+    assert final.phase == "over" and svc.store.meta(gid).get("archived")
+    assert svc.store.consumed(owner, first) is None  # only the archive knows it now
+    archived = svc.store.read_archive(gid)
+    assert log_digest(first) in {e.message_id for e in archived} and first not in {e.message_id for e in archived}
+    assert player_move(svc, first, sender, gid, Intent("bid", number=3)).outcome == "duplicate"
+    assert player_move(svc, "SM" + "0" * 32, sender, gid, Intent("bid", number=3)).outcome != "duplicate"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import threading
+import zlib
 
 import pytest
 import redis as redis_lib
@@ -11,6 +13,7 @@ import time_machine
 from service.context import redis_client as redis_client_of
 from service.keys import pending_key, shards
 from service.store import ReplicaLagError, Store, game_owner, player_owner
+from service.store_base import StoredEvent, digested, pack_log, unpack_log
 from service.store_replica import LAGGED
 from tests.backends import BOTH, keys_of
 
@@ -230,11 +233,12 @@ def test_an_archived_game_reads_the_same_and_refuses_appends(redis_client: redis
     before = store.load("g1")
     assert store.archive("g1")
     assert not redis_client.exists("{g:g1}:ev") and store.version("g1") == 3
-    assert store.load("g1") == before
-    assert store.load("g1", after=before[0].stream_id) == before[1:]
+    assert store.load("g1") == digested(before)  # the message ids kept as their digests
+    assert store.load("g1", after=before[0].stream_id) == digested(before[1:])
+    assert store.consumed_in_archive("g1", "m2") and not store.consumed_in_archive("g1", "m3")
     assert store.append(g, 3, [ev(4)], message_id="m3").status == "conflict"
     assert store.append(g, 0, [ev(4)], message_id="m4").status == "conflict"
-    assert store.load("g1") == before and not store.archive("g1")
+    assert store.load("g1") == digested(before) and not store.archive("g1")
 
 
 def test_a_write_waits_for_a_replica_when_asked(redis_client: redis_lib.Redis, backend: str) -> None:
@@ -283,13 +287,47 @@ def test_a_head_moves_out_of_the_stream_and_every_read_still_sees_the_whole_log(
     assert store.keep_in_play("g1", snap.last_stream_id, "m3") == 3
     assert store.keep_in_play("g1", snap.last_stream_id) == 0  # once only
     assert redis_client.xlen("{g:g1}:ev") == 2 and store.meta("g1")["head"] == "3"
-    assert store.version("g1") == 5 and store.load("g1") == before
-    assert store.load("g1", after=before[1].stream_id) == before[2:]
+    assert store.version("g1") == 5 and store.load("g1") == digested(before[:3]) + before[3:]  # the head: digests
+    assert store.load("g1", after=before[1].stream_id) == digested(before[2:3]) + before[3:]
     assert [e["tricks"] for e in store.newest_events("g1", 4)] == [2, 3, 4, 5]
     assert store.outbox_entry("g:g1#1") is not None  # the last entry to "+1" stays
     assert store.append(g, 4, [ev(6)], message_id="m4").status == "conflict"
     assert store.append(g, 5, [ev(6)], message_id="m4").version == 6
     assert store.append(g, 5, [ev(6)], message_id="m3").status == "duplicate"  # m3's consumed id kept
     whole = store.load("g1")
-    assert store.archive("g1") and store.load("g1") == whole
+    assert store.archive("g1") and store.load("g1") == digested(whole)
     assert not redis_client.exists("{g:g1}:head", "{g:g1}:snap", "{g:g1}:ev") and store.version("g1") == 6
+
+
+def v1_log(events: list[StoredEvent]) -> bytes:
+    """A log packed as before format 2 (JSON lines ``[stream id, event, t, m]``, the real message ids)."""
+    return zlib.compress("\n".join(json.dumps([e.stream_id, e.event, e.time_ms, e.message_id]) for e in events).encode())
+
+
+def test_a_log_packs_columnar_with_digests_and_a_format_1_log_is_still_read(redis_client: redis_lib.Redis) -> None:
+    events = [StoredEvent("1700000000000-0", ev(1), 1700000000003, "SM" + "ab" * 16), StoredEvent("1700000000000-1", ev(2)),
+              StoredEvent("1700000005000-0", ev(3), None, "bot:g1:2")]
+    packed = pack_log(events)
+    assert json.loads(zlib.decompress(packed))["f"] == 2 and unpack_log(packed) == digested(events)
+    assert unpack_log(pack_log(unpack_log(packed))) == digested(events)  # a digest packs as itself
+    assert unpack_log(v1_log(events)) == events and unpack_log(None) == []
+    store = Store(redis_client)
+    g = game_owner("g1")
+    store.append(g, 0, [ev(1), ev(2)], message_id="m1", outbox=[{"to": "+1", "body": "a"}])
+    snap = store.append(g, 2, [ev(3)], message_id="m2", snapshot={"format": "x", "n": 3})
+    store.append(g, 3, [ev(4)], message_id="m3", outbox=[{"to": "+1", "body": "b"}])
+    old = store.load("g1")
+    redis_client.set("{g:g1}:head", v1_log(old[:1]))  # a head of format 1, as an older service left it
+    redis_client.xtrim("{g:g1}:ev", minid=old[1].stream_id, approximate=False)
+    redis_client.hset("{g:g1}:meta", "head", 1)
+    assert store.load("g1") == old and store.read_head("g1") == old[:1]
+    assert store.keep_in_play("g1", snap.last_stream_id) == 2  # the format-1 head read, repacked as format 2
+    assert store.read_head("g1") == digested(old[:3]) and store.load("g1") == digested(old[:3]) + old[3:]
+    store.set_status("g:g1#1", "sent")
+    store.set_status("g:g1#2", "sent")
+    assert store.archive("g1") and store.load("g1") == digested(old)
+    assert store.consumed(g, "m1") is None and store.consumed(g, "m3") == ["g:g1#2"]  # m1 known by its digest only
+    assert store.consumed_in_archive("g1", "m1") and store.consumed_in_archive("g1", "m3")
+    redis_client.set("{g:g1}:archive", v1_log(old))  # an archive of format 1
+    assert store.load("g1") == old and store.consumed_in_archive("g1", "m1")
+    assert not store.consumed_in_archive("g1", "m9")
