@@ -17,12 +17,18 @@ of the suit led wins).
 
 from __future__ import annotations
 
+import time
 from typing import Sequence
 
 SUIT_BITS = 0x1FFF
 NO_SPADES = ((1 << 52) - 1) ^ SUIT_BITS
 
 WIN, DUCK, AVOID, SET = 0, 1, 2, 3
+CLOCK_EVERY = 256  # positions between two looks at the clock (when a deadline is set)
+
+
+class TimeUp(Exception):
+    """Raised inside a search once :attr:`Deal.deadline` has passed; the sample is to be dropped."""
 
 _REPS: dict[int, tuple[int, ...]] = {}
 
@@ -100,15 +106,25 @@ class Deal:
     """The rest of one hand with every card known, from my point of view (seat 0 is me).
 
     ``utility[t]`` is my value of ending the hand with ``t`` tricks (0..13). ``bids`` and
-    ``nil`` drive the rollout rule; ``budget`` is shared by every search of one decision.
+    ``nil`` drive the rollout rule; ``nodes`` counts the work of every search of one decision.
+    ``deadline`` (a :func:`time.perf_counter` value, or ``None``) is looked at every
+    :data:`CLOCK_EVERY` positions; once it has passed the search raises :class:`TimeUp`. The
+    memo keeps only finished (exact) values, so the deal can still be searched afterwards.
     """
 
-    def __init__(self, utility: Sequence[float], bids: tuple[int, int], nil: tuple[bool, bool]) -> None:
+    def __init__(self, utility: Sequence[float], bids: tuple[int, int], nil: tuple[bool, bool],
+                 deadline: float | None = None) -> None:
         self.U = list(utility)
         self.bids = bids
         self.nil = nil
         self.memo: dict[tuple[int, int, int, int, bool], float] = {}
         self.nodes = 0
+        self.deadline = deadline
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.deadline is not None and not self.nodes % CLOCK_EVERY and time.perf_counter() > self.deadline:
+            raise TimeUp
 
     # -- exact search ------------------------------------------------------------------------
     def solve(self, a: int, b: int, lead_me: bool, t: int, broken: bool) -> float:
@@ -120,7 +136,7 @@ class Deal:
         got = memo.get(key)
         if got is not None:
             return got
-        self.nodes += 1
+        self._tick()
         if lead_me:
             best = -1e18
             for lead in reps(a, b, lead_allowed(a, broken)):
@@ -261,7 +277,7 @@ class Deal:
             winner = follower if beats(f, lead) else leader
             tricks[winner] += 1
             leader = winner
-            self.nodes += 1
+            self._tick()
         return self.solve(hands[0], hands[1], leader == 0, tricks[0], broken)
 
     def finish_trick(self, a: int, b: int, lead_me: bool, lead: int, follow: int, t: int, t_op: int,

@@ -38,7 +38,7 @@ from ..cards import DECK, Card
 from ..commands import Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Keep, Play
 from ..game import BID, DRAW, EXCHANGE, PLAY, PlayerView
 from ..scoring import score_player, winner_after_hand
-from .handsearch import Deal, reps
+from .handsearch import Deal, TimeUp, reps
 
 EXACT_TRICKS = 5  # tricks searched exactly at the end of each sampled hand
 END_EXACT = 6  # from this many cards in hand on, the search goes to the end of the hand
@@ -53,8 +53,15 @@ BID_EXACT = 4  # tricks searched exactly at the end of a bid's playout (the rest
 SPREAD = ((-1, 0.3), (0, 0.6), (1, 0.1))
 NIL_DOUBT = 0.2  # taken off the sampled chance that a nil survives
 HARD_CAP_S = 0.5  # seconds; checked after every sample (at least two for a card)
+#: seconds from the start of a decision after which a sample still being searched is dropped
+#: (the clock is looked at inside the search too, every ``handsearch.CLOCK_EVERY`` positions)
+ABORT_S = 0.75
 WIN_BONUS = 400.0  # the value of winning the game, against hand scores of about 100
 BAG_COST = 5.0  # what a bag costs of the future (10 bags cost 100)
+#: Card play only: a further malus for ending the hand short of my (non-nil) bid. The samples are
+#: searched with every card seen, so a plan that makes the bid only just there fails more often
+#: at the table; this makes the search prefer the card that keeps the bid safe over saving bags.
+SET_MALUS = 30.0
 
 #: How much likelier the opponent is to have kept a card than discarded it, before any play: a
 #: player who keeps the good card of a draw pair (a spade, an ace, a king, a queen) ends up with
@@ -267,6 +274,8 @@ class MonteCarloStrategy:
             v_me, tot_me = self.side_value(view, me, view.bids[me] or 0, view.double_nil[me], t)
             v_op, tot_op = self.side_value(view, opp, view.bids[opp] or 0, view.double_nil[opp], 13 - t)
             u = v_me - v_op
+            if not view.double_nil[me] and (view.bids[me] or 0) > t:
+                u -= SET_MALUS
             totals = (tot_me, tot_op) if me == 0 else (tot_op, tot_me)
             over = winner_after_hand(totals, view.rules)
             if over:
@@ -284,16 +293,25 @@ class MonteCarloStrategy:
         lead_me = me != view.first_player
         opp_bid = view.bids[opp]
         opp_nil = view.double_nil[opp] or opp_bid == 0
-        deadline = time.perf_counter() + HARD_CAP_S
+        started = time.perf_counter()
+        deadline = started + HARD_CAP_S
         tricks: list[int] = []
         clean: list[bool] = []
-        max_deal = Deal(list(range(14)), (13, 13 if opp_bid is None else opp_bid), (False, opp_nil))
-        nil_deal = Deal([1.0] + [0.0] * 13, (0, 13 if opp_bid is None else opp_bid), (True, opp_nil))
+        abort = started + ABORT_S
+        max_deal = Deal(list(range(14)), (13, 13 if opp_bid is None else opp_bid), (False, opp_nil), abort)
+        nil_deal = Deal([1.0] + [0.0] * 13, (0, 13 if opp_bid is None else opp_bid), (True, opp_nil), abort)
         for b in self.samples(view, self.bid_samples):
-            tricks.append(round(max_deal.rollout(a, b, lead_me, 0, 0, False, self.bid_exact)))
-            clean.append(nil_deal.rollout(a, b, lead_me, 0, 0, False, self.bid_exact) > 0.5)
+            try:
+                took = round(max_deal.rollout(a, b, lead_me, 0, 0, False, self.bid_exact))
+                survived = nil_deal.rollout(a, b, lead_me, 0, 0, False, self.bid_exact) > 0.5
+            except TimeUp:
+                break
+            tricks.append(took)
+            clean.append(survived)
             if time.perf_counter() > deadline:
                 break
+        if not tricks:  # not one sample in time (a machine far too loaded): bid the rough count
+            return max(1, min(13, round(estimate_tricks([c.index for c in view.hand]))))
         self.last_est = (tricks, clean)  # for calibration runs
         opp_score = view.scores[opp]
         opp_gain = 10 * opp_bid if opp_bid else (100 if opp_nil else 50)
@@ -359,29 +377,42 @@ class MonteCarloStrategy:
             return DECK[candidates[0]]
         bids = (view.bids[me] or 0, view.bids[opp] or 0)
         nil = (view.double_nil[me] or view.bids[me] == 0, view.double_nil[opp] or view.bids[opp] == 0)
-        deal = Deal(self.utility(view), bids, nil)
+        started = time.perf_counter()
+        deal = Deal(self.utility(view), bids, nil, started + ABORT_S)
         t, t_op = view.tricks_won[me], view.tricks_won[opp]
         broken = view.spades_broken
         # from END_EXACT cards in hand on, every sample is searched exactly to the end of the hand
         exact = self.end_exact if len(view.hand) <= self.end_exact else self.exact
         totals = [0.0] * len(candidates)
         lo, hi = PLAY_SAMPLES
-        deadline = time.perf_counter() + HARD_CAP_S
+        deadline = started + HARD_CAP_S
         done = 0
-        for b in self.samples(view, hi):
-            for i, c in enumerate(candidates):
-                a2 = a ^ (1 << c)
-                if lead >= 0:
-                    v = deal.finish_trick(a2, b, False, lead, c, t, t_op, broken, exact)
-                elif bin(a).count("1") <= exact:
-                    v = deal.answer(a2, b, True, c, t, broken, -1e18)
-                else:
-                    mode = deal.mode(1, (t, t_op))
-                    f = deal.follow_card(b, a2, c, mode)
-                    v = deal.finish_trick(a2, b ^ (1 << f), True, c, f, t, t_op, broken, exact)
+        samples = self.samples(view, hi)
+        for b in samples:
+            values = []
+            try:
+                for c in candidates:
+                    a2 = a ^ (1 << c)
+                    if lead >= 0:
+                        v = deal.finish_trick(a2, b, False, lead, c, t, t_op, broken, exact)
+                    elif bin(a).count("1") <= exact:
+                        v = deal.answer(a2, b, True, c, t, broken, -1e18)
+                    else:
+                        mode = deal.mode(1, (t, t_op))
+                        f = deal.follow_card(b, a2, c, mode)
+                        v = deal.finish_trick(a2, b ^ (1 << f), True, c, f, t, t_op, broken, exact)
+                    values.append(v)
+            except TimeUp:  # out of time inside this sample: it is dropped, the others decide
+                break
+            for i, v in enumerate(values):
                 totals[i] += v
             done += 1
             if done >= lo and deal.nodes > self.play_nodes or done >= 2 and time.perf_counter() > deadline:
                 break
+        if not done:  # not one sample in time: the quick rule's card on the first sample
+            b, mode = samples[0], deal.mode(0, (t, t_op))
+            if lead >= 0:
+                return DECK[deal.follow_card(a, b, lead, mode)]
+            return DECK[deal.lead_card(a, b, broken, mode)]
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return DECK[candidates[best]]
