@@ -53,6 +53,7 @@ from service.context import Services  # noqa: E402
 from service.keys import shards  # noqa: E402
 from service.lifecycle.invitations import create_game  # noqa: E402
 from service.operator.games import verify_game  # noqa: E402
+from service.store_base import log_digest  # noqa: E402
 
 TOKEN = "chaos-token"
 UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
@@ -285,14 +286,15 @@ def settle(svc: Services, cluster: Cluster, timeout: float) -> None:
 
 
 def report(svc: Services, tally: Tally, gids: list[str]) -> dict[str, int]:
-    applied: Counter[str] = Counter()
+    applied: Counter[str] = Counter()  # by digest: a game's head and archive keep message ids as digests
     for gid in gids:
         for se in svc.store.load(gid):
             if se.message_id and se.time_ms is not None:
-                applied[se.message_id] += 1
-    answered = set(tally.answered)
+                applied[log_digest(se.message_id)] += 1
+    by_digest = {log_digest(mid): mid for mid in tally.answered}
+    answered = set(by_digest)
     refused = lost = 0
-    for mid in answered - set(applied):
+    for mid in (by_digest[d] for d in answered - set(applied)):
         sender = tally.answered[mid]
         if svc.store.inbound(sender, mid) == {"status": "done"}:
             refused += 1  # handled: a stale resend answered with a reply, no event

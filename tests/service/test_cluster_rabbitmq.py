@@ -22,6 +22,7 @@ from service import create_app
 from service.conversation_port import command_text
 from service.lifecycle.invitations import game_id_for
 from service.store import game_owner
+from service.store_base import log_digest
 from tests import cluster as test_cluster
 from tests.conftest import TEST_CONFIG, spawn_worker
 
@@ -121,8 +122,9 @@ def _play(client: Any, svc: Any, gid: str, players: tuple[str, str], moves: int,
 
 
 def _applied(svc: Any, gid: str) -> Counter[str]:
-    """How many appends each message caused in the game's stream (the envelope's message id)."""
-    return Counter(e.message_id for e in svc.store.load(gid) if e.message_id)
+    """How many events each message caused in the game's log, by its digest (:func:`log_digest`: the game's head
+    keeps message ids as digests); ``acked`` ids are looked up through :func:`log_digest` too."""
+    return Counter(log_digest(e.message_id) for e in svc.store.load(gid) if e.message_id)
 
 
 def test_a_real_worker_on_rabbitmq_and_the_cluster_plays_moves(stack: Any) -> None:
@@ -134,7 +136,7 @@ def test_a_real_worker_on_rabbitmq_and_the_cluster_plays_moves(stack: Any) -> No
     _play(client, svc, gid, ("+15552220001", "+15552220002"), 20, acked, errors)
     assert errors == [] and len(acked) == 20
     applied = _applied(svc, gid)
-    assert all(applied[m] == 1 for m in acked), applied
+    assert all(applied[log_digest(m)] == 1 for m in acked), applied
     _wait("the outbox sent", lambda: all(e["status"] == "sent" for e in svc.store.outbox_entries(game_owner(gid))))
 
 
@@ -168,8 +170,8 @@ def test_a_master_killed_mid_game_loses_no_acknowledged_move(stack: Any) -> None
     for gid in gids:
         applied = _applied(svc, gid)
         assert acked[gid], gid
-        lost = [m for m in acked[gid] if applied[m] == 0]
-        twice = [m for m in acked[gid] if applied[m] > 1]
+        lost = [m for m in acked[gid] if applied[log_digest(m)] == 0]
+        twice = [m for m in acked[gid] if applied[log_digest(m)] > 1]
         assert lost == [] and twice == [], (gid, lost, twice)
     from service.cli import main
 
