@@ -1,7 +1,8 @@
 """Players are known by their address: an E.164 phone number or an email address.
 
 Also here: player records, the address -> games index, and the per-game email
-reply tokens (``play+<token>@<domain>``, a random 128-bit token per seat).
+reply tokens (``play+<token>@<domain>``) and the private game page tokens (``/g/<token>``), each a random
+128-bit token per seat.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from email.utils import parseaddr
+from typing import Callable
 
 import phonenumbers
 
@@ -121,34 +123,38 @@ class Players:
         """The player's game ids, newest first."""
         return [text(g) for g in self.r.zrevrange(owner_keys(player_owner(address))["games"], 0, -1)]
 
+    def _issue(self, key: Callable[[str], str], value: str) -> str:
+        """A fresh 128-bit token stored at ``key(token)`` with ``value``."""
+        token = secrets.token_hex(16)
+        self.r.set(key(token), value)
+        return token
+
+    def _issued(self, key: Callable[[str], str], token: str) -> tuple[str, str] | None:
+        """The two words a token of :meth:`_issue` was stored with, or None (no such token, or not one)."""
+        if not re.fullmatch(r"[0-9a-f]{32}", token or ""):
+            return None
+        raw = self.r.get(key(token))
+        if raw is None:
+            return None
+        first, _, second = text(raw).partition(" ")
+        return first, second
+
     def new_reply_token(self, game_id: str, address: str) -> str:
         """A fresh 128-bit token naming (game, address); the reply address is ``play+<token>@<domain>``."""
-        token = secrets.token_hex(16)
-        self.r.set(keys.reply_token(token), f"{game_id} {address}")
-        return token
+        return self._issue(keys.reply_token, f"{game_id} {address}")
 
     def reply_token(self, token: str) -> tuple[str, str] | None:
         """(game id, address) that a reply token was issued for, or None."""
-        if not re.fullmatch(r"[0-9a-f]{32}", token or ""):
-            return None
-        raw = self.r.get(keys.reply_token(token))
-        if raw is None:
-            return None
-        game_id, _, address = text(raw).partition(" ")
-        return game_id, address
-
+        return self._issued(keys.reply_token, token)
 
     def new_web_token(self, game_id: str, seat: int) -> str:
         """A fresh 128-bit token naming (game, seat): the seat's private page is ``/g/<token>``."""
-        token = secrets.token_hex(16)
-        self.r.set(keys.web_token(token), f"{game_id} {seat}")
-        return token
+        return self._issue(keys.web_token, f"{game_id} {seat}")
 
     def ensure_web_token(self, game_id: str, seat: int) -> str:
         """The seat's page token (``web<seat>`` of the game's meta), made now for a game begun without one."""
         meta = owner_keys(game_owner(game_id))["meta"]
-        token = secrets.token_hex(16)
-        self.r.set(keys.web_token(token), f"{game_id} {seat}")
+        token = self.new_web_token(game_id, seat)
         if not self.r.hsetnx(meta, f"web{seat}", token):  # another process made one first: theirs is the one
             self.r.delete(keys.web_token(token))
             token = text(self.r.hget(meta, f"web{seat}") or b"")
@@ -156,13 +162,10 @@ class Players:
 
     def web_token(self, token: str) -> tuple[str, int] | None:
         """(game id, seat) that a page token was issued for, or None."""
-        if not re.fullmatch(r"[0-9a-f]{32}", token or ""):
+        found = self._issued(keys.web_token, token)
+        if found is None or found[1] not in ("0", "1"):
             return None
-        raw = self.r.get(keys.web_token(token))
-        if raw is None:
-            return None
-        game_id, _, seat = text(raw).partition(" ")
-        return (game_id, int(seat)) if seat in ("0", "1") else None
+        return found[0], int(found[1])
 
 
 def page_url(base: str, token: str) -> str:
