@@ -312,7 +312,6 @@ class MonteCarloStrategy:
                 break
         if not tricks:  # not one sample in time (a machine far too loaded): bid the rough count
             return max(1, min(13, round(estimate_tricks([c.index for c in view.hand]))))
-        self.last_est = (tricks, clean)  # for calibration runs
         opp_score = view.scores[opp]
         opp_gain = 10 * opp_bid if opp_bid else (100 if opp_nil else 50)
         target = view.rules.target
