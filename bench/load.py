@@ -264,10 +264,11 @@ def take_events(g: GameDriver, entries: list[Any], stats: dict[str, list[float]]
 
 
 def read_streams(r: Any, streams: dict[str, str], block_ms: int) -> list[Any]:
-    """XREAD of ``streams`` after their ids: one blocking call on one Redis; on a cluster (an XREAD names keys
-    of one slot) one XREAD per stream in a pipeline, polled every 20 ms until ``block_ms`` (a move takes hundreds of ms end
-    to end: the poll adds ~10 ms to it, and polling faster costs the machine more than it measures)."""
-    if not isinstance(r, RedisCluster):
+    """XREAD of ``streams`` after their ids, blocking up to ``block_ms``. On a cluster an XREAD names keys of
+    one slot: one stream blocks as on one Redis (``bench/load_cluster.py`` gives every game its own thread so
+    that it does); several are read by one XREAD each in a pipeline, polled every 20 ms (each poll costs this
+    process and Redis a command per stream, so it is only the fallback)."""
+    if not isinstance(r, RedisCluster) or len(streams) == 1:
         return r.xread(streams, block=block_ms)  # type: ignore[no-any-return]
     deadline = time.monotonic() + block_ms / 1000
     while True:

@@ -19,6 +19,7 @@ from typing import Any
 
 import requests
 from load import TOKEN, Cluster, cpu_by_group, new_games, pct, run_moves
+from redis.cluster import RedisCluster
 
 from service.config import load_config
 from service.context import Services
@@ -72,6 +73,14 @@ def _services(stack: Cluster, broker: str) -> Services:
                                                        "PUBLIC_BASE_URL": stack.base, "TWILIO_AUTH_TOKEN": TOKEN}))
 
 
+def commands_processed(r: Any) -> int:
+    """Commands the Redis masters have processed so far (``INFO stats``; a replica's own not counted)."""
+    if isinstance(r, RedisCluster):
+        return sum(int(info["total_commands_processed"])
+                   for info in r.info("stats", target_nodes=RedisCluster.PRIMARIES).values())
+    return int(r.info("stats")["total_commands_processed"])
+
+
 def main_cluster(args: argparse.Namespace) -> None:
     try:
         socket.create_connection(("127.0.0.1", 5672), timeout=1).close()
@@ -85,26 +94,33 @@ def main_cluster(args: argparse.Namespace) -> None:
         svcs = {"single Redis": _services(single, single.redis_url),
                 "Redis Cluster + RabbitMQ": _services(clustered, AMQP)}
         print(f"machine: {os.cpu_count()} cores; both stacks: gunicorn {args.web_workers}x{args.web_threads}, celery "
-              f"prefork {args.worker_concurrency}; {args.sessions} concurrent games each; {args.seconds:.0f} s each; "
+              f"prefork {args.worker_concurrency}; {args.sessions} concurrent games each, a load thread each; {args.seconds:.0f} s each; "
               f"cluster: 3 masters + 3 replicas, " + (f"WAIT 1 {args.wait_ms} ms" if args.wait_ms else "no WAIT"))
         games = {name: new_games(svc, args.sessions, "7" if name == "single Redis" else "6")
                  for name, svc in svcs.items()}
         moves = {name: 0 for name in stacks}
+        commands = {name: 0 for name in stacks}
         cpu: dict[str, dict[str, float]] = {name: {} for name in stacks}
         lat: dict[str, dict[str, list[float]]] = {name: {"webhook": [], "to_outbox": []} for name in stacks}
         slice_s = args.seconds / args.rounds
+        # a thread per game on both stacks: each waits for its game's stream with a blocking XREAD of one key
+        # (the one form a cluster takes); sharing a thread between games would make the cluster's load
+        # generator poll, and its polls ate more CPU of these two cores than the whole stack under test
+        threads = args.sessions
         for _ in range(args.rounds):
             for name, stack in stacks.items():
                 groups: dict[str, Any] = {n: p.pid for n, p in zip(("redis", "web", "worker"), stack.procs)}
-                cpu0 = cpu_by_group(groups)
-                moves[name] += run_moves(svcs[name], stack.base, games[name], args.threads, slice_s, lat[name])
+                cpu0, n0 = cpu_by_group(groups), commands_processed(svcs[name].redis)
+                moves[name] += run_moves(svcs[name], stack.base, games[name], threads, slice_s, lat[name])
                 cpu1 = cpu_by_group(groups)
+                commands[name] += commands_processed(svcs[name].redis) - n0
                 for k in cpu1:
                     cpu[name][k] = cpu[name].get(k, 0.0) + cpu1[k] - cpu0[k]
         rates = {name: moves[name] / args.seconds for name in stacks}
         for name in stacks:
             print(f"{name}: {rates[name]:.0f} moves/s ({moves[name]} moves); CPU per move (ms): "
-                  + ", ".join(f"{k} {v / max(moves[name], 1) * 1000:.2f}" for k, v in cpu[name].items()))
+                  + ", ".join(f"{k} {v / max(moves[name], 1) * 1000:.2f}" for k, v in cpu[name].items())
+                  + f"; Redis commands per move {commands[name] / max(moves[name], 1):.1f}")
             print(f"  webhook p50 {pct(lat[name]['webhook'], 50) * 1000:.1f} ms p99 "
                   f"{pct(lat[name]['webhook'], 99) * 1000:.1f} ms; webhook -> outbox p50 "
                   f"{pct(lat[name]['to_outbox'], 50) * 1000:.1f} ms p99 {pct(lat[name]['to_outbox'], 99) * 1000:.1f} ms")

@@ -69,7 +69,7 @@ from .store_limits import LimitCounters
 from .store_operator import REQUEUE_LUA, OperatorReads
 from .store_outbox import CLAIM_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
 from .store_reads import QueuedReads
-from .store_replica import ReplicaLagError, lagged, run_replicated
+from .store_replica import ReplicaLagError, lagged, registry_shard, run_replicated
 from .store_snapshot import HEAD_LUA, LOAD_LUA, InPlayGames
 
 __all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "ReplicaLagError", "Store", "StoredEvent",
@@ -229,17 +229,17 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         snap = zlib.compress(json.dumps(snapshot, separators=(",", ":")).encode(), 6) if snapshot is not None else ""
         args = [expected_version, message_id or "", now_ms(), payload, snap]
         if self.replica_wait_ms:  # acknowledged by a replica (store_replica), else ReplicaLagError: retried
-            if entries:
-                self.r.zadd(dirty_key(owner), {owner: now_ms()})  # another slot: before, on its own
+            dirty = (registry_shard(self.r, "dirty", k["ev"], dirty_key(owner)), owner, now_ms(), False)
             replies, acked = run_replicated(self.r, k["ev"], self.replica_wait_ms,
-                                            lambda pipe: queue_script(pipe, self._append, keys, args))
+                                            lambda pipe: queue_script(pipe, self._append, keys, args),
+                                            index=dirty if entries else None)
             reply = replies[-1]
             if acked < 1 and text(reply[0]) != "conflict":
                 lagged("append", owner, self.replica_wait_ms)
                 raise ReplicaLagError(f"append to {owner}: no replica acknowledged it in {self.replica_wait_ms} ms")
         elif entries:  # one round trip: the ZADD runs first, then the script
             pipe = self.r.pipeline(transaction=False)
-            pipe.zadd(dirty_key(owner), {owner: now_ms()})
+            pipe.zadd(registry_shard(self.r, "dirty", k["ev"], dirty_key(owner)), {owner: now_ms()})
             queue_script(pipe, self._append, keys, args)
             reply = pipe.execute()[-1]
         else:

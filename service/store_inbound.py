@@ -11,7 +11,7 @@ from redis.commands.core import Script
 from .codec import text, text_hash
 from .keys import inbound_keys, message_digest, pending_key, pending_member, shards
 from .store_base import Client, now_ms, queue_script
-from .store_replica import lagged, run_replicated
+from .store_replica import lagged, registry_shard, run_replicated
 
 CLAIM_INBOUND_LUA = r"""
 -- KEYS: record, seen (this window), seen (the previous window)
@@ -46,23 +46,29 @@ class InboundRecords:
         now_s = int(time.time())
         keys = inbound_keys(address, message_id, self.dedupe_window_s, now_s)
         expire_at = (now_s // self.dedupe_window_s + 2) * self.dedupe_window_s + 60
-        member = {pending_member(address, message_id): now_ms()}
+        pending, member = self.pending_shard(address, message_id), pending_member(address, message_id)
         claim_args = [message_digest(message_id), ttl_s, expire_at, *flat]
         if self.replica_wait_ms:  # the record on a replica too before the webhook answers (store_replica)
-            self.r.zadd(pending_key(address), member, nx=True)  # another slot: before, on its own
             replies, acked = run_replicated(self.r, keys[0], self.replica_wait_ms,
-                                            lambda pipe: queue_script(pipe, self._claim_in, keys, claim_args))
+                                            lambda pipe: queue_script(pipe, self._claim_in, keys, claim_args),
+                                            index=(pending, member, now_ms(), True))
             claim = text(replies[-1])
             if acked < 1 and claim == "new":
                 lagged("inbound record", address, self.replica_wait_ms)  # answered all the same: logged, counted
         else:
             pipe = self.r.pipeline(transaction=False)
-            pipe.zadd(pending_key(address), member, nx=True)  # the sweep finds it if we die
+            pipe.zadd(pending, {member: now_ms()}, nx=True)  # the sweep finds it if we die
             queue_script(pipe, self._claim_in, keys, claim_args)
             claim = text(pipe.execute()[-1])
         if claim == "done":
-            self.r.zrem(pending_key(address), pending_member(address, message_id))
+            self.r.zrem(pending, member)
         return claim
+
+    def pending_shard(self, address: str, message_id: str) -> str:
+        """The ``{inpend:<k>}`` shard of a message's pending mark: on a cluster one on its record's master
+        (:func:`~service.store_replica.registry_shard`), else :func:`~service.keys.pending_key`."""
+        record = inbound_keys(address, message_id, self.dedupe_window_s, 0)[0]
+        return registry_shard(self.r, "inpend", record, pending_key(address))
 
     def inbound(self, address: str, message_id: str) -> dict[str, str] | None:
         """The recorded message; ``{"status": "done"}`` once it is handled (while its claim lasts); else None."""
@@ -103,7 +109,7 @@ class InboundRecords:
         record = inbound_keys(address, message_id, self.dedupe_window_s, 0)[0]
         if status == "done":
             pipe.delete(record)
-            pipe.zrem(pending_key(address), pending_member(address, message_id))
+            pipe.zrem(self.pending_shard(address, message_id), pending_member(address, message_id))
         else:
             pipe.execute_command("EVAL", "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], "
                                  "'status', ARGV[1]) end", 1, record, status)

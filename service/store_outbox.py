@@ -13,7 +13,7 @@ from typing import Any
 from redis.commands.core import Script
 
 from .codec import text
-from .keys import dirty_key, local_index_key, owner_keys, shards, split_outbox_id
+from .keys import local_index_key, owner_keys, shards, split_outbox_id
 from .store_base import Client, now_ms, queue_script, sid_key
 
 LOCAL_OWNER = "p:-"  # the owner of a local outbox message pushed without an outbox id
@@ -184,10 +184,9 @@ class OutboxRecords:
         """Outbox ids still queued (or stuck sending) for longer than ``older_than_s``; tidies the dirty shards."""
         cutoff = now_ms() - int(older_than_s * 1000)
         found: list[str] = []
-        for owner_b, score in [x for key in shards("dirty")
-                               for x in self.r.zrangebyscore(key, "-inf", cutoff, withscores=True)]:
-            owner = text(owner_b)
-            dirty = dirty_key(owner)
+        for dirty, owner_b, score in [(key, *x) for key in shards("dirty")
+                                      for x in self.r.zrangebyscore(key, "-inf", cutoff, withscores=True)]:
+            owner = text(owner_b)  # tidied in the shard it was found in (store_replica.registry_shard)
             outq = owner_keys(owner)["outq"]
             ns = [text(n) for n in self.r.zrangebyscore(outq, "-inf", cutoff)]
             found.extend(f"{owner}#{n}" for n in ns)

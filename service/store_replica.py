@@ -6,6 +6,13 @@ pipeline as the write, to the node holding the write's slot: on a Redis Cluster,
 (``RedisCluster.get_redis_connection``); a pipeline of one node, so its commands must all be of the
 write's slot (anything else goes through the cluster client before).
 
+An owner's entry in a formerly global index (its ``{dirty:<k>}`` shard, a message's ``{inpend:<k>}``) has to
+be written *before* the write it indexes, and an index shard lies in a slot of its own: on a cluster
+:func:`registry_shard` picks, among the shards of that index, one served by the same master as the write
+(the beat and the sweeps scan every shard, so any shard will do), and the index entry goes in the same
+pipeline, ahead of the write and the ``WAIT``: one round trip, not two. With no such shard (or a topology
+this client has not caught up with) the entry goes first on its own, as it did before.
+
 The policy when no replica answers in time is the caller's: :func:`run_replicated` returns how many did.
 ``Store.append`` raises :class:`ReplicaLagError` (a ``RuntimeError``: the handler task retries, and the
 retried append is a duplicate that waits again); the webhook's record only logs and counts it
@@ -22,7 +29,9 @@ from typing import Any, Callable
 import redis
 from redis.client import Pipeline
 from redis.cluster import RedisCluster
+from redis.crc import key_slot
 
+from .keys import shards
 from .store_base import Client
 
 log = logging.getLogger(__name__)
@@ -34,28 +43,76 @@ class ReplicaLagError(RuntimeError):
     """A write reached its master but no replica acknowledged it within ``SLOWSPADES_REPLICA_WAIT_MS``."""
 
 
-def run_replicated(client: Client, key: str, wait_ms: int, queue: Callable[[Pipeline], None]) -> tuple[list[Any], int]:
+def run_replicated(client: Client, key: str, wait_ms: int, queue: Callable[[Pipeline], None],
+                   index: tuple[str, str, int, bool] | None = None) -> tuple[list[Any], int]:
     """Run the commands ``queue`` puts on a pipeline (all of ``key``'s slot), then ``WAIT 1 wait_ms``, in one
-    round trip on the connection of ``key``'s node; returns (their replies, the replicas that acknowledged)."""
+    round trip on the connection of ``key``'s node; returns (their replies, the replicas that acknowledged).
+
+    ``index``: (shard key, member, score ms, NX) of a sorted-set entry written first (:func:`registry_shard`):
+    in the same pipeline when its shard is served by the same node, else on its own before."""
     attempt = 0
     while True:
         node_client: redis.Redis = client
         if isinstance(client, RedisCluster):
             node_client = client.get_redis_connection(client.get_node_from_key(key))
         pipe = node_client.pipeline(transaction=False)
+        joined = index is not None and same_node(client, index[0], key)
+        if index is not None:
+            (pipe if joined else client).zadd(index[0], {index[1]: index[2]}, nx=index[3])
         queue(pipe)
         pipe.execute_command("WAIT", 1, int(wait_ms))
-        try:
-            replies = pipe.execute()
-        except redis.ResponseError as exc:  # the slot moved (a failover): nothing ran; ask the cluster again
-            if not isinstance(client, RedisCluster) or not str(exc).startswith(("MOVED", "ASK", "CLUSTERDOWN")) \
-                    or attempt == MOVED_RETRIES:
-                raise
+        replies = pipe.execute(raise_on_error=False)
+        moved = [r for r in replies if isinstance(r, redis.ResponseError)
+                 and str(r).startswith(("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN"))]
+        errors = [r for r in replies if isinstance(r, Exception) and r not in moved]
+        if errors:
+            raise errors[0]
+        if joined and moved == replies[:1] and index is not None:  # only the index's shard moved: the write ran
+            client.zadd(index[0], {index[1]: index[2]}, nx=index[3])  # so the index goes after it, through the
+            moved = []  # cluster client (the writer is alive: it is about to act on the write itself)
+        if moved:  # a slot moved (a failover, a reshard): ask the cluster again and redo it all (idempotent)
+            if not isinstance(client, RedisCluster) or attempt == MOVED_RETRIES:
+                raise moved[0]
             client.nodes_manager.initialize()
             attempt += 1
             time.sleep(0.1 * attempt)
             continue
-        return replies[:-1], int(replies[-1])
+        first = 1 if joined else 0
+        return replies[first:-1], int(replies[-1])
+
+
+def same_node(client: Client, a: str, b: str) -> bool:
+    """Whether keys ``a`` and ``b`` are served by one master (always, on a single Redis), as far as this client knows."""
+    if not isinstance(client, RedisCluster):
+        return True
+    cache = client.nodes_manager.slots_cache
+    na, nb = cache.get(key_slot(a.encode())), cache.get(key_slot(b.encode()))
+    return bool(na and nb and na[0].name == nb[0].name)
+
+
+SHARD_SLOTS = {kind: [(key, key_slot(key.encode())) for key in shards(kind)] for kind in ("dirty", "inpend")}
+
+
+def registry_shard(client: Client, kind: str, key: str, default: str) -> str:
+    """The shard of index ``kind`` (``dirty`` or ``inpend``) to hold the entry of the write to ``key``: on a
+    Redis Cluster, one served by the master that serves ``key`` (chosen among them by ``default``, the shard
+    :mod:`service.keys` gives the entry, so that an entry keeps its shard while the topology stays); else
+    ``default``.
+
+    Only the shard an entry was written to may be asked to drop it: a reshard in between leaves it where it
+    was, and the sweep that finds it there removes it (``stale_outbox``, ``stale_inbound``)."""
+    if not isinstance(client, RedisCluster):
+        return default
+    cache = client.nodes_manager.slots_cache
+    here = cache.get(key_slot(key.encode()))
+    if not here:
+        return default
+    master = here[0].name
+    near = [k for k, slot in SHARD_SLOTS[kind] if (cache.get(slot) or [None])[0] is not None
+            and cache[slot][0].name == master]
+    if not near:
+        return default
+    return near[int(default.rpartition(":")[2].rstrip("}")) % len(near)]
 
 
 def lagged(kind: str, key: str, wait_ms: int) -> None:

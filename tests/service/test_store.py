@@ -259,6 +259,47 @@ def test_a_write_waits_for_a_replica_when_asked(redis_client: redis_lib.Redis, b
     assert LAGGED["inbound record"] == before.get("inbound record", 0) + 1
 
 
+def test_a_replicated_write_and_its_index_entry_go_to_one_master(redis_client: redis_lib.Redis, backend: str) -> None:
+    """With SLOWSPADES_REPLICA_WAIT_MS the dirty-owner and pending-message marks are written in the round trip of
+    the write they index: on a cluster in a shard served by the write's master (the sweeps scan every shard),
+    and a sweep finds, and tidies, an owner in whichever shard it is."""
+    store = Store(redis_client, replica_wait_ms=300 if backend == "cluster" else 0)  # one Redis: no replica
+
+    def master(key: str) -> str:
+        if backend != "cluster":
+            return "the one server"
+        return str(redis_client.nodes_manager.slots_cache[redis_client.keyslot(key)][0].name)
+
+    def holders(kind: str, member: str) -> list[str]:
+        return [k for k in shards(kind) if redis_client.zscore(k, member) is not None]
+
+    owners = [game_owner(f"gi{n}") for n in range(12)]
+    for owner in owners:
+        assert store.append(owner, 0, [ev(1)], message_id="m1", outbox=[{"to": "+1", "body": "hi"}]).ok
+        (shard,) = holders("dirty", owner)
+        assert master(shard) == master("{" + owner + "}:ev")
+    senders = [f"+1555111{n:04d}" for n in range(12)]
+    for sender in senders:
+        assert store.record_inbound(sender, "SMi", {"body": "x"}, 60) == "new"
+        (shard,) = holders("inpend", f"{sender} SMi")
+        assert master(shard) == master("{p:" + sender + "}:in:SMi")
+        store.mark_inbound(sender, "SMi", "done")
+        assert holders("inpend", f"{sender} SMi") == []
+
+    # an owner left in another shard (a reshard moved the slots in between): the sweep finds it and tidies it
+    owner = owners[0]
+    (here,) = holders("dirty", owner)
+    other = next(k for k in shards("dirty") if k != here)
+    redis_client.zadd(other, {owner: redis_client.zscore(here, owner)})
+    redis_client.zrem(here, owner)
+    assert sorted(store.stale_outbox(older_than_s=-1)) == sorted(f"{o}#1" for o in owners)
+    for o in owners:
+        store.claim_send(f"{o}#1", 60)
+        store.set_status(f"{o}#1", "sent")
+    assert store.stale_outbox(older_than_s=-1) == []
+    assert [holders("dirty", o) for o in owners] == [[] for _ in owners]
+
+
 def test_the_local_outbox_merges_every_owner_s_stream_and_pages_without_a_gap(redis_client: redis_lib.Redis) -> None:
     """Two owners' streams may give one stream id: the cursor (``<id>@<owner>``) tells them apart."""
     store = Store(redis_client)
