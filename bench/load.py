@@ -268,8 +268,12 @@ def read_streams(r: Any, streams: dict[str, str], block_ms: int) -> list[Any]:
     one slot: one stream blocks as on one Redis (``bench/load_cluster.py`` gives every game its own thread so
     that it does); several are read by one XREAD each in a pipeline, polled every 20 ms (each poll costs this
     process and Redis a command per stream, so it is only the fallback)."""
-    if not isinstance(r, RedisCluster) or len(streams) == 1:
+    if not isinstance(r, RedisCluster):
         return r.xread(streams, block=block_ms)  # type: ignore[no-any-return]
+    if len(streams) == 1:  # addressed to its node: left to route XREAD, redis-py 8 asks COMMAND GETKEYS each time
+        [(key, last)] = streams.items()
+        return r.execute_command("XREAD", "BLOCK", block_ms, "STREAMS", key, last,  # type: ignore[no-any-return]
+                                 target_nodes=r.get_node_from_key(key))
     deadline = time.monotonic() + block_ms / 1000
     while True:
         pipe = r.pipeline(transaction=False)

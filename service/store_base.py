@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator, Mapping, Union
 
 import redis
 from redis.client import Pipeline
-from redis.cluster import RedisCluster
+from redis.cluster import ClusterPipeline, RedisCluster
 from redis.commands.core import AsyncScript, Script
 
 from .codec import text
@@ -36,7 +36,18 @@ def queue_script(pipe: Pipeline, script: Script | AsyncScript, keys: list[Any], 
     ``SCRIPT EXISTS`` first, one more round trip per pipeline; EVAL never meets a missing script and
     the server keeps the compiled script by its hash anyway. (``execute_command``: a cluster pipeline has no
     ``eval`` of its own; it routes EVAL by its keys.)"""
-    pipe.execute_command("EVAL", script.script, len(keys), *keys, *args)
+    queue_eval(pipe, script.script, keys, args)
+
+
+def queue_eval(pipe: Pipeline, body: str, keys: list[Any], args: list[Any]) -> None:
+    """Queue ``EVAL body`` on a pipeline; on a cluster pipeline addressed to the node of its first key: left
+    to find its node itself, a cluster pipeline of redis-py 8 asks a server ``COMMAND GETKEYS`` for every
+    EVAL it holds (a round trip each, before the pipeline is even sent), where a plain ``RedisCluster`` call
+    reads the keys from the arguments. (A MOVED reply is followed all the same: the retry routes by key.)"""
+    if isinstance(pipe, ClusterPipeline):
+        pipe.execute_command("EVAL", body, len(keys), *keys, *args, target_nodes=pipe.get_node_from_key(keys[0]))
+    else:
+        pipe.execute_command("EVAL", body, len(keys), *keys, *args)
 
 
 def sid_key(stream_id: str) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from redis.commands.core import Script
 
 from .codec import text, text_hash
 from .keys import inbound_keys, message_digest, pending_key, pending_member, shards
-from .store_base import Client, now_ms, queue_script
+from .store_base import Client, now_ms, queue_eval, queue_script
 from .store_replica import lagged, registry_shard, run_replicated
 
 CLAIM_INBOUND_LUA = r"""
@@ -111,8 +111,8 @@ class InboundRecords:
             pipe.delete(record)
             pipe.zrem(self.pending_shard(address, message_id), pending_member(address, message_id))
         else:
-            pipe.execute_command("EVAL", "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], "
-                                 "'status', ARGV[1]) end", 1, record, status)
+            queue_eval(pipe, "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], "
+                             "'status', ARGV[1]) end", [record], [status])
 
     def stale_inbound(self, older_than_s: float) -> list[tuple[str, str]]:
         """(address, message id) of recorded messages not handled after ``older_than_s`` (the web died

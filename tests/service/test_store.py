@@ -300,6 +300,30 @@ def test_a_replicated_write_and_its_index_entry_go_to_one_master(redis_client: r
     assert [holders("dirty", o) for o in owners] == [[] for _ in owners]
 
 
+def test_pipelined_scripts_cost_no_extra_round_trip(redis_client: redis_lib.Redis, backend: str) -> None:
+    """A cluster pipeline that holds an EVAL finds its node from the script's keys, as a single call does, not by
+    asking a server ``COMMAND GETKEYS`` first (redis-py 8 does that for every EVAL left to its routing: a round
+    trip each on every move's append, inbound record and settle)."""
+    store = Store(redis_client)
+    nodes = redis_client.get_primaries() if backend == "cluster" else [None]
+
+    def getkeys_calls() -> int:
+        stats = [redis_client.info("commandstats", target_nodes=n) if n else redis_client.info("commandstats")
+                 for n in nodes]
+        return sum(int(st.get("cmdstat_command|getkeys", {}).get("calls", 0)) for st in stats)
+
+    before = getkeys_calls()
+    ids = store.append(game_owner("gk"), 0, [ev(1)], message_id="m1", outbox=[{"body": "x"}]).outbox_ids
+    assert store.record_inbound("+15551110042", "SMk", {"body": "x"}, 60) == "new"
+    store.mark_inbound("+15551110042", "SMk", "processing")
+    store.mark_inbound("+15551110042", "SMk", "done")
+    pipe = store.pipeline()
+    store.settle_local_many([{"id": ids[0], "to": "+1", "body": "x"}], [], tail=pipe, token="t")
+    pipe.execute()
+    assert getkeys_calls() == before
+    assert store.inbound("+15551110042", "SMk") == {"status": "done"}
+
+
 def test_the_local_outbox_merges_every_owner_s_stream_and_pages_without_a_gap(redis_client: redis_lib.Redis) -> None:
     """Two owners' streams may give one stream id: the cursor (``<id>@<owner>``) tells them apart."""
     store = Store(redis_client)
