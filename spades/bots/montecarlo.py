@@ -395,7 +395,7 @@ class MonteCarloStrategy:
                     if lead >= 0:
                         v = deal.finish_trick(a2, b, False, lead, c, t, t_op, broken, exact)
                     elif bin(a).count("1") <= exact:
-                        v = deal.answer(a2, b, True, c, t, broken, -1e18)
+                        v = deal.answer(a2, b, True, c, t, broken)
                     else:
                         mode = deal.mode(1, (t, t_op))
                         f = deal.follow_card(b, a2, c, mode)
