@@ -6,7 +6,7 @@ seat 1 the opponent. Two things are offered:
 
 * :meth:`Deal.solve`: the exact value of the rest of the hand, me maximising and the opponent
   minimising a utility ``U[t]`` of the number of tricks ``t`` I end the hand with (minimax with
-  memoisation, equivalent cards searched once, and a cut inside each trick);
+  memoisation, equivalent cards searched once, alpha-beta with the bounds kept in the memo);
 * :meth:`Deal.rollout`: the rest of the hand played quickly by a rule for each side that sees all
   the cards (win a trick while the bid is short, duck once it is made, duck as a nil bidder, and
   force tricks on an opponent's nil), handing over to :meth:`Deal.solve` for the last tricks.
@@ -24,6 +24,7 @@ SUIT_BITS = 0x1FFF
 NO_SPADES = ((1 << 52) - 1) ^ SUIT_BITS
 
 WIN, DUCK, AVOID, SET = 0, 1, 2, 3
+INF = 1e18
 CLOCK_EVERY = 256  # positions between two looks at the clock (when a deadline is set)
 
 
@@ -109,7 +110,7 @@ class Deal:
     ``nil`` drive the rollout rule; ``nodes`` counts the work of every search of one decision.
     ``deadline`` (a :func:`time.perf_counter` value, or ``None``) is looked at every
     :data:`CLOCK_EVERY` positions; once it has passed the search raises :class:`TimeUp`. The
-    memo keeps only finished (exact) values, so the deal can still be searched afterwards.
+    memo keeps only bounds proven by finished searches, so the deal can still be searched afterwards.
     """
 
     def __init__(self, utility: Sequence[float], bids: tuple[int, int], nil: tuple[bool, bool],
@@ -117,7 +118,10 @@ class Deal:
         self.U = list(utility)
         self.bids = bids
         self.nil = nil
-        self.memo: dict[tuple[int, int, int, int, bool], float] = {}
+        self.memo: dict[tuple[int, int, bool, int, bool], tuple[float, float]] = {}
+        # the least and greatest utility still reachable with t tricks taken and k to play
+        self.umin = [[min(self.U[t:t + k + 1]) for k in range(14)] for t in range(14)]
+        self.umax = [[max(self.U[t:t + k + 1]) for k in range(14)] for t in range(14)]
         self.nodes = 0
         self.deadline = deadline
 
@@ -127,58 +131,92 @@ class Deal:
             raise TimeUp
 
     # -- exact search ------------------------------------------------------------------------
-    def solve(self, a: int, b: int, lead_me: bool, t: int, broken: bool) -> float:
-        """My value at the start of a trick: ``a`` my cards, ``b`` the opponent's, ``t`` my tricks so far."""
+    def solve(self, a: int, b: int, lead_me: bool, t: int, broken: bool,
+              alpha: float = -INF, beta: float = INF) -> float:
+        """My value at the start of a trick: ``a`` my cards, ``b`` the opponent's, ``t`` my tricks so far.
+
+        Alpha-beta (fail-soft): the value is exact when it lies strictly inside ``(alpha, beta)``;
+        otherwise it is a bound on the far side of the window. The memo keeps, for each position,
+        the bounds found so far (exact when they meet), and the utility's least and greatest value
+        over the tricks still to play bound every position before any search.
+        """
         if not a:
             return self.U[t]
         key = (a, b, lead_me, t, broken)
         memo = self.memo
         got = memo.get(key)
         if got is not None:
-            return got
+            lo, hi = got
+            if lo == hi or lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        else:
+            k = a.bit_count()
+            lo, hi = self.umin[t][k], self.umax[t][k]
+            if lo == hi or lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+        a0, b0 = alpha, beta
         self._tick()
         if lead_me:
-            best = -1e18
+            best = -INF
             for lead in reps(a, b, lead_allowed(a, broken)):
-                v = self.answer(a ^ (1 << lead), b, True, lead, t, broken, best)
+                v = self.answer(a ^ (1 << lead), b, True, lead, t, broken, alpha if alpha > best else best, beta)
                 if v > best:
                     best = v
+                    if best >= beta:
+                        break
         else:
-            best = 1e18
+            best = INF
             for lead in reps(b, a, lead_allowed(b, broken)):
-                v = self.answer(a, b ^ (1 << lead), False, lead, t, broken, best)
+                v = self.answer(a, b ^ (1 << lead), False, lead, t, broken, alpha, beta if beta < best else best)
                 if v < best:
                     best = v
-        memo[key] = best
+                    if best <= alpha:
+                        break
+        if best <= a0:
+            hi = best if best < hi else hi
+        elif best >= b0:
+            lo = best if best > lo else lo
+        else:
+            lo = hi = best
+        memo[key] = (lo, hi)
         return best
 
-    def answer(self, a: int, b: int, lead_me: bool, lead: int, t: int, broken: bool, bound: float) -> float:
+    def answer(self, a: int, b: int, lead_me: bool, lead: int, t: int, broken: bool,
+               alpha: float = -INF, beta: float = INF) -> float:
         """The value once ``lead`` is on the table (already taken from its owner's mask), the follower
-        choosing best; stops early once the result cannot beat ``bound`` for the leader."""
+        choosing best; alpha-beta in the window ``(alpha, beta)`` as :meth:`solve`."""
         ls = lead // 13
         if ls == 0:
             broken = True
         if lead_me:  # the opponent follows, minimising
-            best = 1e18
+            best = INF
             for f in reps(b, a | 1 << lead, follow_allowed(b, ls)):
                 fs = f // 13
                 won = (f > lead) if fs == ls else fs == 0
                 nb = broken or fs == 0
-                v = self.solve(a, b ^ (1 << f), not won, t + (not won), nb)
+                v = self.solve(a, b ^ (1 << f), not won, t + (not won), nb, alpha, beta if beta < best else best)
                 if v < best:
                     best = v
-                    if best <= bound:
+                    if best <= alpha:
                         break
             return best
-        best = -1e18
+        best = -INF
         for f in reps(a, b | 1 << lead, follow_allowed(a, ls)):
             fs = f // 13
             won = (f > lead) if fs == ls else fs == 0
             nb = broken or fs == 0
-            v = self.solve(a ^ (1 << f), b, won, t + won, nb)
+            v = self.solve(a ^ (1 << f), b, won, t + won, nb, alpha if alpha > best else best, beta)
             if v > best:
                 best = v
-                if best >= bound:
+                if best >= beta:
                     break
         return best
 
