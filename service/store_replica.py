@@ -3,8 +3,8 @@ connection (``SLOWSPADES_REPLICA_WAIT_MS``; off, 0, for a single Redis without r
 
 ``WAIT`` counts the replicas that acknowledged the writes of *its own connection*, so it goes in the same
 pipeline as the write, to the node holding the write's slot: on a Redis Cluster, that node's own client
-(``RedisCluster.get_redis_connection``); a pipeline of one node, so its commands must all be of the
-write's slot (anything else goes through the cluster client before).
+(``RedisCluster.get_redis_connection``); a pipeline of one node, so its commands must all be served by
+that node: the write's slot, and at most the index entry below.
 
 An owner's entry in a formerly global index (its ``{dirty:<k>}`` shard, a message's ``{inpend:<k>}``) has to
 be written *before* the write it indexes, and an index shard lies in a slot of its own: on a cluster
