@@ -265,24 +265,15 @@ def take_events(g: GameDriver, entries: list[Any], stats: dict[str, list[float]]
 
 def read_streams(r: Any, streams: dict[str, str], block_ms: int) -> list[Any]:
     """XREAD of ``streams`` after their ids, blocking up to ``block_ms``. On a cluster an XREAD names keys of
-    one slot: one stream blocks as on one Redis (``bench/load_cluster.py`` gives every game its own thread so
-    that it does); several are read by one XREAD each in a pipeline, polled every 20 ms (each poll costs this
-    process and Redis a command per stream, so it is only the fallback)."""
+    one slot, so it takes one stream (``bench/load_cluster.py`` gives every game its own thread), addressed to
+    its node: left to route an XREAD itself, redis-py 8 asks a server ``COMMAND GETKEYS`` each time."""
     if not isinstance(r, RedisCluster):
         return r.xread(streams, block=block_ms)  # type: ignore[no-any-return]
-    if len(streams) == 1:  # addressed to its node: left to route XREAD, redis-py 8 asks COMMAND GETKEYS each time
-        [(key, last)] = streams.items()
-        return r.execute_command("XREAD", "BLOCK", block_ms, "STREAMS", key, last,  # type: ignore[no-any-return]
-                                 target_nodes=r.get_node_from_key(key))
-    deadline = time.monotonic() + block_ms / 1000
-    while True:
-        pipe = r.pipeline(transaction=False)
-        for key, last in streams.items():
-            pipe.xread({key: last})
-        out = [x for reply in pipe.execute() for x in reply or []]
-        if out or time.monotonic() > deadline:
-            return out
-        time.sleep(0.02)
+    if len(streams) != 1:
+        raise ValueError("on a Redis Cluster one stream per XREAD: one load thread per game")
+    [(key, last)] = streams.items()
+    return r.execute_command("XREAD", "BLOCK", block_ms, "STREAMS", key, last,  # type: ignore[no-any-return]
+                             target_nodes=r.get_node_from_key(key))
 
 
 def run_spread(svc: Services, base: str, games: list[GameDriver], sessions: int, threads: int, seconds: float,

@@ -229,10 +229,10 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         snap = zlib.compress(json.dumps(snapshot, separators=(",", ":")).encode(), 6) if snapshot is not None else ""
         args = [expected_version, message_id or "", now_ms(), payload, snap]
         if self.replica_wait_ms:  # acknowledged by a replica (store_replica), else ReplicaLagError: retried
-            dirty = (registry_shard(self.r, "dirty", k["ev"], dirty_key(owner)), owner, now_ms(), False)
+            dirty = (registry_shard(self.r, "dirty", k["ev"], dirty_key(owner)), owner, now_ms(), False) \
+                if entries else None
             replies, acked = run_replicated(self.r, k["ev"], self.replica_wait_ms,
-                                            lambda pipe: queue_script(pipe, self._append, keys, args),
-                                            index=dirty if entries else None)
+                                            lambda pipe: queue_script(pipe, self._append, keys, args), index=dirty)
             reply = replies[-1]
             if acked < 1 and text(reply[0]) != "conflict":
                 lagged("append", owner, self.replica_wait_ms)

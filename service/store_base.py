@@ -35,7 +35,7 @@ def queue_script(pipe: Pipeline, script: Script | AsyncScript, keys: list[Any], 
     """Queue a Lua script on a pipeline as ``EVAL`` of its text: redis-py's own way (``client=pipe``) asks
     ``SCRIPT EXISTS`` first, one more round trip per pipeline; EVAL never meets a missing script and
     the server keeps the compiled script by its hash anyway. (``execute_command``: a cluster pipeline has no
-    ``eval`` of its own; it routes EVAL by its keys.)"""
+    ``eval`` of its own; :func:`queue_eval` addresses it to its keys' node.)"""
     queue_eval(pipe, script.script, keys, args)
 
 

@@ -81,38 +81,38 @@ def run_replicated(client: Client, key: str, wait_ms: int, queue: Callable[[Pipe
         return replies[first:-1], int(replies[-1])
 
 
-def same_node(client: Client, a: str, b: str) -> bool:
-    """Whether keys ``a`` and ``b`` are served by one master (always, on a single Redis), as far as this client knows."""
-    if not isinstance(client, RedisCluster):
-        return True
-    cache = client.nodes_manager.slots_cache
-    na, nb = cache.get(key_slot(a.encode())), cache.get(key_slot(b.encode()))
-    return bool(na and nb and na[0].name == nb[0].name)
+def master_of(client: RedisCluster, key: str, slot: int | None = None) -> str | None:
+    """The name of the master serving ``key``'s slot (``slot``, if known), as far as this client knows (None: a
+    slot it has no node for)."""
+    nodes = client.nodes_manager.slots_cache.get(key_slot(key.encode()) if slot is None else slot)
+    return nodes[0].name if nodes else None
 
 
 SHARD_SLOTS = {kind: [(key, key_slot(key.encode())) for key in shards(kind)] for kind in ("dirty", "inpend")}
 
 
+def same_node(client: Client, a: str, b: str) -> bool:
+    """Whether keys ``a`` and ``b`` are served by one master (always, on a single Redis), as far as this client knows."""
+    if not isinstance(client, RedisCluster):
+        return True
+    here = master_of(client, a)
+    return here is not None and here == master_of(client, b)
+
+
 def registry_shard(client: Client, kind: str, key: str, default: str) -> str:
-    """The shard of index ``kind`` (``dirty`` or ``inpend``) to hold the entry of the write to ``key``: on a
-    Redis Cluster, one served by the master that serves ``key`` (chosen among them by ``default``, the shard
-    :mod:`service.keys` gives the entry, so that an entry keeps its shard while the topology stays); else
-    ``default``.
+    """The shard of index ``kind`` (``dirty`` or ``inpend``, :func:`~service.keys.shards`) to hold the entry of
+    the write to ``key``: on a Redis Cluster, one served by the master that serves ``key`` (chosen among them by
+    ``default``'s place among the shards, ``default`` being the shard :mod:`service.keys` gives the entry, so
+    that an entry keeps its shard while the topology stays); else, or if no shard is on that master, ``default``.
 
     Only the shard an entry was written to may be asked to drop it: a reshard in between leaves it where it
     was, and the sweep that finds it there removes it (``stale_outbox``, ``stale_inbound``)."""
     if not isinstance(client, RedisCluster):
         return default
-    cache = client.nodes_manager.slots_cache
-    here = cache.get(key_slot(key.encode()))
-    if not here:
-        return default
-    master = here[0].name
-    near = [k for k, slot in SHARD_SLOTS[kind] if (cache.get(slot) or [None])[0] is not None
-            and cache[slot][0].name == master]
-    if not near:
-        return default
-    return near[int(default.rpartition(":")[2].rstrip("}")) % len(near)]
+    master = master_of(client, key)
+    every = SHARD_SLOTS[kind]
+    near = [k for k, slot in every if master is not None and master_of(client, k, slot) == master]
+    return near[[k for k, _ in every].index(default) % len(near)] if near else default
 
 
 def lagged(kind: str, key: str, wait_ms: int) -> None:
