@@ -50,10 +50,10 @@ from twilio.request_validator import RequestValidator  # noqa: E402
 
 from service.config import load_config  # noqa: E402
 from service.context import Services  # noqa: E402
-from service.keys import shards  # noqa: E402
 from service.lifecycle.invitations import create_game  # noqa: E402
 from service.operator.games import verify_game  # noqa: E402
-from service.store_base import log_digest  # noqa: E402
+from service.store.base import log_digest  # noqa: E402
+from service.store.keys import shards  # noqa: E402
 
 TOKEN = "chaos-token"
 UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)

@@ -64,8 +64,8 @@ from bench.histories import write_histories  # noqa: E402
 from service.config import load_config  # noqa: E402
 from service.context import Services  # noqa: E402
 from service.conversation_port import command_text  # noqa: E402
-from service.keys import game_head, game_owner, game_snapshot, owner_keys  # noqa: E402
 from service.lifecycle.invitations import create_game  # noqa: E402
+from service.store.keys import game_head, game_owner, game_snapshot, owner_keys  # noqa: E402
 from spades import bots  # noqa: E402
 from spades.events import from_dict  # noqa: E402
 from spades.game import Game, view  # noqa: E402

@@ -10,7 +10,7 @@ import os
 from typing import Any, Mapping
 
 from .lifecycle.settings import SETTINGS as LIFECYCLE_SETTINGS
-from .store_base import is_cluster
+from .store.base import is_cluster
 
 # name -> (default, kind, description). The README's table is written from this.
 SETTINGS: dict[str, tuple[Any, str, str]] = {

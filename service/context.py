@@ -7,29 +7,16 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-import redis
-from redis.backoff import ExponentialBackoff
-from redis.cluster import RedisCluster
-from redis.retry import Retry
-
 from spades.dealer import Dealer
 
 from .games.cache import GameCache, SeatCache
-from .players import Players
-from .store import Store
-from .store_base import Client, is_cluster
+from .store import Client, Store, connect
+from .store.players import Players
 
 
 def redis_client(config: dict[str, Any]) -> Client:
-    """The client of ``REDIS_URL``: a ``RedisCluster`` for ``redis+cluster://host:port`` (or with
-    ``REDIS_CLUSTER``; it finds the other nodes from that one), else one ``Redis``."""
-    url = str(config["REDIS_URL"])
-    if is_cluster(config):
-        url = "redis://" + url[len("redis+cluster://"):] if url.startswith("redis+cluster://") else url
-        # retried across a failover (a replica takes over a master's slots within seconds)
-        return RedisCluster.from_url(url, decode_responses=False, socket_timeout=10, socket_connect_timeout=2,
-                                     retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 20))
-    return redis.Redis.from_url(url, decode_responses=False, health_check_interval=30, socket_timeout=10)
+    """The client of ``REDIS_URL`` (:func:`service.store.connect`)."""
+    return connect(config)
 
 
 @dataclass

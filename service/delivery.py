@@ -18,11 +18,11 @@ from urllib.parse import quote
 from twilio.base.exceptions import TwilioException, TwilioRestException
 from twilio.rest import Client as TwilioClient
 
-from . import keys, limits
+from . import limits
+from .addresses import EMAIL, SMS
 from .context import Services
 from .lifecycle.optout import FINAL, may_send
-from .players import EMAIL, SMS
-from .store import new_claim_token, split_outbox_id
+from .store import keys, new_claim_token, split_outbox_id
 
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
 

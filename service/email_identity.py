@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from email.utils import parseaddr
 from typing import Mapping
 
-from .players import EMAIL, BadAddress, parse_address
+from .addresses import EMAIL, BadAddress, parse_address
 
 SPF_FIELD = "X-Mailgun-Spf"
 DKIM_FIELD = "X-Mailgun-Dkim-Check-Result"

@@ -25,7 +25,7 @@ from spades.game import view
 
 from . import conversation_port as port
 from . import email_identity
-from .codec import text, text_hash
+from .addresses import address_kind, page_url
 from .context import Services
 from .games import outbox
 from .games.apply import MoveRead, queue_read
@@ -35,8 +35,8 @@ from .games.players import label_of as game_label
 from .games.result import Outcome, Result
 from .lifecycle import commands, invitations, reminders, routing
 from .lifecycle.commands import Message
-from .players import address_kind, page_url
 from .store import player_owner
+from .store.codec import text, text_hash
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@
 
 :func:`invite_refusal` gives the refusal of an invitation (a lifecycle template and its context) or
 None; :func:`flood_check` the flood verdict of an inbound message; :func:`split_sms_cap` sorts
-outgoing entries into those that may go and those the cap holds back. Counters: ``service.store_limits``.
+outgoing entries into those that may go and those the cap holds back. Counters: ``service.store.limits``.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any
 
 import phonenumbers
 
+from .addresses import SMS, address_kind
 from .context import Services
-from .players import SMS, address_kind
 
 log = logging.getLogger(__name__)
 

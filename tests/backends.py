@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from service.store_base import scan_keys
+from service.store.base import scan_keys
 
 BOTH = pytest.mark.parametrize("backend", ["single", "cluster"], indirect=True)
 

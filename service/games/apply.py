@@ -19,8 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from redis.client import Pipeline
-
 from spades import snapshot
 from spades.autoplay import autoplay
 from spades.commands import Command
@@ -28,10 +26,9 @@ from spades.errors import GameOverError, RuleError
 from spades.events import Event, GameEnded, HandStarted, to_dict
 from spades.game import Game, decide, fold
 
-from .. import clock, keys
-from ..codec import text, text_hash
-from ..store import game_owner, now_ms
-from ..store_life import PLAYER_READS
+from ..store import Pipeline, clock, game_owner, keys, now_ms
+from ..store.codec import text, text_hash
+from ..store.life import PLAYER_READS
 from .cache import STATE_READS, Taken
 from .players import PlayerInfo, info_of, players_from, players_info, queue_players, seats
 from .result import AfterMove, Outcome, Result, TurnState, movers_field

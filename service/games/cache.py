@@ -9,14 +9,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from redis.client import Pipeline
-
 from spades import snapshot
 from spades.events import Event, from_dict
 from spades.game import Game
 
-from .. import keys
-from ..store import Store
+from ..store import Pipeline, Store, keys
 
 STATE_READS = 1  # the replies take_queued queues
 RECENT = 12  # the newest events kept with a cached game (the news of a seat a little behind, without reading them)

@@ -12,7 +12,7 @@ from spades.errors import GameOverError, RuleError
 from spades.game import Game, view
 
 from .. import conversation_port as port
-from ..players import address_kind
+from ..addresses import address_kind
 from .apply import MoveRead, apply
 from .outbox import reply_rendered
 from .players import info_of, resolve_labels, seat_of

@@ -14,10 +14,9 @@ from chat.page import email_link
 from chat.render import Rendered
 from chat.render import render as chat_render
 
-from .. import keys
+from ..addresses import EMAIL, address_kind, page_url, reply_address
 from ..conversation_port import named
-from ..players import EMAIL, address_kind, page_url, reply_address
-from ..store import game_owner, player_owner
+from ..store import game_owner, keys, player_owner
 from .players import is_stopped, lang_of, seat_of
 from .result import Outcome, Result
 

@@ -10,15 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 
-from redis.client import Pipeline
-
 from chat.languages import language_for_address
 
-from .. import keys
-from ..codec import text, text_hash
-from ..keys import number_field
-from ..store import Store
-from ..store_life import PLAYER_READS
+from ..store import Pipeline, Store, keys
+from ..store.codec import text, text_hash
+from ..store.keys import number_field
+from ..store.life import PLAYER_READS
 
 if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
     from ..context import Services

@@ -9,7 +9,6 @@ from spades import snapshot
 from spades.events import HouseRules, to_dict
 from spades.game import fold, new_game
 
-from .. import clock
 from ..store import game_owner
 from .result import Outcome, Result
 from .turns import turn_messages
@@ -30,7 +29,7 @@ def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], update
     fields to write with it). ``Result.game`` is the game started, for the lifecycle to schedule its turn."""
     events = new_game(gid, rules_of(meta), svc.dealer(gid, 0))
     game = fold(events)
-    updates = dict(updates, status="active", started=str(clock.now_ms(svc.redis)))
+    updates = dict(updates, status="active", started=str(svc.store.clock.now_ms()))
     events, outbox = turn_messages(svc, gid, meta, game, events, updates, everyone=True)
     res = svc.store.append(game_owner(gid), 0, [to_dict(e) for e in events], message_id=message_id,
                            outbox=outbox, meta=updates, snapshot=snapshot.dump(game))

@@ -17,8 +17,8 @@ from spades.events import Event, from_dict, redact
 from spades.game import Game, decide, fold, view
 
 from .. import conversation_port as port
-from .. import keys
-from ..players import address_kind
+from ..addresses import address_kind
+from ..store import keys
 from . import summaries
 from .outbox import outbound
 from .players import PlayerInfo, info_of, players_info, resolve_labels, seats

@@ -12,7 +12,7 @@ Modules:
 * :mod:`.hooks`: what follows a change of a game (its new turn scheduled), after each message handled too.
 * :mod:`.commands`: the lifecycle's own words, dispatched to by :mod:`service.inbound`.
 
-The due work (the ``{due:<k>}`` shards) is kept by :mod:`service.store_due`, scanned by the beat (:mod:`workers.beat`).
+The due work (the ``{due:<k>}`` shards) is kept by :mod:`service.store.due`, scanned by the beat (:mod:`workers.beat`).
 
 Redis keys (besides the service's, see :mod:`service.store`): ``{due:<k>}`` (zset shards of due work),
 ``{beat}:lock``, ``{g:<id>}:life`` (hash: the current turn and the game's pauses),

@@ -15,10 +15,10 @@ from spades import bots
 from spades.commands import Command
 from spades.game import Game, PlayerView, view
 
-from .. import keys
 from ..context import Services
 from ..games.moves import service_move
 from ..games.result import Result
+from ..store import keys
 
 STRATEGY = "pimc"  # NEW BOT, and AUTO ON for an absent player
 EASY = "basic"  # NEW BOT EASY

@@ -9,14 +9,14 @@ from dataclasses import dataclass
 from chat import Intent
 from chat import render as chat_render
 
-from .. import clock, keys
+from ..addresses import SMS, address_kind
 from ..context import Services
 from ..conversation_port import render_message
 from ..games import outbox
 from ..games.moves import player_move
 from ..games.players import label_of, lang_of, name_of, seat_of
 from ..games.result import Outcome, Result
-from ..players import SMS, address_kind
+from ..store import keys
 from . import invitations, optout, reminders, routing, timeouts
 
 RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms nothing
@@ -149,7 +149,7 @@ def ask_resign(svc: Services, m: Message) -> Result:
     seat = seat_of(meta, m.sender)
     if seat is None:
         return Result([], Outcome.IGNORED, gid)
-    svc.store.set_player_life(m.sender, {"resign": gid, "resign_at": str(clock.now_ms(svc.redis))})
+    svc.store.set_player_life(m.sender, {"resign": gid, "resign_at": str(svc.store.clock.now_ms())})
     opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
     rendered = render_message("confirm_resign", lang_of(svc, m.sender), address_kind(m.sender),
                               label=(label_of(svc, m.sender, gid) + " ").lstrip(), opp=opp)
@@ -160,7 +160,7 @@ def ask_resign(svc: Services, m: Message) -> Result:
 def _resign_pending(svc: Services, sender: str) -> str | None:
     life = svc.store.player_life(sender)
     gid = life.get("resign")
-    if not gid or clock.now_ms(svc.redis) - int(life.get("resign_at", "0")) > RESIGN_WINDOW_MS:
+    if not gid or svc.store.clock.now_ms() - int(life.get("resign_at", "0")) > RESIGN_WINDOW_MS:
         return None
     return gid if svc.store.meta(gid).get("status") == "active" else None
 

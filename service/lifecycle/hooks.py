@@ -11,14 +11,12 @@
 
 from __future__ import annotations
 
-from redis.client import Pipeline
-
 from spades.game import Game
 
-from .. import clock, keys
-from ..codec import text_hash
 from ..context import Services
 from ..games.result import AfterMove, BotTurn, Outcome, Result, TurnState
+from ..store import Pipeline, clock, keys
+from ..store.codec import text_hash
 from . import reminders, routing
 
 

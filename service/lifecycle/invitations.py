@@ -22,18 +22,18 @@ from typing import Any
 
 from spades.events import HouseRules
 
-from .. import clock, keys, limits
-from .. import store_due as due
+from .. import limits
+from ..addresses import EMAIL, BadAddress, address_kind, parse_address
 from ..context import Services
 from ..conversation_port import render_message
-from ..games import outbox
+from ..games import outbox, status
 from ..games.players import default_lang, is_stopped, lang_of, name_of, number_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.start import rules_of
 from ..games.start import start as start_game
-from ..players import EMAIL, BadAddress, address_kind, parse_address
-from ..store import game_owner
-from ..store_due import Item
+from ..store import due as due
+from ..store import game_owner, keys
+from ..store.due import Item
 from . import bot, hooks, settings
 
 
@@ -66,10 +66,10 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="self", text=(target or "")[:40])
     if is_stopped(svc, invitee):
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="stopped", text=invitee)
-    limited = limits.invite_refusal(svc, sender, invitee, message_id, clock.now_ms(svc.redis) / 1000)
+    limited = limits.invite_refusal(svc, sender, invitee, message_id, svc.store.clock.now_ms() / 1000)
     if limited is not None:  # abuse limits (service.limits), each with its own reply
         return outbox.reply(svc, sender, message_id, limited.template, **limited.context)
-    now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
+    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
     gid = game_id_for(message_id)
     expires = now_ms + int(settings.get(svc.config, "INVITE_TTL")) * 1000
     meta = new_meta(svc, gid, sender, invitee, rules, now_ms)
@@ -82,11 +82,10 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         outbox.entry(svc, sender, "invite_sent", game_id=gid, seat=0, meta=meta, meta_updates=updates,
                       opp=name_of(svc, invitee), days=days),
     ]
-    res = svc.store.append(game_owner(gid), 0, [], message_id=message_id, outbox=[e for e in entries if e],
-                           meta=updates)
-    if res.ok:
-        due.schedule(svc.redis, Item("x", gid), expires)
-    return Result(res.outbox_ids, Outcome.INVITED if res.ok else Outcome(res.status), gid)
+    res = status.change(svc, gid, message_id, Outcome.INVITED, entries, updates)
+    if res.outcome == Outcome.INVITED:
+        svc.store.due.schedule(Item("x", gid), expires)
+    return res
 
 
 def new_meta(svc: Services, gid: str, seat0: str, seat1: str, rules: HouseRules, now_ms: int) -> dict[str, str]:
@@ -112,7 +111,7 @@ def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], update
     (``Result.bot``: the computer's move to queue, if it begins)."""
     out = start_game(svc, message_id, gid, meta, updates)
     if out.game is not None:
-        due.cancel(svc.redis, Item("x", gid))
+        svc.store.due.cancel(Item("x", gid))
         out.bot = hooks.after_game_change(svc, gid, out.game)
     return out
 
@@ -124,7 +123,7 @@ def start_bot_game(svc: Services, message_id: str, sender: str, rules: HouseRule
     done = svc.store.consumed(game_owner(gid), message_id)
     if done is not None:
         return Result(done, Outcome.DUPLICATE, gid)
-    meta = new_meta(svc, gid, sender, bot.address_for(strategy), rules, clock.now_ms(svc.redis))
+    meta = new_meta(svc, gid, sender, bot.address_for(strategy), rules, svc.store.clock.now_ms())
     return start(svc, message_id, gid, meta, dict(meta))
 
 
@@ -135,7 +134,7 @@ def create_game(svc: Services, game_id: str, seat0: str, seat1: str, message_id:
     rules = HouseRules(target=target or 500)
     if not start_now:
         return invite(svc, message_id, seat0, seat1, rules)
-    meta = new_meta(svc, game_id, seat0, seat1, rules, clock.now_ms(svc.redis))
+    meta = new_meta(svc, game_id, seat0, seat1, rules, svc.store.clock.now_ms())
     return start(svc, message_id, game_id, meta, dict(meta))
 
 
@@ -174,10 +173,9 @@ def decline(svc: Services, message_id: str, sender: str, game_id: str | None = N
                       rendered=render_message("declined", lang_of(svc, inviter), address_kind(inviter),
                                               opp=name_of(svc, sender)))
     ok = outbox.entry(svc, sender, "decline_done", game_id=gid, seat=1, meta=meta, opp=name_of(svc, inviter))
-    res = svc.store.append(game_owner(gid), 0, [], message_id=message_id, outbox=[x for x in (e, ok) if x],
-                           meta={"status": "declined"})
-    due.cancel(svc.redis, Item("x", gid))
-    return Result(res.outbox_ids, Outcome.DECLINED if res.ok else Outcome(res.status), gid)
+    res = status.change(svc, gid, message_id, Outcome.DECLINED, [e, ok], {"status": "declined"})
+    svc.store.due.cancel(Item("x", gid))
+    return res
 
 
 def on_expiry_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:

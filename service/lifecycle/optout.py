@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from chat import render as chat_render
 
-from .. import clock, keys
+from ..addresses import address_kind
 from ..context import Services
-from ..games import outbox
+from ..games import outbox, status
 from ..games.players import is_stopped, label_of, lang_of, name_of, seat_of, unfinished_games
-from ..players import address_kind
-from ..store import game_owner, player_owner
+from ..games.result import Outcome
+from ..store import keys
 from . import reminders
 
 FOREVER_MS = 253_402_300_799_000  # 9999-12-31
@@ -37,13 +37,13 @@ def _pause_field(address: str) -> str:
 def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None, confirm: bool = False) -> list[str]:
     """``STOP``: mark the player, pause their games, tell their opponents, and with ``confirm`` tell the
     player (a stop word the carrier does not answer). Returns outbox ids to dispatch."""
-    now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
+    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
     svc.store.set_player_life(sender, {"stopped": "1"})
     ids: list[str] = []
     if confirm and not keys.is_bot(sender):
         e = outbox.entry(svc, sender, FINAL, even_if_stopped=True,
                           rendered=chat_render(FINAL, lang_of(svc, sender), address_kind(sender)))
-        ids += svc.store.append(player_owner(sender), -1, message_id=message_id, outbox=[e] if e else []).outbox_ids
+        ids += outbox.send_reply(svc, sender, message_id, [e], FINAL).outbox_ids
     for gid in unfinished_games(svc, sender, ("active",)):
         svc.store.add_game_life(gid, _pause_field(sender), f"{now_ms}-{FOREVER_MS}")
         meta = svc.store.meta(gid)
@@ -57,13 +57,13 @@ def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None,
         ids += out.outbox_ids
     for gid in unfinished_games(svc, sender, ("invited",)):
         if svc.store.meta(gid).get("seat1") == sender:
-            svc.store.append(game_owner(gid), 0, [], message_id=f"stop:{message_id}", meta={"status": "declined"})
+            status.change(svc, gid, f"stop:{message_id}", Outcome.DECLINED, [], {"status": "declined"})
     return ids
 
 
 def start(svc: Services, message_id: str, sender: str, now_ms: int | None = None) -> list[str]:
     """``START``: lift the mark, resume the games, tell the opponents, welcome the player back."""
-    now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
+    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
     svc.store.set_player_life(sender, {"stopped": "0"})
     ids: list[str] = []
     for gid in unfinished_games(svc, sender, ("active",)):
@@ -83,5 +83,5 @@ def start(svc: Services, message_id: str, sender: str, now_ms: int | None = None
     welcome = chat_render("started", lang_of(svc, sender), address_kind(sender))
     e = outbox.entry(svc, sender, "started", rendered=welcome)
     if e is not None:
-        ids += svc.store.append(player_owner(sender), -1, message_id=message_id, outbox=[e]).outbox_ids
+        ids += outbox.send_reply(svc, sender, message_id, [e], "started").outbox_ids
     return ids

@@ -20,20 +20,19 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import phonenumbers
 from phonenumbers import timezone as pn_timezone
-from redis.client import Pipeline
 
 from chat import prompt
 from spades.game import Game, view
 
-from .. import clock, keys
-from .. import store_due as due
-from ..codec import text
+from ..addresses import address_kind
 from ..context import Services
 from ..games import outbox
 from ..games.players import is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Result, TurnState, movers_field
-from ..players import address_kind
-from ..store_due import Item
+from ..store import Pipeline, keys
+from ..store import due as due
+from ..store.codec import text
+from ..store.due import Item
 from . import settings
 
 DAY_MS = 86_400_000
@@ -117,15 +116,15 @@ def set_zone(svc: Services, address: str, text: str) -> str | None:
 def recheck(svc: Services, address: str) -> None:
     """Bring the player's pending reminders forward to now, so the next scan decides them again
     (their quiet hours moved with a new time zone)."""
-    now_ms = clock.now_ms(svc.redis)
+    now_ms = svc.store.clock.now_ms()
     for gid in unfinished_games(svc, address, ("active",)):
         meta = svc.store.meta(gid)
         for seat, t in turns(svc, gid).items():
             if meta.get(f"seat{seat}") != address:
                 continue
-            for item, at in due.pending(svc.redis, gid):
+            for item, at in svc.store.due.pending(gid):
                 if item.kind == "r" and item.seat == seat and item.version == t["v"] and at > now_ms:
-                    due.schedule(svc.redis, item, now_ms)
+                    svc.store.due.schedule(item, now_ms)
 
 
 # -- turns ---------------------------------------------------------------------------------------
@@ -177,7 +176,7 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
     pipeline of the caller's, holding its own last writes), queued on it: the caller executes it.
     ``recorded``: the reply of the turn's record if the caller wrote it already (``Store.append(turn=...)``).
     """
-    now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
+    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
     if meta is None:
         meta = svc.store.meta(game_id)
     if life is None:
@@ -220,10 +219,10 @@ def _schedule(svc: Services, game_id: str, meta: dict[str, str], seat: int, vers
     reminder and the timeout."""
     if keys.is_bot(meta.get(f"seat{seat}", "")):
         delay_ms = int(float(settings.get(svc.config, "BOT_DELAY")) * 1000)
-        due.schedule(pipe, Item("b", game_id, seat, version), now_ms + delay_ms + 60_000, keep=keep)
+        svc.store.due.schedule(Item("b", game_id, seat, version), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
         return
     first = settings.remind_delays_s(svc.config)[0]
-    due.schedule(pipe, Item("r", game_id, seat, version, 1), since_ms + int(first * 1000), keep=keep)
+    svc.store.due.schedule(Item("r", game_id, seat, version, 1), since_ms + int(first * 1000), keep=keep, on=pipe)
     due.schedule(pipe, Item("t", game_id, seat, version), deadline_ms(svc, game_id, since_ms, now_ms, life=life),
                  keep=keep)
 
@@ -231,8 +230,8 @@ def _schedule(svc: Services, game_id: str, meta: dict[str, str], seat: int, vers
 def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Pipeline | None = None) -> None:
     """Remove the due items of one turn (they would be stale anyway); ``client``: a pipeline to queue on."""
     n = int(settings.get(svc.config, "REMIND_MAX"))
-    due.cancel(svc.redis if client is None else client, *[Item("r", game_id, seat, version, i) for i in range(1, n + 2)],
-               Item("a", game_id, seat, version), Item("t", game_id, seat, version), Item("b", game_id, seat, version))
+    svc.store.due.cancel(*[Item("r", game_id, seat, version, i) for i in range(1, n + 2)], Item("a", game_id, seat, version),
+                         Item("t", game_id, seat, version), Item("b", game_id, seat, version), on=client)
 
 
 # -- pauses --------------------------------------------------------------------------------------
@@ -278,7 +277,7 @@ def pause(svc: Services, game_id: str, message_id: str, by_seat: int, days: int 
     ``days`` 0 ends the pause now. The pause is recorded under the message id, so a retried
     message changes nothing more.
     """
-    now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
+    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
     cap = int(settings.get(svc.config, "PAUSE_MAX_DAYS"))
     days = max(0, min(cap, 3 if days is None else int(days)))
     if days == 0:
@@ -331,9 +330,9 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     limit = int(settings.get(svc.config, "REMIND_MAX"))
     nxt = delays[min(item.n, len(delays) - 1)]
     if item.n < limit:
-        due.schedule(svc.redis, Item("r", game_id, seat, v, item.n + 1), now_ms + int(nxt * 1000))
+        svc.store.due.schedule(Item("r", game_id, seat, v, item.n + 1), now_ms + int(nxt * 1000))
     elif flag(svc, address, "auto", False):
-        due.schedule(svc.redis, Item("a", game_id, seat, v), now_ms + int(nxt * 1000))
+        svc.store.due.schedule(Item("a", game_id, seat, v), now_ms + int(nxt * 1000))
     return None, ids
 
 
@@ -370,5 +369,5 @@ def restart_turn(svc: Services, game_id: str, now_ms: int) -> None:
             continue
         cancel_turn(svc, game_id, seat, t["v"])
         first = settings.remind_delays_s(svc.config)[0]
-        due.schedule(svc.redis, Item("r", game_id, seat, t["v"], 1), now_ms + int(first * 1000))
-        due.schedule(svc.redis, Item("t", game_id, seat, t["v"]), deadline_ms(svc, game_id, t["since"], now_ms))
+        svc.store.due.schedule(Item("r", game_id, seat, t["v"], 1), now_ms + int(first * 1000))
+        svc.store.due.schedule(Item("t", game_id, seat, t["v"]), deadline_ms(svc, game_id, t["since"], now_ms))

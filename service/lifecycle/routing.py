@@ -14,12 +14,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from redis.client import Pipeline
-
-from .. import clock, keys
-from ..codec import text
 from ..context import Services
 from ..games.players import UNFINISHED, game_by_number, label_of, name_of, number_of, seat_of, unfinished_games
+from ..store import Pipeline, keys
+from ..store.codec import text
 from . import reminders
 
 __all__ = ["UNFINISHED", "Target", "game_by_number", "label_of", "listing", "note_outbox", "note_outbox_from",
@@ -121,6 +119,6 @@ def listing(svc: Services, address: str) -> list[dict[str, Any]]:
             game = svc.games.load(gid)
             row.update(my_turn=game.may_move(seat), me=game.scores[seat], them=game.scores[1 - seat])
             t = reminders.turn(svc, gid)
-            row["paused"] = reminders.paused_until(svc, gid, clock.now_ms(svc.redis)) is not None if t else False
+            row["paused"] = reminders.paused_until(svc, gid, svc.store.clock.now_ms()) is not None if t else False
         out.append(row)
     return out

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from spades.commands import Forfeit
 
-from .. import clock
 from ..context import Services
 from ..games import outbox
 from ..games.moves import service_move
 from ..games.players import label_of, name_of, seat_of
 from ..games.result import Outcome, Result
-from ..store_due import Item
+from ..store.due import Item
 from . import bot, hooks, reminders, settings
 from .reminders import deadline_ms
 
@@ -24,7 +23,7 @@ from .reminders import deadline_ms
 def timed_out_seats(svc: Services, game_id: str, now_ms: int | None = None) -> list[int]:
     """The seats that ran out of time on a move they owe in this game (both may owe one in a simultaneous
     draw, RULES D11)."""
-    now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
+    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
     meta = svc.store.meta(game_id)
     life = svc.store.game_life(game_id)
     if meta.get("status") != "active" or life.get("v") != str(svc.store.version(game_id)):
@@ -47,7 +46,7 @@ def claim(svc: Services, message_id: str, sender: str, game_id: str, now_ms: int
     Refused (with a reply saying how long is left) when the time has not run out, the game is
     paused, or the sender owes a move too (both may, in a simultaneous draw: RULES D11).
     """
-    now_ms = clock.now_ms(svc.redis) if now_ms is None else now_ms
+    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
     meta = svc.store.meta(game_id)
     seat = seat_of(meta, sender)
     if seat is None:

@@ -9,15 +9,15 @@ from datetime import datetime, timezone
 from typing import Any, NoReturn
 
 import click
-from redis.cluster import RedisCluster
 
 from spades.cards import Card
 from spades.events import from_dict
 from spades.game import Game, PlayerView, fold
 
+from ..addresses import BadAddress, parse_address
 from ..config import load_config
 from ..context import Services
-from ..players import BadAddress, parse_address
+from ..store.client import describe
 
 redis_option = click.option("--redis-url", envvar="SLOWSPADES_REDIS_URL", default=None,
                             help="Redis of the service (default: SLOWSPADES_REDIS_URL).")
@@ -34,15 +34,8 @@ def services(redis_url: str | None) -> Services:
 
 
 def redis_shown(svc: Services) -> str:
-    """The Redis the CLI reads, as ``redis://host:port/db`` (a password left out), so an operator sees which one;
-    a cluster as ``redis+cluster://host:port/`` (the node it was reached by) and its number of primaries."""
-    if isinstance(svc.redis, RedisCluster):
-        node = next(iter(svc.redis.nodes_manager.startup_nodes.values()), None) or svc.redis.get_default_node()
-        return f"redis+cluster://{node.host}:{node.port}/ ({len(svc.redis.get_primaries())} primaries)"
-    kw = svc.redis.connection_pool.connection_kwargs
-    if kw.get("path"):
-        return f"unix://{kw['path']}?db={kw.get('db', 0)}"
-    return f"redis://{kw.get('host', 'localhost')}:{kw.get('port', 6379)}/{kw.get('db', 0)}"
+    """The Redis the CLI reads (:func:`service.store.client.describe`), so an operator sees which one."""
+    return describe(svc.redis)
 
 
 def when(ms: int | None) -> str:

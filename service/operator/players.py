@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..players import address_kind
+from ..addresses import address_kind
 from ..store import player_owner
 from .common import emit, fail, game_summary, json_option, normalise, redis_option, services, when
 

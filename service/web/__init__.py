@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import redis
 from flask import Flask, current_app, request
 from kombu.exceptions import OperationalError as BrokerError
 from twilio.request_validator import (
@@ -20,12 +19,13 @@ from twilio.request_validator import (
 )
 
 from ..spool import Drainer, Spool
+from ..store import UNREACHABLE as STORE_UNREACHABLE
 
 log = logging.getLogger(__name__)
 
 #: What "Redis does not answer" looks like: down, restarting, loading its AOF (BusyLoadingError is a
 #: ConnectionError), or the broker (the same Redis) refusing the task.
-UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, BrokerError)
+UNREACHABLE = (*STORE_UNREACHABLE, BrokerError)
 
 
 def public_url() -> str:

@@ -17,23 +17,22 @@ import hmac
 import math
 import time
 
-import redis
 from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from kombu.exceptions import OperationalError as BrokerError
 from mailparser_reply import EmailReplyParser
 
 from .. import limits
+from ..addresses import token_from_recipient
 from ..email_identity import NotAnEmailSender, sender_of, verdict
-from ..players import token_from_recipient
-from ..store import now_ms
+from ..store import UNREACHABLE, now_ms
 from . import queue_inbound
 
 bp = Blueprint("email", __name__)
 
 
-@bp.errorhandler(redis.exceptions.ConnectionError)
-@bp.errorhandler(redis.exceptions.TimeoutError)
+@bp.errorhandler(UNREACHABLE[0])
+@bp.errorhandler(UNREACHABLE[1])
 @bp.errorhandler(BrokerError)
 def redis_unreachable(exc: Exception) -> ResponseReturnValue:
     """Redis does not answer: 503, and Mailgun posts the email again later (for up to 8 hours)."""

@@ -13,7 +13,7 @@ def healthz() -> ResponseReturnValue:
     svc = current_app.extensions["slowspades"]
     out: dict[str, str] = {}
     try:
-        svc.redis.ping()
+        svc.store.ping()
         out["redis"] = "ok"
     except Exception as exc:  # noqa: BLE001 - any failure is reported, not raised
         out["redis"] = f"error: {exc}"

@@ -12,7 +12,7 @@ every simulator URL is a 404 otherwise). It never short-cuts the service:
   worker "sends" messages when no provider is configured), each SMS with its
   segment count; the page polls it.
 * ``GET|POST /simulator/clock`` shows and advances the service clock
-  (:mod:`service.clock`) and then runs the beat jobs at once, so due reminders fire.
+  (:mod:`service.store.clock`) and then runs the beat jobs at once, so due reminders fire.
 
 Without a Twilio auth token or a Mailgun signing key, a random local secret is
 made once, kept in Redis (so every web process shares it) and used as that setting.
@@ -45,7 +45,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from twilio.request_validator import RequestValidator
 
-from .. import clock
+from ..store.keys import simulator_secret
 
 ASSETS = Path(__file__).with_name("simulator_assets")
 bp = Blueprint("simulator", __name__, url_prefix="/simulator", static_folder=str(ASSETS),
@@ -56,7 +56,7 @@ DEVICES = (("phone-a", "Phone A", "+15550001001"), ("phone-b", "Phone B", "+1555
            ("inbox", "Email", "carol@example.com"))
 #: The number the phones text when Twilio is not configured (a US 555 number).
 SERVICE_NUMBER = "+15550000000"
-SECRET_KEYS = {"TWILIO_AUTH_TOKEN": "simulator:secret:twilio", "MAILGUN_SIGNING_KEY": "simulator:secret:mailgun"}
+SECRET_KEYS = {"TWILIO_AUTH_TOKEN": simulator_secret("twilio"), "MAILGUN_SIGNING_KEY": simulator_secret("mailgun")}
 TAIL = 500
 
 
@@ -146,9 +146,7 @@ def ensure_local_secrets() -> None:
     for name, key in SECRET_KEYS.items():
         if cfg.get(name):
             continue
-        r = _svc().redis
-        r.set(key, secrets.token_hex(20), nx=True)
-        cfg[name] = _s(r.get(key))
+        cfg[name] = _svc().store.shared_secret(key, lambda: secrets.token_hex(20))
 
 
 def service_number() -> str:
@@ -275,9 +273,9 @@ def messages() -> ResponseReturnValue:
 
 # -- the clock ---------------------------------------------------------------------------
 def clock_state() -> dict[str, Any]:
-    r = _svc().redis
-    off = int(clock.offset(r) * 1000)
-    return {"now_ms": clock.now_ms(r), "offset_ms": off, "offset_hours": round(off / 3_600_000, 2)}
+    shared = _svc().store.clock
+    off = int(shared.offset() * 1000)
+    return {"now_ms": shared.now_ms(), "offset_ms": off, "offset_hours": round(off / 3_600_000, 2)}
 
 
 @bp.get("/clock")
@@ -289,9 +287,9 @@ def get_clock() -> ResponseReturnValue:
 def post_clock() -> ResponseReturnValue:
     """Advance the clock by ``seconds`` (or reset it with ``reset``), then run every beat job once."""
     data = request.get_json(silent=True) or {}
-    r = _svc().redis
+    shared = _svc().store.clock
     if data.get("reset"):
-        clock.reset(r)
+        shared.reset()
     else:
         try:
             seconds = float(data.get("seconds", 0))
@@ -299,7 +297,7 @@ def post_clock() -> ResponseReturnValue:
             abort(400)
         if seconds < 0 or seconds > 365 * 86400:
             abort(400)
-        clock.advance(r, seconds)
+        shared.advance(seconds)
     fired = run_beat_jobs()
     return jsonify({**clock_state(), "fired": fired})
 

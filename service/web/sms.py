@@ -16,7 +16,7 @@ from chat.languages import language_for_address
 from chat.render import render as chat_render
 
 from .. import limits
-from ..players import BadAddress, parse_address
+from ..addresses import BadAddress, parse_address
 from ..spool import SpoolError
 from ..store import now_ms
 from . import UNREACHABLE, install_spool, take_inbound, twilio_signature_ok

@@ -100,7 +100,7 @@ def test_outbox_messages_show_sms_segments(redis_url: str, redis_client: redis_l
 
 
 def test_clock_control_advances_the_shared_clock(redis_url: str, redis_client: redis_lib.Redis) -> None:
-    from service import clock
+    from service.store import clock
 
     app = make_app(redis_url, SIMULATOR=True)
     client = app.test_client()

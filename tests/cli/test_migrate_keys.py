@@ -8,8 +8,8 @@ from click.testing import CliRunner
 
 from service.cli import main
 from service.context import Services
-from service.keys import CLOCK_OFFSET, due_key, names_key
-from service.store_due import pending
+from service.store.due import pending
+from service.store.keys import CLOCK_OFFSET, due_key, names_key
 
 
 def test_the_old_global_keys_move_into_their_shards(redis_url: str, redis_client) -> None:  # type: ignore[no-untyped-def]

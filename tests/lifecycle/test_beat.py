@@ -13,9 +13,9 @@ from pathlib import Path
 import time_machine
 
 from chat import render
-from service import clock as service_clock
-from service import store_due as due
-from service.keys import due_key
+from service.store import clock as service_clock
+from service.store import due as due
+from service.store.keys import due_key
 from tests.backends import BOTH
 from workers.beat import run_tick
 

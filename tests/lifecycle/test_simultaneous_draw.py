@@ -8,9 +8,9 @@ from datetime import datetime, timedelta, timezone
 
 import time_machine
 
-from service import keys
 from service.conversation_port import command_text
 from service.lifecycle import bot
+from service.store import keys
 from spades import bots
 from spades.game import view
 

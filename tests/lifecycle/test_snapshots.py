@@ -7,13 +7,13 @@ import json
 import zlib
 
 from chat import Intent
-from service import keys
 from service.conversation_port import command_text
 from service.games.cache import GameCache
 from service.games.moves import player_move
-from service.keys import game_owner
 from service.operator.games import verify_game
-from service.store_base import StoredEvent, log_digest, sid_key
+from service.store import keys
+from service.store.base import StoredEvent, log_digest, sid_key
+from service.store.keys import game_owner
 from spades import bots
 from spades.game import Game, view
 
@@ -126,7 +126,7 @@ def v1_bytes(events: list[StoredEvent], real: dict[str, str]) -> int:
 
 def test_a_game_to_1000_keeps_at_most_64_kb_in_redis_to_its_end(svc, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Issue 13 for the longest games (``TO 1000``: some 30 hands): the head, which grows with each hand, keeps
-    the message ids as 64-bit digests, column by column (format 2 of ``service.store_base.pack_log``)."""
+    the message ids as 64-bit digests, column by column (format 2 of ``service.store.base.pack_log``)."""
     gid = start_game(svc, "+4790000401", "+4790000402", rules="TO 1000")
     sent = recording(monkeypatch)
     sizes: list[int] = []

@@ -7,12 +7,13 @@ import json
 
 import pytest
 
-from service import email_identity, keys
+from service import email_identity
+from service.addresses import reply_address
 from service.conversation_port import command_text
 from service.delivery import deliver
 from service.inbound import handle_inbound
 from service.lifecycle.invitations import create_game
-from service.players import reply_address
+from service.store import keys
 from tests.service.chooser import choose
 from tests.service.helpers import (
     local_messages,

@@ -12,9 +12,9 @@ import pytest
 from service import create_app
 from service.conversation_port import command_text
 from service.delivery import deliver
-from service.keys import pending_key
 from service.lifecycle.invitations import create_game
 from service.spool import Spool
+from service.store.keys import pending_key
 from tests.conftest import TEST_CONFIG, spawn_worker
 from tests.service.chooser import choose
 from tests.service.helpers import post_sms, wait_for

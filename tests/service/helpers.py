@@ -13,7 +13,7 @@ from typing import Any, Callable
 from twilio.request_validator import RequestValidator
 
 from service.context import Services
-from service.store_base import scan_keys
+from service.store.base import scan_keys
 from tests import waiting
 
 BASE = "https://spades.example.test"
@@ -75,7 +75,7 @@ def wait_for(pred: Callable[[], Any], timeout: float = 15.0, what: str = "condit
 
 
 def _address(raw: str) -> str:
-    from service.players import BadAddress, parse_address
+    from service.addresses import BadAddress, parse_address
 
     try:
         return parse_address(raw, "US").value

@@ -22,7 +22,7 @@ from service import create_app
 from service.conversation_port import command_text
 from service.lifecycle.invitations import game_id_for
 from service.store import game_owner
-from service.store_base import log_digest
+from service.store.base import log_digest
 from tests import cluster as test_cluster
 from tests.conftest import TEST_CONFIG, spawn_worker
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service.config import load_config
-from service.store_base import is_cluster
+from service.store.base import is_cluster
 
 
 def test_the_local_default_is_one_redis_for_the_store_and_the_broker() -> None:

@@ -12,8 +12,8 @@ from twilio.http import HttpClient
 from twilio.http.response import Response
 
 from service.delivery import deliver
-from service.keys import pending_key
 from service.store import game_owner
+from service.store.keys import pending_key
 
 from .helpers import wait_for
 

@@ -11,10 +11,10 @@ import redis as redis_lib
 import time_machine
 
 from service.context import redis_client as redis_client_of
-from service.keys import pending_key, shards
 from service.store import ReplicaLagError, Store, game_owner, player_owner
-from service.store_base import StoredEvent, digested, pack_log, unpack_log
-from service.store_replica import LAGGED
+from service.store.base import StoredEvent, digested, pack_log, unpack_log
+from service.store.keys import pending_key, shards
+from service.store.replica import LAGGED
 from tests.backends import BOTH, keys_of
 
 pytestmark = BOTH

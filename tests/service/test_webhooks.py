@@ -6,8 +6,8 @@ import time
 
 from service import create_app
 from service.inbound import handle_inbound
-from service.keys import shards
 from service.lifecycle.invitations import game_id_for
+from service.store.keys import shards
 from tests.conftest import TEST_CONFIG
 
 from .helpers import (

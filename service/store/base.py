@@ -78,7 +78,7 @@ DIGEST_MARK = "#"  # a logged message id that starts with it is the 64-bit diges
 
 def log_digest(message_id: str) -> str:
     """How a format-2 log keeps ``message_id``: ``#`` and the 16 hex digits of its 64-bit blake2b digest (the
-    inbound claims' :func:`service.keys.message_digest`); a digest stays as it is."""
+    inbound claims' :func:`service.store.keys.message_digest`); a digest stays as it is."""
     if message_id.startswith(DIGEST_MARK):
         return message_id
     return DIGEST_MARK + format(message_digest(message_id) & 0xFFFF_FFFF_FFFF_FFFF, "016x")

@@ -1,11 +1,11 @@
 """The counters of the abuse limits (:mod:`service.limits`): messages a minute, invitations a day, the day's
-SMS (a mixin of :class:`service.store.Store`). Keys: :func:`service.keys.limit_keys`."""
+SMS (a mixin of :class:`service.store.Store`). Keys: :func:`service.store.keys.limit_keys`."""
 
 from __future__ import annotations
 
+from .base import Client
 from .codec import text
 from .keys import game_owner, limit_keys, owner_keys, player_owner
-from .store_base import Client
 
 
 class LimitCounters:

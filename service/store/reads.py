@@ -9,8 +9,8 @@ from typing import Any
 
 from redis.client import Pipeline
 
+from .base import Client, unpack_log
 from .keys import game_head, game_owner, owner_keys, split_outbox_id
-from .store_base import Client, unpack_log
 
 
 class QueuedReads:
@@ -46,7 +46,7 @@ class QueuedReads:
 
     def newest_events(self, game_id: str, count: int) -> list[dict[str, Any]]:
         """The ``count`` newest events of the game in play, oldest first, as dicts (from its head too when the
-        stream holds fewer: ``service.store_snapshot``)."""
+        stream holds fewer: ``service.store.snapshot``)."""
         entries = self.r.xrevrange(owner_keys(game_owner(game_id))["ev"], count=count)
         out = [json.loads(fields[b"e"]) for _sid, fields in reversed(entries)]
         if len(out) < count:

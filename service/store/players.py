@@ -1,6 +1,4 @@
-"""Players are known by their address: an E.164 phone number or an email address.
-
-Also here: player records, the address -> games index, and the per-game email
+"""Player records in Redis: the record, the address -> games index, chosen names, and the per-game email
 reply tokens (``play+<token>@<domain>``) and the private game page tokens (``/g/<token>``), each a random
 128-bit token per seat.
 """
@@ -9,56 +7,13 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
-from email.utils import parseaddr
 from typing import Callable
 
-import phonenumbers
-
+from ..addresses import address_kind
 from . import keys
+from .base import Client, now_ms
 from .codec import text
 from .keys import game_owner, owner_keys, player_owner
-from .store_base import Client, now_ms
-
-SMS, EMAIL = "sms", "email"
-_EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
-
-
-class BadAddress(ValueError):
-    """Text that is neither a phone number nor an email address."""
-
-
-@dataclass(frozen=True)
-class Address:
-    """A normalised player address: ``kind`` is ``sms`` (``value`` in E.164) or ``email`` (lower case)."""
-
-    kind: str
-    value: str
-
-    def __str__(self) -> str:
-        return self.value
-
-
-def parse_address(text: str, default_region: str = "US") -> Address:
-    """A phone number (to E.164) or an email address, from what a player typed or a provider sent."""
-    raw = (text or "").strip()
-    if "@" in raw:
-        _name, addr = parseaddr(raw)
-        addr = (addr or raw).strip().lower()
-        if not _EMAIL_RE.match(addr):
-            raise BadAddress(raw)
-        return Address(EMAIL, addr)
-    try:
-        num = phonenumbers.parse(raw, None if raw.startswith("+") else default_region)
-    except phonenumbers.NumberParseException:
-        raise BadAddress(raw) from None
-    if not phonenumbers.is_possible_number(num):
-        raise BadAddress(raw)
-    return Address(SMS, phonenumbers.format_number(num, phonenumbers.PhoneNumberFormat.E164))
-
-
-def address_kind(value: str) -> str:
-    return EMAIL if "@" in value else SMS
 
 
 class Players:
@@ -92,7 +47,7 @@ class Players:
     def claim_name(self, address: str, name: str) -> bool:
         """``NAME Ana``: the player's name from now on, unless another player holds it (any case): False then.
 
-        The :func:`~service.keys.names_key` shards hold each chosen name once; the player's previous name is
+        The :func:`~service.store.keys.names_key` shards hold each chosen name once; the player's previous name is
         released. The computer's name (``Bot``) is held by nobody and refused to everyone."""
         wanted = keys.name_field(name)
         if wanted == keys.name_field("Bot"):
@@ -166,22 +121,3 @@ class Players:
         if found is None or found[1] not in ("0", "1"):
             return None
         return found[0], int(found[1])
-
-
-def page_url(base: str, token: str) -> str:
-    """The address of a seat's private game page (``service.web.game``)."""
-    return f"{base.rstrip('/')}/g/{token}"
-
-
-def reply_address(token: str, domain: str) -> str:
-    return f"play+{token}@{domain}"
-
-
-def token_from_recipient(recipient: str) -> str | None:
-    """The token of ``play+<token>@domain`` (first matching recipient), or None."""
-    for part in (recipient or "").split(","):
-        _n, addr = parseaddr(part)
-        m = re.match(r"^[^+@]+\+([0-9a-fA-F]{32})@", addr or "")
-        if m:
-            return m.group(1).lower()
-    return None

@@ -1,7 +1,7 @@
 """The service's clock: real time plus an offset a local run (or the simulator) may advance.
 
 ``now()`` is aware UTC. The offset, in seconds, lives in the Redis key
-``{clock}:offset`` (:data:`service.keys.CLOCK_OFFSET`) so that every process of a local run (web, worker, beat) sees
+``{clock}:offset`` (:data:`service.store.keys.CLOCK_OFFSET`) so that every process of a local run (web, worker, beat) sees
 the same advanced time; :func:`advance` moves it forward. Without a Redis client
 the offset is 0. Tests control real time with time-machine, which this follows.
 """
@@ -64,3 +64,25 @@ def advance(client: Any, seconds: float) -> float:
 def reset(client: Any) -> None:
     """Back to real time."""
     client.delete(OFFSET_KEY)
+
+
+class Clock:
+    """The shared clock the service holds (``svc.store.clock``): the functions above on its client."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def now(self) -> datetime:
+        return now(self.client)
+
+    def now_ms(self) -> int:
+        return now_ms(self.client)
+
+    def offset(self) -> float:
+        return offset(self.client)
+
+    def advance(self, seconds: float) -> float:
+        return advance(self.client, seconds)
+
+    def reset(self) -> None:
+        reset(self.client)

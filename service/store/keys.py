@@ -17,7 +17,7 @@ import zlib
 
 SHARDS = 16  # the number of shards of each formerly global key (fixed: changing it strands the old shards' data)
 BEAT_LOCK = "{beat}:lock"
-CLOCK_OFFSET = "{clock}:offset"  # string: seconds added to real time (service.clock)
+CLOCK_OFFSET = "{clock}:offset"  # string: seconds added to real time (service.store.clock)
 BOT_PREFIX = "bot:"
 
 
@@ -32,7 +32,7 @@ def shards(kind: str) -> list[str]:
 
 
 def due_key(game_id: str) -> str:
-    """Zset: the lifecycle's due work of the games of one shard (``service.store_due``), by due ms."""
+    """Zset: the lifecycle's due work of the games of one shard (``service.store.due``), by due ms."""
     return "{due:" + str(shard(game_id)) + "}"
 
 
@@ -163,3 +163,8 @@ def limit_keys(address: str, minute: int, day: str = "") -> dict[str, str]:
 def name_field(name: str) -> str:
     """The field of :func:`names_key` for a chosen name: case and spacing folded (``ana`` and ``ANA`` are one name)."""
     return " ".join(name.split()).casefold()
+
+
+def simulator_secret(name: str) -> str:
+    """The simulator's shared local webhook secret ``name`` (``twilio``, ``mailgun``): local runs only."""
+    return f"simulator:secret:{name}"

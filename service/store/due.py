@@ -1,6 +1,6 @@
 """Due work in Redis sorted sets, scored by the time it falls due (ms since the epoch): the lifecycle's schedule,
 kept beside the store (its Redis commands are here, its callers in ``service.lifecycle``). The work is split in
-:data:`~service.keys.SHARDS` shards ``{due:<k>}`` by its game (:func:`service.keys.due_key`), each its own
+:data:`~service.store.keys.SHARDS` shards ``{due:<k>}`` by its game (:func:`service.store.keys.due_key`), each its own
 hash tag (on a Redis Cluster the shards spread over the masters); :func:`scan` reads them in turn.
 
 A member names its work completely, so scheduling the same work twice is one entry:
@@ -142,3 +142,24 @@ def scan(client: Any, now_ms: int, act: Callable[[Item, int], int | None], lock_
     finally:
         lock.release()
     return done
+
+
+class DueWork:
+    """The due-work gateway the service holds (``svc.store.due``): the functions above on its client, or, with
+    ``on=``, queued on a caller's pipeline."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def schedule(self, item: Item, due_ms: int, keep: bool = False, on: Any | None = None) -> None:
+        schedule(self.client if on is None else on, item, due_ms, keep)
+
+    def cancel(self, *items: Item, on: Any | None = None) -> None:
+        cancel(self.client if on is None else on, *items)
+
+    def pending(self, game_id: str | None = None) -> list[tuple[Item, int]]:
+        return pending(self.client, game_id)
+
+    def scan(self, now_ms: int, act: Callable[[Item, int], int | None], lock_ttl_ms: int = 55_000,
+             limit: int = 1000) -> int | None:
+        return scan(self.client, now_ms, act, lock_ttl_ms, limit)

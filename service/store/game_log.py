@@ -10,13 +10,13 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ``{g:<id>}:meta``          hash: seats, status (invited/active/over), reply tokens, ``outseq``,
                            ``archived`` (number of events, once the stream is archived), ``head``.
 ``{g:<id>}:archive``       a finished game's stream, compressed (zlib of one columnar JSON object, the message
-                           ids as 64-bit digests: ``store_base.pack_log``; JSON lines still read), replacing
+                           ids as 64-bit digests: ``store.base.pack_log``; JSON lines still read), replacing
                            ``:ev`` (see :meth:`Store.archive`); reads are transparent.
 ``{g:<id>}:snap``          hash: a game in play's folded state (``sid``, ``s``), written with the append
                            that starts a hand or its play; a cold read folds only what follows it.
 ``{g:<id>}:head``          a game in play's events up to its snapshot, compressed as the archive, moved
                            out of ``:ev`` (meta ``head`` counts them; version = ``head`` + XLEN):
-                           :mod:`service.store_snapshot`; reads are transparent.
+                           :mod:`service.store.snapshot`; reads are transparent.
 ``{g:<id>}:consumed``      hash: inbound message id -> comma list of outbox numbers it caused.
 ``{g:<id>}:outbox``        hash: ``<n>`` -> outbound message JSON, ``<n>:s`` status
                            (queued/sending/sent/delivered/failed), ``<n>:t`` ms, ``<n>:sid``, ``<n>:err``.
@@ -31,11 +31,11 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ``rtok:<token>``           string: ``<game id> <address>`` for a per-game email reply address.
 ``mgtok:<token>``          Mailgun webhook token seen (replay guard).
 ``{g:<id>}:local``         stream: the owner's messages "sent" by the local outbox (no provider configured);
-                           ``{local:<k>}`` (zset, :data:`~service.keys.SHARDS` shards) indexes the owners.
-``{dirty:<k>}``            zset, one of :data:`~service.keys.SHARDS` shards: owners (``g:<id>`` / ``p:<addr>``) that
-                           may hold queued entries (an owner's shard: :func:`service.keys.shard`).
+                           ``{local:<k>}`` (zset, :data:`~service.store.keys.SHARDS` shards) indexes the owners.
+``{dirty:<k>}``            zset, one of :data:`~service.store.keys.SHARDS` shards: owners (``g:<id>`` / ``p:<addr>``) that
+                           may hold queued entries (an owner's shard: :func:`service.store.keys.shard`).
 ``{inpend:<k>}``           zset shards: inbound messages recorded but not yet handled (``<addr> <msg id>``), by ms.
-``{due:<k>}``              zset shards: the lifecycle's due work (:mod:`service.store_due`), by the game's shard.
+``{due:<k>}``              zset shards: the lifecycle's due work (:mod:`service.store.due`), by the game's shard.
 ``{names:<k>}``            hash shards: chosen names (folded) -> address.
 ``{beat}:lock``, ``{clock}:offset``: the beat lock, the shared clock's offset.
 ``{p:<addr>}:rate:<min>``  counter: messages of ``<addr>`` in that minute (flood limit, ``service.limits``).
@@ -55,27 +55,30 @@ from __future__ import annotations
 import json
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from redis.client import Pipeline
 
+from .archive import ArchivedGames
+from .base import Client, StoredEvent, now_ms, queue_script, sid_key, stream_entries, unpack_log
+from .clock import Clock
 from .codec import text
+from .due import DueWork
+from .inbox import InboundRecords
 from .keys import dirty_key, game_head, game_owner, owner_keys, owner_snapshot, player_owner, split_outbox_id
-from .store_archive import ARCHIVE_LUA, COMPACT_LUA, ArchivedGames
-from .store_base import Client, StoredEvent, now_ms, queue_script, sid_key, stream_entries, unpack_log
-from .store_inbound import CLAIM_INBOUND_LUA, InboundRecords
-from .store_life import SEAT_TURNS_LUA, TURN_LUA, LifeRecords
-from .store_limits import LimitCounters
-from .store_operator import REQUEUE_LUA, OperatorReads
-from .store_outbox import CLAIM_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
-from .store_reads import QueuedReads
-from .store_replica import ReplicaLagError, lagged, registry_shard, run_replicated
-from .store_snapshot import HEAD_LUA, LOAD_LUA, InPlayGames
+from .life import SEAT_TURNS_LUA, LifeRecords
+from .limits import LimitCounters
+from .migrate import migrate_legacy
+from .operator import OperatorReads
+from .outbox import CLAIM_LUA, ENTRY_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
+from .reads import QueuedReads
+from .replica import ReplicaLagError, lagged, registry_shard, run_replicated
+from .snapshot import InPlayGames
 
 __all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "ReplicaLagError", "Store", "StoredEvent",
            "SETTLE_LUA", "game_owner", "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]
 
-APPEND_LUA = SEAT_TURNS_LUA + r"""
+APPEND_LUA = SEAT_TURNS_LUA + ENTRY_LUA + r"""
 -- KEYS: ev, meta, consumed, outbox, outq, life, snap
 -- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON, snapshot ('' for none:
 --   the game's state after these events, zlib of its JSON: written to snap, covering the stream up to the last
@@ -83,7 +86,7 @@ APPEND_LUA = SEAT_TURNS_LUA + r"""
 -- The version is the meta's head (events moved out of the stream, store_snapshot) + the stream's length.
 -- payload: events, outbox (entries), meta (fields), ttl,
 --   claimed: a claim token (or false): the entries are born claimed for sending by the caller's one
---     delivery attempt (status 'sending', '<n>:by' the token; never the message id, which two
+--     delivery attempt (outbox.py's write_entry, with the token; never the message id, which two
 --     handlings of one message share),
 --   turn: [version, seat(s), since, actor], recorded in life unless a newer turn is (with each seat's own
 --     turn, SEAT_TURNS_LUA); the reply then ends with 1 or 0 and the turn recorded before (version, seat)
@@ -119,9 +122,7 @@ end
 local ids = {}
 for _, entry in ipairs(p.outbox) do
   local n = redis.call('HINCRBY', meta, 'outseq', 1)
-  redis.call('HSET', outbox, tostring(n), entry, n .. ':s', p.claimed and 'sending' or 'queued', n .. ':t', now)
-  if p.claimed then redis.call('HSET', outbox, n .. ':by', p.claimed) end
-  redis.call('ZADD', outq, now, n)
+  write_entry(outbox, outq, n, entry, now, p.claimed)
   ids[#ids + 1] = tostring(n)
 end
 for k, v in pairs(p.meta) do redis.call('HSET', meta, k, v) end
@@ -148,10 +149,6 @@ end
 return reply
 """
 
-ZREM_IF_SCORE_LUA = r"""
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('ZREM', KEYS[1], ARGV[1]) end
-return 0
-"""
 
 
 
@@ -176,22 +173,17 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
             OperatorReads):
     """Events, outbox and inbound messages on one Redis (or Redis Cluster) client."""
 
+    SCRIPTS = {"_append": APPEND_LUA}
+
     def __init__(self, client: Client, dedupe_window_s: int = 86400, replica_wait_ms: int = 0) -> None:
         self.r = client
+        self.due = DueWork(client)  # the lifecycle's due work and the beat lock
+        self.clock = Clock(client)  # the shared clock (an offset a local run may advance)
         self.replica_wait_ms = max(0, int(replica_wait_ms))  # store_replica: WAIT 1 <ms> after each append/record
         self.dedupe_window_s = max(1, int(dedupe_window_s))
-        self._append = client.register_script(APPEND_LUA)
-        self._claim = client.register_script(CLAIM_LUA)
-        self._settle = client.register_script(SETTLE_LUA)
-        self._status = client.register_script(STATUS_LUA)
-        self._claim_in = client.register_script(CLAIM_INBOUND_LUA)
-        self._zrem_if = client.register_script(ZREM_IF_SCORE_LUA)
-        self._archive = client.register_script(ARCHIVE_LUA)
-        self._compact = client.register_script(COMPACT_LUA)
-        self._requeue = client.register_script(REQUEUE_LUA)
-        self._turn = client.register_script(TURN_LUA)
-        self._load_state = client.register_script(LOAD_LUA)
-        self._head = client.register_script(HEAD_LUA)
+        for part in type(self).__mro__:  # each part registers the scripts it runs (its SCRIPTS)
+            for attr, lua in vars(part).get("SCRIPTS", {}).items():
+                setattr(self, attr, client.register_script(lua))
 
     # -- appending ----------------------------------------------------------------------
     def append(self, owner: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,
@@ -212,7 +204,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         ``turn``: (game version, the seats owing a move ("0", "1", "01") or "", ms[, the actor's seat]) recorded in the owner's ``life`` hash with the
         append, unless a newer turn is (see ``AppendResult.turn``; ``service.lifecycle.reminders``).
         ``snapshot``: the game's state after ``events`` (``spades.snapshot.dump``), kept as its snapshot
-        covering the stream up to the last event appended (:mod:`service.store_snapshot`).
+        covering the stream up to the last event appended (:mod:`service.store.snapshot`).
         """
         entries = [json.dumps(e, separators=(",", ":")) for e in outbox]
         k = owner_keys(owner)
@@ -228,7 +220,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"], owner_snapshot(owner)]
         snap = zlib.compress(json.dumps(snapshot, separators=(",", ":")).encode(), 6) if snapshot is not None else ""
         args = [expected_version, message_id or "", now_ms(), payload, snap]
-        if self.replica_wait_ms:  # acknowledged by a replica (store_replica), else ReplicaLagError: retried
+        if self.replica_wait_ms:  # acknowledged by a replica (service.store.replica), else ReplicaLagError: retried
             dirty = (registry_shard(self.r, "dirty", k["ev"], dirty_key(owner)), owner, now_ms(), False) \
                 if entries else None
             replies, acked = run_replicated(self.r, k["ev"], self.replica_wait_ms,
@@ -253,7 +245,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
     # -- reading ------------------------------------------------------------------------
     def load(self, game_id: str, after: str | None = None) -> list[StoredEvent]:
         """The game's events in order (only those after stream id ``after`` if given), archived or not, its
-        head (the events moved out of a game in play's stream, :mod:`service.store_snapshot`) first."""
+        head (the events moved out of a game in play's stream, :mod:`service.store.snapshot`) first."""
         pipe = self.r.pipeline(transaction=False)
         self.queue_load(pipe, game_id, after)
         return self.loaded(game_id, after, pipe.execute())
@@ -283,6 +275,19 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         pipe.hmget(k["meta"], "archived", "head")
         n, (archived, head) = pipe.execute()
         return max(int(n) + (int(text(head)) if head else 0), int(text(archived)) if archived else 0)
+
+    def ping(self) -> bool:
+        """Whether Redis answers (the health check)."""
+        return bool(self.r.ping())
+
+    def migrate_legacy(self) -> dict[str, int]:
+        """Move the old global keys into their shards (:func:`service.store.migrate.migrate_legacy`)."""
+        return migrate_legacy(self.r)
+
+    def shared_secret(self, key: str, make: Callable[[], str]) -> str:
+        """The value at ``key``, set to ``make()`` first if none is (one value for every process)."""
+        self.r.set(key, make(), nx=True)
+        return text(self.r.get(key) or b"")
 
     def meta(self, game_id: str) -> dict[str, str]:
         return {text(a): text(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()}

@@ -12,9 +12,9 @@ from typing import Any, Mapping
 from redis.client import Pipeline
 from redis.commands.core import Script
 
+from .base import Client
 from .codec import text, text_hash
 from .keys import game_life, number_field, owner_keys, player_life, player_nums, player_owner
-from .store_base import Client
 
 # The per-seat form of a turn (RULES D11: both players may owe a move): ``seat`` holds the digits of the
 # seats owing one ("0", "1", "01"); ``v<seat>`` / ``since<seat>``: when the move that seat owes began. A
@@ -54,6 +54,7 @@ class LifeRecords:
     """Reads and writes of the life hashes and game numbers."""
 
     r: Client
+    SCRIPTS = {"_turn": TURN_LUA}
     _turn: Script
 
     # -- a player's life --------------------------------------------------------------------------------

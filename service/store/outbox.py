@@ -12,12 +12,46 @@ from typing import Any
 
 from redis.commands.core import Script
 
+from .base import Client, now_ms, queue_script, sid_key
 from .codec import text
-from .keys import local_index_key, owner_keys, shards, split_outbox_id
-from .store_base import Client, now_ms, queue_script, sid_key
+from .keys import dirty_key, local_index_key, owner_keys, shards, split_outbox_id
 
 LOCAL_OWNER = "p:-"  # the owner of a local outbox message pushed without an outbox id
 LOCAL_MAXLEN = 100_000  # messages kept in one owner's local outbox stream
+
+ENTRY_LUA = r"""
+-- An outbox entry is the hash fields of one owner's outbox: '<n>' (the message JSON), '<n>:s' its status
+-- (queued/sending/sent/delivered/failed), '<n>:t' when it last changed (ms), '<n>:by' the claim token of the
+-- attempt sending it, '<n>:sid' the provider's id, '<n>:err' the last error; and '<n>' in outq while unsent.
+local function write_entry(outbox, outq, n, entry, now, claimed)
+  -- a new entry: queued, or born claimed by the writer's own delivery attempt (its token)
+  redis.call('HSET', outbox, tostring(n), entry, n .. ':s', claimed and 'sending' or 'queued', n .. ':t', now)
+  if claimed then redis.call('HSET', outbox, n .. ':by', claimed) end
+  redis.call('ZADD', outq, now, n)
+end
+local function drop_entry(outbox, n)
+  redis.call('HDEL', outbox, n, n .. ':s', n .. ':t', n .. ':sid', n .. ':err', n .. ':by')
+end
+"""
+
+REQUEUE_LUA = r"""
+-- KEYS: outbox, outq (one owner's slot; the owner is registered in its dirty shard first); ARGV: n, now ms, lease ms,
+-- force
+local n = ARGV[1]
+if not redis.call('HGET', KEYS[1], n) then return 'missing' end
+local s = redis.call('HGET', KEYS[1], n .. ':s') or 'queued'
+local t = tonumber(redis.call('HGET', KEYS[1], n .. ':t') or '0')
+if s == 'sending' and ARGV[4] ~= '1' and tonumber(ARGV[2]) - t <= tonumber(ARGV[3]) then return 'busy' end
+redis.call('HSET', KEYS[1], n .. ':s', 'queued', n .. ':t', ARGV[2])
+redis.call('HDEL', KEYS[1], n .. ':err')
+redis.call('ZADD', KEYS[2], ARGV[2], n)
+return s
+"""
+
+ZREM_IF_SCORE_LUA = r"""
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
+"""
 
 CLAIM_LUA = r"""
 -- KEYS: outbox, outq; ARGV: n, now ms, lease ms, claim token (unique to one delivery attempt)
@@ -85,11 +119,14 @@ def new_claim_token() -> str:
 class OutboxRecords:
     """The outbox methods of :class:`service.store.Store` (its ``r`` and registered scripts)."""
 
+    SCRIPTS = {"_claim": CLAIM_LUA, "_settle": SETTLE_LUA, "_status": STATUS_LUA, "_requeue": REQUEUE_LUA,
+               "_zrem_if": ZREM_IF_SCORE_LUA}
     r: Client
     _claim: Script
     _settle: Script
     _status: Script
     _zrem_if: Script
+    _requeue: Script
 
     def outbox_entry(self, outbox_id: str) -> dict[str, Any] | None:
         """The entry with its ``status``, ``sid``, ``error`` and ``updated_ms``; None if unknown."""
@@ -186,7 +223,7 @@ class OutboxRecords:
         found: list[str] = []
         for dirty, owner_b, score in [(key, *x) for key in shards("dirty")
                                       for x in self.r.zrangebyscore(key, "-inf", cutoff, withscores=True)]:
-            owner = text(owner_b)  # tidied in the shard it was found in (store_replica.registry_shard)
+            owner = text(owner_b)  # tidied in the shard it was found in (store.replica.registry_shard)
             outq = owner_keys(owner)["outq"]
             ns = [text(n) for n in self.r.zrangebyscore(outq, "-inf", cutoff)]
             found.extend(f"{owner}#{n}" for n in ns)
@@ -239,3 +276,13 @@ class OutboxRecords:
                     merged.append((k, f"{text(i)}@{owner}", f))
         merged.sort(key=lambda x: x[0])
         return [(i, json.loads(text(f[b"m"] if b"m" in f else f["m"]))) for _k, i, f in merged[:count]]
+
+    def requeue(self, outbox_id: str, lease_s: int, force: bool = False) -> str:
+        """Queue an outbox entry again (unless it is being sent right now and not ``force``); returns its status
+        before, ``missing`` or ``busy``. Raises ValueError for a malformed id."""
+        owner, n = split_outbox_id(outbox_id)
+        k = owner_keys(owner)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.zadd(dirty_key(owner), {owner: now_ms()})  # before the entry is queued, as Store.append does
+        queue_script(pipe, self._requeue, [k["outbox"], k["outq"]], [n, now_ms(), lease_s * 1000, "1" if force else "0"])
+        return text(pipe.execute()[-1])

@@ -31,8 +31,8 @@ from redis.client import Pipeline
 from redis.cluster import RedisCluster
 from redis.crc import key_slot
 
+from .base import Client
 from .keys import shards
-from .store_base import Client
 
 log = logging.getLogger(__name__)
 LAGGED: Counter[str] = Counter()  # writes no replica acknowledged in time, by kind (this process)
@@ -100,9 +100,9 @@ def same_node(client: Client, a: str, b: str) -> bool:
 
 
 def registry_shard(client: Client, kind: str, key: str, default: str) -> str:
-    """The shard of index ``kind`` (``dirty`` or ``inpend``, :func:`~service.keys.shards`) to hold the entry of
+    """The shard of index ``kind`` (``dirty`` or ``inpend``, :func:`~service.store.keys.shards`) to hold the entry of
     the write to ``key``: on a Redis Cluster, one served by the master that serves ``key`` (chosen among them by
-    ``default``'s place among the shards, ``default`` being the shard :mod:`service.keys` gives the entry, so
+    ``default``'s place among the shards, ``default`` being the shard :mod:`service.store.keys` gives the entry, so
     that an entry keeps its shard while the topology stays); else, or if no shard is on that master, ``default``.
 
     Only the shard an entry was written to may be asked to drop it: a reshard in between leaves it where it

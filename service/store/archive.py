@@ -7,9 +7,10 @@ from typing import Callable
 import redis
 from redis.commands.core import Script
 
+from .base import DIGEST_MARK, StoredEvent, pack_log, real_ids, same_message, unpack_log
 from .codec import text
 from .keys import game_head, game_owner, game_snapshot, owner_keys
-from .store_base import DIGEST_MARK, StoredEvent, pack_log, real_ids, same_message, unpack_log
+from .outbox import ENTRY_LUA
 
 ARCHIVE_LUA = r"""
 -- KEYS: ev, archive, meta, head, snap; ARGV: expected stream length, compressed log, its number of events,
@@ -27,7 +28,7 @@ redis.call('HDEL', KEYS[3], 'head')
 return 1
 """
 
-COMPACT_LUA = r"""
+COMPACT_LUA = ENTRY_LUA + r"""
 -- KEYS: outbox, consumed, meta; ARGV: the message ids of the game's archived log
 -- A finished game's outbox keeps what may still be sent or looked at: entries not known to be sent
 -- (queued, sending, failed) and the last entry to each recipient. The others (sent, delivered) are
@@ -52,7 +53,7 @@ local dropped = {}
 local count = 0
 for n, s in pairs(status) do
   if (s == 'sent' or s == 'delivered') and not keep[n] then
-    redis.call('HDEL', KEYS[1], n, n .. ':s', n .. ':t', n .. ':sid', n .. ':err', n .. ':by')
+    drop_entry(KEYS[1], n)
     dropped[n] = true
     count = count + 1
   end
@@ -86,13 +87,14 @@ class ArchivedGames:
     """:meth:`archive`, :meth:`compact_outbox` and the reads of an archived log."""
 
     r: redis.Redis
+    SCRIPTS = {"_archive": ARCHIVE_LUA, "_compact": COMPACT_LUA}
     _archive: Script
     _compact: Script
 
     load: Callable[..., list[StoredEvent]]  # Store's
 
     def archive(self, game_id: str) -> bool:
-        """Replace a finished game's stream (and its head, :mod:`service.store_snapshot`) by one compressed
+        """Replace a finished game's stream (and its head, :mod:`service.store.snapshot`) by one compressed
         value (about a tenth of the memory).
 
         Safe to call any time: it does nothing if events were appended since it read the stream,
@@ -114,7 +116,7 @@ class ArchivedGames:
         """A finished game's outbox down to what may still be sent or looked at (see ``COMPACT_LUA``):
         the entries not known to be sent, the last one to each recipient, and their consumed ids
         (a consumed id goes only if ``logged``, the message ids of the archived log, has it; a digest of a
-        packed log, :func:`service.store_base.log_digest`, stands for the consumed id it is the digest of).
+        packed log, :func:`service.store.base.log_digest`, stands for the consumed id it is the digest of).
         Returns the number of entries dropped (added up in the meta's ``outbox_dropped``)."""
         k = owner_keys(game_owner(game_id))
         known = [text(f) for f in self.r.hkeys(k["consumed"])] if any(m.startswith(DIGEST_MARK) for m in logged) else []

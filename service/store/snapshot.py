@@ -2,10 +2,10 @@
 events after it, and, once a hand starts (or its play begins), the events before the snapshot moved out of the
 stream into the game's compressed head and its outbox and consumed ids compacted.
 
-The snapshot (``{g:<id>}:snap``, :func:`service.keys.game_snapshot`) is written by the append that starts a
+The snapshot (``{g:<id>}:snap``, :func:`service.store.keys.game_snapshot`) is written by the append that starts a
 hand or its play (``Store.append(snapshot=...)``, in the same script: no round trip of its own); it covers the
 stream up to its ``sid``. :meth:`InPlayGames.keep_in_play` then moves the events up to that ``sid`` into ``{g:<id>}:head``
-(the archive's format: :func:`service.store_base.pack_log`, message ids as 64-bit digests), counted in the meta's ``head``: the stream then holds only the
+(the archive's format: :func:`service.store.base.pack_log`, message ids as 64-bit digests), counted in the meta's ``head``: the stream then holds only the
 current half hand, and a game's version is ``head`` + the stream's length. Every read of the whole log
 (``Store.load``: ``games events``, ``verify``, replay, the archive of a finished game) sees the head first.
 
@@ -25,9 +25,9 @@ import redis
 from redis.client import Pipeline
 from redis.commands.core import Script
 
+from .base import StoredEvent, pack_log, queue_script, real_ids, same_message, sid_key, stream_entries, unpack_log
 from .codec import text
 from .keys import game_head, game_owner, game_snapshot, owner_keys
-from .store_base import StoredEvent, pack_log, queue_script, real_ids, same_message, sid_key, stream_entries, unpack_log
 
 LOAD_LUA = r"""
 -- KEYS: ev, snap, archive; ARGV: the last stream id the reader folded ('' for none)
@@ -87,6 +87,7 @@ class InPlayGames:
     """:meth:`queue_state` (a game's state as a cold or warm reader needs it) and :meth:`keep_in_play`."""
 
     r: redis.Redis
+    SCRIPTS = {"_load_state": LOAD_LUA, "_head": HEAD_LUA}
     _load_state: Script
     _head: Script
     _compact: Script

@@ -2,7 +2,7 @@
 
 The old global keys, ``ss:due``, ``outbox:dirty``, ``in:pending``, ``ss:names``, ``outbox:local``,
 ``ss:clock:offset``, ``sms:day:<day>`` / ``sms:capped:<day>`` and ``ss:beat:lock``, are read and their
-contents written into the shards of :mod:`service.keys` (what a shard holds already wins: ZADD NX,
+contents written into the shards of :mod:`service.store.keys` (what a shard holds already wins: ZADD NX,
 HSETNX), then deleted. Run it once, with the beat stopped, on the single Redis being upgraded (the old
 layout never ran on a cluster); running it again finds nothing to move.
 """
@@ -13,9 +13,9 @@ import json
 from typing import Callable
 
 from . import keys
+from .base import Client, scan_keys
 from .codec import text
-from .store_base import Client, scan_keys
-from .store_outbox import LOCAL_OWNER
+from .outbox import LOCAL_OWNER
 
 LEGACY_DUE, LEGACY_DIRTY, LEGACY_PENDING, LEGACY_NAMES = "ss:due", "outbox:dirty", "in:pending", "ss:names"
 LEGACY_LOCAL, LEGACY_CLOCK, LEGACY_LOCK = "outbox:local", "ss:clock:offset", "ss:beat:lock"

@@ -8,10 +8,10 @@ from typing import Any, Callable
 from redis.client import Pipeline
 from redis.commands.core import Script
 
+from .base import Client, now_ms, queue_eval, queue_script
 from .codec import text, text_hash
 from .keys import inbound_keys, message_digest, pending_key, pending_member, shards
-from .store_base import Client, now_ms, queue_eval, queue_script
-from .store_replica import lagged, registry_shard, run_replicated
+from .replica import lagged, registry_shard, run_replicated
 
 CLAIM_INBOUND_LUA = r"""
 -- KEYS: record, seen (this window), seen (the previous window)
@@ -35,6 +35,7 @@ class InboundRecords:
     r: Client
     dedupe_window_s: int
     replica_wait_ms: int
+    SCRIPTS = {"_claim_in": CLAIM_INBOUND_LUA}
     _claim_in: Script
 
     def record_inbound(self, address: str, message_id: str, fields: dict[str, str], ttl_s: int) -> str:
@@ -48,7 +49,7 @@ class InboundRecords:
         expire_at = (now_s // self.dedupe_window_s + 2) * self.dedupe_window_s + 60
         pending, member = self.pending_shard(address, message_id), pending_member(address, message_id)
         claim_args = [message_digest(message_id), ttl_s, expire_at, *flat]
-        if self.replica_wait_ms:  # the record on a replica too before the webhook answers (store_replica)
+        if self.replica_wait_ms:  # the record on a replica too before the webhook answers (service.store.replica)
             replies, acked = run_replicated(self.r, keys[0], self.replica_wait_ms,
                                             lambda pipe: queue_script(pipe, self._claim_in, keys, claim_args),
                                             index=(pending, member, now_ms(), True))
@@ -66,7 +67,7 @@ class InboundRecords:
 
     def pending_shard(self, address: str, message_id: str) -> str:
         """The ``{inpend:<k>}`` shard of a message's pending mark: on a cluster one on its record's master
-        (:func:`~service.store_replica.registry_shard`), else :func:`~service.keys.pending_key`."""
+        (:func:`~service.store.replica.registry_shard`), else :func:`~service.store.keys.pending_key`."""
         record = inbound_keys(address, message_id, self.dedupe_window_s, 0)[0]
         return registry_shard(self.r, "inpend", record, pending_key(address))
 

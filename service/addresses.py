@@ -1,0 +1,73 @@
+"""Players are known by their address: an E.164 phone number or an email address.
+
+Also here: the addresses the service gives a seat: its email reply address (``play+<token>@<domain>``)
+and its private game page (``/g/<token>``). No I/O: the tokens themselves are kept by
+:mod:`service.store.players`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from email.utils import parseaddr
+
+import phonenumbers
+
+SMS, EMAIL = "sms", "email"
+_EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+
+
+class BadAddress(ValueError):
+    """Text that is neither a phone number nor an email address."""
+
+
+@dataclass(frozen=True)
+class Address:
+    """A normalised player address: ``kind`` is ``sms`` (``value`` in E.164) or ``email`` (lower case)."""
+
+    kind: str
+    value: str
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def parse_address(text: str, default_region: str = "US") -> Address:
+    """A phone number (to E.164) or an email address, from what a player typed or a provider sent."""
+    raw = (text or "").strip()
+    if "@" in raw:
+        _name, addr = parseaddr(raw)
+        addr = (addr or raw).strip().lower()
+        if not _EMAIL_RE.match(addr):
+            raise BadAddress(raw)
+        return Address(EMAIL, addr)
+    try:
+        num = phonenumbers.parse(raw, None if raw.startswith("+") else default_region)
+    except phonenumbers.NumberParseException:
+        raise BadAddress(raw) from None
+    if not phonenumbers.is_possible_number(num):
+        raise BadAddress(raw)
+    return Address(SMS, phonenumbers.format_number(num, phonenumbers.PhoneNumberFormat.E164))
+
+
+def address_kind(value: str) -> str:
+    return EMAIL if "@" in value else SMS
+
+
+def page_url(base: str, token: str) -> str:
+    """The address of a seat's private game page (``service.web.game``)."""
+    return f"{base.rstrip('/')}/g/{token}"
+
+
+def reply_address(token: str, domain: str) -> str:
+    return f"play+{token}@{domain}"
+
+
+def token_from_recipient(recipient: str) -> str | None:
+    """The token of ``play+<token>@domain`` (first matching recipient), or None."""
+    for part in (recipient or "").split(","):
+        _n, addr = parseaddr(part)
+        m = re.match(r"^[^+@]+\+([0-9a-fA-F]{32})@", addr or "")
+        if m:
+            return m.group(1).lower()
+    return None

@@ -1,0 +1,159 @@
+"""What happens after a change is committed, in one place: the worker task and the beat both call here.
+
+A change (a person's move from an inbound message, the computer's move, a due reminder, timeout, AUTO move or
+invitation expiry) leaves outbox entries and perhaps a new turn. After it:
+
+1. its messages are sent: inline into the local outbox when every channel is local (a Redis write, so they
+   are there before anything later runs), else one ``deliver`` task each (:class:`Outlets.dispatch`);
+2. each recipient's last prompted game is noted (``#N``-less replies go to it);
+3. the new turn is recorded and scheduled: reminders and timeout, or the computer's move
+   (:mod:`service.lifecycle.hooks`), and the computer's move is queued (:class:`Outlets.queue_bot`).
+
+:class:`Outlets` is how a process hands work on: the worker builds one from its Celery app
+(``workers``); the tests build one that runs everything inline. Nothing here imports Celery.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from . import inbound
+from .context import Services
+from .delivery import UNSENDABLE, all_local, deliver_local_many
+from .games.result import BotTurn
+from .lifecycle import bot, hooks, invitations, reminders, routing, settings, timeouts
+from .store import new_claim_token
+from .store.due import Item
+
+DELIVER = "workers.tasks.deliver"
+HANDLE_INBOUND = "workers.tasks.handle_inbound"
+BOT_MOVE = "workers.beat.bot_move"
+
+SendTask = Callable[..., object]  # Celery's ``app.send_task(name, args=[...], countdown=...)``
+
+
+@dataclass(frozen=True)
+class Outlets:
+    """How this process hands on what a change left: its outbox entries, and the computer's next move."""
+
+    dispatch: Callable[[list[str]], None]
+    queue_bot: Callable[[BotTurn], None]
+
+
+def celery_outlets(svc: Services, send_task: SendTask) -> Outlets:
+    """The worker's outlets: entries inline into the local outbox when every channel is local (else a
+    ``deliver`` task each); the computer's move a ``bot_move`` task ``BOT_DELAY`` seconds from now."""
+    delay = float(settings.get(svc.config, "BOT_DELAY"))
+
+    def dispatch(ids: list[str]) -> None:
+        if all_local(svc):
+            deliver_local_many(svc, ids)
+            return
+        for oid in ids:
+            send_task(DELIVER, args=[oid])
+
+    def queue_bot(turn: BotTurn) -> None:
+        send_task(BOT_MOVE, args=[turn.game_id, turn.seat, turn.version], countdown=delay)
+
+    return Outlets(dispatch, queue_bot)
+
+
+# -- after an inbound message -------------------------------------------------------------------
+def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendTask) -> str:
+    """Decide a recorded inbound message of ``sender``, then everything after it: its messages sent, the
+    message marked done, the new turn scheduled, the computer's move queued. Returns the outcome."""
+    outlets = celery_outlets(svc, send_task)
+    local = all_local(svc)  # the local outbox is a Redis write: no need for a task per message
+    attempt = new_claim_token()  # this handling's own claim on the entries it sends, never the message id
+    result = inbound.handle_inbound(svc, message_id, sender, send_now=attempt if local else "")
+    after = result.after
+    claimed = list(after.claimed) if after else []  # a move's messages, born claimed for this handling
+    unsendable = list(after.unsendable) if after else []
+    mine = {e["id"] for e in claimed} | set(unsendable)
+    rest = [oid for oid in result.outbox_ids if oid not in mine]
+    tail = svc.store.pipeline()  # the last writes, in one round trip: queued below, executed here
+    if local:
+        svc.store.settle_local_many(claimed, [(oid, UNSENDABLE) for oid in unsendable], tail=tail, token=attempt)
+        if rest:  # any others (replies; a retry's): claimed and checked against STOP first
+            deliver_local_many(svc, rest, after.told if after else (), tail=tail, by=attempt)
+    else:
+        for outbox_id in result.outbox_ids:
+            send_task(DELIVER, args=[outbox_id])
+    # the message done, the new turn's reminders and timeout; the computer's move queued after them
+    if result.outcome != "missing":
+        svc.store.queue_mark_inbound(tail, sender, message_id, "done")
+    turn = hooks.after_handled(svc, result.game_id, result.outbox_ids, tail=tail, after=after,
+                               duplicate=result.outcome == "duplicate")
+    if len(tail):
+        tail.execute()  # first: the messages it sends are in the local outbox before the computer's answer
+    if turn is not None:  # (if this worker dies now, the beat makes the move: it is scheduled)
+        outlets.queue_bot(turn)
+    return str(result.outcome)
+
+
+# -- after the service's own moves and due work ---------------------------------------------------
+def send_out(svc: Services, ids: list[str], outlets: Outlets) -> None:
+    """A change's messages: each recipient's prompted game noted, then sent."""
+    if ids:
+        routing.note_outbox(svc, ids)
+        outlets.dispatch(ids)
+
+
+def bot_move(svc: Services, game_id: str, seat: int, version: int, outlets: Outlets) -> list[str]:
+    """The computer's move at ``version`` (once; nothing if stale), its turn scheduled and its next move
+    queued if it is to move again; returns its outbox ids (not yet sent: see :func:`send_out`)."""
+    out = bot.move(svc, game_id, seat, version)
+    turn = hooks.after_move(svc, out)
+    if turn is not None:
+        outlets.queue_bot(turn)
+    return out.outbox_ids
+
+
+def act(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> int | None:
+    """Do one due item and send what it left; returns a time (ms) to try again, or None when it is done."""
+    if item.kind == "r":
+        again, ids = reminders.send_reminder(svc, item, now_ms)
+    elif item.kind == "t":
+        again, ids = timeouts.on_timeout_due(svc, item, now_ms)
+    elif item.kind == "a":
+        again, ids = timeouts.on_auto_due(svc, item, now_ms)
+        _follow(svc, item.game_id, outlets)
+    elif item.kind == "b":
+        again, ids = None, bot_move(svc, item.game_id, item.seat, item.version, outlets)
+    elif item.kind == "x":
+        again, ids = invitations.on_expiry_due(svc, item, now_ms)
+    else:
+        again, ids = None, []
+    send_out(svc, ids, outlets)
+    return again
+
+
+def _follow(svc: Services, game_id: str, outlets: Outlets) -> None:
+    """After an AUTO move: the game's new turn scheduled, the computer's move queued if it is next."""
+    meta = svc.store.meta(game_id)
+    if meta.get("status") != "active":
+        return
+    turn = hooks.after_game_change(svc, game_id, svc.games.load(game_id))
+    if turn is not None:
+        outlets.queue_bot(turn)
+
+
+def tick(svc: Services, outlets: Outlets, now_ms: int | None = None) -> int | None:
+    """One scan of the due items (:func:`act` each); None when another beat holds the lock."""
+    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
+    return svc.store.due.scan(now_ms, lambda item, t: act(svc, item, t, outlets),
+                              lock_ttl_ms=int(settings.get(svc.config, "BEAT_LOCK_TTL")) * 1000)
+
+
+def sweep(svc: Services, send_task: SendTask) -> int:
+    """Dispatch again outbox entries still queued, and inbound messages still unhandled, after
+    ``SWEEP_AFTER`` seconds; returns how many."""
+    older = float(svc.config["SWEEP_AFTER"])
+    stale = svc.store.stale_outbox(older)
+    for outbox_id in stale:
+        send_task(DELIVER, args=[outbox_id])
+    pending = svc.store.stale_inbound(older)  # recorded but never handled: queue them again
+    for sender, message_id in pending:
+        send_task(HANDLE_INBOUND, args=[message_id, sender])
+    return len(stale) + len(pending)

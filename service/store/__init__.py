@@ -1,0 +1,52 @@
+"""Everything kept in Redis, and the only package that talks to it.
+
+One module per thing stored, each with its key names (built in :mod:`.keys`), its Lua scripts and the
+Redis commands on its keys:
+
+=================== =================================================================================
+:mod:`.game_log`    a game's events, meta and the append (one Lua script: events, outbox entries, meta,
+                    consumed message, turn, snapshot); :class:`Store`, the facade the service holds
+:mod:`.snapshot`    a game in play: its snapshot and compressed head
+:mod:`.archive`     a finished game: its compressed archive, its outbox compacted
+:mod:`.outbox`      outbox entries: claim, settle, status, the local outbox
+:mod:`.inbox`       inbound messages: the record, the claim of a message id, the pending index
+:mod:`.life`        the life hashes of games and players (turns, reminders, game numbers)
+:mod:`.players`     player records, chosen names, reply and page tokens
+:mod:`.due`         the lifecycle's due work and the beat lock
+:mod:`.limits`      the counters of the abuse limits and the daily SMS cap
+:mod:`.clock`       the shared clock's offset
+:mod:`.replica`     WAIT on a Redis with replicas; the cluster's shard routing
+:mod:`.reads`       reads queued on a caller's pipeline
+:mod:`.operator`    the operator's reads and requeue
+:mod:`.migrate`     the key layout's migrations
+:mod:`.client`      the connection (one Redis or a Redis Cluster), its errors and pipeline type
+:mod:`.base`,       shared helpers: stream and log packing, scripts, the clock in ms
+:mod:`.codec`
+=================== =================================================================================
+
+Nothing outside this package imports ``redis`` (an import-linter contract in ``pyproject.toml``).
+"""
+
+from __future__ import annotations
+
+from .client import TRANSIENT_ERRORS, UNREACHABLE, Client, Pipeline, connect, is_cluster
+from .game_log import (
+    APPEND_LUA,
+    CLAIM_LUA,
+    SETTLE_LUA,
+    STATUS_LUA,
+    AppendResult,
+    ReplicaLagError,
+    Store,
+    StoredEvent,
+    game_owner,
+    new_claim_token,
+    now_ms,
+    owner_keys,
+    player_owner,
+    split_outbox_id,
+)
+
+__all__ = ["APPEND_LUA", "CLAIM_LUA", "SETTLE_LUA", "STATUS_LUA", "TRANSIENT_ERRORS", "UNREACHABLE", "AppendResult",
+           "Client", "Pipeline", "ReplicaLagError", "Store", "StoredEvent", "connect", "game_owner", "is_cluster",
+           "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]
