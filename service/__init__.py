@@ -39,7 +39,7 @@ def celery_init_app(app: Flask) -> Celery:
     """A Celery app whose tasks run inside ``app``'s context, configured from ``app.config['CELERY']``, with
     the lifecycle's tick in its beat schedule (every ``BEAT_EVERY`` seconds)."""
 
-    class FlaskTask(Task):  # type: ignore[misc]
+    class FlaskTask(Task):
         def __call__(self, *args: Any, **kwargs: Any) -> Any:
             with app.app_context():
                 return self.run(*args, **kwargs)
@@ -56,4 +56,5 @@ def celery_init_app(app: Flask) -> Celery:
 
 def services(app: Flask | None = None) -> Services:
     """The :class:`Services` of ``app`` (default: the current app)."""
-    return (app or current_app).extensions["slowspades"]  # type: ignore[no-any-return]
+    svc: Services = (app or current_app).extensions["slowspades"]
+    return svc

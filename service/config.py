@@ -57,7 +57,7 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                     "while it is not yet handled."),
     "HANDLED_MESSAGE_TTL": (86400, "int", "Seconds, at least, a message id is remembered so a retry of it is "
                             "dropped (at most twice that; 8 bytes a message; Mailgun retries for up to ~8 hours)."),
-    "GAME_CACHE_SIZE": (2000, "int", "Folded games each process keeps (service.games.cache); a game it does not "
+    "GAME_CACHE_SIZE": (2000, "int", "Folded games each process keeps (service.caches); a game it does not "
                                      "hold is read from its snapshot and the events after it."),
     "SIMULATOR": (False, "bool", "Serve the simulator page /simulator/ (on in scripts/run-local, off otherwise; "
                                  "404 when off). The app refuses to start with it on unless SLOWSPADES_BIND and "

@@ -9,7 +9,7 @@ from typing import Any
 
 from spades.dealer import Dealer
 
-from .games.cache import GameCache, SeatCache
+from .caches import GameCache, SeatCache
 from .store import Client, Store, connect
 from .store.players import Players
 

@@ -105,7 +105,7 @@ def country_refusal(svc: Services, invitee: str) -> Refusal | None:
     allowed = allowed_countries(svc)
     # a valid number's own region (+1 876... is Jamaica, not the US); else its country code's main one
     region = phonenumbers.region_code_for_number(number) or phonenumbers.region_code_for_country_code(
-        number.country_code)
+        number.country_code or 0)
     if allowed is not None and region not in allowed:
         return Refusal("limit_country", {"number": invitee})
     return None

@@ -17,7 +17,7 @@ again; on duplicate: the outbox ids the first run wrote, to dispatch again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from spades import snapshot
 from spades.autoplay import autoplay
@@ -26,16 +26,14 @@ from spades.errors import GameOverError, RuleError
 from spades.events import Event, GameEnded, HandStarted, to_dict
 from spades.game import Game, decide, fold
 
+from ..caches import STATE_READS, Taken
+from ..context import Services
 from ..store import Pipeline, clock, game_owner, keys, now_ms
 from ..store.codec import text, text_hash
 from ..store.life import PLAYER_READS
-from .cache import STATE_READS, Taken
 from .players import PlayerInfo, info_of, players_from, players_info, queue_players, seats
 from .result import AfterMove, Outcome, Result, TurnState, movers_field
 from .turns import turn_messages
-
-if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
-    from ..context import Services
 
 MAX_ATTEMPTS = 25
 

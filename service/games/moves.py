@@ -4,7 +4,7 @@ confirmed ``RESIGN``), or the service for a seat (:class:`ServiceMove`: the comp
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from chat import Intent
 from spades.commands import Command
@@ -13,13 +13,11 @@ from spades.game import Game, view
 
 from .. import conversation_port as port
 from ..addresses import address_kind
+from ..context import Services
 from .apply import MoveRead, apply
 from .outbox import reply_rendered
 from .players import info_of, resolve_labels, seat_of
 from .result import Outcome, Result
-
-if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
-    from ..context import Services
 
 
 @dataclass

@@ -8,20 +8,18 @@ the same catalogues and SMS finishing pass), never built here.
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chat.page import email_link
 from chat.render import Rendered
 from chat.render import render as chat_render
 
 from ..addresses import EMAIL, address_kind, page_url, reply_address
+from ..context import Services
 from ..conversation_port import named
 from ..store import game_owner, keys, player_owner
 from .players import is_stopped, lang_of, seat_of
 from .result import Outcome, Result
-
-if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
-    from ..context import Services
 
 
 def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | None = None,

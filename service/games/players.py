@@ -8,17 +8,15 @@ stopped, and the game numbers they see (``#2``) when they have several unfinishe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from chat.languages import language_for_address
 
+from ..context import Services
 from ..store import Pipeline, Store, keys
 from ..store.codec import text, text_hash
 from ..store.keys import number_field
 from ..store.life import PLAYER_READS
-
-if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
-    from ..context import Services
 
 UNFINISHED = ("invited", "active")
 

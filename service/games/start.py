@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from spades import snapshot
 from spades.events import HouseRules, to_dict
 from spades.game import fold, new_game
 
+from ..context import Services
 from ..store import game_owner
 from .result import Outcome, Result
 from .turns import turn_messages
-
-if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
-    from ..context import Services
 
 
 def rules_of(meta: dict[str, str]) -> HouseRules:

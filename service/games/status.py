@@ -3,13 +3,11 @@ the expected version (0: a game not yet started), so an invitation answered twic
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..context import Services
 from ..store import game_owner
 from .result import Outcome, Result
-
-if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
-    from ..context import Services
 
 
 def change(svc: Services, game_id: str, message_id: str, outcome: Outcome, entries: list[dict[str, Any] | None],

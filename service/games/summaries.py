@@ -11,17 +11,15 @@ email with an HTML table).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from chat.render import Rendered
 from spades.events import AUTO_DECIDED, Event, to_dict
 
+from ..context import Services
 from .outbox import entry, render
 from .players import label_of as game_label
 from .players import name_of
-
-if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
-    from ..context import Services
 
 
 def _line(score: dict[str, Any]) -> dict[str, Any]:

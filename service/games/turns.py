@@ -9,7 +9,7 @@ gets the service's own ``DRAW`` when offered double nil.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spades import bots
 from spades.commands import Command, DeclineDoubleNil
@@ -18,13 +18,11 @@ from spades.game import Game, decide, fold, view
 
 from .. import conversation_port as port
 from ..addresses import address_kind
+from ..context import Services
 from ..store import keys
 from . import summaries
 from .outbox import outbound
 from .players import PlayerInfo, info_of, players_info, resolve_labels, seats
-
-if TYPE_CHECKING:  # only its type: Services holds this package's caches (service.context imports .cache)
-    from ..context import Services
 
 _HAND_ENDS = ("hand_scored", "game_ended")
 BOT_STRATEGY = "basic"  # the computer's strategy (service.lifecycle.bot.STRATEGY)

@@ -185,8 +185,8 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
     if recorded is None:
         recorded = svc.store.record_turn(game_id, game.version, movers_arg, now_ms,
                                          game.actor if isinstance(game, TurnState) else None)
-    fresh, old_v, old_seat = recorded
-    old_v = int(old_v)
+    fresh, recorded_v, old_seat = recorded
+    old_v = int(recorded_v)
     old_movers = text(old_seat)
     repeated = restore and not int(fresh) and old_v == game.version and old_movers == movers_arg
     if not int(fresh) and not repeated:

@@ -108,7 +108,7 @@ def games_events(game_id: str, as_json: bool, redis_url: str | None) -> None:
     stored = svc.store.load(game_id)
     if not stored and not svc.store.meta(game_id):
         fail(f"no game {game_id}", as_json=as_json)
-    rows = [{"seq": n, "stream_id": se.stream_id, "time_ms": int(se.stream_id.split("-")[0]),
+    rows: list[dict[str, Any]] = [{"seq": n, "stream_id": se.stream_id, "time_ms": int(se.stream_id.split("-")[0]),
              "message_id": se.message_id, "event": se.event} for n, se in enumerate(stored, start=1)]
     lines = []
     for r in rows:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-import redis
 from redis.commands.core import Script
 
-from .base import DIGEST_MARK, StoredEvent, pack_log, real_ids, same_message, unpack_log
+from .base import DIGEST_MARK, Client, StoredEvent, pack_log, real_ids, same_message, unpack_log
 from .codec import text
 from .keys import game_head, game_owner, game_snapshot, owner_keys
 from .outbox import ENTRY_LUA
@@ -86,7 +85,7 @@ return count
 class ArchivedGames:
     """:meth:`archive`, :meth:`compact_outbox` and the reads of an archived log."""
 
-    r: redis.Redis
+    r: Client
     SCRIPTS = {"_archive": ARCHIVE_LUA, "_compact": COMPACT_LUA}
     _archive: Script
     _compact: Script

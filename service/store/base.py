@@ -36,7 +36,8 @@ def queue_script(pipe: Pipeline, script: Script | AsyncScript, keys: list[Any], 
     ``SCRIPT EXISTS`` first, one more round trip per pipeline; EVAL never meets a missing script and
     the server keeps the compiled script by its hash anyway. (``execute_command``: a cluster pipeline has no
     ``eval`` of its own; :func:`queue_eval` addresses it to its keys' node.)"""
-    queue_eval(pipe, script.script, keys, args)
+    body = script.script
+    queue_eval(pipe, body if isinstance(body, str) else bytes(body).decode(), keys, args)
 
 
 def queue_eval(pipe: Pipeline, body: str, keys: list[Any], args: list[Any]) -> None:
@@ -126,10 +127,12 @@ def pack_log(events: list[StoredEvent], level: int = 9) -> bytes:
     return zlib.compress(json.dumps(doc, separators=(",", ":")).encode(), level)
 
 
-def unpack_log(raw: bytes | None) -> list[StoredEvent]:
+def unpack_log(raw: bytes | str | None) -> list[StoredEvent]:
     """:func:`pack_log`'s events back, of either format (none for ``None``); a digest as ``#<hex>``."""
     if not raw:
         return []
+    if isinstance(raw, str):
+        raw = raw.encode()
     data = zlib.decompress(raw)
     if not data.startswith(b"{"):  # format 1: JSON lines, each a list
         return [StoredEvent(sid, event, t, m)

@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from redis.client import Pipeline
+from redis.commands.core import Script
 
 from .archive import ArchivedGames
 from .base import Client, StoredEvent, now_ms, queue_script, sid_key, stream_entries, unpack_log
@@ -174,6 +175,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
     """Events, outbox and inbound messages on one Redis (or Redis Cluster) client."""
 
     SCRIPTS = {"_append": APPEND_LUA}
+    _append: Script
 
     def __init__(self, client: Client, dedupe_window_s: int = 86400, replica_wait_ms: int = 0) -> None:
         self.r = client
@@ -219,7 +221,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         })
         keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"], owner_snapshot(owner)]
         snap = zlib.compress(json.dumps(snapshot, separators=(",", ":")).encode(), 6) if snapshot is not None else ""
-        args = [expected_version, message_id or "", now_ms(), payload, snap]
+        args: list[Any] = [expected_version, message_id or "", now_ms(), payload, snap]
         if self.replica_wait_ms:  # acknowledged by a replica (service.store.replica), else ReplicaLagError: retried
             dirty = (registry_shard(self.r, "dirty", k["ev"], dirty_key(owner)), owner, now_ms(), False) \
                 if entries else None

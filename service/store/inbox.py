@@ -86,8 +86,8 @@ class InboundRecords:
         start = len(pipe)
         pipe.hgetall(record)
         if claims:
-            pipe.sismember(seen, digest)
-            pipe.sismember(prev, digest)
+            pipe.sismember(seen, str(digest))
+            pipe.sismember(prev, str(digest))
 
         def finish(all_replies: list[Any]) -> dict[str, str] | None:
             raw, now, before = [*all_replies[start:start + (3 if claims else 1)], None, None][:3]
@@ -126,7 +126,7 @@ class InboundRecords:
                 if self.r.exists(inbound_keys(address, mid, self.dedupe_window_s, 0)[0]):
                     out.append((address, mid))
                 else:
-                    self.r.zrem(key, raw)
+                    self.r.zrem(key, text(raw))
         return out
 
     def seen_once(self, key: str, ttl_s: int) -> bool:

@@ -50,6 +50,11 @@ return {1, tostring(v), old}
 PLAYER_READS = 4  # the replies :meth:`LifeRecords.queue_player` queues
 
 
+
+def _mapping(fields: Mapping[str, str]) -> dict[Any, Any]:
+    """``fields`` as redis-py's ``hset(mapping=)`` is typed to take."""
+    return dict(fields)
+
 class LifeRecords:
     """Reads and writes of the life hashes and game numbers."""
 
@@ -66,7 +71,7 @@ class LifeRecords:
         return None if raw is None else text(raw)
 
     def set_player_life(self, address: str, fields: Mapping[str, str], pipe: Pipeline | None = None) -> None:
-        (self.r if pipe is None else pipe).hset(player_life(address), mapping=dict(fields))
+        (self.r if pipe is None else pipe).hset(player_life(address), mapping=_mapping(fields))
 
     def del_player_life(self, address: str, *names: str) -> None:
         self.r.hdel(player_life(address), *names)
@@ -95,7 +100,7 @@ class LifeRecords:
         return None if raw is None else text(raw)
 
     def set_game_life(self, game_id: str, fields: Mapping[str, str]) -> None:
-        self.r.hset(game_life(game_id), mapping=dict(fields))
+        self.r.hset(game_life(game_id), mapping=_mapping(fields))
 
     def add_game_life(self, game_id: str, name: str, value: str) -> None:
         """Set a field of the game's life hash unless it is set (a pause recorded once per message)."""

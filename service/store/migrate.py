@@ -10,7 +10,7 @@ layout never ran on a cluster); running it again finds nothing to move.
 from __future__ import annotations
 
 import json
-from typing import Callable
+from typing import Any, Callable
 
 from . import keys
 from .base import Client, scan_keys
@@ -24,7 +24,8 @@ LEGACY_LOCAL, LEGACY_CLOCK, LEGACY_LOCK = "outbox:local", "ss:clock:offset", "ss
 def _move_zset(client: Client, old: str, shard_of: Callable[[str], str]) -> int:
     """Every member of the zset ``old`` into its shard (``shard_of(member)``), with its score."""
     moved = 0
-    for member, score in client.zrange(old, 0, -1, withscores=True):
+    pairs: list[Any] = client.zrange(old, 0, -1, withscores=True)
+    for member, score in pairs:
         m = text(member)
         client.zadd(shard_of(m), {m: score}, nx=True)
         moved += 1
@@ -44,7 +45,8 @@ def migrate_legacy(client: Client) -> dict[str, int]:
     client.delete(LEGACY_NAMES)
     out[LEGACY_NAMES] = len(names)
     local = 0
-    for sid, fields in client.xrange(LEGACY_LOCAL, "-", "+"):  # in order: each owner's stream keeps it
+    legacy: list[Any] = client.xrange(LEGACY_LOCAL, "-", "+") or []
+    for sid, fields in legacy:  # in order: each owner's stream keeps it
         raw = text(fields.get(b"m") or fields.get("m") or "{}")
         oid = str(json.loads(raw).get("id") or "")
         owner = keys.split_outbox_id(oid)[0] if "#" in oid else LOCAL_OWNER

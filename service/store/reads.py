@@ -47,7 +47,7 @@ class QueuedReads:
     def newest_events(self, game_id: str, count: int) -> list[dict[str, Any]]:
         """The ``count`` newest events of the game in play, oldest first, as dicts (from its head too when the
         stream holds fewer: ``service.store.snapshot``)."""
-        entries = self.r.xrevrange(owner_keys(game_owner(game_id))["ev"], count=count)
+        entries: list[Any] = self.r.xrevrange(owner_keys(game_owner(game_id))["ev"], count=count) or []
         out = [json.loads(fields[b"e"]) for _sid, fields in reversed(entries)]
         if len(out) < count:
             older = unpack_log(self.r.get(game_head(game_id)))

@@ -52,9 +52,8 @@ def run_replicated(client: Client, key: str, wait_ms: int, queue: Callable[[Pipe
     in the same pipeline when its shard is served by the same node, else on its own before."""
     attempt = 0
     while True:
-        node_client: redis.Redis = client
-        if isinstance(client, RedisCluster):
-            node_client = client.get_redis_connection(client.get_node_from_key(key))
+        node_client = (client.get_redis_connection(client.get_node_from_key(key)) if isinstance(client, RedisCluster)
+                       else client)
         pipe = node_client.pipeline(transaction=False)
         joined = index is not None and same_node(client, index[0], key)
         if index is not None:

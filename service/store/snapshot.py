@@ -21,11 +21,20 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
-import redis
 from redis.client import Pipeline
 from redis.commands.core import Script
 
-from .base import StoredEvent, pack_log, queue_script, real_ids, same_message, sid_key, stream_entries, unpack_log
+from .base import (
+    Client,
+    StoredEvent,
+    pack_log,
+    queue_script,
+    real_ids,
+    same_message,
+    sid_key,
+    stream_entries,
+    unpack_log,
+)
 from .codec import text
 from .keys import game_head, game_owner, game_snapshot, owner_keys
 
@@ -86,7 +95,7 @@ def next_id(stream_id: str) -> str:
 class InPlayGames:
     """:meth:`queue_state` (a game's state as a cold or warm reader needs it) and :meth:`keep_in_play`."""
 
-    r: redis.Redis
+    r: Client
     SCRIPTS = {"_load_state": LOAD_LUA, "_head": HEAD_LUA}
     _load_state: Script
     _head: Script

@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 #: What "Redis does not answer" looks like: down, restarting, loading its AOF (BusyLoadingError is a
 #: ConnectionError), or the broker (the same Redis) refusing the task.
-UNREACHABLE = (*STORE_UNREACHABLE, BrokerError)
+UNREACHABLE: tuple[type[Exception], ...] = (*STORE_UNREACHABLE, BrokerError)
 
 
 def public_url() -> str:
@@ -75,7 +75,8 @@ def take_inbound(message_id: str, sender: str, fields: dict[str, Any], ttl: int)
 
 
 def spool_of(app: Flask) -> Spool:
-    return app.extensions["slowspades_drainer"].spool  # type: ignore[no-any-return]
+    spool: Spool = app.extensions["slowspades_drainer"].spool
+    return spool
 
 
 def install_spool(app: Flask) -> Drainer:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from flask import Blueprint, Response, abort, redirect, request
+from flask.typing import ResponseReturnValue
 
 from chat.languages import LANGUAGES
 from chat.render import environment
@@ -31,9 +32,9 @@ def page(lang: str) -> str:
 
 @bp.get("/rules")
 @bp.get("/RULES")
-def rules_default() -> Response:
+def rules_default() -> ResponseReturnValue:
     lang = request.accept_languages.best_match(LANGUAGES, default="en") or "en"
-    return redirect(f"/rules/{lang}", code=302)  # type: ignore[return-value]
+    return redirect(f"/rules/{lang}", code=302)
 
 
 @bp.get("/rules/<lang>")

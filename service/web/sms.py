@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request
 from twilio.twiml.messaging_response import MessagingResponse
@@ -23,8 +24,14 @@ from . import UNREACHABLE, install_spool, take_inbound, twilio_signature_ok
 
 log = logging.getLogger(__name__)
 
+
+def install_spool_once(app: Any) -> None:
+    """The app's spool and its drainer (:func:`install_spool`), once per app."""
+    install_spool(app)
+
+
 bp = Blueprint("sms", __name__)
-bp.record_once(lambda state: install_spool(state.app))  # the spool and its drainer, once per app
+bp.record_once(lambda state: install_spool_once(state.app))  # the spool and its drainer, once per app
 
 
 _EMPTY_TWIML = str(MessagingResponse())  # always the same document: built once

@@ -7,8 +7,8 @@ import json
 import zlib
 
 from chat import Intent
+from service.caches import GameCache
 from service.conversation_port import command_text
-from service.games.cache import GameCache
 from service.games.moves import player_move
 from service.operator.games import verify_game
 from service.store import keys

@@ -13,7 +13,7 @@ from spades import snapshot
 from spades.events import Event, from_dict
 from spades.game import Game
 
-from ..store import Pipeline, Store, keys
+from .store import Pipeline, Store, keys
 
 STATE_READS = 1  # the replies take_queued queues
 RECENT = 12  # the newest events kept with a cached game (the news of a seat a little behind, without reading them)
