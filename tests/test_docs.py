@@ -149,3 +149,10 @@ def test_the_checks_see_what_they_check() -> None:
     known = settings_read_by_code()
     assert {"SLOWSPADES_REDIS_URL", "SLOWSPADES_WEB_WORKERS", "SLOWSPADES_ALIVE_FILE"} <= known
     assert "SLOWSPADES_NO_SUCH_SETTING" not in known
+
+
+def test_the_readme_stays_a_front_page() -> None:
+    """What it is, the two commands, a played example, links: the rest lives in docs/ (issue 20)."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 200, f"README.md has {len(lines)} lines: move the detail into docs/"
+    assert "scripts/run-local" in "\n".join(lines[:15]) and "scripts/test" in "\n".join(lines[:15])
