@@ -143,8 +143,8 @@ def test_the_checks_see_what_they_check() -> None:
     assert DOTTED.findall("`service.keys.SHARDS`, play@spades.example.com, `spades.nope`") == [
         "service.keys.SHARDS", "spades.nope"]
     assert "redis-appendfsync" in anchors(ROOT / "docs" / "staying-up.md")  # "## Redis appendfsync"
-    assert dotted_name_problem("service.keys.SHARDS") is None
-    assert dotted_name_problem("service.keys.NO_SUCH_NAME") == "service.keys.NO_SUCH_NAME: no NO_SUCH_NAME in service/keys.py"
+    assert dotted_name_problem("service.store.keys.SHARDS") is None
+    assert dotted_name_problem("service.store.keys.NO_SUCH_NAME") == "service.store.keys.NO_SUCH_NAME: no NO_SUCH_NAME in service/store/keys.py"
     assert dotted_name_problem("service.no_such_module") == "service.no_such_module: no no_such_module in service/__init__.py"
     known = settings_read_by_code()
     assert {"SLOWSPADES_REDIS_URL", "SLOWSPADES_WEB_WORKERS", "SLOWSPADES_ALIVE_FILE"} <= known
