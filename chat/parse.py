@@ -463,6 +463,8 @@ def _flag(rest: list[str], lang: str) -> bool | None:
 
 #: NEW BOT EASY, in every language (the Greek word in the lookalike Latin capitals the parser reads).
 _EASY = frozenset(normalize(w) for w in ("EASY", "FACILE", "LETT", "MUDAH", "ΕΥΚΟΛΟ", "ΕΎΚΟΛΟ"))
+#: NEW ... FLOOR [N], in every language (read like _EASY).
+_FLOOR = frozenset(normalize(w) for w in ("FLOOR", "PLANCHER", "GULV", "BATAS", "ΟΡΙΟ"))
 
 
 def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
@@ -498,7 +500,7 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
             address = "BOT EASY"
         elif n in ("BAGS", "NILBAGS", "NIL BAGS", "SACS", "POSER", "KANTONG", "ΣΑΚΟΥΛΕΣ"):
             failed_nil_bags = True
-        elif n in ("FLOOR", "PLANCHER", "GULV", "BATAS", "ΟΡΙΟ".translate(str.maketrans(_GREEK_LOOKALIKE))):
+        elif n in _FLOOR:
             floor = DEFAULT_FLOOR
             if i + 1 < len(words) and _NUMBER.match(words[i + 1].strip()):
                 i += 1
