@@ -23,11 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from segments import _chooser  # noqa: E402  (bench/ is this script's directory)
-
-from chat.languages import LANGUAGES  # noqa: E402
-from chat.simulate import Transcript, play_game  # noqa: E402
-from spades.events import (  # noqa: E402
+from bench.segments import _chooser
+from chat.languages import LANGUAGES
+from chat.simulate import Transcript, play_game
+from spades.events import (
     BidMade,
     CardPlayed,
     CardsExchanged,
