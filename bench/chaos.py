@@ -356,7 +356,10 @@ def main() -> int:
         threads = [threading.Thread(target=play, args=(GameDriver(svc, g, p), cluster.base, tally, deadline), daemon=True)
                    for g, p in zip(gids, players)]
         stop = threading.Event()
-        playing = lambda: any(t.is_alive() for t in threads)  # noqa: E731
+
+        def playing() -> bool:
+            return any(t.is_alive() for t in threads)
+
         monkey = threading.Thread(target=chaos, args=(cluster, args, stop, rng, playing), daemon=True)
         t0 = time.monotonic()
         for t in threads:

@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from spades import bots  # noqa: E402
-from spades.arena import play_game  # noqa: E402
-from spades.dealer import Dealer  # noqa: E402
-from spades.events import Event, from_dict, to_dict  # noqa: E402
-from spades.game import fold  # noqa: E402
-from spades.replay import verify_log  # noqa: E402
+from spades import bots
+from spades.arena import play_game
+from spades.dealer import Dealer
+from spades.events import Event, from_dict, to_dict
+from spades.game import fold
+from spades.replay import verify_log
 
 
 def hands_per_second(names: tuple[str, str], seconds: float = 3.0, cap: int = 40) -> tuple[float, int]:

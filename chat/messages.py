@@ -17,7 +17,7 @@ from spades.events import AUTO_DECIDED, AUTO_FORCED
 from spades.game import PlayerView
 
 from .gsm import to_gsm7
-from .names import NAME_MAX_SMS, display_name  # noqa: F401  (display_name: part of this module's API)
+from .names import display_name
 from .parse import Intent
 from .render import Rendered, finish_sms, gettext, render
 
