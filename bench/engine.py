@@ -16,6 +16,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -49,7 +50,7 @@ def game_logs(count: int) -> list[list[Event]]:
     return logs
 
 
-def best_of(fn, repeat: int = 5) -> float:  # type: ignore[no-untyped-def]
+def best_of(fn: Callable[[], object], repeat: int = 5) -> float:
     best = float("inf")
     for _ in range(repeat):
         t = time.perf_counter()

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import io
 import os
 import random
 import signal
@@ -197,7 +198,8 @@ def print_spread(svc: Services, args: argparse.Namespace, many: list[GameDriver]
 
 
 def main() -> None:
-    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # figures as they come
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)  # figures as they come
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=30, help="of each run (baseline, moves), in --rounds slices")
     ap.add_argument("--rounds", type=int, default=3, help="alternating slices of the baseline and the moves runs")
