@@ -40,20 +40,20 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import redis  # noqa: E402
-import requests  # noqa: E402
-from load import GameDriver  # noqa: E402  (bench/ is on the path: this script's own folder)
-from twilio.request_validator import RequestValidator  # noqa: E402
+import redis
+import requests
+from twilio.request_validator import RequestValidator
 
-from service.config import load_config  # noqa: E402
-from service.context import Services  # noqa: E402
-from service.lifecycle.invitations import create_game  # noqa: E402
-from service.operator.games import verify_game  # noqa: E402
-from service.store.base import log_digest  # noqa: E402
-from service.store.keys import shards  # noqa: E402
+from bench.games import GameDriver
+from bench.stack import ROOT
+from service.config import load_config
+from service.context import Services
+from service.lifecycle.invitations import create_game
+from service.operator.games import verify_game
+from service.store.base import log_digest
+from service.store.keys import shards
 
 TOKEN = "chaos-token"
 UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
@@ -356,7 +356,10 @@ def main() -> int:
         threads = [threading.Thread(target=play, args=(GameDriver(svc, g, p), cluster.base, tally, deadline), daemon=True)
                    for g, p in zip(gids, players)]
         stop = threading.Event()
-        playing = lambda: any(t.is_alive() for t in threads)  # noqa: E731
+
+        def playing() -> bool:
+            return any(t.is_alive() for t in threads)
+
         monkey = threading.Thread(target=chaos, args=(cluster, args, stop, rng, playing), daemon=True)
         t0 = time.monotonic()
         for t in threads:

@@ -16,15 +16,16 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from spades import bots  # noqa: E402
-from spades.arena import play_game  # noqa: E402
-from spades.dealer import Dealer  # noqa: E402
-from spades.events import Event, from_dict, to_dict  # noqa: E402
-from spades.game import fold  # noqa: E402
-from spades.replay import verify_log  # noqa: E402
+from spades import bots
+from spades.arena import play_game
+from spades.dealer import Dealer
+from spades.events import Event, from_dict, to_dict
+from spades.game import fold
+from spades.replay import verify_log
 
 
 def hands_per_second(names: tuple[str, str], seconds: float = 3.0, cap: int = 40) -> tuple[float, int]:
@@ -49,7 +50,7 @@ def game_logs(count: int) -> list[list[Event]]:
     return logs
 
 
-def best_of(fn, repeat: int = 5) -> float:  # type: ignore[no-untyped-def]
+def best_of(fn: Callable[[], object], repeat: int = 5) -> float:
     best = float("inf")
     for _ in range(repeat):
         t = time.perf_counter()

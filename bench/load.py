@@ -36,244 +36,28 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
+import io
 import os
 import random
-import shutil
 import signal
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import redis  # noqa: E402
-import requests  # noqa: E402
-from redis.cluster import RedisCluster  # noqa: E402
-from twilio.request_validator import RequestValidator  # noqa: E402
+import requests
 
-from bench.histories import write_histories  # noqa: E402
-from service.config import load_config  # noqa: E402
-from service.context import Services  # noqa: E402
-from service.conversation_port import command_text  # noqa: E402
-from service.lifecycle.invitations import create_game  # noqa: E402
-from service.store.keys import game_head, game_owner, game_snapshot, owner_keys  # noqa: E402
-from spades import bots  # noqa: E402
-from spades.events import from_dict  # noqa: E402
-from spades.game import Game, view  # noqa: E402
-
-TOKEN = "bench-token"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
-
-
-class Cluster:
-    """redis-server + gunicorn + celery worker processes."""
-
-    def __init__(self, args: argparse.Namespace) -> None:
-        self.tmp = Path(tempfile.mkdtemp(prefix="slowspades-load-"))
-        self.redis_port, self.web_port = free_port(), free_port()
-        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
-        self.base = f"http://127.0.0.1:{self.web_port}"
-        self.procs: list[subprocess.Popen[bytes]] = []
-        self.args = args
-
-    def env(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update({
-            "SLOWSPADES_REDIS_URL": self.redis_url, "SLOWSPADES_PUBLIC_BASE_URL": self.base,
-            "SLOWSPADES_TWILIO_AUTH_TOKEN": TOKEN, "SLOWSPADES_DELIVERY": "local",
-            # bots play far faster than people: limits too high to bite, but counted as in production
-            # (the flood counter at the webhook, the day's SMS count at each delivery: service.limits)
-            "SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE": "1000000", "SLOWSPADES_SMS_DAILY_CAP": "1000000000",
-            "PYTHONPATH": f"{ROOT / 'bench'}:{ROOT}",
-        })
-        if self.args.cache:
-            env["SLOWSPADES_GAME_CACHE_SIZE"] = str(self.args.cache)
-        return env
-
-    def start(self) -> None:
-        exe = shutil.which("redis-server") or sys.exit("redis-server is needed")
-        self._spawn("redis", [exe, "--port", str(self.redis_port), "--bind", "127.0.0.1", "--dir", str(self.tmp),
-                              "--appendonly", "yes", "--save", ""])
-        client = redis.Redis.from_url(self.redis_url)
-        self._wait(lambda: client.ping(), "redis")
-        venv_bin = Path(sys.executable).parent
-        self._spawn("web", [str(venv_bin / "gunicorn"), "--bind", f"127.0.0.1:{self.web_port}", "--workers",
-                            str(self.args.web_workers), "--threads", str(self.args.web_threads), "load_app:flask_app"])
-        self._spawn("worker", [str(venv_bin / "celery"), "-A", "load_app:celery", "worker", "--loglevel=WARNING",
-                               "--concurrency", str(self.args.worker_concurrency), "--without-gossip",
-                               "--without-mingle", "--without-heartbeat"])
-        self._wait(lambda: requests.get(self.base + "/healthz", timeout=1).status_code == 200, "web")
-        time.sleep(2)  # let the worker connect
-
-    def _spawn(self, name: str, cmd: list[str]) -> None:
-        log = open(self.tmp / f"{name}.log", "wb")
-        self.procs.append(subprocess.Popen(cmd, env=self.env(), cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT,
-                                           start_new_session=True))
-
-    @staticmethod
-    def _wait(pred: Any, what: str) -> None:
-        for _ in range(300):
-            try:
-                if pred():
-                    return
-            except Exception:  # noqa: BLE001 - not up yet
-                pass
-            time.sleep(0.1)
-        sys.exit(f"{what} did not start")
-
-    def stop(self) -> None:
-        for p in reversed(self.procs):
-            try:
-                os.killpg(p.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-        for p in self.procs:
-            try:
-                p.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
-        if not os.environ.get("BENCH_KEEP"):
-            shutil.rmtree(self.tmp, ignore_errors=True)
-        else:
-            print("logs kept in", self.tmp)
-
-
-# ---------------------------------------------------------------------------------------
-class GameDriver:
-    """One game played through webhooks: local copy of the state, a basic bot per seat."""
-
-    def __init__(self, svc: Services, gid: str, players: tuple[str, str], game: Game | None = None,
-                 last: str = "") -> None:
-        self.svc, self.gid, self.players = svc, gid, players
-        self.game = game or Game()
-        self.last = last
-        self.bots = (bots.get("basic", seed=1), bots.get("basic", seed=2))
-        self.sent_at = 0.0
-        self.mid = ""
-        self.mids: list[str] = []
-        self.moves = 0
-        if game is None:
-            self.catch_up()
-
-    def catch_up(self) -> None:
-        for se in self.svc.store.load(self.gid, after=self.last or None):
-            self.game.apply(from_dict(se.event))
-            self.last = se.stream_id
-
-    def next_text(self) -> tuple[str, str]:
-        movers = self.game.movers  # both, in a simultaneous draw (RULES D11): they take turns sending
-        seat = movers[self.game.version % len(movers)]
-        return self.players[seat], command_text(self.bots[seat].choose(view(self.game, seat)))
-
-
-def signed_sms(session: requests.Session, base: str, sender: str, body: str) -> tuple[float, str]:
-    sid = "SM" + uuid.uuid4().hex
-    params = {"MessageSid": sid, "AccountSid": "AC" + "0" * 32, "From": sender, "To": "+15550000000",
-              "Body": body, "NumMedia": "0"}
-    sig = RequestValidator(TOKEN).compute_signature(base + "/sms", params)
-    t0 = time.perf_counter()
-    resp = session.post(base + "/sms", data=params, headers={"X-Twilio-Signature": sig}, timeout=30)
-    dt = time.perf_counter() - t0
-    assert resp.status_code == 200, resp.status_code
-    return dt, "sms:" + sid
-
-
-def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, seconds: float | None,
-              stats: dict[str, list[float]]) -> int:
-    """Play ``games`` (each closed-loop) on ``threads`` until ``seconds`` pass (or all games end); returns
-    the moves completed by then. The moves sent before then are waited for (not counted), so the games
-    can go on in a later call."""
-    stop = time.monotonic() + seconds if seconds else float("inf")
-    lock = threading.Lock()
-    total = [0]
-
-    def loop(mine: list[GameDriver]) -> None:
-        session = requests.Session()
-        r = svc.redis
-        pending: list[GameDriver] = []
-        for g in mine:
-            if g.game.phase != "over":
-                pending.append(g)
-        waiting: dict[str, GameDriver] = {}
-        drain = stop + 60
-        while (pending or waiting) and time.monotonic() < drain:
-            late = time.monotonic() >= stop
-            if late:
-                pending = []
-                if not waiting:
-                    break
-            for g in pending:
-                sender, text = g.next_text()
-                g.sent_at = time.time()
-                dt, g.mid = signed_sms(session, base, sender, text)
-                g.mids.append(g.mid)
-                stats["webhook"].append(dt)
-                waiting["{g:" + g.gid + "}:ev"] = g
-            pending = []
-            # block until some game we wait for has new events (no busy polling)
-            reply = read_streams(r, {k: g.last or "0-0" for k, g in waiting.items()}, 200)
-            for key, entries in reply or []:
-                g = waiting.pop(key.decode())
-                take_events(g, entries, stats)
-                if not late:
-                    with lock:
-                        total[0] += 1
-                if g.game.phase != "over":
-                    pending.append(g)
-
-    chunks = [games[i::threads] for i in range(threads)]
-    ts = [threading.Thread(target=loop, args=(c,)) for c in chunks if c]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
-    return total[0]
-
-
-def take_events(g: GameDriver, entries: list[Any], stats: dict[str, list[float]]) -> None:
-    """The new events of ``g``'s stream (an XREAD reply's entries) applied to its game: one move done, its
-    webhook -> outbox time counted when the first entry is its message's."""
-    first = entries[0][1]
-    if first.get(b"m", b"").decode() == g.mid and b"t" in first:
-        stats["to_outbox"].append(int(first[b"t"]) / 1000 - g.sent_at)
-    for sid, fields in entries:
-        g.game.apply(from_dict(json.loads(fields[b"e"])))
-        g.last = sid.decode()
-    g.moves += 1
-
-
-def read_streams(r: Any, streams: dict[str, str], block_ms: int) -> list[Any]:
-    """XREAD of ``streams`` after their ids, blocking up to ``block_ms``. On a cluster an XREAD names keys of
-    one slot, so it takes one stream (``bench/load_cluster.py`` gives every game its own thread), addressed to
-    its node: left to route an XREAD itself, redis-py 8 asks a server ``COMMAND GETKEYS`` each time."""
-    if not isinstance(r, RedisCluster):
-        return r.xread(streams, block=block_ms)  # type: ignore[no-any-return]
-    if len(streams) != 1:
-        raise ValueError("on a Redis Cluster one stream per XREAD: one load thread per game")
-    [(key, last)] = streams.items()
-    return r.execute_command("XREAD", "BLOCK", block_ms, "STREAMS", key, last,  # type: ignore[no-any-return]
-                             target_nodes=r.get_node_from_key(key))
+from bench.games import GameDriver, new_games, run_moves, signed_sms, take_events
+from bench.histories import write_histories
+from bench.load_cluster import main_cluster
+from bench.stack import TOKEN, Cluster, cpu_by_group, pct
+from service.config import load_config
+from service.context import Services
+from service.store.keys import game_head, game_owner, game_snapshot, owner_keys
 
 
 def run_spread(svc: Services, base: str, games: list[GameDriver], sessions: int, threads: int, seconds: float,
@@ -360,19 +144,6 @@ def run_baseline(svc: Services, base: str, sessions: int, threads: int, seconds:
     return done[0], rt
 
 
-def new_games(svc: Services, n: int, tag: str) -> list[GameDriver]:
-    out = []
-    for i in range(n):
-        players = (f"+1555{tag}{2 * i:06d}", f"+1555{tag}{2 * i + 1:06d}")
-        gid = f"{tag}{i:05d}{uuid.uuid4().hex[:4]}"
-        res = create_game(svc, gid, players[0], players[1], "bench-setup:" + gid, start_now=True)
-        assert res.outcome == "started", res
-        for oid in res.outbox_ids:
-            svc.redis.zrem("{g:" + gid + "}:outq", oid.rsplit("#", 1)[1])
-        out.append(GameDriver(svc, gid, players))
-    return out
-
-
 def inbound_keys(svc: Services, g: GameDriver) -> list[bytes]:
     """The keys the players of ``g`` (who played no other game) hold for their inbound messages: the
     records not yet handled and the sets of the handled ones' claims."""
@@ -404,26 +175,6 @@ def game_memory(svc: Services, g: GameDriver, claims: bool = True) -> tuple[int,
     return total, durable, inbound
 
 
-def cpu_by_group(groups: dict[str, int]) -> dict[str, float]:
-    """CPU seconds used so far by each process group (and by this process), from /proc."""
-    tick = os.sysconf("SC_CLK_TCK")
-    out = {name: 0.0 for name in groups}
-    by_pgid = {pgid: name for name, pgid in groups.items()}
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        try:
-            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        name = by_pgid.get(int(fields[2]))
-        if name:
-            out[name] += (int(fields[11]) + int(fields[12])) / tick
-    t = os.times()
-    out["load generator"] = t.user + t.system
-    return out
-
-
 def print_spread(svc: Services, args: argparse.Namespace, many: list[GameDriver], spread: int, rate: float,
                  cpu: dict[str, float], cpu_moves: dict[str, float], moves: int, stats: dict[str, list[float]]) -> None:
     """The figures of the run spread over ``--games`` games, next to the ``--sessions`` games' run."""
@@ -447,7 +198,8 @@ def print_spread(svc: Services, args: argparse.Namespace, many: list[GameDriver]
 
 
 def main() -> None:
-    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # figures as they come
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)  # figures as they come
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=30, help="of each run (baseline, moves), in --rounds slices")
     ap.add_argument("--rounds", type=int, default=3, help="alternating slices of the baseline and the moves runs")
@@ -468,8 +220,6 @@ def main() -> None:
     ap.add_argument("--wait-ms", type=int, default=1000, help="with --cluster: SLOWSPADES_REPLICA_WAIT_MS")
     args = ap.parse_args()
     if args.cluster:
-        from load_cluster import main_cluster  # here: it imports this module's parts (and tests.cluster)
-
         main_cluster(args)
         return
     if args.games and args.cache is None:

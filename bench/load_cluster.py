@@ -18,9 +18,10 @@ import uuid
 from typing import Any
 
 import requests
-from load import TOKEN, Cluster, cpu_by_group, new_games, pct, run_moves
 from redis.cluster import RedisCluster
 
+from bench.games import new_games, run_moves
+from bench.stack import TOKEN, Cluster, cpu_by_group, pct
 from service.config import load_config
 from service.context import Services
 from tests import cluster as test_cluster

@@ -20,14 +20,14 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from segments import _chooser  # noqa: E402  (bench/ is this script's directory)
-
-from chat.languages import LANGUAGES  # noqa: E402
-from chat.simulate import Transcript, play_game  # noqa: E402
-from spades.events import (  # noqa: E402
+from bench.segments import _chooser
+from chat.languages import LANGUAGES
+from chat.simulate import Transcript, play_game
+from spades.events import (
     BidMade,
     CardPlayed,
     CardsExchanged,
@@ -40,7 +40,7 @@ from spades.events import (  # noqa: E402
     HandStarted,
 )
 
-MODES = {
+MODES: dict[str, dict[str, Any]] = {  # play_game's keyword arguments
     "before": {"simultaneous_draw": False, "autoplay": (False, False), "finish": False},
     "after": {"simultaneous_draw": True, "autoplay": (True, True), "finish": True, "merge_summary": True},
 }
@@ -79,7 +79,7 @@ def run(mode: str, lang: str, games: int) -> tuple[int, int, int, list[int]]:
     for g in range(games):
         chooser, _ = _chooser(1000 + g)
         t: Transcript = play_game(1000 + g, langs=(lang, lang), names=NAMES, chooser=chooser,
-                                  labels=("#12", "#3"), **MODES[mode])  # type: ignore[arg-type]
+                                  labels=("#12", "#3"), **MODES[mode])
         scored = len(t.game.history) if t.game else t.hands
         hands += scored
         msgs += len(t.messages)

@@ -21,9 +21,9 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: the project's packages
 
-from service.context import redis_client  # noqa: E402
-from service.store import Store, game_owner  # noqa: E402
-from tests import cluster as test_cluster  # noqa: E402
+from service.context import redis_client
+from service.store import Store, game_owner
+from tests import cluster as test_cluster
 
 EVENTS = [{"type": "card_played", "v": 1, "seat": 0, "card": "AS"}, {"type": "trick_won", "v": 1, "seat": 0}]
 OUTBOX = [{"channel": "sms", "to": "+15550001001", "body": "x" * 140, "kind": "update"},

@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chat.gsm import is_gsm7  # noqa: E402
-from chat.languages import LANGUAGES  # noqa: E402
-from chat.simulate import play_game, random_chooser  # noqa: E402
+from chat.gsm import is_gsm7
+from chat.languages import LANGUAGES
+from chat.simulate import play_game, random_chooser
 
 
 def _chooser(seed: int):
@@ -25,7 +25,7 @@ def _chooser(seed: int):
         from spades import bots
 
         strategies = {0: bots.get("basic", seed), 1: bots.get("basic", seed + 1)}
-    except Exception:  # the bots have not landed: random legal replies
+    except (ImportError, KeyError):  # no spades.bots, or no basic strategy in it: random legal replies
         return random_chooser, "random legal replies"
     from chat.parse import parse
 
@@ -57,7 +57,6 @@ def main(argv: list[str]) -> None:
             t = play_game(1000 + g, langs=(lang, lang), names=("Alexandrina", "Konstantinos"), chooser=chooser,
                           ask_dn=(ask, ask), labels=("#12", "#3"), max_hands=max_hands)
             s = [m.rendered.segments for m in t.messages]
-            played = sum(1 for m in t.messages)  # noqa: F841
             t.hands = len(t.game.history) if t.game else t.hands
             hands += t.hands
             segs += sum(s)

@@ -18,6 +18,8 @@ import phonenumbers
 
 from spades.cards import Suit
 
+from .normalize import normalize
+
 LANGUAGES: tuple[str, ...] = ("en", "fr", "nb", "id", "el")
 DEFAULT_LANGUAGE = "en"
 
@@ -38,7 +40,7 @@ SUIT_INITIALS: dict[str, dict[str, Suit]] = {
     "el": {"M": Suit.SPADES, "Σ": Suit.CLUBS},
 }
 
-# What a player may type after LANG (already upper-cased, accents and Greek normalised by the parser).
+# What a player may type after LANG, in chat.normalize's form (upper case, no accents, Greek look-alikes in Latin).
 _ALIASES: dict[str, str] = {
     "EN": "en", "ENG": "en", "ENGLISH": "en", "ANGLAIS": "en", "ENGELSK": "en", "INGGRIS": "en", "UK": "en", "US": "en",
     "FR": "fr", "FRA": "fr", "FRANCAIS": "fr", "FRENCH": "fr", "FRANSK": "fr", "PRANCIS": "fr",
@@ -53,9 +55,6 @@ _ALIASES: dict[str, str] = {
 
 def normalize_language(code: str) -> str | None:
     """The language code for what a player typed (``fr``, ``FR``, ``norsk``, ``gr``...), or None."""
-    # here, not at the top: chat.parse imports this module (the parser's normalisation: case, accents, Greek look-alikes)
-    from .parse import normalize
-
     key = normalize(code).replace(" ", "")
     return _ALIASES.get(key)
 

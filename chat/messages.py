@@ -17,7 +17,7 @@ from spades.events import AUTO_DECIDED, AUTO_FORCED
 from spades.game import PlayerView
 
 from .gsm import to_gsm7
-from .names import NAME_MAX_SMS, display_name  # noqa: F401  (display_name: part of this module's API)
+from .names import display_name
 from .parse import Intent
 from .render import Rendered, finish_sms, gettext, render
 
@@ -73,7 +73,7 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
     news: dict[str, Any] = {"hand_result": None, "last_trick": None, "opp_dn": False, "opp_swapped": None,
                             "got": None, "tossed": None, "opp_bid_news": False, "intro": False, "intro_first": None,
                             "forced": [], "decided": 0}
-    trick = None
+    trick: dict[str, Any] | None = None  # the last trick: its winner's seat, its (seat, card code) pairs
     if events is None:  # a resend (HAND): what the view itself holds
         if view.phase == "play" and view.last_trick is not None:
             trick = {"seat": view.last_trick.seat, "cards": [(s, c.code) for s, c in view.last_trick.cards]}

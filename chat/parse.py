@@ -18,7 +18,6 @@ whatever follows them.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -29,6 +28,7 @@ from spades.events import DEFAULT_FLOOR, HouseRules
 
 from .languages import LANGUAGES, SUIT_INITIALS, normalize_language, supported
 from .names import check_name
+from .normalize import normalize
 
 MAX_LENGTH = 1600  # ten segments; anything longer is not a reply to a prompt
 
@@ -124,37 +124,6 @@ class Intent:
                 return Exchange(seat, ())
             return Bid(seat, self.number)
         return None
-
-
-# -- normalisation --------------------------------------------------------------------------------------
-_GREEK_LOOKALIKE = {
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K",
-    "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-}
-_SYMBOLS = {
-    "♠": " S", "♤": " S", "♥": " H", "♡": " H", "❤": " H", "♦": " D", "♢": " D", "♣": " C", "♧": " C",
-}
-_SPLIT = re.compile(r"[\s,;:!?()\[\]{}<>\"'`´’‘“”«»*/\\|=~^…·.]+")
-
-
-def normalize(text: str) -> str:
-    """Upper case, no accents, Greek look-alikes as Latin capitals, suit symbols as letters, punctuation as spaces."""
-    out = []
-    for ch in unicodedata.normalize("NFKC", text):
-        if ch in "\ufe0f\ufe0e\u200d\u200b\u200c\u2060\ufeff" or unicodedata.category(ch) == "Cc":
-            out.append(" " if ch in "\n\r\t" else "")
-            continue
-        if ch in _SYMBOLS:
-            out.append(_SYMBOLS[ch] + " ")
-            continue
-        up = ch.upper()
-        base = "".join(c for c in unicodedata.normalize("NFD", up) if not unicodedata.combining(c))
-        if ch == "ς":
-            base = "Σ"
-        base = "".join(_GREEK_LOOKALIKE.get(c, c) for c in base)
-        base = base.replace("Ø", "O").replace("Æ", "AE").replace("ß", "SS")
-        out.append(base)
-    return " ".join(t for t in _SPLIT.split("".join(out)) if t)
 
 
 # -- vocabulary -----------------------------------------------------------------------------------------
@@ -463,6 +432,8 @@ def _flag(rest: list[str], lang: str) -> bool | None:
 
 #: NEW BOT EASY, in every language (the Greek word in the lookalike Latin capitals the parser reads).
 _EASY = frozenset(normalize(w) for w in ("EASY", "FACILE", "LETT", "MUDAH", "ΕΥΚΟΛΟ", "ΕΎΚΟΛΟ"))
+#: NEW ... FLOOR [N], in every language (read like _EASY).
+_FLOOR = frozenset(normalize(w) for w in ("FLOOR", "PLANCHER", "GULV", "BATAS", "ΟΡΙΟ"))
 
 
 def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
@@ -498,7 +469,7 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
             address = "BOT EASY"
         elif n in ("BAGS", "NILBAGS", "NIL BAGS", "SACS", "POSER", "KANTONG", "ΣΑΚΟΥΛΕΣ"):
             failed_nil_bags = True
-        elif n in ("FLOOR", "PLANCHER", "GULV", "BATAS", "ΟΡΙΟ".translate(str.maketrans(_GREEK_LOOKALIKE))):
+        elif n in _FLOOR:
             floor = DEFAULT_FLOOR
             if i + 1 < len(words) and _NUMBER.match(words[i + 1].strip()):
                 i += 1

@@ -121,7 +121,7 @@ def environment(lang: str, sms: bool = False) -> jinja2.Environment:
         keep_trailing_newline=False,
         auto_reload=False,  # templates do not change under a running process: no stat per render
     )
-    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]  # i18n adds it
     env.globals["lang"] = lang
     env.filters["signed"] = lambda n: f"{int(n):+d}"
     return env

@@ -34,6 +34,7 @@ SPADES = Suit.SPADES
 DECIDED_MAX_TRICKS = 7
 
 _Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
+_Position = tuple[tuple[Card, ...], tuple[Card, ...], int, bool]  # both hands, the leader, spades broken
 
 
 def forced_play(game: Game) -> Play | None:
@@ -49,7 +50,7 @@ class _Undecided(Exception):
     """Two legal play-outs from one reachable position give different numbers of tricks."""
 
 
-def _tricks_of_seat0(hands: _Hands, leader: int, broken: bool, memo: dict[tuple, int]) -> int:
+def _tricks_of_seat0(hands: _Hands, leader: int, broken: bool, memo: dict[_Position, int]) -> int:
     """Tricks seat 0 wins from the start of a trick if the result is the same for every legal play-out."""
     if not hands[0]:
         return 0
@@ -143,8 +144,8 @@ def autoplay(game: Game, dealer: Dealer | None = None, forced: Sequence[bool] = 
     while game.phase == PLAY and game.hand_no == hand:
         playout = decided_playout(game) if finish and len(game.hands[0]) >= 2 and not game.trick else None
         if playout:
-            for command in playout:
-                for event in mark(decide(game, command, dealer), AUTO_DECIDED):
+            for play in playout:
+                for event in mark(decide(game, play, dealer), AUTO_DECIDED):
                     game.apply(event)
                     out.append(event)
             break

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Iterable
 
-from .errors import CardSyntaxError
+from .base_errors import CardSyntaxError
 
 
 class Suit(enum.Enum):

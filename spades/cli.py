@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sys
 import time
+from functools import partial
+from typing import IO
 
 import click
 
@@ -33,7 +35,7 @@ from .replay import ReplayError, read_events, verify_log, write_event
 @click.option("--events", "events_file", type=click.File("w"), default=None,
               help="Write every event of every game to this file as JSON lines.")
 def arena(games: int, seed: int, players: str, max_hands: int, draw: str, auto: bool, jobs: int,
-          events_file: "click.utils.LazyFile | None") -> None:
+          events_file: IO[str] | None) -> None:
     """Play GAMES complete games between two strategies, swapping seats each game.
 
     Prints each player's wins and win rate with its 95% confidence interval (Wilson), and
@@ -45,10 +47,7 @@ def arena(games: int, seed: int, players: str, max_hands: int, draw: str, auto: 
     for name in names:
         if name not in bots.names():
             raise click.BadParameter(f"unknown strategy {name!r}: {', '.join(bots.names())}", param_hint="--players")
-    on_event = None
-    if events_file is not None:
-        def on_event(game_id, seq, event):  # type: ignore[no-untyped-def]
-            write_event(events_file, game_id, seq, event)
+    on_event = partial(write_event, events_file) if events_file is not None else None
     rules = HouseRules(simultaneous_draw=draw == "simultaneous")
     started = time.perf_counter()
     result = run_arena(names, games, seed, max_hands, on_event=on_event, jobs=jobs, rules=rules, auto=auto)
@@ -60,7 +59,7 @@ def arena(games: int, seed: int, players: str, max_hands: int, draw: str, auto: 
 
 @click.command()
 @click.argument("file", type=click.File("r"))
-def replay(file: "click.utils.LazyFile") -> None:
+def replay(file: IO[str]) -> None:
     """Re-fold every game in FILE, re-check every event against the rules, print each result.
 
     Exits with status 1 if any game is inconsistent.

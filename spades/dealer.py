@@ -52,7 +52,7 @@ class RecordedDealer(Dealer):
     def first_player(self) -> int:
         if self.first not in (0, 1):
             raise ReplayMismatch("no recorded first player")
-        return self.first  # type: ignore[return-value]
+        return self.first
 
     def shuffled_deck(self) -> tuple[Card, ...]:
         deck = self.deck

@@ -11,23 +11,12 @@ illegal one:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .cards import Suit
-    from .commands import Command
-
-
-class SpadesError(Exception):
-    """Base class of every error this package raises."""
-
-
-class CardSyntaxError(SpadesError, ValueError):
-    """The text is not a card (``"XZ"``, ``"11H"``, ``""``)."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(f"not a card: {text!r}")
-        self.text = text
+from .base_errors import CardSyntaxError as CardSyntaxError  # defined below spades.cards, which raises it
+from .base_errors import SpadesError as SpadesError
+from .cards import Suit
+from .commands import Command
 
 
 class RuleError(SpadesError):
@@ -35,10 +24,10 @@ class RuleError(SpadesError):
 
     code = "illegal"
 
-    def __init__(self, message: str, legal: Sequence["Command"] = ()) -> None:
+    def __init__(self, message: str, legal: Sequence[Command] = ()) -> None:
         super().__init__(message)
         self.message = message
-        self.legal: tuple["Command", ...] = tuple(legal)
+        self.legal: tuple[Command, ...] = tuple(legal)
 
 
 class GameOverError(RuleError):
@@ -52,7 +41,7 @@ class NotYourTurn(RuleError):
 
     code = "not_your_turn"
 
-    def __init__(self, message: str, legal: Sequence["Command"] = (), to_move: int | None = None) -> None:
+    def __init__(self, message: str, legal: Sequence[Command] = (), to_move: int | None = None) -> None:
         super().__init__(message, legal)
         self.to_move = to_move
 
@@ -75,7 +64,7 @@ class MustFollowSuit(RuleError):
 
     code = "must_follow_suit"
 
-    def __init__(self, message: str, legal: Sequence["Command"] = (), suit: "Suit | None" = None) -> None:
+    def __init__(self, message: str, legal: Sequence[Command] = (), suit: Suit | None = None) -> None:
         super().__init__(message, legal)
         self.suit = suit
 

@@ -10,7 +10,7 @@ its meaning and who may see it; :func:`redact` is that visibility rule in code.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 from .cards import Card
 
@@ -192,7 +192,7 @@ Event = Union[
     GameStarted, HandStarted, DoubleNilDeclared, DoubleNilDeclined, DrawDecided,
     CardsExchanged, BidMade, CardPlayed, TrickWon, HandScored, GameEnded,
 ]
-EVENT_TYPES: dict[str, type] = {
+EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (GameStarted, HandStarted, DoubleNilDeclared, DoubleNilDeclined, DrawDecided,
                 CardsExchanged, BidMade, CardPlayed, TrickWon, HandScored, GameEnded)
@@ -223,7 +223,9 @@ def _cards(values: list[str]) -> tuple[Card, ...]:
     return tuple(Card.from_code(v) for v in values)
 
 
-_DECODERS: dict[str, Any] = {
+_Decoder = Callable[[Any], Any]  # a field's JSON value -> its value in the event
+
+_DECODERS: dict[str, _Decoder] = {
     "rules": HouseRules.from_dict,
     "deck": _cards,
     "thrown": _cards,
@@ -240,7 +242,7 @@ class EventFormatError(ValueError):
     """A stored event that cannot be read back (unknown type, newer schema, missing field)."""
 
 
-_PLANS: dict[str, tuple[type, tuple[tuple[str, Any], ...]]] = {
+_PLANS: dict[str, tuple[type[Event], tuple[tuple[str, _Decoder | None], ...]]] = {
     name: (cls, tuple((f.name, _DECODERS.get(f.name)) for f in fields(cls) if f.name != "auto"))
     for name, cls in EVENT_TYPES.items()
 }
@@ -257,7 +259,7 @@ def from_dict(data: dict[str, Any]) -> Event:
         raise EventFormatError(f"event schema v{data['v']} is newer than this engine (v{SCHEMA_VERSION})")
     try:
         event = cls(*[decode(data[name]) if decode else data[name] for name, decode in plan])
-        if cls is CardPlayed and data.get("auto"):
+        if isinstance(event, CardPlayed) and data.get("auto"):
             event = CardPlayed(event.seat, event.card, str(data["auto"]))
         return event
     except (KeyError, TypeError, ValueError) as exc:

@@ -63,9 +63,10 @@ PHASES = (DRAW, EXCHANGE, BID, PLAY, OVER)
 SEAT_NAMES = ("seat 0", "seat 1")
 MAX_EXCHANGE = 3
 SPADES = Suit.SPADES
-_ONE: tuple[tuple[int, ...], tuple[int, ...]] = ((0,), (1,))
-_NOBODY: tuple[int, ...] = ()
-_BOTH: tuple[tuple[int, ...], tuple[int, ...]] = ((0, 1), (1, 0))  # by first player: first, second
+Seats = tuple[int, ...]  # the seats that may move (:attr:`Game.movers`)
+_ONE: tuple[Seats, Seats] = ((0,), (1,))
+_NOBODY: Seats = ()
+_BOTH: tuple[Seats, Seats] = ((0, 1), (1, 0))  # by first player: first, second
 
 
 class Game:
@@ -108,7 +109,7 @@ class Game:
         self.won_cards: list[list[Card]] = [[], []]
         self.played: list[Card] = []  # every card played this hand, in order (public)
         self.spades_broken = False
-        self.movers: tuple[int, ...] = _ONE[first]  # the first player draws first (section 3)
+        self.movers: Seats = _ONE[first]  # the first player draws first (section 3)
 
     # -- derived -----------------------------------------------------------------------
     @property
@@ -250,7 +251,7 @@ class Game:
         else:
             self._start_play()
 
-    def _card_played(self, e: CardPlayed, _one: tuple = _ONE, _nobody: tuple = _NOBODY) -> None:
+    def _card_played(self, e: CardPlayed, _one: tuple[Seats, Seats] = _ONE, _nobody: Seats = _NOBODY) -> None:
         # (the defaults bind the module's constants locally: this runs for half of all events)
         card = e.card
         self.hands[e.seat].remove(card)
@@ -263,7 +264,7 @@ class Game:
         self.played.append(card)
         self.movers = _one[1 - e.seat] if len(trick) < 2 else _nobody
 
-    def _trick_won(self, e: TrickWon, _one: tuple = _ONE, _nobody: tuple = _NOBODY) -> None:
+    def _trick_won(self, e: TrickWon, _one: tuple[Seats, Seats] = _ONE, _nobody: Seats = _NOBODY) -> None:
         self.tricks_won[e.seat] += 1
         self.won_cards[e.seat].extend([c for _, c in e.cards])
         self.trick = []
@@ -367,7 +368,7 @@ def legal_moves(game: Game, seat: int) -> list[Command]:
 
 # -- deciding commands ---------------------------------------------------------------------
 def _seat_name(seat: int | None) -> str:
-    return SEAT_NAMES[seat] if seat in (0, 1) else "nobody"  # type: ignore[index]
+    return SEAT_NAMES[seat] if seat in (0, 1) else "nobody"
 
 
 def decide(game: Game, command: Command, dealer: Dealer | None = None) -> list[Event]:
@@ -386,8 +387,8 @@ def decide(game: Game, command: Command, dealer: Dealer | None = None) -> list[E
         raise errors.RuleError(f"no such seat: {seat!r}")
     if game.phase == OVER:
         raise errors.GameOverError("the game is over")
-    if handler is _decide_forfeit:
-        return _decide_forfeit(game, command, dealer)  # type: ignore[arg-type]
+    if isinstance(command, Forfeit):  # allowed whoever is to move
+        return _decide_forfeit(game, command, dealer)
     if seat not in game.movers:
         raise _not_your_turn(game, seat)
     try:
@@ -525,14 +526,15 @@ def _decide_play(game: Game, command: Play, dealer: Dealer | None) -> list[Event
 def _end_of_hand(game: Game, last_winner: int, dealer: Dealer | None) -> list[Event]:
     tricks = list(game.tricks_won)
     tricks[last_winner] += 1
-    scores = tuple(
+    score0, score1 = (
         score_player(
             bid=game.bids[s] or 0, double_nil=game.double_nil[s], tricks=tricks[s],
             score_before=game.scores[s], bags_before=game.bags[s], rules=game.rules,
         )
         for s in (0, 1)
     )
-    events: list[Event] = [HandScored(hand=game.hand_no, scores=scores)]  # type: ignore[arg-type]
+    scores = (score0, score1)
+    events: list[Event] = [HandScored(hand=game.hand_no, scores=scores)]
     totals = (scores[0].game_total, scores[1].game_total)
     over = winner_after_hand(totals, game.rules)
     if over:
@@ -587,7 +589,7 @@ class _ViewFields(NamedTuple):
     end_reason: str | None
     rules: HouseRules
     hands_played: int
-    movers: tuple[int, ...]  # the seats that may move now (both during a simultaneous draw, D11)
+    movers: Seats  # the seats that may move now (both during a simultaneous draw, D11)
 
 
 class PlayerView(_ViewFields):

@@ -139,9 +139,9 @@ def verify_log(events: Sequence[Event]) -> Game:
         if auto:
             expected = mark(expected, auto)
         for k, want in enumerate(expected):
-            got = events[i + k] if i + k < len(events) else None
-            if got != want:
-                found = _show(got) if got is not None else "the end of the log"
+            recorded = events[i + k] if i + k < len(events) else None
+            if recorded != want:
+                found = _show(recorded) if recorded is not None else "the end of the log"
                 raise ReplayError(f"expected {_show(want)}, found {found}", seq + k, game_id)
             game.apply(want)
         i += len(expected)

@@ -131,7 +131,7 @@ def scan(client: Any, now_ms: int, act: Callable[[Item, int], int | None], lock_
                 m = member.decode() if isinstance(member, bytes) else member
                 try:
                     again = act(Item.parse(m), now_ms)
-                except Exception:  # noqa: BLE001 - one failing item must not stop the scan
+                except Exception:  # one failing item must not stop the scan (logged with its traceback)
                     log.exception("due item %s failed; retrying later", m)
                     again = now_ms + RETRY_FAILED_MS
                 if again is not None and again > now_ms:

@@ -367,11 +367,11 @@ class MonteCarloStrategy:
             return cards[0]
         me, opp = view.seat, 1 - view.seat
         a = 0
-        for c in view.hand:
-            a |= 1 << c.index
+        for card in view.hand:
+            a |= 1 << card.index
         allowed = 0
-        for c in cards:
-            allowed |= 1 << c.index
+        for card in cards:
+            allowed |= 1 << card.index
         pool, _ = self.unseen(view)
         others = 0
         for c in pool:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import random
 from math import comb
+from typing import Sequence
 
+from ..cards import Card
 from ..commands import Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Keep, Play
 from ..game import BID, DRAW, EXCHANGE, MAX_EXCHANGE, PLAY, PlayerView
 from .basic import bid_for
@@ -49,7 +51,7 @@ class RandomStrategy:
         raise ValueError(f"nothing to choose in phase {phase!r}")
 
 
-def exchange_sample(hand: tuple, rng: random.Random) -> tuple:
+def exchange_sample(hand: Sequence[Card], rng: random.Random) -> tuple[Card, ...]:
     """A uniform choice among all ways to throw 0 to 3 cards of ``hand`` (in the hand's order)."""
     n_cards = len(hand)
     weights = [comb(n_cards, n) for n in range(MAX_EXCHANGE + 1)]
