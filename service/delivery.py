@@ -22,7 +22,7 @@ from . import limits
 from .addresses import EMAIL, SMS
 from .context import Services
 from .lifecycle.optout import FINAL, may_send
-from .store import keys, new_claim_token, split_outbox_id
+from .store import Batch, keys, new_claim_token, split_outbox_id
 
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
 
@@ -205,15 +205,15 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
     by = by or new_claim_token()  # claims are never shared: each attempt settles only what it claimed
     guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
     guess = [a for a in guess if not keys.is_bot(a)]
-    start = len(pipe)
-    finish = svc.store.queue_claim_send_many(pipe, outbox_ids, int(svc.config["SEND_LEASE"]), by)
-    for address in guess:
-        svc.store.queue_stopped(pipe, address)
+    batch = Batch(pipe)
+    batch.add_read("claimed", lambda p: svc.store.queue_claim_send_many(p, outbox_ids, int(svc.config["SEND_LEASE"]), by))
+    batch.add("stopped", lambda p: svc.store.queue_stopped_many(p, guess),
+              lambda replies: {a for a, v in zip(guess, replies) if v in (b"1", "1")}, many=True)
 
     def settle(all_replies: list[Any], tail: Any = None) -> None:
-        replies = all_replies[start:start + len(outbox_ids) + len(guess)]
-        entries = [e for e in finish(replies[:len(outbox_ids)]) if e is not None]
-        stopped = {a for a, v in zip(guess, replies[len(outbox_ids):]) if v in (b"1", "1")}
+        got = batch.results(all_replies[batch.base:])
+        entries = [e for e in got["claimed"] if e is not None]
+        stopped: set[str] = got["stopped"]
         others = list(dict.fromkeys(e["to"] for e in entries if not keys.is_bot(e["to"]) and e["to"] not in guess))
         if others:
             more = svc.store.pipeline()

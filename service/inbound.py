@@ -35,7 +35,7 @@ from .games.players import label_of as game_label
 from .games.result import Outcome, Result
 from .lifecycle import commands, invitations, reminders, routing
 from .lifecycle.commands import Message
-from .store import player_owner
+from .store import Batch, player_owner
 from .store.codec import text, text_hash
 
 
@@ -203,19 +203,20 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_now: str = 
     right after (the local outbox; empty otherwise): they are
     written claimed with that token (``Store.append(claimed=token)``) and handed back in ``Result.after.claimed``."""
     owner = player_owner(sender)
-    pipe = svc.store.pipeline()
-    read_msg = svc.store.queue_inbound(pipe, sender, message_id, claims=False)
-    svc.store.queue_consumed(pipe, owner, message_id)
+    batch = Batch(svc.store.pipeline())
+    batch.add_read("msg", lambda p: svc.store.queue_inbound(p, sender, message_id, claims=False))
+    batch.add("done", lambda p: svc.store.queue_consumed(p, owner, message_id))
     guess = svc.seats.game_of(sender)
     seated = guess is not None and sender in (svc.seats.get(guess) or ())
     if not seated:
-        svc.store.queue_owner_meta(pipe, owner)
-        svc.store.queue_player_life(pipe, sender)
-    prefetch = queue_read(svc, guess, message_id, pipe) if guess else None
-    replies = pipe.execute()
-    pre = prefetch(replies) if prefetch else None
+        batch.add("record", lambda p: svc.store.queue_owner_meta(p, owner), text_hash)
+        batch.add("life", lambda p: svc.store.queue_player_life(p, sender), text_hash)
+    if guess:
+        batch.add_read("game", lambda p: queue_read(svc, guess, message_id, p))
+    got = batch.run()
+    pre: MoveRead | None = got.get("game")
     try:
-        msg = read_msg(replies)
+        msg = got["msg"]
         if msg is None:  # handled already (its claim is left: a task delivered again, say), or unknown
             return Result([], Outcome.DUPLICATE if svc.store.inbound(sender, message_id) else Outcome.MISSING)
         mine = pre.infos.get(sender) if pre is not None and seated else None
@@ -223,14 +224,12 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_now: str = 
             record, life = mine.record, mine.life
         else:  # not read with the game (or its seats changed since this process saw them): read here
             if seated:
-                again = svc.store.pipeline()
-                svc.store.queue_owner_meta(again, owner)
-                svc.store.queue_player_life(again, sender)
-                raw_record, raw_life = again.execute()
-            else:
-                raw_record, raw_life = replies[2:4]
-            record, life = text_hash(raw_record), text_hash(raw_life)
-        return _handle(svc, message_id, sender, msg, replies[1], record, dict(life), pre, send_now)
+                again = Batch(svc.store.pipeline())
+                again.add("record", lambda p: svc.store.queue_owner_meta(p, owner), text_hash)
+                again.add("life", lambda p: svc.store.queue_player_life(p, sender), text_hash)
+                got.update(again.run())
+            record, life = got["record"], got["life"]
+        return _handle(svc, message_id, sender, msg, got["done"], record, dict(life), pre, send_now)
     finally:
         if pre is not None and guess is not None and not pre.used:
             svc.games.put(guess, pre.taken)  # not used for a move: back where it was taken from

@@ -26,11 +26,10 @@ from spades.errors import GameOverError, RuleError
 from spades.events import Event, GameEnded, HandStarted, to_dict
 from spades.game import Game, decide, fold
 
-from ..caches import STATE_READS, Taken
+from ..caches import Taken
 from ..context import Services
-from ..store import Pipeline, clock, game_owner, keys, now_ms
+from ..store import Batch, Pipeline, clock, game_owner, keys, now_ms
 from ..store.codec import text, text_hash
-from ..store.life import PLAYER_READS
 from .players import PlayerInfo, info_of, players_from, players_info, queue_players, seats
 from .result import AfterMove, Outcome, Result, TurnState, movers_field
 from .turns import turn_messages
@@ -63,33 +62,28 @@ class Mover(Protocol):
 
 def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> Callable[[list[Any]], MoveRead]:
     """Queue on ``pipe`` the reads of a move in ``game_id`` (see the module docstring); call the result with
-    all of ``pipe``'s replies."""
+    the replies of those reads (a :class:`~service.store.Batch` part's)."""
     owner = game_owner(game_id)
     known = svc.seats.get(game_id)
     addresses = [a for a in known if a and not keys.is_bot(a)] if known else []
-    start = len(pipe)
-    svc.store.queue_consumed(pipe, owner, message_id)
-    svc.store.queue_meta(pipe, game_id)
-    queue_players(svc.store, pipe, addresses)
-    finish = svc.games.take_queued(game_id, pipe)
-    svc.store.queue_game_life(pipe, game_id)
-    clock.queue_offset(pipe)
-    count = len(pipe) - start
+    batch = Batch(pipe)
+    batch.add("done", lambda p: svc.store.queue_consumed(p, owner, message_id),
+              lambda raw: None if raw is None else [f"{owner}#{x}" for x in text(raw).split(",") if x])
+    batch.add("meta", lambda p: svc.store.queue_meta(p, game_id), text_hash)
+    batch.add("players", lambda p: queue_players(svc.store, p, addresses), many=True)
+    batch.add_read("game", lambda p: svc.games.take_queued(game_id, p))
+    batch.add("life", lambda p: svc.store.queue_game_life(p, game_id), text_hash)
+    batch.add("now_ms", clock.queue_offset, clock.now_ms_with)
 
-    def parse(all_replies: list[Any]) -> MoveRead:
-        replies = list(all_replies[start:start + count])
-        raw, meta_raw = replies[0], replies[1]
-        n = 2 + len(addresses) * PLAYER_READS
-        taken = finish(replies[n:n + STATE_READS])
-        raw_life, offset = replies[n + STATE_READS:n + STATE_READS + 2]
-        done = None if raw is None else [f"{owner}#{x}" for x in text(raw).split(",") if x]
-        meta = text_hash(meta_raw)
+    def parse(replies: list[Any]) -> MoveRead:
+        got = batch.results(replies)
+        meta = got["meta"]
         if known is not None and list(known) == seats(meta):
-            infos = players_from(svc.config, addresses, replies[2:n])
+            infos = players_from(svc.config, addresses, got["players"])
         else:
             infos = players_info(svc, seats(meta))
         svc.seats.note(game_id, meta)
-        return MoveRead(game_id, done, meta, infos, taken, text_hash(raw_life), clock.now_ms_with(offset))
+        return MoveRead(game_id, got["done"], meta, infos, got["game"], got["life"], got["now_ms"])
 
     return parse
 

@@ -15,7 +15,7 @@ from spades.game import Game
 
 from ..context import Services
 from ..games.result import AfterMove, BotTurn, Outcome, Result, TurnState
-from ..store import Pipeline, clock, keys
+from ..store import Batch, Pipeline, clock, keys
 from ..store.codec import text_hash
 from . import reminders, routing
 
@@ -72,23 +72,21 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
         return after_applied(svc, game_id, after, tail=tail)
 
     # one round trip: the recipients of the messages, the game's meta and state, the clock's offset
-    pipe = svc.store.pipeline()
-    routed = routing.queue_note_outbox(svc, pipe, outbox_ids)
-    finish = None
+    batch = Batch(svc.store.pipeline())
+    batch.add("routed", lambda p: routing.queue_note_outbox(svc, p, outbox_ids), many=True)
     if game_id:
-        svc.store.queue_meta(pipe, game_id)
-        clock.queue_offset(pipe)
-        svc.store.queue_game_life(pipe, game_id)
-        finish = svc.games.take_queued(game_id, pipe)
-    replies = pipe.execute()
-    routing.note_outbox_from(svc, routed, replies[:len(routed)], tail=tail)
-    if not game_id or finish is None:
+        batch.add("meta", lambda p: svc.store.queue_meta(p, game_id), text_hash)
+        batch.add("now_ms", clock.queue_offset, clock.now_ms_with)
+        batch.add("life", lambda p: svc.store.queue_game_life(p, game_id), text_hash)
+        batch.add_read("game", lambda p: svc.games.take_queued(game_id, p))
+    got = batch.run()
+    routing.note_outbox_from(svc, got["routed"], tail=tail)
+    if not game_id:
         return None
-    raw_meta, offset, raw_life = replies[len(routed):len(routed) + 3]
-    taken = finish(replies[len(routed) + 3:])
+    taken = got["game"]
     svc.games.put(game_id, taken)
-    meta = text_hash(raw_meta)
+    meta = got["meta"]
     if meta.get("status") not in ("active", "over"):
         return None
-    return after_game_change(svc, game_id, taken.game, meta=meta, now_ms=clock.now_ms_with(offset),
-                             life=text_hash(raw_life), tail=tail, restore=duplicate)
+    return after_game_change(svc, game_id, taken.game, meta=meta, now_ms=got["now_ms"], life=got["life"],
+                             tail=tail, restore=duplicate)

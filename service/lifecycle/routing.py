@@ -60,9 +60,9 @@ def note_prompted(svc: Services, prompted: Iterable[tuple[str, str]], tail: Pipe
         pipe.execute()
 
 
-def note_outbox_from(svc: Services, routed: list[str], replies: list[Any], tail: Pipeline | None = None) -> None:
-    """The second half of :func:`queue_note_outbox`: note each message's game for its recipient
-    (:func:`note_prompted`, with ``tail``)."""
+def note_outbox_from(svc: Services, replies: list[Any], tail: Pipeline | None = None) -> None:
+    """The second half of :func:`queue_note_outbox`, with the replies of its reads: note each message's game for
+    its recipient (:func:`note_prompted`, with ``tail``)."""
     entries = [json.loads(text(raw)) for raw in replies if raw is not None]
     note_prompted(svc, [(e.get("to", ""), e.get("game", "")) for e in entries], tail=tail)
 

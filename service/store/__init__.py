@@ -17,6 +17,7 @@ Redis commands on its keys:
 :mod:`.clock`       the shared clock's offset
 :mod:`.replica`     WAIT on a Redis with replicas; the cluster's shard routing
 :mod:`.reads`       reads queued on a caller's pipeline
+:mod:`.batch`       named parts of one pipeline: one round trip, each part's replies by name
 :mod:`.operator`    the operator's reads and requeue
 :mod:`.migrate`     the key layout's migrations
 :mod:`.client`      the connection (one Redis or a Redis Cluster), its errors and pipeline type
@@ -29,6 +30,7 @@ Nothing outside this package imports ``redis`` (an import-linter contract in ``p
 
 from __future__ import annotations
 
+from .batch import Batch
 from .client import TRANSIENT_ERRORS, UNREACHABLE, Client, Pipeline, connect, is_cluster
 from .game_log import (
     APPEND_LUA,
@@ -48,5 +50,5 @@ from .game_log import (
 )
 
 __all__ = ["APPEND_LUA", "CLAIM_LUA", "SETTLE_LUA", "STATUS_LUA", "TRANSIENT_ERRORS", "UNREACHABLE", "AppendResult",
-           "Client", "Pipeline", "ReplicaLagError", "Store", "StoredEvent", "connect", "game_owner", "is_cluster",
+           "Batch", "Client", "Pipeline", "ReplicaLagError", "Store", "StoredEvent", "connect", "game_owner", "is_cluster",
            "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]

@@ -79,18 +79,18 @@ class InboundRecords:
 
     def queue_inbound(self, pipe: Pipeline, address: str, message_id: str,
                       claims: bool = True) -> Callable[[list[Any]], dict[str, str] | None]:
-        """:meth:`inbound` with its reads queued on ``pipe``; call the result with all of ``pipe``'s replies.
-        Without ``claims``, only the record is read (None if it is gone, handled or not)."""
+        """:meth:`inbound` with its reads queued on ``pipe``; call the result with the replies of those reads
+        (:class:`service.store.batch.Batch`). Without ``claims``, only the record is read (None if it is gone,
+        handled or not)."""
         record, seen, prev = inbound_keys(address, message_id, self.dedupe_window_s, int(time.time()))
         digest = message_digest(message_id)
-        start = len(pipe)
         pipe.hgetall(record)
         if claims:
             pipe.sismember(seen, str(digest))
             pipe.sismember(prev, str(digest))
 
-        def finish(all_replies: list[Any]) -> dict[str, str] | None:
-            raw, now, before = [*all_replies[start:start + (3 if claims else 1)], None, None][:3]
+        def finish(replies: list[Any]) -> dict[str, str] | None:
+            raw, now, before = [*replies, None, None][:3]
             if raw:
                 return text_hash(raw)
             return {"status": "done"} if now or before else None

@@ -83,6 +83,11 @@ class LifeRecords:
         """Queue the read of whether the player sent STOP (a reply ``1``)."""
         pipe.hget(player_life(address), "stopped")
 
+
+    def queue_stopped_many(self, pipe: Pipeline, addresses: list[str]) -> None:
+        """:meth:`queue_stopped` of each of ``addresses``, in order."""
+        for address in addresses:
+            self.queue_stopped(pipe, address)
     def queue_player(self, pipe: Pipeline, address: str) -> None:
         """Queue the :data:`PLAYER_READS` reads of a player: record, life hash, game numbers, newest 100 games."""
         k = owner_keys(player_owner(address))

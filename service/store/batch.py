@@ -1,0 +1,56 @@
+"""Reads (and writes) queued on one pipeline under names: one round trip, and each name gets its own replies,
+so no caller picks replies out by position.
+
+    batch = Batch(svc.store.pipeline())
+    batch.add("meta", lambda p: svc.store.queue_meta(p, game_id), text_hash)
+    batch.add_read("game", lambda p: svc.games.take_queued(game_id, p))
+    got = batch.run()
+    got["meta"], got["game"]
+
+Several batches may share one pipeline (a caller's and a callee's, as a part of it: :meth:`Batch.add_read`): a
+batch counts its parts from where the pipeline stood when it was made (:attr:`Batch.base`), and
+:meth:`Batch.results` takes the replies from there on."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from redis.client import Pipeline
+
+Finish = Callable[[list[Any]], Any]
+
+
+class Batch:
+    """Named parts of one pipeline (see the module docstring)."""
+
+    def __init__(self, pipe: Pipeline) -> None:
+        self.pipe = pipe
+        self.base = len(pipe)  # the replies before this batch's are not its own
+        self._parts: list[tuple[str, int, int, Finish]] = []
+
+    def add(self, name: str, queue: Callable[[Pipeline], Any], finish: Callable[[Any], Any] | None = None,
+            many: bool = False) -> None:
+        """``queue(pipe)`` queues the part's commands; its result is ``finish`` of its one reply (the reply itself
+        without ``finish``), or with ``many`` of the list of its replies (however many it queued)."""
+        start = len(self.pipe) - self.base
+        queue(self.pipe)
+        end = len(self.pipe) - self.base
+        if not many and end - start != 1:
+            raise ValueError(f"{name}: {end - start} commands queued, one expected (many=True for several)")
+        shape: Callable[[Any], Any] = finish or (lambda x: x)
+        self._parts.append((name, start, end, (lambda replies: shape(replies)) if many else
+                            (lambda replies: shape(replies[0]))))
+
+    def add_read(self, name: str, queue: Callable[[Pipeline], Finish]) -> None:
+        """A part whose ``queue(pipe)`` returns how to read its replies (a store's ``queue_*`` read)."""
+        start = len(self.pipe) - self.base
+        finish = queue(self.pipe)
+        self._parts.append((name, start, len(self.pipe) - self.base, finish))
+
+    def results(self, replies: Sequence[Any]) -> dict[str, Any]:
+        """Each part's result, from the batch's own ``replies`` (the pipeline's from :attr:`base` on)."""
+        return {name: finish(list(replies[start:end])) for name, start, end, finish in self._parts}
+
+    def run(self) -> dict[str, Any]:
+        """Send the pipeline (one round trip) and give each part its result."""
+        return self.results(self.pipe.execute()[self.base:])
