@@ -15,7 +15,8 @@ from service.keys import game_owner
 from service.operator.games import verify_game
 from service.store_base import StoredEvent, log_digest, sid_key
 from spades import bots
-from spades.game import Game, view
+from spades.events import from_dict
+from spades.game import Game, fold, view
 
 from . import helpers
 from .helpers import load, move, start_game
@@ -40,14 +41,22 @@ def cold(svc, gid: str) -> Game:  # type: ignore[no-untyped-def]
 
 
 def play(svc, gid: str, until_hand: int, each=lambda game: None) -> Game:  # type: ignore[no-untyped-def]
+    """Moves of the basic bot for both players until hand ``until_hand`` or the end; ``each`` sees every state.
+    The state is the fold of the stored events, read as they come (the events after the last one read: the
+    fold of a whole game at every move made a game to 1000 take minutes); the one returned is the full fold."""
     meta = svc.store.meta(gid)
     addresses = (meta["seat0"], meta["seat1"])
     basic = bots.get("basic", seed=3)
+    game, last = Game(), None
     while True:
-        game = load(svc, gid)
+        new = svc.store.load(gid, after=last)
+        game = fold((from_dict(e.event) for e in new), game)
+        last = new[-1].stream_id if new else last
         each(game)
         if game.phase == "over" or game.hand_no >= until_hand:
-            return game
+            full = load(svc, gid)
+            assert state(full) == state(game)
+            return full
         seat = game.movers[0]
         assert move(svc, addresses[seat], command_text(basic.choose(view(game, seat)))).outcome == "applied"
 
@@ -130,10 +139,14 @@ def test_a_game_to_1000_keeps_at_most_64_kb_in_redis_to_its_end(svc, monkeypatch
     gid = start_game(svc, "+4790000401", "+4790000402", rules="TO 1000")
     sent = recording(monkeypatch)
     sizes: list[int] = []
-    heads: list[tuple[int, int]] = []  # (the head's bytes, the same events as format 1)
+    heads: list[tuple[int, int]] = []  # (the head's bytes, the same events as format 1) at the peak, and at the end
     hands = [0]
 
     parts: dict[str, int] = {}
+
+    def head_now() -> tuple[int, int]:
+        real = {log_digest(m): m for _s, m in sent}
+        return len(svc.redis.get(keys.game_head(gid)) or b""), v1_bytes(svc.store.read_head(gid), real)
 
     def measure(game: Game) -> None:
         if game.phase != "over":
@@ -143,13 +156,14 @@ def test_a_game_to_1000_keeps_at_most_64_kb_in_redis_to_its_end(svc, monkeypatch
                 parts.clear()
                 parts.update({k.decode().split(":", 2)[-1]: int(svc.redis.memory_usage(k, samples=0) or 0)
                               for k in svc.redis.scan_iter("{g:" + gid + "}:*") if not k.endswith(b":local")})
-            real = {log_digest(m): m for _s, m in sent}
-            heads.append((len(svc.redis.get(keys.game_head(gid)) or b""), v1_bytes(svc.store.read_head(gid), real)))
+            if len(sizes) == 1 or sizes[-1] > max(sizes[:-1]):  # the first peak (as ``sizes.index`` finds it)
+                heads[:] = [head_now()]
+        else:  # the last state (the head packed twice only where it is shown: each move made it minutes)
+            heads.append(head_now())
 
     final = play(svc, gid, 999, measure)
-    peak = sizes.index(max(sizes))
     print(f"TO 1000: {hands[0]} hands, {final.scores} at the end; max at any point {max(sizes) / 1024:.1f} KB "
-          f"(the head there {heads[peak][0] / 1024:.1f} KB; as format 1 {heads[peak][1] / 1024:.1f} KB); "
+          f"(the head there {heads[0][0] / 1024:.1f} KB; as format 1 {heads[0][1] / 1024:.1f} KB); "
           f"the last head {heads[-1][0] / 1024:.1f} KB, as format 1 {heads[-1][1] / 1024:.1f} KB; at the peak (KB):",
           {k: round(v / 1024, 1) for k, v in sorted(parts.items())})
     assert final.phase == "over" and max(final.scores) >= 1000 and hands[0] >= 15
