@@ -15,11 +15,11 @@ from service.keys import game_owner
 from service.operator.games import verify_game
 from service.store_base import StoredEvent, log_digest, sid_key
 from spades import bots
-from spades.events import from_dict
-from spades.game import Game, fold, view
+from spades.game import Game, view
+from tests.following import Following
 
 from . import helpers
-from .helpers import load, move, start_game
+from .helpers import move, start_game
 
 LIMIT = 64 * 1024
 
@@ -42,21 +42,17 @@ def cold(svc, gid: str) -> Game:  # type: ignore[no-untyped-def]
 
 def play(svc, gid: str, until_hand: int, each=lambda game: None) -> Game:  # type: ignore[no-untyped-def]
     """Moves of the basic bot for both players until hand ``until_hand`` or the end; ``each`` sees every state.
-    The state is the fold of the stored events, read as they come (the events after the last one read: the
-    fold of a whole game at every move made a game to 1000 take minutes); the one returned is the full fold."""
+    The state is the fold of the stored events, read as they come (:class:`tests.following.Following`); the one
+    returned is the full fold."""
     meta = svc.store.meta(gid)
     addresses = (meta["seat0"], meta["seat1"])
     basic = bots.get("basic", seed=3)
-    game, last = Game(), None
+    following = Following(svc.store, gid)
     while True:
-        new = svc.store.load(gid, after=last)
-        game = fold((from_dict(e.event) for e in new), game)
-        last = new[-1].stream_id if new else last
+        game = following()
         each(game)
         if game.phase == "over" or game.hand_no >= until_hand:
-            full = load(svc, gid)
-            assert state(full) == state(game)
-            return full
+            return following.full()
         seat = game.movers[0]
         assert move(svc, addresses[seat], command_text(basic.choose(view(game, seat)))).outcome == "applied"
 
