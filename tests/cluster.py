@@ -105,6 +105,7 @@ def _spawn(exe: str, port: int, base: Path) -> subprocess.Popen:  # type: ignore
     return subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(d),
                              "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                              "--cluster-node-timeout", str(NODE_TIMEOUT_MS), "--save", "", "--appendonly", "no",
+                             "--repl-diskless-sync-delay", "0",
                              "--protected-mode", "no"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -126,31 +127,44 @@ def wait_ok(cluster: Cluster, timeout_s: float) -> None:
         time.sleep(0.1)
 
 
-def start(base: Path, timeout_s: float = 60) -> Cluster:
-    """Six nodes (three masters, one replica each) joined into a cluster; raises if it does not come up."""
+def start(base: Path, timeout_s: float = 60, attempts: int = 3) -> Cluster:
+    """Six nodes (three masters, one replica each) joined into a cluster; raises if it does not come up.
+    Tried again on other ports if one of the free ports was taken meanwhile (by another xdist worker's server)."""
     exe = shutil.which("redis-server")
     cli = shutil.which("redis-cli")
     if not exe or not cli:
         raise RuntimeError("redis-server / redis-cli not found: apt-get install redis-server")
-    ports = _free_ports(6)
-    procs = [_spawn(exe, p, base) for p in ports]
-    cluster = Cluster(ports, procs, base, exe)
-    try:
-        for port in ports:
-            for _ in range(200):
-                try:
-                    cluster.node(port).ping()
-                    break
-                except redis.ConnectionError:
-                    time.sleep(0.05)
-        subprocess.run([cli, "--cluster", "create", *[f"127.0.0.1:{p}" for p in ports], "--cluster-replicas", "1",
-                        "--cluster-yes"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-                       timeout=timeout_s)
-        wait_ok(cluster, timeout_s)
-    except BaseException:
-        cluster.stop()
-        raise
-    return cluster
+    for _attempt in range(attempts):
+        ports = _free_ports(6)
+        procs = [_spawn(exe, p, base) for p in ports]
+        cluster = Cluster(ports, procs, base, exe)
+        try:
+            if not all(_own_node(cluster, i) for i in range(len(ports))):
+                cluster.stop()
+                continue
+            subprocess.run([cli, "--cluster", "create", *[f"127.0.0.1:{p}" for p in ports], "--cluster-replicas",
+                            "1", "--cluster-yes"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                           timeout=timeout_s)
+            wait_ok(cluster, timeout_s)
+        except BaseException:
+            cluster.stop()
+            raise
+        return cluster
+    raise RuntimeError(f"the Redis Cluster's nodes did not start ({attempts} tries)")
+
+
+def _own_node(cluster: Cluster, i: int) -> bool:
+    """Node ``i`` answers, from its own process (not another server that took its port first)."""
+    proc, client = cluster.procs[i], cluster.node(cluster.ports[i])
+    deadline = time.monotonic() + 10
+    while proc.poll() is None:
+        try:
+            return int(client.info("server")["process_id"]) == proc.pid
+        except redis.ConnectionError:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+    return False
 
 
 def flush(cluster: Cluster) -> None:

@@ -7,20 +7,28 @@ The session starts its own ``redis-server`` on a free port in a temp dir unless
 Redis: the single one, or a real Redis Cluster (three masters, a replica each: :mod:`tests.cluster`)
 started once per session when a test first asks for it. The Celery broker is always the single Redis
 (a cluster cannot be one); the cluster's app uses a queue of its own.
+
+Under pytest-xdist (``scripts/test`` runs a worker per core) each worker process runs its own session: its own
+``redis-server`` and Redis Cluster on free ports, its own temp dirs (``tmp_path_factory``), its own Celery
+worker. What the workers share (RabbitMQ, a given ``REDIS_URL``) is told apart by :func:`xdist_worker`: its own
+queue names, its own database of the given Redis.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
-import time
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis as redis_lib
+
+from tests import waiting
 
 
 def _free_port() -> int:
@@ -29,34 +37,75 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def xdist_worker() -> str:
+    """This process's pytest-xdist worker (``gw0``, ``gw1``...), or ``""`` when the tests run in one process."""
+    return os.environ.get("PYTEST_XDIST_WORKER", "")
+
+
+def per_worker(name: str) -> str:
+    """``name`` made this xdist worker's own (for what the workers share: RabbitMQ's queues)."""
+    worker = xdist_worker()
+    return f"{name}-{worker}" if worker else name
+
+
+def _given_redis_url(url: str) -> str:
+    """A given ``REDIS_URL`` under xdist: each worker its own database (the given one plus its number)."""
+    worker = xdist_worker()
+    if not worker:
+        return url
+    parts = urlsplit(url)
+    db = int(parts.path.strip("/") or 0) + int(worker.removeprefix("gw"))
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
+def is_own_redis(client: redis_lib.Redis, proc: subprocess.Popen) -> bool:  # type: ignore[type-arg]
+    """``client`` answers from ``proc`` (not from a server another xdist worker started on the same free port)."""
+    return proc.poll() is None and int(client.info("server")["process_id"]) == proc.pid
+
+
 @pytest.fixture(scope="session")
 def single_redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     given = os.environ.get("REDIS_URL")
     if given:
-        yield given
+        yield _given_redis_url(given)
         return
     exe = shutil.which("redis-server")
     if not exe:
         pytest.fail("redis-server not found: install it (apt-get install redis-server) or set REDIS_URL")
-    port = _free_port()
     d = tmp_path_factory.mktemp("redis")
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(d),
-                             "--save", "", "--appendonly", "no", "--protected-mode", "no"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
-    client = redis_lib.Redis.from_url(url)
-    for _ in range(200):
+    for _attempt in range(5):  # a free port may be taken by another xdist worker's server in between
+        port = _free_port()
+        proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(d),
+                                 "--save", "", "--appendonly", "no", "--protected-mode", "no"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        url = f"redis://127.0.0.1:{port}/0"
+        client = redis_lib.Redis.from_url(url)
         try:
-            client.ping()
+            waiting.wait_for("redis-server to answer", lambda: _answers(client, proc), timeout=10)
+            own = is_own_redis(client, proc)
+        except AssertionError:
+            own = False
+        finally:
+            client.close()
+        if own:
             break
-        except redis_lib.ConnectionError:
-            time.sleep(0.05)
-    else:
         proc.kill()
+        proc.wait(10)
+    else:
         pytest.fail("redis-server did not start")
     yield url
     proc.terminate()
     proc.wait(10)
+
+
+def _answers(client: redis_lib.Redis, proc: subprocess.Popen) -> bool:  # type: ignore[type-arg]
+    """The server answers (or ``proc`` exited: then waiting is over too)."""
+    if proc.poll() is not None:
+        return True
+    try:
+        return bool(client.ping())
+    except redis_lib.ConnectionError:
+        return False
 
 
 @pytest.fixture(scope="session")
@@ -92,9 +141,8 @@ def broker_url(single_redis_url: str) -> str:
     return single_redis_url
 
 
-@pytest.fixture()
-def redis_client(redis_url: str, backend: str, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """A client of the store's Redis (``redis.Redis`` or ``RedisCluster``), emptied for the test."""
+def emptied(redis_url: str, backend: str, request: pytest.FixtureRequest) -> Any:
+    """A client of the store's Redis (``redis.Redis`` or ``RedisCluster``), emptied."""
     from service.context import redis_client as make_client
 
     client = make_client({"REDIS_URL": redis_url})
@@ -104,6 +152,13 @@ def redis_client(redis_url: str, backend: str, request: pytest.FixtureRequest) -
         cluster.flush(request.getfixturevalue("redis_cluster"))
     else:
         client.flushdb()
+    return client
+
+
+@pytest.fixture()
+def redis_client(redis_url: str, backend: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A client of the store's Redis (``redis.Redis`` or ``RedisCluster``), emptied for the test."""
+    client = emptied(redis_url, backend, request)
     yield client
     client.close()
 
@@ -148,17 +203,34 @@ def svc(app, redis_client, broker_url, request):  # type: ignore[no-untyped-def]
     s.games.clear()
     saved = dict(app.config)
     yield s
-    deadline = time.monotonic() + 10  # let the worker finish what this test queued
-    broker = redis_lib.Redis.from_url(broker_url)
-    while "celery_worker" in request.fixturenames and time.monotonic() < deadline and (broker.llen(app.config["QUEUE"]) or broker.hlen("unacked")):
-        time.sleep(0.02)
-    broker.close()
-    time.sleep(0.05)
+    if "celery_worker" in request.fixturenames or _WORKER_STARTED:  # let the worker finish what this test queued
+        with contextlib.suppress(AssertionError):  # as before: a test leaving work behind is not failed here
+            wait_worker_idle(broker_url, app.config["QUEUE"])
     for key in list(app.config):
         if key not in saved:
             del app.config[key]
     app.config.update(saved)
     app.config.pop("_SENDERS", None)
+
+
+_WORKER_STARTED: list[str] = []  # the queues of the session's Celery workers in threads, once started
+
+
+def wait_worker_idle(broker_url: str, queue: str, timeout: float = 10.0) -> None:
+    """Until the worker has nothing of ``queue`` to do: none waiting in the broker, none being run (tasks are
+    acknowledged late: one being run stays in ``unacked``). Idle twice in a row, 20 ms apart: a message the
+    worker has just popped is in neither for an instant."""
+    broker = redis_lib.Redis.from_url(broker_url)
+    idle = [0]
+
+    def settled() -> bool:
+        idle[0] = idle[0] + 1 if not (broker.llen(queue) or broker.hlen("unacked")) else 0
+        return idle[0] >= 2
+
+    try:
+        waiting.wait_for(f"the worker to finish what {queue} holds", settled, timeout)
+    finally:
+        broker.close()
 
 
 @pytest.fixture(scope="session")
@@ -168,7 +240,9 @@ def celery_worker(app):  # type: ignore[no-untyped-def]
 
     with start_worker(app.extensions["celery"], pool="solo", concurrency=1, perform_ping_check=False,
                       loglevel="WARNING", shutdown_timeout=10) as worker:
+        _WORKER_STARTED.append(app.config["QUEUE"])
         yield worker
+        _WORKER_STARTED.remove(app.config["QUEUE"])
 
 
 @pytest.fixture()
@@ -228,3 +302,15 @@ def spawn_worker(redis_url: str, log: Path, app: str = "workers.celery_app:celer
     return subprocess.Popen(cmd, env={**worker_env(redis_url, **settings), **(env or {})}, stdout=out,
                             stderr=subprocess.STDOUT,
                             cwd=str(Path(__file__).resolve().parents[1]))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The ``cluster`` marker on every test run on a Redis Cluster (the ``backend`` parameter, or a cluster fixture),
+    ``browser`` on every test driving Chromium (pyproject.toml registers them: ``-m "not cluster"``...)."""
+    for item in items:
+        params = getattr(item, "callspec", None)
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if (params is not None and params.params.get("backend") == "cluster") or {"redis_cluster", "own_cluster"} & fixtures:
+            item.add_marker(pytest.mark.cluster)
+        if "chromium" in fixtures:
+            item.add_marker(pytest.mark.browser)

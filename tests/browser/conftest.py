@@ -1,7 +1,8 @@
 """Fixtures of the browser tests: the real app served over HTTP with a real Celery worker, and Chromium.
 
 The app runs in a werkzeug server thread on a free port, the worker in a thread
-(``celery.contrib.testing.worker.start_worker``) against the session's real Redis;
+(``celery.contrib.testing.worker.start_worker``) against the session's real Redis, both started once a
+session (``live_server``; ``live_service`` gives each test an empty Redis);
 messages go to the local outbox, as in a local run. Chromium is Debian's
 ``/usr/bin/chromium`` driven by Playwright (never a downloaded browser);
 ``scripts/ensure-chromium`` installs it.
@@ -9,6 +10,7 @@ messages go to the local outbox, as in a local run. Chromium is Debian's
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -42,8 +44,9 @@ class LiveService:
         return self.app.extensions["slowspades"]
 
 
-@pytest.fixture()
-def live_service(redis_url: str, redis_client: redis_lib.Redis) -> Iterator[LiveService]:
+@pytest.fixture(scope="session")
+def live_server(redis_url: str) -> Iterator[LiveService]:
+    """The app served over HTTP and its worker, started once a session (each test empties Redis first)."""
     from celery.contrib.testing.worker import start_worker
     from werkzeug.serving import make_server
 
@@ -62,6 +65,24 @@ def live_service(redis_url: str, redis_client: redis_lib.Redis) -> Iterator[Live
         finally:
             server.shutdown()
             thread.join(10)
+
+
+@pytest.fixture()
+def live_service(live_server: LiveService, redis_url: str, redis_client: redis_lib.Redis) -> Iterator[LiveService]:
+    """The running service on an empty Redis, as a test found it when each built its own: its settings as
+    created, no game in its process's cache; what the test left to the worker is done before the next."""
+    from tests.conftest import wait_worker_idle
+
+    app = live_server.app
+    saved = dict(app.config)
+    live_server.svc.games.clear()
+    yield live_server
+    with contextlib.suppress(AssertionError):
+        wait_worker_idle(redis_url, app.config["QUEUE"], timeout=30)
+    for key in [k for k in app.config if k not in saved]:
+        del app.config[key]
+    app.config.update(saved)
+    app.config.pop("_SENDERS", None)
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,8 @@ from service import conversation_port as port
 from service.lifecycle import settings
 from spades.events import from_dict
 from spades.game import fold, legal_moves
+from tests.conftest import wait_worker_idle
+from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 ME = "+15550007001"
@@ -39,7 +40,11 @@ def test_send_sms_waits_for_the_computers_answer(live_service: Any, redis_url: s
     printed = _send(live, redis_url, "NEW BOT")
     gid = live.svc.players.games(ME)[0]
     for _ in range(4):
-        time.sleep(delay + 1.5)  # anything the script missed would have arrived by now
+        # the service has answered everything: no task waiting or held (the computer's move waits BOT_DELAY in
+        # the worker), each entry of the game's outbox sent; anything the script missed has arrived by now
+        wait_worker_idle(redis_url, live.app.config["QUEUE"], timeout=delay + 30)
+        wait_for("the game's outbox sent", lambda: all(e["status"] == "sent"
+                                                       for e in live.svc.store.outbox_entries(f"g:{gid}")))
         assert printed == _sent(live), "send-sms returned before the service's answers"
         game = fold(from_dict(e.event) for e in live.svc.store.load(gid))
         seat = 0 if live.svc.store.meta(gid)["seat0"] == ME else 1

@@ -1,13 +1,15 @@
 """Fixtures of the CLI tests: games played through the real webhooks and a real Celery worker.
 
-Each test gets a fresh (flushed) Redis; :func:`played` starts the app and a worker thread
-(``celery.contrib.testing``), posts Twilio-signed SMS to ``/sms`` and waits until every
-message it caused reached the local outbox, so the operator commands read a store exactly
-as a local run leaves it.
+:func:`played_once` starts the app and a worker thread (``celery.contrib.testing``) once a session
+(a backend), posts Twilio-signed SMS to ``/sms`` and waits until every message it caused reached
+the local outbox, then keeps every key of the store (``DUMP``). Each test gets a fresh (flushed)
+Redis into which :func:`played` restores those keys, so the operator commands read a store exactly
+as a local run leaves it, and what one test changes no other sees.
 """
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -88,14 +90,28 @@ class Played:
         return CliRunner().invoke(main, [*args, "--redis-url", self.redis_url], catch_exceptions=False)
 
 
-@pytest.fixture()
-def played(redis_url: str, broker_url: str, backend: str, redis_client: redis_lib.Redis) -> Iterator[Played]:
-    """Ann and Bob in a game 12 moves in; Carol has invited Ann (not answered)."""
+def _dump(client: Any, queue: str) -> list[tuple[bytes, int, bytes]]:
+    """Every key of the store (not the broker's: its queue, bindings, unacknowledged tasks) as ``DUMP`` gives it,
+    with its time to live in ms (0: none)."""
+    from tests.backends import keys_of
+
+    broker = (b"_kombu", b"unacked", queue.encode())
+    return [(k, max(int(client.pttl(k)), 0), client.dump(k)) for k in keys_of(client, "*") if not k.startswith(broker)]
+
+
+@pytest.fixture(scope="session")
+def played_once(redis_url: str, broker_url: str, backend: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The games of :func:`played`, played once a session (a backend) through the webhooks and a real worker,
+    and the store they left, key by key (``DUMP``); the app and its worker stay up for the tests."""
     from celery.contrib.testing.worker import start_worker
 
     from service import create_app
 
-    app = create_app({"REDIS_URL": redis_url, "BROKER_URL": broker_url, "QUEUE": f"cli-tests-{backend}",
+    queue = f"cli-tests-{backend}"
+    from tests.conftest import emptied
+
+    client = emptied(redis_url, backend, request)
+    app = create_app({"REDIS_URL": redis_url, "BROKER_URL": broker_url, "QUEUE": queue,
                       "TWILIO_AUTH_TOKEN": TOKEN,
                       "DELIVERY": "local", "DEALER_SEED": "cli-tests"})
     with start_worker(app.extensions["celery"], pool="solo", perform_ping_check=False, shutdown_timeout=20):
@@ -106,4 +122,20 @@ def played(redis_url: str, broker_url: str, backend: str, redis_client: redis_li
         p.play(p.games["ann-bob"], 12)
         p.sms(CAROL, f"NEW {ANN}")
         p.games["carol-ann"] = next(g for g in p.svc.players.games(CAROL))
-        yield p
+        yield p, _dump(client, queue)
+    client.close()
+
+
+@pytest.fixture()
+def played(played_once: Any, broker_url: str, redis_client: redis_lib.Redis) -> Iterator[Played]:
+    """Ann and Bob in a game 12 moves in; Carol has invited Ann (not answered): the store exactly as the games
+    left it (restored key by key into the emptied Redis: a test may change it), the app's game cache empty."""
+    from tests.conftest import wait_worker_idle
+
+    base, keys = played_once
+    for key, ttl, value in keys:
+        redis_client.restore(key, ttl, value, replace=True)
+    base.svc.games.clear()
+    yield Played(base.app, base.redis_url, dict(base.games))
+    with contextlib.suppress(AssertionError):
+        wait_worker_idle(broker_url, base.app.config["QUEUE"])

@@ -6,6 +6,7 @@ import time
 
 from service import conversation_port as port
 from service.lifecycle import bot, routing
+from tests.following import Following
 
 from .helpers import ALICE, BOB, CAROL, DAVE, lifecycle_command, load, local, move, start_game
 
@@ -73,18 +74,23 @@ def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, ce
     assert svc.store.meta(gid)["status"] == "active"
     human = 0 if svc.store.meta(gid)["seat0"] == ALICE else 1
     moves = 0
+    following = Following(svc.store, gid)  # the game's state, its events folded as they come
+
+    def humans_turn_or_over():  # type: ignore[no-untyped-def]
+        game = following()
+        return game if game.phase == "over" or game.movers[0] == human else None
+
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
-        game = load(svc, gid)
+        # the computer's moves come from the worker: until the human may move, or the game is over
+        game = wait_for(humans_turn_or_over, timeout=60, what="the computer's move")
         if game.phase == "over":
             break
-        if game.movers[0] != human:
-            time.sleep(0.005)
-            continue
         text = port.command_text(bot.choose(game, human, bot.EASY))  # the human plays fair cards too
         _resp, mid = post_sms(client, ALICE, text)
         wait_handled(svc, mid)
         moves += 1
+    following.full()  # the same as the whole log folded again
     game = load(svc, gid)
     assert game.phase == "over", f"not over after {moves} moves"
     assert game.winner is not None and max(game.scores) >= 500

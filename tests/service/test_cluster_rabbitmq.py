@@ -24,15 +24,17 @@ from service.lifecycle.invitations import game_id_for
 from service.store import game_owner
 from service.store.base import log_digest
 from tests import cluster as test_cluster
-from tests.conftest import TEST_CONFIG, spawn_worker
+from tests.conftest import TEST_CONFIG, per_worker, spawn_worker
 
 from .chooser import choose
 from .helpers import post_sms
 from .test_sms_game import load_game
 
 AMQP = "amqp://guest:guest@127.0.0.1:5672//"
-QUEUE = "slowspades-tests-cluster"
+QUEUE = per_worker("slowspades-tests-cluster")  # RabbitMQ is shared by the xdist workers: a queue of each one's own
 WAIT_MS = 1000
+# one xdist worker runs this module's tests: its cluster and worker process are started once
+pytestmark = [pytest.mark.xdist_group("rabbitmq-cluster"), pytest.mark.cluster, pytest.mark.slow]
 
 
 def _rabbitmq_up() -> bool:

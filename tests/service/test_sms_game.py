@@ -11,6 +11,7 @@ from service.lifecycle.invitations import game_id_for
 from spades.events import from_dict
 from spades.game import fold
 from tests.backends import BOTH
+from tests.following import Following
 
 from .chooser import choose
 from .helpers import local_messages, post_sms, wait_handled, wait_outbox_settled
@@ -51,15 +52,18 @@ def start_sms_game(client, svc, target: str = ""):  # type: ignore[no-untyped-de
 
 def play_out(client, svc, gid, addresses, max_moves: int = 5000) -> int:  # type: ignore[no-untyped-def]
     moves = 0
+    following = Following(svc.store, gid)  # the game's state, its events folded as they come
     while True:
-        game = load_game(svc, gid)
+        game = following()
         if game.phase == "over":
+            following.full()  # the same as the whole log folded again
             return moves
         seat = game.movers[0]
+        version = game.version
         resp, mid = post_sms(client, addresses[seat], command_text(choose(game, seat)))
         assert resp.status_code == 200
         wait_handled(svc, mid)
-        assert svc.store.version(gid) > game.version, f"move {moves} was not applied"
+        assert svc.store.version(gid) > version, f"move {moves} was not applied"
         moves += 1
         assert moves < max_moves
 
