@@ -88,7 +88,7 @@ def main(argv: list[str]) -> None:
             non_gsm += sum(1 for m in t.messages if not is_gsm7(m.rendered.text))
             worst = max(worst, max(s))
             per_hand.append(sum(s) / max(t.hands, 1))
-        print(f"{lang:5} {hands:6d} {msgs / hands:10.1f} {segs / hands:9.1f} {worst:12d} {two:11d} {non_gsm:10d}"
+        print(f"{lang:5} {hands:6d} {msgs / hands:10.1f} {segs / hands:9.2f} {worst:12d} {two:11d} {non_gsm:10d}"
               f"   (per game: {statistics.mean(per_hand):.1f} +- {statistics.pstdev(per_hand):.1f})")
 
 
