@@ -1,9 +1,15 @@
 """SMS segments per hand, per language: complete games between two players through the conversation layer.
 
-Players are ``spades.bots`` ``basic`` bots when that module exists, else random legal replies
-(seeded). Every message both players receive is rendered as an SMS (``chat.simulate``) and its
-segments counted, and any SMS that is not GSM-7. Usage: ``python bench/segments.py [games] [--no-dn-question]``.
-Goal: <= 64 a hand (issue 14: no language above 59.8, 0 non-GSM-7).
+First the HELP reply and the welcome (the first SMS a new number gets) of every language, with their length and
+segments (goal: one segment each, issue 28). Then the games: players are ``spades.bots`` ``basic`` bots when that
+module exists, else random legal replies (seeded). Every message both players receive is rendered as an SMS
+(``chat.simulate``) and its segments counted, and any SMS that is not GSM-7. The games are played as the service
+plays them (a simultaneous draw, forced cards played for the player, a decided hand played out, the hand's summary
+sent with the double nil question: ``bench/pace.py``'s "after"); ``--alternate`` plays the draw in strict
+alternation without autoplay (the service before issue 11). Usage:
+``python bench/segments.py [games] [--no-dn-question] [--alternate]``.
+Goals: as the service plays, <= 52 a hand in every language (issue 28; 50 games as bench/pace.py plays them),
+0 non-GSM-7; alternating, <= 64 (issue 14).
 """
 
 from __future__ import annotations
@@ -16,7 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chat.gsm import is_gsm7
 from chat.languages import LANGUAGES
+from chat.render import render
 from chat.simulate import play_game, random_chooser
+
+#: How the service plays (bench/pace.py's "after"), and how it played before issue 11.
+SERVICE = {"simultaneous_draw": True, "autoplay": (True, True), "finish": True, "merge_summary": True}
+ALTERNATE: dict = {}
 
 
 def _chooser(seed: int):
@@ -39,13 +50,25 @@ def _chooser(seed: int):
     return choose, "spades.bots basic"
 
 
+def first_messages() -> None:
+    """The HELP reply and the welcome of every language: characters and segments."""
+    print(f"{'lang':5} {'HELP':>12} {'welcome':>12}   (characters/segments)")
+    for lang in LANGUAGES:
+        sizes = [render(name, lang, "sms") for name in ("help", "welcome")]
+        print(f"{lang:5}" + "".join(f" {f'{len(r.text)}/{r.segments}':>12}" for r in sizes))
+    print()
+
+
 def main(argv: list[str]) -> None:
     games = int(argv[0]) if argv and argv[0].isdigit() else 5
     ask = "--no-dn-question" not in argv
+    mode = ALTERNATE if "--alternate" in argv else SERVICE
+    first_messages()
     chooser, who = _chooser(0)
     # random bidders rarely reach 500: play a fixed number of hands per game then
     max_hands = None if who.startswith("spades.bots") else 6
-    print(f"{games} games per language, players: {who}, DN question: {'asked' if ask else 'off (auto DRAW)'}")
+    print(f"{games} games per language, players: {who}, DN question: {'asked' if ask else 'off (auto DRAW)'}, "
+          f"{'draw in strict alternation, no autoplay' if mode is ALTERNATE else 'as the service plays'}")
     print(f"{'lang':5} {'hands':>6} {'msgs/hand':>10} {'seg/hand':>9} {'max seg/msg':>12} {'2-seg msgs':>11}"
           f" {'non-GSM-7':>10}")
     for lang in LANGUAGES:
@@ -55,7 +78,7 @@ def main(argv: list[str]) -> None:
         for g in range(games):
             chooser, who = _chooser(1000 + g)
             t = play_game(1000 + g, langs=(lang, lang), names=("Alexandrina", "Konstantinos"), chooser=chooser,
-                          ask_dn=(ask, ask), labels=("#12", "#3"), max_hands=max_hands)
+                          ask_dn=(ask, ask), labels=("#12", "#3"), max_hands=max_hands, **mode)
             s = [m.rendered.segments for m in t.messages]
             t.hands = len(t.game.history) if t.game else t.hands
             hands += t.hands
@@ -65,7 +88,7 @@ def main(argv: list[str]) -> None:
             non_gsm += sum(1 for m in t.messages if not is_gsm7(m.rendered.text))
             worst = max(worst, max(s))
             per_hand.append(sum(s) / max(t.hands, 1))
-        print(f"{lang:5} {hands:6d} {msgs / hands:10.1f} {segs / hands:9.1f} {worst:12d} {two:11d} {non_gsm:10d}"
+        print(f"{lang:5} {hands:6d} {msgs / hands:10.1f} {segs / hands:9.2f} {worst:12d} {two:11d} {non_gsm:10d}"
               f"   (per game: {statistics.mean(per_hand):.1f} +- {statistics.pstdev(per_hand):.1f})")
 
 

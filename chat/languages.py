@@ -26,11 +26,6 @@ DEFAULT_LANGUAGE = "en"
 #: Country calling code -> language.
 COUNTRY_LANGUAGE: dict[int, str] = {33: "fr", 47: "nb", 62: "id", 30: "el"}
 
-#: Each language's name in itself, as GSM-7 can write it (for HELP and LANG replies).
-NATIVE_NAMES: dict[str, str] = {
-    "en": "English", "fr": "Français", "nb": "Norsk bokmål", "id": "Bahasa Indonesia", "el": "ΕΛΛHNIKA",
-}
-
 #: Extra suit initials a language accepts in card codes (English S H D C are always accepted).
 SUIT_INITIALS: dict[str, dict[str, Suit]] = {
     "en": {},

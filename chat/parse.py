@@ -188,6 +188,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "games": ("PARTIES",),
         "remind": ("RAPPEL", "RAPPELS"),
         "tz": ("FUSEAU",),
+        "autoplay": ("JEU AUTOMATIQUE", "JEU AUTO"),
         "claim": ("RECLAMER", "RECLAME"),
         "rematch": ("REVANCHE",),
         "name": ("NOM", "PSEUDO"),
@@ -219,6 +220,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "games": ("PARTIER", "SPILLENE"),
         "remind": ("PÅMINNELSE", "PÅMINNELSER", "MINN"),
         "tz": ("TIDSSONE",),
+        "autoplay": ("AUTOSPILL",),
         "claim": ("KREV",),
         "rematch": ("OMKAMP", "REVANSJ"),
         "name": ("NAVN",),
@@ -251,6 +253,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "remind": ("INGATKAN", "PENGINGAT"),
         "tz": ("ZONA",),
         "auto": ("OTOMATIS",),
+        "autoplay": ("MAIN OTOMATIS",),
         "claim": ("KLAIM",),
         "rematch": ("TANDING ULANG", "MAIN LAGI"),
         "name": ("NAMA",),
@@ -283,12 +286,13 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "remind": ("ΥΠΕΝΘΥΜΙΣΗ",),
         "tz": ("ΖΩΝΗ",),
         "auto": ("ΑΥΤΟΜΑΤΟ",),
+        "autoplay": ("ΑΥΤΟΜΑΤΟ ΠΑΙΞΙΜΟ",),
         "claim": ("ΔΙΕΚΔΙΚΩ",),
         "rematch": ("ΡΕΒΑΝΣ", "REVANS"),
         "name": ("ΟΝΟΜΑ", "ONOMA"),
         "greeting": ("ΓΕΙΑ", "ΓΕΙΑ ΣΟΥ", "ΓΕΙΑ ΣΑΣ", "ΚΑΛΗΜΕΡΑ", "ΚΑΛΗΣΠΕΡΑ", "GEIA", "YASOU", "GIA SOU"),
-        "on": ("ΝΑΙ", "ΑΝΟΙΧΤΟ", "NAI"),
-        "off": ("ΟΧΙ", "ΚΛΕΙΣΤΟ", "OXI"),
+        "on": ("ΝΑΙ", "ΑΝΟΙΧΤΟ", "ΕΝΕΡΓΟ", "NAI"),
+        "off": ("ΟΧΙ", "ΚΛΕΙΣΤΟ", "ΑΝΕΝΕΡΓΟ", "OXI"),
         "stop": ("ΣΤΟΠ",),
     },
 }
@@ -432,8 +436,12 @@ def _flag(rest: list[str], lang: str) -> bool | None:
 
 #: NEW BOT EASY, in every language (the Greek word in the lookalike Latin capitals the parser reads).
 _EASY = frozenset(normalize(w) for w in ("EASY", "FACILE", "LETT", "MUDAH", "ΕΥΚΟΛΟ", "ΕΎΚΟΛΟ"))
-#: NEW ... FLOOR [N], in every language (read like _EASY).
+#: The house-rule words after NEW, in every language, normalised as the words they are compared with (a Greek word
+#: written as typed would never match: normalising turns its look-alike capitals into Latin ones).
+_BAGS = frozenset(normalize(w) for w in ("BAGS", "NILBAGS", "NIL BAGS", "SACS", "POSER", "KANTONG", "ΣΑΚΟΥΛΕΣ"))
 _FLOOR = frozenset(normalize(w) for w in ("FLOOR", "PLANCHER", "GULV", "BATAS", "ΟΡΙΟ"))
+_ALTERNATE = frozenset(normalize(w) for w in ("ALT", "ALTERNATE", "ALTERNER", "VEKSLE", "GILIR"))
+_TARGET = frozenset(normalize(w) for w in ("TO", "TARGET", "A", "JUSTE", "TIL", "SAMPAI", "ΕΩΣ"))
 
 
 def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
@@ -467,16 +475,16 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
             address = "BOT"
         elif address == "BOT" and n in _EASY:  # NEW BOT EASY: the computer's easy strategy
             address = "BOT EASY"
-        elif n in ("BAGS", "NILBAGS", "NIL BAGS", "SACS", "POSER", "KANTONG", "ΣΑΚΟΥΛΕΣ"):
+        elif n in _BAGS:
             failed_nil_bags = True
         elif n in _FLOOR:
             floor = DEFAULT_FLOOR
             if i + 1 < len(words) and _NUMBER.match(words[i + 1].strip()):
                 i += 1
                 floor = -abs(int(words[i]))
-        elif n in ("ALT", "ALTERNATE", "ALTERNER", "VEKSLE", "GILIR"):
+        elif n in _ALTERNATE:
             simultaneous_draw = False
-        elif n in ("TO", "TARGET", "A", "JUSTE", "TIL", "SAMPAI", "ΕΩΣ") and i + 1 < len(words) and words[i + 1].isdigit():
+        elif n in _TARGET and i + 1 < len(words) and words[i + 1].isdigit():
             i += 1
             target = int(words[i])
         elif w.isdigit() and address is not None:

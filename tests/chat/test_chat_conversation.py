@@ -169,7 +169,7 @@ def _waiting_contexts(lang: str) -> dict[str, list[dict]]:
             out["waiting"].append(ctx)
             out["move_news"].append(dict(ctx, received=[], discarded=v.discarded[-1].code))
     return out
-BUDGET = {"help": 2, "rules": 3, "games": 2, "invite": 2, "welcome": 2}
+BUDGET = {"rules": 3, "games": 2, "invite": 2}  # HELP and the welcome: one segment in every language (issue 28)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -284,6 +284,9 @@ def test_case10_the_rules_page_examples_are_messages_the_parser_takes(lang):
     assert said.kind == "new" and said.rules.failed_nil_bags and said.rules.floor == -200  # RULES D6, D8
     swap = re.findall(r"(\w+) AC KC KD\.", page)[-1]  # the reply the example ends with
     assert parse(f"{swap} AC KC KD", lang).kind == "exchange"  # RULES 4: the swap example
+    # "What to send" shows the same number as the house-rules example, the language's own (issue 28: it was the
+    # Norwegian +4791234567 in every language)
+    assert re.findall(rf"<code>{word} (\+\d+)</code>", page) == [example.group(1)], page
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

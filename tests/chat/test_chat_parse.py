@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
+from chat import explain_error
 from chat.parse import OPT_OUT_WORDS, parse
 from spades.cards import DECK, Card
 from spades.commands import Bid, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play
@@ -135,3 +137,38 @@ def test_fuzz_never_raises():
             assert intent.kind
             if intent.is_engine:
                 assert intent.command(0, "play") is not None
+
+
+# the house-rule words of each language after NEW (translations-round2.md E13: the Greek ones never matched, being
+# compared with raw Greek capitals after the text was normalised to their Latin look-alikes)
+@pytest.mark.parametrize("lang,bags,target", [
+    ("en", "BAGS", "TO"), ("fr", "SACS", "A"), ("nb", "POSER", "TIL"), ("id", "KANTONG", "SAMPAI"),
+    ("el", "ΣΑΚΟΥΛΕΣ", "ΕΩΣ"), ("el", "σακούλες", "έως"),
+])
+def test_house_rule_words_of_every_language(lang, bags, target):
+    new = {"en": "NEW", "fr": "NOUVELLE", "nb": "NY", "id": "BARU", "el": "ΝΕΟ"}[lang]
+    intent = parse(f"{new} +306912345678 {bags} {target} 300", lang)
+    assert intent.kind == "new" and intent.rules is not None, intent
+    assert intent.rules.failed_nil_bags and intent.rules.target == 300, intent.rules
+
+
+# the autoplay feature under the names the catalogues gave it, and its labels as flags (translations-round2.md E2, I2:
+# ΑΥΤΟΜΑΤΟ ΠΑΙΞΙΜΟ ON and MAIN OTOMATIS ON were refused, and the bare local AUTO word is the other feature)
+@pytest.mark.parametrize("text,lang,flag", [
+    ("ΑΥΤΟΜΑΤΟ ΠΑΙΞΙΜΟ ON", "el", True), ("αυτόματο παίξιμο όχι", "el", False), ("AUTOPLAY ενεργό", "el", True),
+    ("AUTOPLAY ανενεργό", "el", False), ("MAIN OTOMATIS ON", "id", True), ("main otomatis mati", "id", False),
+    ("AUTOPLAY aktif", "id", True), ("AUTOSPILL PÅ", "nb", True), ("JEU AUTOMATIQUE NON", "fr", False),
+])
+def test_autoplay_by_its_local_names(text, lang, flag):
+    intent = parse(text, lang)
+    assert (intent.kind, intent.flag) == ("autoplay", flag), (text, intent)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_bare_autoplay_is_told_to_add_on_or_off(lang):
+    said = parse("AUTOPLAY", lang)
+    assert (said.kind, said.reason) == ("unknown", "missing_arg")
+    reply = explain_error(said, None, lang, "sms").text
+    example = re.search(r"AUTOPLAY (\S+?)\.", reply)  # AUTOPLAY ON, or PÅ in Norwegian
+    assert example, reply
+    assert (parse(example.group(0), lang).kind, parse(example.group(0), lang).flag) == ("autoplay", True), reply

@@ -9,7 +9,7 @@ from chat.languages import LANGUAGES
 
 HEADINGS = {  # RULES.md section 3 ("The draw (there is no deal)") in each language
     "en": "The draw (there is no deal)", "fr": "Le tirage (il n'y a pas de donne)", "nb": "Trekkingen (ingen giv)",
-    "id": "Penarikan (tidak ada pembagian kartu)", "el": "Το τράβηγμα (δεν μοιράζει κανείς)",
+    "id": "Menarik kartu (tanpa pembagian)", "el": "Το τράβηγμα (δεν μοιράζει κανείς)",
 }
 
 
