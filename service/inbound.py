@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from chat import Intent
 from chat.messages import context as chat_context
+from chat.names import same_name
 from spades.events import HouseRules
 from spades.game import view
 
@@ -30,7 +31,7 @@ from .context import Services
 from .games import outbox
 from .games.apply import MoveRead, queue_read
 from .games.moves import player_move
-from .games.players import default_lang, lang_of_record, name_of, seat_of
+from .games.players import default_lang, lang_of_record, name_of, seat_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
 from .lifecycle import commands, invitations, reminders, routing
@@ -80,11 +81,22 @@ def _autoplay_setting(svc: Services, m: Inbound) -> Result:
     return _reply(svc, m, "autoplay_setting", Outcome.SETTING, value=bool(m.said.flag))
 
 
+def _reads_as_an_opponent(svc: Services, sender: str, chosen: str) -> bool:
+    """Whether ``chosen`` reads as the name of someone the sender plays (``AnA.`` or ``4na`` against ``Ana``)."""
+    for gid in unfinished_games(svc, sender):
+        meta = svc.store.meta(gid)
+        seat = seat_of(meta, sender)
+        if seat is not None and same_name(chosen, name_of(svc, meta.get(f"seat{1 - seat}", ""))):
+            return True
+    return False
+
+
 def _name(svc: Services, m: Inbound) -> Result:
-    """``NAME Ana`` (``chat`` checked it: no address, no number): the name the opponents see, unless another
-    player holds it (in any case)."""
+    """``NAME Ana`` (``chat`` checked it: no address, no number, not the computer): the name the opponents
+    see, unless another player holds it (in any case) or it reads as the name of one of the sender's
+    opponents (:func:`chat.names.same_name`)."""
     chosen = m.said.arg or ""
-    taken = not svc.players.claim_name(m.sender, chosen)
+    taken = _reads_as_an_opponent(svc, m.sender, chosen) or not svc.players.claim_name(m.sender, chosen)
     return _reply(svc, m, "name_set", Outcome.NAME_TAKEN if taken else Outcome.NAME_SET, chosen=chosen, taken=taken)
 
 
