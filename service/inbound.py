@@ -36,7 +36,7 @@ from .games.players import label_of as game_label
 from .games.result import Outcome, Result
 from .lifecycle import commands, invitations, reminders, routing
 from .lifecycle.commands import Message
-from .players import address_kind, page_url
+from .players import OWN, address_kind, page_url
 from .store import player_owner
 
 
@@ -51,6 +51,7 @@ class Inbound(Message):
     pre: MoveRead | None = None
     send_now: str = ""
     first: bool = False  # the number had no record: its first message to the service
+    own_address: bool = False  # sent to a reply address issued to the sender (a game's, or their own)
 
 
 Handler = Callable[[Services, Inbound], Result | None]
@@ -202,6 +203,9 @@ TABLE: dict[str, Handler] = {
 
 def dispatch(svc: Services, m: Inbound) -> Result:
     """The handler of ``m.said.kind`` (:data:`TABLE`), else (or when it answers None) the game's."""
+    if not email_identity.command_allowed(m.channel, m.said.kind, m.own_address):
+        return outbox.reply(svc, m.sender, m.message_id, "email_command_needs_reply_address", Outcome.REFUSED,
+                            word=m.said.kind)
     handler = TABLE.get(m.said.kind)
     out = handler(svc, m) if handler is not None else None
     return out if out is not None else _in_game(svc, m)
@@ -261,10 +265,10 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
     channel = address_kind(sender)
 
     token_game: str | None = None
-    if msg.get("token"):
-        found = svc.players.reply_token(msg["token"])
-        if found is None or found[1] != sender:
-            return Result([], Outcome.IGNORED)
+    found = svc.players.reply_token(msg["token"]) if msg.get("token") else None
+    if msg.get("token") and (found is None or found[1] != sender):
+        return Result([], Outcome.IGNORED)
+    if found is not None and found[0] != OWN:  # a game's reply address (not the player's own)
         meta = svc.store.meta(found[0])
         seat = seat_of(meta, sender)
         if seat is None or meta.get(f"tok{seat}") != msg["token"]:
@@ -272,4 +276,5 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
         token_game = found[0]
 
     said: Intent = port.parse_text(msg.get("body", ""), lang, channel)
-    return dispatch(svc, Inbound(message_id, sender, said, token_game, lang, channel, life, pre, send_now, first))
+    return dispatch(svc, Inbound(message_id, sender, said, token_game, lang, channel, life, pre, send_now, first,
+                                 own_address=bool(msg.get("token"))))
