@@ -54,24 +54,52 @@ def short_address(address: str) -> str | None:
     return None
 
 
-def check_name(text: str) -> str | None:
-    """The name a player asked for with ``NAME <x>``, tidied, or None if it may not be a name.
+NAME_CHARS = " -'."  # besides letters and digits: what names need (Jean-Luc, O'Neil, Dr. Who)
+NAME_DIGITS_MAX = 3  # more digits read as (part of) a phone number
+#: What reads as the computer (or the service) once case, spacing, look-alike digits and a leading "the" are folded.
+COMPUTER_NAMES = frozenset({"bot", "bots", "robot", "computer", "cpu", "slowspades", "spades"})
+_LOOKALIKE = str.maketrans("0134578|$@", "oleastbls" + "a")
+
+
+def skeleton(name: str, digits: bool = True) -> str:
+    """A name as it reads: case folded, look-alike digits as letters (``B0t``: ``bot``), no spaces or
+    punctuation (``B O T``, ``b.o.t``); other digits kept if ``digits`` (``Ana2`` is not ``Ana``)."""
+    folded = name.casefold().translate(_LOOKALIKE)
+    return "".join(ch for ch in folded if ch.isalpha() or (digits and ch.isdigit()))
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two names read the same (``Ana`` and ``ANA.``, ``Bo`` and ``B0``): one may not pass for the other."""
+    return bool(skeleton(a)) and skeleton(a) == skeleton(b)
+
+
+def name_refusal(text: str) -> str | None:
+    """Why ``text`` may not be a name (``length``, ``chars``, ``number``, ``computer``), or None.
 
     A name is 1 to 12 characters of GSM-7 (it is sent by SMS as it is; Greek is written in GSM-7
-    capitals, other scripts are refused), with no ``@``, no ``#``,
-    no leading ``+`` and fewer than five digits: nothing that reads as a phone number or an email
-    address (so nobody can pass for another player's address). The service also refuses a name
-    another player of the same game uses.
+    capitals, other scripts are refused): letters, digits, spaces and ``- ' .``, beginning with a
+    letter or digit, with at least one letter and at most three digits (``..0002``, ``+1 555`` read as a
+    phone number), and not reading as the computer (``B0t``, ``B O T``, ``The Bot``, ``Bot 2``).
+    No markup can pass (``<`` ``>`` ``&`` ``"`` are not name characters).
     """
-    name = " ".join((text or "").split()).strip(" .,;:!?\"'")
+    name = " ".join((text or "").split())
     if not 1 <= len(name) <= NAME_MAX_SMS:
-        return None
+        return "length"
     gsm = to_gsm7(name)  # Greek becomes GSM-7 capitals (Νίκος: NIKOΣ); other scripts become "?"
-    if gsm.count("?") > name.count("?") or not is_gsm7(gsm):
+    if not is_gsm7(gsm) or any(not (ch.isalnum() or ch in NAME_CHARS) for ch in gsm) or not gsm[0].isalnum():
+        return "chars"
+    if not any(ch.isalpha() for ch in gsm) or len(_DIGITS.findall(gsm)) > NAME_DIGITS_MAX:
+        return "number"
+    plain = skeleton(gsm, digits=False)
+    if plain in COMPUTER_NAMES or plain.removeprefix("the") in COMPUTER_NAMES:
+        return "computer"
+    return None
+
+
+def check_name(text: str) -> str | None:
+    """The name a player asked for with ``NAME <x>``, tidied (spacing; Greek in GSM-7 capitals), or None if
+    it may not be a name (:func:`name_refusal`). The service also refuses a name another player holds, or
+    one that reads as the opponent's (:func:`same_name`)."""
+    if name_refusal(text) is not None:
         return None
-    name = gsm
-    if "@" in name or "#" in name or name.startswith("+"):
-        return None
-    if len(_DIGITS.findall(name)) >= 5:
-        return None
-    return name
+    return to_gsm7(" ".join(text.split()))

@@ -104,6 +104,17 @@ def gettext(lang: str, message: str, **values: Any) -> str:
     return text % values if values else text
 
 
+#: Escaped: every template but the plain-text ones. Jinja's ``select_autoescape(["html"])`` matches a name
+#: ending in ``.html`` only, not ``page.html.j2`` (issue 22 case 1): what a player typed (a name, an address)
+#: must never become markup, so HTML is the default and text templates are named as the exception.
+TEXT_SUFFIXES = (".txt", ".txt.j2")
+
+
+def autoescape(template_name: str | None) -> bool:
+    """Whether a template escapes what it prints: yes unless it is a text template (``.txt.j2``); strings too."""
+    return not (template_name or "").endswith(TEXT_SUFFIXES)
+
+
 @lru_cache(maxsize=None)
 def environment(lang: str, sms: bool = False) -> jinja2.Environment:
     """The Jinja2 environment of one language (templates are shared, gettext is per language).
@@ -114,7 +125,7 @@ def environment(lang: str, sms: bool = False) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
         extensions=["jinja2.ext.i18n", "jinja2.ext.do"],
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html",), default_for_string=False),
+        autoescape=autoescape,
         undefined=jinja2.StrictUndefined,
         trim_blocks=not sms,
         lstrip_blocks=not sms,

@@ -54,6 +54,10 @@ def address_kind(value: str) -> str:
     return EMAIL if "@" in value else SMS
 
 
+#: The "game" of a player's own reply token (:meth:`service.store.players.Players.own_reply_token`): none.
+OWN = "-"
+
+
 def page_url(base: str, token: str) -> str:
     """The address of a seat's private game page (``service.web.game``)."""
     return f"{base.rstrip('/')}/g/{token}"

@@ -6,13 +6,20 @@ passes, read from the route's post (the ``X-Mailgun-Spf`` and ``X-Mailgun-Dkim-C
 fields, or the same headers in ``message-headers``, a JSON list of ``[name, value]``):
 
 * SPF ``Pass`` vouches for the envelope sender (``sender``, SMTP ``MAIL FROM``); it counts only if
-  that address's domain is the ``From`` address's domain (or one under it), else anyone with a
-  domain of their own could pass SPF and write any ``From``;
-* DKIM ``Pass`` vouches for the signing domain (``d=`` of a ``DKIM-Signature`` header); it counts
-  only if one signing domain is the ``From`` domain or a parent of it (DMARC's relaxed alignment).
+  that address's domain is exactly the ``From`` address's domain (a subdomain envelope does not
+  count), else anyone with a domain of their own could pass SPF and write any ``From``;
+* DKIM ``Pass`` vouches for the domain of the signature that passed, and Mailgun's ``Pass`` does not
+  say which one that was when there are several (issue 22 case 2: the attacker's real signature for
+  their own domain and a junk one naming the victim's). So it counts only if *every*
+  ``DKIM-Signature`` ``d=`` is the ``From`` domain or a parent of it (DMARC's relaxed alignment), and
+  every domain an ``Authentication-Results`` header says passed (``dkim=pass header.d=...``) is too;
+  signatures of several domains are refused.
 
 A game move by email must also come to that player's per-game reply address, issued to the
-address it comes from (:func:`move_allowed`; the token's owner is checked at the webhook).
+address it comes from (:func:`move_allowed`; the token's owner is checked at the webhook); so must
+every command that changes a game or a player (:data:`NEEDS_REPLY_ADDRESS`), to a game's reply
+address or the player's own one (:func:`command_allowed`). What starts nothing that cannot be undone
+(``HELP``, ``RULES``, ``GAMES``, ``WEB``, ``NEW``...) may come to the bare address from a verified sender.
 """
 
 from __future__ import annotations
@@ -28,6 +35,11 @@ from .addresses import EMAIL, BadAddress, parse_address
 SPF_FIELD = "X-Mailgun-Spf"
 DKIM_FIELD = "X-Mailgun-Dkim-Check-Result"
 _DKIM_D = re.compile(r"(?:^|;)\s*d\s*=\s*([^;\s]+)", re.IGNORECASE)
+_AR_DKIM_PASS = re.compile(r"\bdkim\s*=\s*pass\b[^;]*?\bheader\.d\s*=\s*([^;\s]+)", re.IGNORECASE)
+#: By email, these are taken only at a reply address issued to the sender (issue 22 case 2): they end,
+#: pause, claim or answer a game, or change what the player is called, told or sent.
+NEEDS_REPLY_ADDRESS = frozenset({"resign", "yes", "no", "claim", "pause", "auto", "autoplay", "name", "lang",
+                                 "stop", "start", "remind", "tz", "dn_setting", "rematch"})
 
 
 class NotAnEmailSender(ValueError):
@@ -96,14 +108,27 @@ def verdict(form: Mapping[str, str], from_address: str) -> Verdict:
     from_domain = _domain(from_address)
     if spf == "pass" and _domain(form.get("sender") or "") == from_domain and from_domain:
         return Verdict(spf, dkim, True, "")
-    signers = [m.group(1) for k, v in headers if k.lower() == "dkim-signature" for m in [_DKIM_D.search(v)] if m]
-    if dkim == "pass" and any(aligned(d, from_domain) for d in signers):
+    signers = {m.group(1).lower().rstrip(".") for k, v in headers if k.lower() == "dkim-signature"
+               for m in [_DKIM_D.search(v)] if m}
+    passed = {d.lower().rstrip(".") for k, v in headers if k.lower() == "authentication-results"
+              for d in _AR_DKIM_PASS.findall(v)}
+    if dkim == "pass" and signers and all(aligned(d, from_domain) for d in signers | passed):
         return Verdict(spf, dkim, True, "")
     if spf != "pass" and dkim != "pass":
         why = "neither SPF nor DKIM passed for the sender" if (spf or dkim) else "no SPF or DKIM verdict for the sender"
+    elif dkim == "pass" and len(signers | passed) > 1:
+        why = (f"DKIM signatures of several domains ({', '.join(sorted(signers | passed))}): "
+               "which one passed cannot be told")
     else:
         why = "SPF/DKIM passed for a domain other than the From address's"
     return Verdict(spf, dkim, False, why)
+
+
+def command_allowed(channel: str, kind: str, own_address: bool) -> bool:
+    """Whether a command of ``kind`` from ``channel`` may be taken: by email, one of
+    :data:`NEEDS_REPLY_ADDRESS` only when sent to a reply address issued to the sender (``own_address``:
+    a game's, or the player's own)."""
+    return channel != EMAIL or own_address or kind not in NEEDS_REPLY_ADDRESS
 
 
 def move_allowed(channel: str, token_game: str | None) -> bool:

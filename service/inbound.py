@@ -20,17 +20,18 @@ from typing import Any, Callable
 
 from chat import Intent
 from chat.messages import context as chat_context
+from chat.names import same_name
 from spades.events import HouseRules
 from spades.game import view
 
 from . import conversation_port as port
 from . import email_identity
-from .addresses import address_kind, page_url
+from .addresses import OWN, address_kind, page_url
 from .context import Services
 from .games import outbox
 from .games.apply import MoveRead, queue_read
 from .games.moves import player_move
-from .games.players import default_lang, lang_of_record, name_of, seat_of
+from .games.players import default_lang, lang_of_record, name_of, seat_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
 from .lifecycle import commands, invitations, reminders, routing
@@ -50,6 +51,7 @@ class Inbound(Message):
     pre: MoveRead | None = None
     send_now: str = ""
     first: bool = False  # the number had no record: its first message to the service
+    own_address: bool = False  # sent to a reply address issued to the sender (a game's, or their own)
 
 
 Handler = Callable[[Services, Inbound], Result | None]
@@ -80,11 +82,22 @@ def _autoplay_setting(svc: Services, m: Inbound) -> Result:
     return _reply(svc, m, "autoplay_setting", Outcome.SETTING, value=bool(m.said.flag))
 
 
+def _reads_as_an_opponent(svc: Services, sender: str, chosen: str) -> bool:
+    """Whether ``chosen`` reads as the name of someone the sender plays (``AnA.`` or ``4na`` against ``Ana``)."""
+    for gid in unfinished_games(svc, sender):
+        meta = svc.store.meta(gid)
+        seat = seat_of(meta, sender)
+        if seat is not None and same_name(chosen, name_of(svc, meta.get(f"seat{1 - seat}", ""))):
+            return True
+    return False
+
+
 def _name(svc: Services, m: Inbound) -> Result:
-    """``NAME Ana`` (``chat`` checked it: no address, no number): the name the opponents see, unless another
-    player holds it (in any case)."""
+    """``NAME Ana`` (``chat`` checked it: no address, no number, not the computer): the name the opponents
+    see, unless another player holds it (in any case) or it reads as the name of one of the sender's
+    opponents (:func:`chat.names.same_name`)."""
     chosen = m.said.arg or ""
-    taken = not svc.players.claim_name(m.sender, chosen)
+    taken = _reads_as_an_opponent(svc, m.sender, chosen) or not svc.players.claim_name(m.sender, chosen)
     return _reply(svc, m, "name_set", Outcome.NAME_TAKEN if taken else Outcome.NAME_SET, chosen=chosen, taken=taken)
 
 
@@ -190,6 +203,9 @@ TABLE: dict[str, Handler] = {
 
 def dispatch(svc: Services, m: Inbound) -> Result:
     """The handler of ``m.said.kind`` (:data:`TABLE`), else (or when it answers None) the game's."""
+    if not email_identity.command_allowed(m.channel, m.said.kind, m.own_address):
+        return outbox.reply(svc, m.sender, m.message_id, "email_command_needs_reply_address", Outcome.REFUSED,
+                            word=m.said.kind)
     handler = TABLE.get(m.said.kind)
     out = handler(svc, m) if handler is not None else None
     return out if out is not None else _in_game(svc, m)
@@ -248,10 +264,10 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
     channel = address_kind(sender)
 
     token_game: str | None = None
-    if msg.get("token"):
-        found = svc.players.reply_token(msg["token"])
-        if found is None or found[1] != sender:
-            return Result([], Outcome.IGNORED)
+    found = svc.players.reply_token(msg["token"]) if msg.get("token") else None
+    if msg.get("token") and (found is None or found[1] != sender):
+        return Result([], Outcome.IGNORED)
+    if found is not None and found[0] != OWN:  # a game's reply address (not the player's own)
         meta = svc.store.meta(found[0])
         seat = seat_of(meta, sender)
         if seat is None or meta.get(f"tok{seat}") != msg["token"]:
@@ -259,4 +275,5 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
         token_game = found[0]
 
     said: Intent = port.parse_text(msg.get("body", ""), lang, channel)
-    return dispatch(svc, Inbound(message_id, sender, said, token_game, lang, channel, life, pre, send_now, first))
+    return dispatch(svc, Inbound(message_id, sender, said, token_game, lang, channel, life, pre, send_now, first,
+                                 own_address=bool(msg.get("token"))))

@@ -50,6 +50,8 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
                 entry["message_id"] = root
                 if meta_updates is not None:
                     meta_updates[f"thr{seat}"] = "1"
+        if "reply_to" not in entry and not keys.is_bot(address):  # no game's: the player's own reply address
+            entry["reply_to"] = reply_address(svc.players.own_reply_token(address), domain)
         if game_id or about:
             _link_page(svc, entry, address, game_id or about or "", seat, meta, meta_updates)
     return entry

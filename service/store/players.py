@@ -9,7 +9,7 @@ import re
 import secrets
 from typing import Callable
 
-from ..addresses import address_kind
+from ..addresses import OWN, address_kind
 from . import keys
 from .base import Client, now_ms
 from .codec import text
@@ -97,6 +97,20 @@ class Players:
     def new_reply_token(self, game_id: str, address: str) -> str:
         """A fresh 128-bit token naming (game, address); the reply address is ``play+<token>@<domain>``."""
         return self._issue(keys.reply_token, f"{game_id} {address}")
+
+    def own_reply_token(self, address: str) -> str:
+        """The player's own reply token (``rtok`` of their record; made on first use), for the emails of no
+        game: it is issued for (:data:`OWN`, address), and a command that changes the player comes only there
+        or to a game's reply address (``service.email_identity.command_allowed``, issue 22 case 2)."""
+        meta = owner_keys(player_owner(address))["meta"]
+        found = self.r.hget(meta, "rtok")
+        if found is not None:
+            return text(found)
+        token = self._issue(keys.reply_token, f"{OWN} {address}")
+        if not self.r.hsetnx(meta, "rtok", token):  # another process made one first: theirs is the one
+            self.r.delete(keys.reply_token(token))
+            token = text(self.r.hget(meta, "rtok") or b"")
+        return token
 
     def reply_token(self, token: str) -> tuple[str, str] | None:
         """(game id, address) that a reply token was issued for, or None."""

@@ -36,6 +36,7 @@ EXAMPLES = {"name": "Ana", "num": "2", "n": "2", "count": "2"}
 _CALL = re.compile(r"\b(?:n?gettext|_)\(\s*\"((?:[^\"\\]|\\.)*)\"")
 _BOUND = re.compile(r"(\w+)=(?:_\(\s*)?\"([A-Z][A-Z ]*)\"\)?(?:\s+if\s.*?\selse\s+_\(\s*\"([A-Z][A-Z ]*)\"\))?")
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+_ARGUMENT = re.compile(r"%\((\w+)\)s\w*")
 
 
 @lru_cache(maxsize=None)
@@ -111,9 +112,9 @@ def _is_capitals(word: str) -> bool:
 
 def _argument(word: str) -> str:
     """A word carried by a command phrase, as a player would send it (``+number`` -> a number)."""
-    m = _PLACEHOLDER.fullmatch(word)
+    m = _ARGUMENT.fullmatch(word)
     if m:
-        return EXAMPLES[m.group(1)]
+        return EXAMPLES[m.group(1)] + word[m.end(1) + 2:]
     if word.startswith("+") and any(c.isalpha() for c in word):
         return PHONE
     if word.lower() in ADDRESS_WORDS:
@@ -142,7 +143,7 @@ def phrases(text: str, lang: str) -> list[tuple[str, str]]:
         word = word[:ends.start()] if ends else word
         if opens:
             close()
-        ph = _PLACEHOLDER.fullmatch(word)
+        ph = _ARGUMENT.fullmatch(word)  # a placeholder, or one with more after it (NAME %(name)s2)
         carried = (re.fullmatch(r"#?\d+|\+\d{6,}|\S+@\S+\.\w+|\+[^\W\d_]\w*", word) is not None
                    or (ph is not None and ph.group(1) in EXAMPLES))
         # a lone capital the parser does not read is a word of the sentence (English I, A), not a command (K, D)

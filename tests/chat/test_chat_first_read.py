@@ -61,7 +61,7 @@ def test_case1_a_name_that_is_too_long_not_gsm7_or_an_address_is_refused_with_wh
     said = parse(text, "en")
     assert said.is_unknown and said.reason in ("bad_name", "missing_arg")
     reply = explain_error(said, None, "en", "sms").text
-    assert reply == "A name is 1 to 12 letters, not a number or an address: NAME Ana."
+    assert reply == "A name is 1 to 12 letters or digits (spaces, hyphens, dots and apostrophes too), not a number, an address or Bot: NAME Ana."
     assert check_name(text[5:]) is None
 
 

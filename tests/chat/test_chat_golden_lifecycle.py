@@ -68,6 +68,7 @@ CONTEXTS: dict[str, list[dict]] = {
     "limit_invites_day": [{"count": 10}],
     "limit_invites_pending": [{"count": 3}],
     "email_move_needs_reply_address": [{}],
+    "email_command_needs_reply_address": [{"word": "resign"}],
     "send_again": [{}],
 }
 

@@ -38,12 +38,16 @@ def load(svc: Services, gid: str) -> Game:
 
 def inbound(svc: Services, sender: str, text: str, game: str | None = None) -> str:
     """Record an inbound SMS as the webhook does; returns its message id. ``game``: an email player's
-    reply to that game's email (to their own reply address: a move by email needs it, issue 15)."""
+    reply to that game's email (to their own reply address: a move by email needs it, issue 15); without it,
+    an email player replies to one of the service's other emails (their own reply address: a command that
+    changes a game or the player needs one, issue 22)."""
     mid = "SM" + uuid.uuid4().hex
     fields = {"from": sender, "body": text, "channel": "sms"}
     if game is not None and "@" in sender:
         meta = svc.store.meta(game)
         fields.update(channel="email", token=meta["tok0" if meta.get("seat0") == sender else "tok1"])
+    elif "@" in sender:
+        fields.update(channel="email", token=svc.players.own_reply_token(sender))
     svc.store.record_inbound(sender, mid, fields, 3600)
     return mid
 

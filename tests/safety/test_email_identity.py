@@ -141,3 +141,86 @@ def test_verdicts_read_from_the_form_fields_or_the_message_headers() -> None:
     assert not email_identity.aligned("ample.org", "mail.example.org")
     with pytest.raises(email_identity.NotAnEmailSender):
         email_identity.sender_of({"from": "+15557770003", "sender": DANA})
+
+
+# -- issue 22 case 2: identity judged on the signature that passed; what changes a game needs the reply address --
+TWO_SIGNATURES = [["DKIM-Signature", "v=1; a=rsa-sha256; d=attacker.example.net; s=k; bh=x"],
+                  ["DKIM-Signature", "v=1; a=rsa-sha256; d=example.org; s=junk; bh=y"]]
+
+
+@pytest.mark.parametrize("to", ["bare", "reply"])
+def test_a_forged_from_with_two_dkim_signatures_is_refused(client, svc, celery_worker, to) -> None:  # type: ignore[no-untyped-def]
+    """Mailgun's Pass is for one signature (the attacker's d=attacker...); a junk d=example.org beside it
+    must not make the From example.org's."""
+    gid, reply_to = email_game(svc)
+    game = to_move_email(svc, gid)
+    body = f"NEW {THIRD}" if to == "bare" else command_text(choose(game, 1))
+    resp, _ = post_email(client, EVE, "play@" + DOMAIN if to == "bare" else reply_to, body, from_=f"Dana <{DANA}>",
+                         spf="Pass", dkim="Pass", extra_headers=TWO_SIGNATURES)
+    assert resp.status_code == 406 and "not verified" in resp.get_json()["reason"]
+    assert "several" in resp.get_json()["reason"]
+    wait_outbox_settled(svc)
+    assert load_game(svc, gid).version == game.version
+    assert not local_messages(svc, THIRD) and not svc.players.games(THIRD)
+
+
+def test_the_verdict_s_own_signing_domain_is_the_one_that_counts() -> None:
+    """Mailgun's Authentication-Results names the domain whose signature passed (header.d)."""
+    base = {"sender": EVE, "X-Mailgun-Dkim-Check-Result": "Pass"}
+    one = dict(base, **{"message-headers": json.dumps([["DKIM-Signature", "v=1; d=example.org; s=k"]])})
+    assert email_identity.verdict(one, DANA).verified
+    mixed = dict(base, **{"message-headers": json.dumps(TWO_SIGNATURES)})
+    assert not email_identity.verdict(mixed, DANA).verified
+    passed_for = [["Authentication-Results", "mx.mailgun.org; dkim=pass header.d=attacker.example.net; spf=pass"],
+                  ["DKIM-Signature", "v=1; d=example.org; s=k"]]
+    assert not email_identity.verdict(dict(base, **{"message-headers": json.dumps(passed_for)}), DANA).verified
+
+
+def _resign_pending(svc) -> bool:  # type: ignore[no-untyped-def]
+    return svc.redis.hget(keys.player_life(DANA), "resign") is not None
+
+
+def test_resign_from_the_bare_address_does_nothing_and_says_why(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid, reply_to = email_game(svc)
+    for body in ("RESIGN", "YES"):  # verified, but to the bare play@
+        resp, mid = post_email(client, DANA, "play@" + DOMAIN, body)
+        assert resp.status_code == 200
+        wait_handled(svc, mid)
+        wait_outbox_settled(svc)
+        assert "reply to one of our emails" in local_messages(svc, DANA)[-1]["body"].lower()
+    assert svc.store.meta(gid)["status"] == "active" and not _resign_pending(svc)
+    resp, mid = post_email(client, DANA, reply_to, "RESIGN")  # her own reply address: asked to confirm
+    wait_handled(svc, mid)
+    assert _resign_pending(svc)
+
+
+@pytest.mark.parametrize("body", ["PAUSE", "CLAIM", "AUTO OFF", "AUTOPLAY OFF", "NAME Dana", "LANG FR", "STOP",
+                                  "NO", "REMIND OFF"])
+def test_what_changes_a_game_or_a_player_is_refused_from_the_bare_address(client, svc, celery_worker, body) -> None:  # type: ignore[no-untyped-def]
+    gid, _reply_to = email_game(svc)
+
+    def state():  # type: ignore[no-untyped-def]
+        record = {k: v for k, v in svc.players.get(DANA).items() if k not in ("rtok", "outseq")}  # the reply's own
+        return svc.store.meta(gid), record, svc.store.player_life(DANA)
+
+    before = state()
+    resp, mid = post_email(client, DANA, "play@" + DOMAIN, body)
+    assert resp.status_code == 200
+    wait_handled(svc, mid)
+    wait_outbox_settled(svc)
+    assert "reply to one of our emails" in local_messages(svc, DANA)[-1]["body"].lower()
+    assert state() == before
+
+
+def test_a_player_without_a_game_names_themself_by_replying_to_our_email(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    resp, mid = post_email(client, DANA, "play@" + DOMAIN, "HELP")  # what starts nothing: from the bare address
+    wait_handled(svc, mid)
+    wait_outbox_settled(svc)
+    [entry] = [e for e in local_messages(svc, DANA)]
+    own = entry["reply_to"]
+    assert own.startswith("play+") and own != "play@" + DOMAIN
+    resp, mid = post_email(client, DANA, own, "NAME Dana")
+    wait_handled(svc, mid)
+    assert svc.players.get(DANA)["name"] == "Dana"
+    resp, _ = post_email(client, EVE, own, "NAME Eve")  # another sender at her address: refused at the door
+    assert resp.status_code == 406
