@@ -6,6 +6,12 @@ plays many (in several processes if asked) and sums them up: wins with a 95% con
 interval (Wilson's score interval) and each strategy's time per decision. Everything random
 comes from seeded dealers and strategies, and game ``n`` depends only on the seed and ``n``, so
 the same arguments always give the same games, whatever the number of processes.
+
+A *duplicate* run (``duplicate=True``) plays every deal twice, games ``2k`` and ``2k + 1``, with
+the seats swapped: the same first player and, hand by hand, the same decks
+(:class:`spades.dealer.DuplicateDealer`), so that what one player was dealt in one game the
+other is dealt in the other, and the luck of the draw cancels. It also reports points per hand
+with a 95% interval computed on the per-deal paired differences.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Callable, Sequence
 from . import bots
 from .autoplay import autoplay
 from .commands import Command
-from .dealer import Dealer
+from .dealer import Dealer, DuplicateDealer
 from .events import Event, HouseRules
 from .game import OVER, Game, PlayerView, decide, fold, new_game, view
 
@@ -73,6 +79,7 @@ class GameResult:
     hands: int
     capped: bool
     times: tuple[dict[str, list[float]], dict[str, list[float]]] = ({}, {})  # by side, by phase: seconds
+    deal: int | None = None  # in a duplicate run, the deal (0, 1, ...) this game is one of the two plays of
 
     @property
     def winner_side(self) -> int | None:
@@ -80,6 +87,23 @@ class GameResult:
 
     def side_score(self, side: int) -> int:
         return self.scores[self.sides.index(side)]
+
+    def margin(self, side: int) -> int:
+        """``side``'s final score less the other side's."""
+        return self.side_score(side) - self.side_score(1 - side)
+
+
+def normal_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% (``z`` = 1.96) normal interval, mean +- z * sd / sqrt(n)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = sum(values) / n
+    if n == 1:
+        return mean, -math.inf, math.inf
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = z * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
 
 
 @dataclass
@@ -123,19 +147,46 @@ class ArenaResult:
     def capped(self) -> int:
         return sum(1 for g in self.games if g.capped)
 
+    @property
+    def duplicate(self) -> bool:
+        return bool(self.games) and all(g.deal is not None for g in self.games)
+
+    def deal_points_per_hand(self, side: int) -> list[float]:
+        """Per deal of a duplicate run: ``side``'s points less the other's over both plays, per hand played."""
+        by_deal: dict[int, list[GameResult]] = {}
+        for g in self.games:
+            if g.deal is not None:
+                by_deal.setdefault(g.deal, []).append(g)
+        return [sum(g.margin(side) for g in pair) / sum(g.hands for g in pair)
+                for _, pair in sorted(by_deal.items()) if sum(g.hands for g in pair)]
+
+    def points_per_hand(self, side: int) -> tuple[float, float, float]:
+        """``side``'s points per hand less the other's, averaged over deals, with its 95% normal interval."""
+        return normal_interval(self.deal_points_per_hand(side))
+
     def report(self) -> str:
         """The figures the ``arena`` command prints."""
         labels = list(self.players)
         if labels[0] == labels[1]:
             labels = [f"{labels[0]} (A)", f"{labels[1]} (B)"]
         width = max(8, *(len(s) for s in labels))
-        lines = [f"{len(self.games)} games, seats alternating",
+        duplicate = self.duplicate
+        if duplicate:
+            head = f"{len(self.games)} games: {len(self.deal_points_per_hand(0))} deals, each played twice, seats swapped"
+        else:
+            head = f"{len(self.games)} games, seats alternating"
+        lines = [head,
                  f"{'player':<{width}}  {'wins':>5}  {'win rate':>8}  {'95% CI':>15}  {'avg final score':>15}"]
         for side in (0, 1):
             rate, low, high = self.win_rate(side)
             ci = f"[{100 * low:.1f}%, {100 * high:.1f}%]"
             lines.append(f"{labels[side]:<{width}}  {self.wins(side):>5}  {100 * rate:>7.1f}%  {ci:>15}  "
                          f"{self.avg_score(side):>15.1f}")
+        if duplicate:
+            lines.append("points per hand, less the opponent's (mean over deals, 95% CI on the paired differences):")
+            for side in (0, 1):
+                mean, low, high = self.points_per_hand(side)
+                lines.append(f"{labels[side]:<{width}}  {mean:>+7.2f}  [{low:+.2f}, {high:+.2f}]")
         lines.append(f"average hands per game: {self.avg_hands:.2f}")
         lines.append(f"games stopped at the hand cap: {self.capped}")
         lines.append("time per decision (ms):")
@@ -179,35 +230,53 @@ def play_game(game_id: str, strategies: Sequence[bots.Strategy], dealer: Dealer,
 
 
 def arena_game(players: Sequence[str], seed: int, max_hands: int | None, record: bool,
-               rules: HouseRules | None, auto: bool, n: int) -> tuple[GameResult, list[Event]]:
-    """Game ``n`` of an arena run (seats swapped on odd ``n``), and its events if ``record``."""
+               rules: HouseRules | None, auto: bool, n: int, duplicate: bool = False) -> tuple[GameResult, list[Event]]:
+    """Game ``n`` of an arena run (seats swapped on odd ``n``), and its events if ``record``.
+
+    ``duplicate``: games ``2k`` and ``2k + 1`` play deal ``k`` (the same decks, the seats swapped),
+    and each side's strategy is seeded alike in both.
+    """
     sides = (0, 1) if n % 2 == 0 else (1, 0)
-    game_seed = seed * 1_000_003 + n
-    strategies = [TimedStrategy(bots.get(players[sides[seat]], seed=game_seed * 2 + seat)) for seat in (0, 1)]
-    game_id = f"arena-{seed}-{n + 1}"
+    deal: int | None = None
+    if duplicate:
+        deal = n // 2
+        game_seed = seed * 1_000_003 + deal
+        dealer: Dealer = DuplicateDealer(game_seed)
+        strategies = [TimedStrategy(bots.get(players[sides[seat]], seed=game_seed * 2 + sides[seat]))
+                      for seat in (0, 1)]
+        game_id = f"duplicate-{seed}-{deal + 1}{'ab'[n % 2]}"
+    else:
+        game_seed = seed * 1_000_003 + n
+        dealer = Dealer(seed=game_seed)
+        strategies = [TimedStrategy(bots.get(players[sides[seat]], seed=game_seed * 2 + seat)) for seat in (0, 1)]
+        game_id = f"arena-{seed}-{n + 1}"
     events: list[Event] = []
-    game = play_game(game_id, strategies, Dealer(seed=game_seed), max_hands, rules,
+    game = play_game(game_id, strategies, dealer, max_hands, rules,
                      on_event=events.append if record else None, auto=auto)
     times = ({}, {})  # type: tuple[dict[str, list[float]], dict[str, list[float]]]
     for seat in (0, 1):
         times[sides[seat]].update(strategies[seat].times)
     result = GameResult(
         game_id=game_id, sides=sides, winner=game.winner, scores=(game.scores[0], game.scores[1]),
-        hands=len(game.history), capped=game.phase != OVER, times=times,
+        hands=len(game.history), capped=game.phase != OVER, times=times, deal=deal,
     )
     return result, events
 
 
 def run_arena(players: Sequence[str], games: int, seed: int, max_hands: int | None = 200,
               on_event: Callable[[str, int, Event], None] | None = None, jobs: int = 1,
-              rules: HouseRules | None = None, auto: bool = False) -> ArenaResult:
+              rules: HouseRules | None = None, auto: bool = False, duplicate: bool = False) -> ArenaResult:
     """Play ``games`` games between ``players[0]`` and ``players[1]``, swapping seats each game.
 
     ``on_event(game_id, seq, event)`` is told every event (``seq`` counts from 1 in each game),
     game after game in order. ``jobs`` > 1 plays the games in that many processes.
+    ``duplicate``: every deal is played twice, the seats swapped (``games`` must then be even).
     """
+    if duplicate and games % 2:
+        raise ValueError("a duplicate run plays each deal twice: give an even number of games")
     result = ArenaResult(players=(players[0], players[1]))
-    play = partial(arena_game, (players[0], players[1]), seed, max_hands, on_event is not None, rules, auto)
+    play = partial(arena_game, (players[0], players[1]), seed, max_hands, on_event is not None, rules, auto,
+                   duplicate=duplicate)
     if jobs > 1 and games > 1:
         with get_context("fork").Pool(min(jobs, games)) as pool:
             outcomes = pool.imap(play, range(games), chunksize=1)
