@@ -13,6 +13,8 @@ may move (``view.my_turn``; in a simultaneous draw, RULES D11, both seats may). 
 * ``pimc``: the strong player (:mod:`spades.bots.montecarlo`): samples the opponent's hand
   from what its view shows, plays each sample out with all cards seen (the last tricks searched
   exactly), and bids and plays for the best expected score, aware of bags and the race to 500.
+* ``pimc-2026-12``: ``pimc`` as it was in December 2026 (:mod:`spades.bots.pimc_2026_12`), frozen
+  so that every later change is measured against the same opponent.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ..commands import Command
 from ..game import PlayerView
 from .basic import BasicStrategy
 from .montecarlo import MonteCarloStrategy
+from .pimc_2026_12 import FrozenPimcStrategy
 from .randombot import RandomStrategy
 
 
@@ -39,6 +42,7 @@ _REGISTRY: dict[str, Callable[[int | None], Strategy]] = {
     "random": lambda seed: RandomStrategy(seed=seed),
     "basic": lambda seed: BasicStrategy(seed=seed),
     "pimc": lambda seed: MonteCarloStrategy(seed=seed),
+    "pimc-2026-12": lambda seed: FrozenPimcStrategy(seed=seed),
 }
 
 
@@ -56,4 +60,4 @@ def get(name: str, seed: int | None = None) -> Strategy:
     return factory(seed)
 
 
-__all__ = ["Strategy", "BasicStrategy", "MonteCarloStrategy", "RandomStrategy", "get", "names"]
+__all__ = ["Strategy", "BasicStrategy", "FrozenPimcStrategy", "MonteCarloStrategy", "RandomStrategy", "get", "names"]
