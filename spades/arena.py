@@ -54,17 +54,20 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
 
 
 class TimedStrategy:
-    """Wraps a strategy and records how long each of its decisions takes, by phase."""
+    """Wraps a strategy and records how long each of its decisions takes, by phase: wall-clock time
+    and the CPU time of this process (one core, whatever else the machine is doing)."""
 
     def __init__(self, strategy: bots.Strategy) -> None:
         self.strategy = strategy
         self.name = strategy.name
         self.times: dict[str, list[float]] = {}
+        self.cpu_times: dict[str, list[float]] = {}
 
     def choose(self, player_view: PlayerView) -> Command:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         command = self.strategy.choose(player_view)
         self.times.setdefault(player_view.phase, []).append(time.perf_counter() - start)
+        self.cpu_times.setdefault(player_view.phase, []).append(time.process_time() - cpu)
         return command
 
 
@@ -79,6 +82,7 @@ class GameResult:
     hands: int
     capped: bool
     times: tuple[dict[str, list[float]], dict[str, list[float]]] = ({}, {})  # by side, by phase: seconds
+    cpu_times: tuple[dict[str, list[float]], dict[str, list[float]]] = ({}, {})  # the same, CPU seconds
     deal: int | None = None  # in a duplicate run, the deal (0, 1, ...) this game is one of the two plays of
 
     @property
@@ -123,11 +127,11 @@ class ArenaResult:
         low, high = wilson_interval(wins, n)
         return (wins / n if n else 0.0), low, high
 
-    def decision_times(self, side: int, phase: str | None = None) -> list[float]:
-        """Every decision time (seconds) of ``side``, in one phase or all, sorted."""
+    def decision_times(self, side: int, phase: str | None = None, cpu: bool = False) -> list[float]:
+        """Every decision time (seconds; CPU seconds if ``cpu``) of ``side``, in one phase or all, sorted."""
         out: list[float] = []
         for g in self.games:
-            by_phase = g.times[side]
+            by_phase = (g.cpu_times if cpu else g.times)[side]
             if phase is None:
                 for values in by_phase.values():
                     out.extend(values)
@@ -189,18 +193,20 @@ class ArenaResult:
                 lines.append(f"{labels[side]:<{width}}  {mean:>+7.2f}  [{low:+.2f}, {high:+.2f}]")
         lines.append(f"average hands per game: {self.avg_hands:.2f}")
         lines.append(f"games stopped at the hand cap: {self.capped}")
-        lines.append("time per decision (ms):")
-        lines.append(f"{'player':<{width}}  {'phase':<8}  {'moves':>7}  {'mean':>7}  {'p50':>7}  {'p95':>7}  {'max':>7}")
-        for side in (0, 1):
-            rows = [("all", None)] + [(label, phase) for phase, label in TIMED_PHASES]
-            for label, phase in rows:
-                times = self.decision_times(side, phase)
-                if not times:
-                    continue
-                ms = [1000 * t for t in (sum(times) / len(times), percentile(times, 0.5), percentile(times, 0.95),
-                                         times[-1])]
-                lines.append(f"{labels[side]:<{width}}  {label:<8}  {len(times):>7}  "
-                             + "  ".join(f"{x:>7.1f}" for x in ms))
+        for cpu in (False, True):
+            lines.append("CPU time per decision (ms; this process, one core):" if cpu else "time per decision (ms):")
+            lines.append(f"{'player':<{width}}  {'phase':<8}  {'moves':>7}  {'mean':>7}  {'p50':>7}  {'p95':>7}  "
+                         f"{'max':>7}")
+            for side in (0, 1):
+                rows = [("all", None)] + [(label, phase) for phase, label in TIMED_PHASES]
+                for label, phase in rows:
+                    times = self.decision_times(side, phase, cpu)
+                    if not times:
+                        continue
+                    ms = [1000 * t for t in (sum(times) / len(times), percentile(times, 0.5),
+                                             percentile(times, 0.95), times[-1])]
+                    lines.append(f"{labels[side]:<{width}}  {label:<8}  {len(times):>7}  "
+                                 + "  ".join(f"{x:>7.1f}" for x in ms))
         return "\n".join(lines)
 
 def play_game(game_id: str, strategies: Sequence[bots.Strategy], dealer: Dealer, max_hands: int | None = None,
@@ -254,11 +260,14 @@ def arena_game(players: Sequence[str], seed: int, max_hands: int | None, record:
     game = play_game(game_id, strategies, dealer, max_hands, rules,
                      on_event=events.append if record else None, auto=auto)
     times = ({}, {})  # type: tuple[dict[str, list[float]], dict[str, list[float]]]
+    cpu_times = ({}, {})  # type: tuple[dict[str, list[float]], dict[str, list[float]]]
     for seat in (0, 1):
         times[sides[seat]].update(strategies[seat].times)
+        cpu_times[sides[seat]].update(strategies[seat].cpu_times)
     result = GameResult(
         game_id=game_id, sides=sides, winner=game.winner, scores=(game.scores[0], game.scores[1]),
-        hands=len(game.history), capped=game.phase != OVER, times=times, deal=deal,
+        hands=len(game.history), capped=game.phase != OVER, times=times,
+        cpu_times=cpu_times, deal=deal,
     )
     return result, events
 
