@@ -240,7 +240,8 @@ def arena_game(players: Sequence[str], seed: int, max_hands: int | None, record:
     """Game ``n`` of an arena run (seats swapped on odd ``n``), and its events if ``record``.
 
     ``duplicate``: games ``2k`` and ``2k + 1`` play deal ``k`` (the same decks, the seats swapped),
-    and each side's strategy is seeded alike in both.
+    and the strategy at each seat gets the same seed in both games: two players that would decide
+    alike in a position then do, so only where they differ does the pair's result move.
     """
     sides = (0, 1) if n % 2 == 0 else (1, 0)
     deal: int | None = None
@@ -248,14 +249,12 @@ def arena_game(players: Sequence[str], seed: int, max_hands: int | None, record:
         deal = n // 2
         game_seed = seed * 1_000_003 + deal
         dealer: Dealer = DuplicateDealer(game_seed)
-        strategies = [TimedStrategy(bots.get(players[sides[seat]], seed=game_seed * 2 + sides[seat]))
-                      for seat in (0, 1)]
         game_id = f"duplicate-{seed}-{deal + 1}{'ab'[n % 2]}"
     else:
         game_seed = seed * 1_000_003 + n
         dealer = Dealer(seed=game_seed)
-        strategies = [TimedStrategy(bots.get(players[sides[seat]], seed=game_seed * 2 + seat)) for seat in (0, 1)]
         game_id = f"arena-{seed}-{n + 1}"
+    strategies = [TimedStrategy(bots.get(players[sides[seat]], seed=game_seed * 2 + seat)) for seat in (0, 1)]
     events: list[Event] = []
     game = play_game(game_id, strategies, dealer, max_hands, rules,
                      on_event=events.append if record else None, auto=auto)

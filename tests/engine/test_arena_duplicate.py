@@ -129,3 +129,12 @@ def test_points_per_hand_agree_with_the_log(tmp_path) -> None:  # type: ignore[n
 def test_duplicate_needs_an_even_number_of_games() -> None:
     out = CliRunner().invoke(cli_main, ["arena", "--duplicate", "--games", "3"])
     assert out.exit_code == 2 and "--games" in out.output
+
+
+def test_a_player_against_itself_scores_exactly_even_on_every_deal() -> None:
+    """Each seat's player is seeded alike in both plays: ``random`` against ``random`` plays the same
+    game twice with the names swapped, so every deal's paired difference is 0, whatever the luck."""
+    result, _ = _logs(["random", "random"], 6, seed=9, max_hands=3)
+    assert result.deal_points_per_hand(0) == [0.0, 0.0, 0.0]
+    assert [g.margin(0) for g in result.games[:2]] == [result.games[0].margin(0), -result.games[0].margin(0)]
+    assert any(g.margin(0) for g in result.games)
