@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import get_context
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from . import bots
 from .autoplay import autoplay
@@ -236,12 +236,14 @@ def play_game(game_id: str, strategies: Sequence[bots.Strategy], dealer: Dealer,
 
 
 def arena_game(players: Sequence[str], seed: int, max_hands: int | None, record: bool,
-               rules: HouseRules | None, auto: bool, n: int, duplicate: bool = False) -> tuple[GameResult, list[Event]]:
+               rules: HouseRules | None, auto: bool, n: int, duplicate: bool = False,
+               tune: Mapping[str, Any] | None = None) -> tuple[GameResult, list[Event]]:
     """Game ``n`` of an arena run (seats swapped on odd ``n``), and its events if ``record``.
 
     ``duplicate``: games ``2k`` and ``2k + 1`` play deal ``k`` (the same decks, the seats swapped),
     and the strategy at each seat gets the same seed in both games: two players that would decide
     alike in a position then do, so only where they differ does the pair's result move.
+    ``tune``: settings changed for ``players[0]`` (see :func:`spades.bots.get`).
     """
     sides = (0, 1) if n % 2 == 0 else (1, 0)
     deal: int | None = None
@@ -254,7 +256,8 @@ def arena_game(players: Sequence[str], seed: int, max_hands: int | None, record:
         game_seed = seed * 1_000_003 + n
         dealer = Dealer(seed=game_seed)
         game_id = f"arena-{seed}-{n + 1}"
-    strategies = [TimedStrategy(bots.get(players[sides[seat]], seed=game_seed * 2 + seat)) for seat in (0, 1)]
+    strategies = [TimedStrategy(bots.get(players[sides[seat]], seed=game_seed * 2 + seat,
+                                         tune=tune if sides[seat] == 0 else None)) for seat in (0, 1)]
     events: list[Event] = []
     game = play_game(game_id, strategies, dealer, max_hands, rules,
                      on_event=events.append if record else None, auto=auto)
@@ -273,18 +276,20 @@ def arena_game(players: Sequence[str], seed: int, max_hands: int | None, record:
 
 def run_arena(players: Sequence[str], games: int, seed: int, max_hands: int | None = 200,
               on_event: Callable[[str, int, Event], None] | None = None, jobs: int = 1,
-              rules: HouseRules | None = None, auto: bool = False, duplicate: bool = False) -> ArenaResult:
+              rules: HouseRules | None = None, auto: bool = False, duplicate: bool = False,
+              tune: Mapping[str, Any] | None = None) -> ArenaResult:
     """Play ``games`` games between ``players[0]`` and ``players[1]``, swapping seats each game.
 
     ``on_event(game_id, seq, event)`` is told every event (``seq`` counts from 1 in each game),
     game after game in order. ``jobs`` > 1 plays the games in that many processes.
     ``duplicate``: every deal is played twice, the seats swapped (``games`` must then be even).
+    ``tune``: settings changed for ``players[0]`` (``pimc`` or ``hard``; see :func:`spades.bots.get`).
     """
     if duplicate and games % 2:
         raise ValueError("a duplicate run plays each deal twice: give an even number of games")
     result = ArenaResult(players=(players[0], players[1]))
     play = partial(arena_game, (players[0], players[1]), seed, max_hands, on_event is not None, rules, auto,
-                   duplicate=duplicate)
+                   duplicate=duplicate, tune=tune)
     if jobs > 1 and games > 1:
         with get_context("fork").Pool(min(jobs, games)) as pool:
             outcomes = pool.imap(play, range(games), chunksize=1)

@@ -6,6 +6,7 @@ script, and ``python -m spades`` runs them without the service.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 
@@ -32,10 +33,12 @@ from .replay import ReplayError, read_events, verify_log, write_event
               help="Play the games in this many processes.")
 @click.option("--duplicate", is_flag=True, default=False,
               help="Play every deal twice with the seats swapped (an even number of games).")
+@click.option("--tune", default=None, metavar="JSON",
+              help='Trial settings for the first player (pimc or hard), e.g. \'{"bid_samples": 96}\'.')
 @click.option("--events", "events_file", type=click.File("w"), default=None,
               help="Write every event of every game to this file as JSON lines.")
 def arena(games: int, seed: int, players: str, max_hands: int, draw: str, auto: bool, jobs: int,
-          duplicate: bool, events_file: "click.utils.LazyFile | None") -> None:
+          duplicate: bool, tune: str | None, events_file: "click.utils.LazyFile | None") -> None:
     """Play GAMES complete games between two strategies, swapping seats each game.
 
     Prints each player's wins and win rate with its 95% confidence interval (Wilson), and
@@ -52,6 +55,13 @@ def arena(games: int, seed: int, players: str, max_hands: int, draw: str, auto: 
     for name in names:
         if name not in bots.names():
             raise click.BadParameter(f"unknown strategy {name!r}: {', '.join(bots.names())}", param_hint="--players")
+    overrides = None
+    if tune is not None:
+        try:
+            overrides = json.loads(tune)
+            bots.get(names[0], seed=0, tune=overrides)
+        except (ValueError, TypeError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--tune") from None
     on_event = None
     if events_file is not None:
         def on_event(game_id, seq, event):  # type: ignore[no-untyped-def]
@@ -59,9 +69,11 @@ def arena(games: int, seed: int, players: str, max_hands: int, draw: str, auto: 
     rules = HouseRules(simultaneous_draw=draw == "simultaneous")
     started = time.perf_counter()
     result = run_arena(names, games, seed, max_hands, on_event=on_event, jobs=jobs, rules=rules, auto=auto,
-                       duplicate=duplicate)
+                       duplicate=duplicate, tune=overrides)
     click.echo(f"seed {seed}, hand cap {max_hands}, {draw} draw, autoplay {'on' if auto else 'off'}, "
                f"{jobs} process{'es' if jobs > 1 else ''}{', duplicate' if duplicate else ''}")
+    if overrides:
+        click.echo(f"{names[0]} tuned: {json.dumps(overrides, separators=(',', ':'))}")
     click.echo(result.report())
     click.echo(f"wall time: {time.perf_counter() - started:.1f} s")
 

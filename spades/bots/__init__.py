@@ -26,13 +26,14 @@ and ``hard``; :func:`bot_for_level` builds the player of a level::
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from dataclasses import replace
+from typing import Any, Callable, Mapping, Protocol
 
 from ..commands import Command
 from ..game import PlayerView
 from .basic import BasicStrategy
 from .easy import EasyStrategy
-from .montecarlo import HARD, MonteCarloStrategy
+from .montecarlo import HARD, MonteCarloStrategy, Settings
 from .pimc_2026_12 import FrozenPimcStrategy
 from .randombot import RandomStrategy
 
@@ -59,6 +60,8 @@ _REGISTRY: dict[str, Callable[[int | None], Strategy]] = {
 LEVELS = ("easy", "normal", "hard")
 _REGISTRY["normal"] = lambda seed: BasicStrategy(seed=seed)
 _REGISTRY["hard"] = lambda seed: MonteCarloStrategy(seed=seed, settings=HARD, name="hard")
+#: The players whose settings (:class:`spades.bots.montecarlo.Settings`) a trial may change.
+_TUNABLE = {"pimc": Settings(), "hard": HARD}
 
 
 def names() -> list[str]:
@@ -66,13 +69,27 @@ def names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def get(name: str, seed: int | None = None) -> Strategy:
-    """A new strategy called ``name`` (see :func:`names`); ``seed`` makes its choices reproducible."""
+def get(name: str, seed: int | None = None, tune: Mapping[str, Any] | None = None) -> Strategy:
+    """A new strategy called ``name`` (see :func:`names`); ``seed`` makes its choices reproducible.
+
+    ``tune``: for ``pimc`` and ``hard``, settings to change (field names of
+    :class:`spades.bots.montecarlo.Settings`), for trials in the arena (``--tune``).
+    """
+    if tune:
+        if name not in _TUNABLE:
+            raise ValueError(f"only {', '.join(sorted(_TUNABLE))} can be tuned, not {name!r}")
+        settings = replace(_TUNABLE[name], **{k: _tuple(v) for k, v in tune.items()})
+        return MonteCarloStrategy(seed=seed, settings=settings, name=name)
     try:
         factory = _REGISTRY[name]
     except KeyError:
         raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(names())}") from None
     return factory(seed)
+
+
+def _tuple(value: Any) -> Any:
+    """JSON lists as the tuples :class:`Settings` holds (``spread`` is a tuple of pairs)."""
+    return tuple(_tuple(v) for v in value) if isinstance(value, list) else value
 
 
 def bot_for_level(level: str, seed: int | None = None) -> Strategy:

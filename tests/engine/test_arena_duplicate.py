@@ -14,7 +14,9 @@ import re
 import pytest
 from click.testing import CliRunner
 
+from spades import bots
 from spades.arena import ArenaResult, GameResult, normal_interval, run_arena, wilson_interval
+from spades.bots.montecarlo import HARD, MonteCarloStrategy
 from spades.cli import main as cli_main
 from spades.dealer import DuplicateDealer
 from spades.events import Event, GameStarted, HandScored, HandStarted
@@ -138,3 +140,14 @@ def test_a_player_against_itself_scores_exactly_even_on_every_deal() -> None:
     assert result.deal_points_per_hand(0) == [0.0, 0.0, 0.0]
     assert [g.margin(0) for g in result.games[:2]] == [result.games[0].margin(0), -result.games[0].margin(0)]
     assert any(g.margin(0) for g in result.games)
+
+
+def test_tune_changes_the_first_player_s_settings_for_a_trial() -> None:
+    tuned = bots.get("hard", seed=1, tune={"bid_samples": 96, "spread": [[-1, 0.4], [0, 0.6]]})
+    assert isinstance(tuned, MonteCarloStrategy) and tuned.name == "hard"
+    assert tuned.settings.bid_samples == 96 and tuned.settings.spread == ((-1, 0.4), (0, 0.6))
+    assert tuned.settings.play_nodes == HARD.play_nodes
+    out = CliRunner().invoke(cli_main, ["arena", "--games", "2", "--players", "hard,basic", "--tune", '{"nodes": 1}'])
+    assert out.exit_code == 2 and "--tune" in out.output and "nodes" in out.output
+    out = CliRunner().invoke(cli_main, ["arena", "--games", "2", "--players", "basic,hard", "--tune", '{"bid_samples": 9}'])
+    assert out.exit_code == 2 and "only hard, pimc can be tuned, not 'basic'" in out.output
