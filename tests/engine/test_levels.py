@@ -80,3 +80,9 @@ def test_easy_wins_with_its_highest_card_and_trumps_after_making_its_bid() -> No
     run(game, events, easy.choose(view(game, 1)), Play(0, cards("AD")[0]), Play(0, cards("2C")[0]))
     # no club: it trumps, though the trick is a bag
     assert easy.choose(view(game, 1)) == Play(1, cards("2S")[0])
+
+
+def test_every_hard_decision_is_legal_and_reproducible_from_its_seed() -> None:
+    assert_legal_in_random_positions(lambda seed: bots.bot_for_level("hard", seed=seed), 40, seed=8)
+    game, _ = to_play("AS KS 2H 3H 4H 5H 6H 7H 8H 9H 2C 3C 4C", "QS JS 10H JH QH KH AH 5C 6C 7C 8C 9C 10C")
+    assert len({bots.bot_for_level("hard", seed=4).choose(view(game, 1)) for _ in range(3)}) == 1
