@@ -36,6 +36,31 @@ class Dealer:
         return tuple(self._rng.sample(list(pile), count))
 
 
+class DuplicateDealer(Dealer):
+    """A seeded dealer whose ``k``-th deck depends only on the seed and ``k``.
+
+    The duplicate arena plays one deal twice with the seats swapped. With :class:`Dealer` the
+    decks after the first hand would depend on how many random numbers the exchanges (D5) drew
+    before them; here the first player, every deck and every exchange draw come from separate
+    streams, so hand ``k`` of both plays starts from the same deck whatever happened before it.
+    """
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed=seed)
+        self._seed = seed
+        self._decks = 0
+        self._exchange_rng = random.Random(f"{seed}-exchange")
+
+    def shuffled_deck(self) -> tuple[Card, ...]:
+        self._decks += 1
+        cards = list(DECK)
+        random.Random(f"{self._seed}-deck-{self._decks}").shuffle(cards)
+        return tuple(cards)
+
+    def draw_from(self, pile: Sequence[Card], count: int) -> tuple[Card, ...]:
+        return tuple(self._exchange_rng.sample(list(pile), count))
+
+
 class ReplayMismatch(ValueError):
     """A recorded random draw that the rules could not have produced."""
 

@@ -13,16 +13,28 @@ may move (``view.my_turn``; in a simultaneous draw, RULES D11, both seats may). 
 * ``pimc``: the strong player (:mod:`spades.bots.montecarlo`): samples the opponent's hand
   from what its view shows, plays each sample out with all cards seen (the last tricks searched
   exactly), and bids and plays for the best expected score, aware of bags and the race to 500.
+* ``pimc-2026-12``: ``pimc`` as it was in December 2026 (:mod:`spades.bots.pimc_2026_12`), frozen
+  so that every later change is measured against the same opponent.
+* ``easy``: a beginner (:mod:`spades.bots.easy`): loose bids, no card counting, wins with its high
+  cards and trumps whenever it can.
+
+Levels a person can choose (:data:`LEVELS`, weakest first) are names too: ``easy``, ``normal``
+and ``hard``; :func:`bot_for_level` builds the player of a level::
+
+    bot = spades.bots.bot_for_level("hard", seed=None)
 """
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from dataclasses import replace
+from typing import Any, Callable, Mapping, Protocol
 
 from ..commands import Command
 from ..game import PlayerView
 from .basic import BasicStrategy
-from .montecarlo import MonteCarloStrategy
+from .easy import EasyStrategy
+from .montecarlo import HARD, MonteCarloStrategy, Settings
+from .pimc_2026_12 import FrozenPimcStrategy
 from .randombot import RandomStrategy
 
 
@@ -37,9 +49,19 @@ class Strategy(Protocol):
 
 _REGISTRY: dict[str, Callable[[int | None], Strategy]] = {
     "random": lambda seed: RandomStrategy(seed=seed),
+    "easy": lambda seed: EasyStrategy(seed=seed),
     "basic": lambda seed: BasicStrategy(seed=seed),
     "pimc": lambda seed: MonteCarloStrategy(seed=seed),
+    "pimc-2026-12": lambda seed: FrozenPimcStrategy(seed=seed),
 }
+
+#: The levels a person can choose, weakest first, and the player each one is (measured in
+#: ``docs/bots.md``: each beats the one below it in at least 70% of duplicate games).
+LEVELS = ("easy", "normal", "hard")
+_REGISTRY["normal"] = lambda seed: BasicStrategy(seed=seed)
+_REGISTRY["hard"] = lambda seed: MonteCarloStrategy(seed=seed, settings=HARD, name="hard")
+#: The players whose settings (:class:`spades.bots.montecarlo.Settings`) a trial may change.
+_TUNABLE = {"pimc": Settings(), "hard": HARD}
 
 
 def names() -> list[str]:
@@ -47,8 +69,17 @@ def names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def get(name: str, seed: int | None = None) -> Strategy:
-    """A new strategy called ``name`` (see :func:`names`); ``seed`` makes its choices reproducible."""
+def get(name: str, seed: int | None = None, tune: Mapping[str, Any] | None = None) -> Strategy:
+    """A new strategy called ``name`` (see :func:`names`); ``seed`` makes its choices reproducible.
+
+    ``tune``: for ``pimc`` and ``hard``, settings to change (field names of
+    :class:`spades.bots.montecarlo.Settings`), for trials in the arena (``--tune``).
+    """
+    if tune:
+        if name not in _TUNABLE:
+            raise ValueError(f"only {', '.join(sorted(_TUNABLE))} can be tuned, not {name!r}")
+        settings = replace(_TUNABLE[name], **{k: _tuple(v) for k, v in tune.items()})
+        return MonteCarloStrategy(seed=seed, settings=settings, name=name)
     try:
         factory = _REGISTRY[name]
     except KeyError:
@@ -56,4 +87,20 @@ def get(name: str, seed: int | None = None) -> Strategy:
     return factory(seed)
 
 
-__all__ = ["Strategy", "BasicStrategy", "MonteCarloStrategy", "RandomStrategy", "get", "names"]
+def _tuple(value: Any) -> Any:
+    """JSON lists as the tuples :class:`Settings` holds (``spread`` is a tuple of pairs)."""
+    return tuple(_tuple(v) for v in value) if isinstance(value, list) else value
+
+
+def bot_for_level(level: str, seed: int | None = None) -> Strategy:
+    """The computer player of ``level`` (one of :data:`LEVELS`: ``easy``, ``normal``, ``hard``).
+
+    ``seed`` makes its choices reproducible; ``None`` (a real game) draws one from the system.
+    Raises ``ValueError`` for any other name.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}: choose from {', '.join(LEVELS)}")
+    return get(level, seed)
+
+
+__all__ = ["LEVELS", "Strategy", "BasicStrategy", "EasyStrategy", "FrozenPimcStrategy", "MonteCarloStrategy", "RandomStrategy", "bot_for_level", "get", "names"]

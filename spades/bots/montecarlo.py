@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 from typing import Sequence
 
 from ..cards import DECK, Card
@@ -75,6 +76,34 @@ SET_MALUS = 30.0
 #: player who keeps the good card of a draw pair (a spade, an ace, a king, a queen) ends up with
 #: such a card about 2.7 times as often as with another (section 3).
 DRAFT_WEIGHT = tuple(2.7 if c < 13 or c % 13 >= 10 else 1.0 for c in range(52))
+
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How much work ``pimc`` does and how it reads what it samples; the defaults are described above."""
+
+    play_samples: tuple[int, int] = PLAY_SAMPLES
+    play_nodes: int = PLAY_NODES
+    exact_tricks: int = EXACT_TRICKS
+    end_exact: int = END_EXACT
+    bid_samples: int = BID_SAMPLES
+    bid_exact: int = BID_EXACT
+    spread: tuple[tuple[int, float], ...] = SPREAD
+    nil_doubt: float = NIL_DOUBT
+    bid_oversample: int = BID_OVERSAMPLE
+    bid_read_var: float = BID_READ_VAR
+    set_malus: float = SET_MALUS
+    hard_cap_s: float = HARD_CAP_S
+    abort_s: float = ABORT_S
+
+
+#: The ``hard`` level: ``pimc`` spending more of its time (card play: the last six tricks searched
+#: exactly and up to 12,000 positions over 12 to 64 samples; the bid: 96 samples) and reading its
+#: sampled trick counts a little lower (a stronger opponent than ``basic``, the spread was fitted
+#: against, takes more tricks from it). Trials against ``pimc-2026-12`` in docs/bots.md.
+HARD = Settings(exact_tricks=6, play_nodes=12000, play_samples=(12, 64), bid_samples=96,
+                spread=((-2, 0.05), (-1, 0.3), (0, 0.55), (1, 0.1)))
 
 _KEEP = (Keep(0), Keep(1))
 _DISCARD = (Discard(0), Discard(1))
@@ -120,14 +149,15 @@ class MonteCarloStrategy:
 
     name = "pimc"
 
-    def __init__(self, seed: int | None = None, play_nodes: int = PLAY_NODES, exact_tricks: int = EXACT_TRICKS,
-                 bid_samples: int = BID_SAMPLES, bid_exact: int = BID_EXACT, end_exact: int = END_EXACT) -> None:
+    def __init__(self, seed: int | None = None, settings: Settings = Settings(), name: str = "pimc") -> None:
         self.rng = random.Random(seed)
-        self.play_nodes = play_nodes
-        self.exact = exact_tricks
-        self.end_exact = end_exact
-        self.bid_samples = bid_samples
-        self.bid_exact = bid_exact
+        self.settings = settings
+        self.name = name
+        self.play_nodes = settings.play_nodes
+        self.exact = settings.exact_tricks
+        self.end_exact = settings.end_exact
+        self.bid_samples = settings.bid_samples
+        self.bid_exact = settings.bid_exact
 
     def choose(self, view: PlayerView) -> Command:
         seat = view.seat
@@ -233,14 +263,15 @@ class MonteCarloStrategy:
         target = 0.0 if nil else float(bid or 0)
         raw: list[int] = []
         weights: list[float] = []
-        for _ in range(count * BID_OVERSAMPLE):
+        var = BID_READ_VAR_NIL if nil else self.settings.bid_read_var
+        for _ in range(count * self.settings.bid_oversample):
             hand = draw()
             est = estimate_tricks(hand + played_by_opp)
             mask = 0
             for c in hand:
                 mask |= 1 << c
             raw.append(mask)
-            weights.append(math.exp(-0.5 * (est - target) ** 2 / (BID_READ_VAR_NIL if nil else BID_READ_VAR)))
+            weights.append(math.exp(-0.5 * (est - target) ** 2 / var))
         return rng.choices(raw, weights=weights, k=count)
 
     @staticmethod
@@ -283,7 +314,7 @@ class MonteCarloStrategy:
             v_op, tot_op = self.side_value(view, opp, view.bids[opp] or 0, view.double_nil[opp], 13 - t)
             u = v_me - v_op
             if not view.double_nil[me] and (view.bids[me] or 0) > t:
-                u -= SET_MALUS
+                u -= self.settings.set_malus
             totals = (tot_me, tot_op) if me == 0 else (tot_op, tot_me)
             over = winner_after_hand(totals, view.rules)
             if over:
@@ -302,10 +333,10 @@ class MonteCarloStrategy:
         opp_bid = view.bids[opp]
         opp_nil = view.double_nil[opp] or opp_bid == 0
         started = time.perf_counter()
-        deadline = started + HARD_CAP_S
+        deadline = started + self.settings.hard_cap_s
         tricks: list[int] = []
         clean: list[bool] = []
-        abort = started + ABORT_S
+        abort = started + self.settings.abort_s
         max_deal = Deal(list(range(14)), (13, 13 if opp_bid is None else opp_bid), (False, opp_nil), abort)
         nil_deal = Deal([1.0] + [0.0] * 13, (0, 13 if opp_bid is None else opp_bid), (True, opp_nil), abort)
         for b in self.samples(view, self.bid_samples):
@@ -333,7 +364,7 @@ class MonteCarloStrategy:
         n = len(tricks)
         # the samples are played with every card seen; at the table a nil bidder cannot see where the
         # danger is, and nils fail more often than that: count the chance lower
-        p_nil = max(0.0, sum(clean) / n - NIL_DOUBT)
+        p_nil = max(0.0, sum(clean) / n - self.settings.nil_doubt)
         v_ok, tot_ok = self.side_value(view, me, 0, False, 0)
         v_bad, tot_bad = self.side_value(view, me, 0, False, 1)
         nil_value = p_nil * (v_ok + ending(tot_ok)) + (1 - p_nil) * (v_bad + ending(tot_bad))
@@ -342,7 +373,7 @@ class MonteCarloStrategy:
         # the bids whose chance was overestimated (the winner's curse), setting the bidder too often.
         # (A count that every sample agrees on is a certainty, and is not spread.)
         spread: dict[int, float] = {}
-        shape = SPREAD if min(tricks) < max(tricks) else ((0, 1.0),)
+        shape = self.settings.spread if min(tricks) < max(tricks) else ((0, 1.0),)
         for t in tricks:
             for offset, weight in shape:
                 got = min(13, max(0, t + offset))
@@ -385,14 +416,14 @@ class MonteCarloStrategy:
         bids = (view.bids[me] or 0, view.bids[opp] or 0)
         nil = (view.double_nil[me] or view.bids[me] == 0, view.double_nil[opp] or view.bids[opp] == 0)
         started = time.perf_counter()
-        deal = Deal(self.utility(view), bids, nil, started + ABORT_S)
+        deal = Deal(self.utility(view), bids, nil, started + self.settings.abort_s)
         t, t_op = view.tricks_won[me], view.tricks_won[opp]
         broken = view.spades_broken
         # from END_EXACT cards in hand on, every sample is searched exactly to the end of the hand
         exact = self.end_exact if len(view.hand) <= self.end_exact else self.exact
         totals = [0.0] * len(candidates)
-        lo, hi = PLAY_SAMPLES
-        deadline = started + HARD_CAP_S
+        lo, hi = self.settings.play_samples
+        deadline = started + self.settings.hard_cap_s
         done = 0
         samples = self.samples(view, hi)
         for b in samples:

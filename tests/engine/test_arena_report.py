@@ -53,6 +53,9 @@ def test_arena_prints_win_rates_with_a_confidence_interval_and_decision_times(ar
             moves, mean, p50, p95, top = int(line.group(1)), *map(float, line.groups()[1:])
             assert 0 <= mean <= top
             assert moves > 0 and p50 <= p95 <= top
+    cpu = output[output.index("CPU time per decision (ms; this process, one core):"):]
+    line = re.search(r"^pimc +card +(\d+) +([\d.]+) +([\d.]+) +([\d.]+) +([\d.]+)$", cpu, re.M)
+    assert line and int(line.group(1)) > 0 and float(line.group(3)) <= float(line.group(4)) <= float(line.group(5))
     assert re.search(r"^wall time: [\d.]+ s$", output, re.M)
 
 

@@ -7,6 +7,7 @@ exchange), 5 (bids), 6 (play), 7-8 (scoring, bags).
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 from spades import bots
 from spades.arena import play_game, run_arena
@@ -117,14 +118,14 @@ def random_positions(count: int, seed: int) -> list[Game]:
     return positions[:count]
 
 
-def test_every_pimc_decision_is_legal_in_random_positions() -> None:
+def assert_legal_in_random_positions(make: Callable[[int], bots.Strategy], count: int, seed: int) -> None:
     """Sections 3-6: whatever the position (draw, double nil offer, exchange, bid, play), the command
-    is one the rules allow."""
+    of ``make(seed)`` is one the rules allow."""
     phases: set[str] = set()
-    for game in random_positions(160, seed=3):
+    for game in random_positions(count, seed=seed):
         seat = game.to_move
         assert seat is not None
-        command = MonteCarloStrategy(seed=len(game.played)).choose(view(game, seat))
+        command = make(len(game.played)).choose(view(game, seat))
         if isinstance(command, Exchange):
             assert len(command.cards) <= 3 and set(command.cards) <= set(game.hands[seat])
         else:
@@ -132,6 +133,10 @@ def test_every_pimc_decision_is_legal_in_random_positions() -> None:
         decide(game, command, Dealer(seed=1))  # raises if illegal
         phases.add(game.phase)
     assert phases == {"draw", "exchange", "bid", "play"}
+
+
+def test_every_pimc_decision_is_legal_in_random_positions() -> None:
+    assert_legal_in_random_positions(lambda seed: MonteCarloStrategy(seed=seed), 160, seed=3)
 
 
 def test_pimc_games_replay_clean_including_its_double_nil_gambles() -> None:
