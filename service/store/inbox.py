@@ -10,7 +10,7 @@ from redis.commands.core import Script
 
 from .base import Client, now_ms, queue_eval, queue_script
 from .codec import text, text_hash
-from .keys import inbound_keys, message_digest, pending_key, pending_member, shards
+from .keys import inbound_keys, mailgun_token, message_digest, pending_key, pending_member, shards
 from .replica import lagged, registry_shard, run_replicated
 
 CLAIM_INBOUND_LUA = r"""
@@ -129,6 +129,6 @@ class InboundRecords:
                     self.r.zrem(key, text(raw))
         return out
 
-    def seen_once(self, key: str, ttl_s: int) -> bool:
-        """True the first time ``key`` is seen within ``ttl_s`` (SET NX EX)."""
-        return bool(self.r.set(key, "1", nx=True, ex=ttl_s))
+    def mailgun_token_once(self, token: str, ttl_s: int) -> bool:
+        """True the first time Mailgun's webhook ``token`` is seen within ``ttl_s`` (SET NX EX): a replay guard."""
+        return bool(self.r.set(mailgun_token(token), "1", nx=True, ex=ttl_s))

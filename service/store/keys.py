@@ -168,3 +168,8 @@ def name_field(name: str) -> str:
 def simulator_secret(name: str) -> str:
     """The simulator's shared local webhook secret ``name`` (``twilio``, ``mailgun``): local runs only."""
     return f"simulator:secret:{name}"
+
+
+def mailgun_token(token: str) -> str:
+    """A Mailgun webhook token seen (the replay guard of ``/email/inbound``)."""
+    return f"mgtok:{token}"

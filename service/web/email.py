@@ -92,7 +92,7 @@ def inbound_email() -> ResponseReturnValue:
         if known.get("status") != "done":
             queue_inbound(message_id, sender)
         return jsonify(status="duplicate")
-    if not svc.store.seen_once(f"mgtok:{token}", int(cfg["MAILGUN_MAX_AGE"]) * 2 + 60):
+    if not svc.store.mailgun_token_once(token, int(cfg["MAILGUN_MAX_AGE"]) * 2 + 60):
         return reject("replayed token")
     reply_token = token_from_recipient(form.get("recipient", ""))
     if reply_token is not None:
