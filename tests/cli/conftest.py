@@ -97,7 +97,7 @@ def played(redis_url: str, broker_url: str, backend: str, redis_client: redis_li
 
     app = create_app({"REDIS_URL": redis_url, "BROKER_URL": broker_url, "QUEUE": f"cli-tests-{backend}",
                       "TWILIO_AUTH_TOKEN": TOKEN,
-                      "DELIVERY": "local", "DEALER_SEED": "cli-tests"})
+                      "DELIVERY": "local", "DEALER_SEED": "cli-tests", "SMS_FICTIONAL_NUMBERS": True})
     with start_worker(app.extensions["celery"], pool="solo", perform_ping_check=False, shutdown_timeout=20):
         p = Played(app, redis_url)
         p.sms(ANN, f"NEW {BOB}")

@@ -22,7 +22,7 @@ from tests.lifecycle.helpers import lifecycle_command, local, start_game
 
 TEMPLATES = TEMPLATES_DIR
 HOSTILE = ("<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "{{7*7}}", "<!-- x")
-ANA, BO = "+15557790001", "+15557790002"
+ANA, BO = "+12025550101", "+12025550102"
 USER_TYPED = ("opp", "chosen", "text", "me")  # the context values a player (or an address) supplies
 
 
