@@ -61,6 +61,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                             "dropped (at most twice that; 8 bytes a message; Mailgun retries for up to ~8 hours)."),
     "GAME_CACHE_SIZE": (2000, "int", "Folded games each process keeps (service.games.cache); a game it does not "
                                      "hold is read from its snapshot and the events after it."),
+    "PAGE_TTL_DAYS": (30.0, "float", "Days a player's page of a game (/g/<token>) answers after the game ended; "
+                                     "then 410, and WEB gives a new link (good for as long again)."),
     "SIMULATOR": (False, "bool", "Serve the simulator page /simulator/ (on in scripts/run-local, off otherwise; "
                                  "404 when off). The app refuses to start with it on unless SLOWSPADES_BIND and "
                                  "SLOWSPADES_PUBLIC_BASE_URL are loopback and no Twilio account is set; it answers "

@@ -43,12 +43,15 @@ log = logging.getLogger(__name__)
 
 SEED_COUNTRIES = "US,CA,FR,NO,ID,GR"
 SETTINGS: dict[str, tuple[Any, str, str]] = {
-    "LIMIT_MESSAGES_PER_MINUTE": (20, "int", "Inbound messages one sender may send in a minute (flood); the rest "
+    "LIMIT_MESSAGES_PER_MINUTE": (20, "int", "Inbound messages one mailbox (plus tags and ignored dots folded) or "
+                                             "number may send in a minute (flood); the rest "
                                              "are dropped, the first one over answered once. 0: no limit."),
-    "LIMIT_INVITES_PER_DAY": (10, "int", "Invitations one sender may send in a day (UTC). 0: no limit."),
+    "LIMIT_INVITES_PER_DAY": (10, "int", "Invitations one mailbox or number may send in a day (UTC). 0: no limit."),
     "LIMIT_PENDING_INVITES": (3, "int", "Invitations of one sender waiting for an answer at once. 0: no limit."),
-    "SMS_INVITE_COUNTRIES": (SEED_COUNTRIES, "str", "Countries (ISO codes, comma separated) an SMS invitation may go "
-                                                    "to, besides SLOWSPADES_DEFAULT_REGION; * for any."),
+    "SMS_INVITE_COUNTRIES": (SEED_COUNTRIES, "str", "Countries (ISO codes, comma separated) an SMS may go to when its "
+                                                    "number was never in a game between people (an invitation, a "
+                                                    "reply to HELP or NEW BOT), besides SLOWSPADES_DEFAULT_REGION; "
+                                                    "* for any. Premium-rate numbers: never."),
     "SMS_DAILY_CAP": (2000, "int", "Outgoing SMS a day (UTC); past it only messages to players of games between "
                                    "people go out and the operator is told. 0: no cap."),
     "SMS_CAP_RESERVE": (20, "int", "Percent of SLOWSPADES_SMS_DAILY_CAP kept for messages to players of games between "
