@@ -14,9 +14,10 @@ Then it lets everything settle and prints:
   and refused when handled (a player's resend after a failed webhook, say: not lost);
 * outbox entries sent, unsent (still queued or sending), sent twice (the local outbox holds the
   entry more than once), failed;
-* games that ``slowspades games verify`` rejects.
+* games that ``slowspades games verify`` rejects;
+* worker restarts caused by Redis: the supervisor's restarts of the worker beyond the kills above.
 
-Goal: 0 lost, 0 applied twice, 0 unsent, 0 sent twice, 0 rejected.
+Goal: 0 lost, 0 applied twice, 0 unsent, 0 sent twice, 0 rejected, 0 worker restarts caused by Redis.
 
 Options: ``--games 8 --target 500 --seconds 900 --redis-kills 6 --worker-kills 4 --beat-kills 3
 --appendfsync always --seed N``.
@@ -168,7 +169,10 @@ class Cluster:
         return True
 
     def restarts(self, name: str) -> int:
-        return (self.tmp / f"{name}.log").read_text(errors="replace").count("starting it again")
+        return self.log_count(name, "starting it again")
+
+    def log_count(self, name: str, text: str) -> int:
+        return (self.tmp / f"{name}.log").read_text(errors="replace").count(text)
 
     def stop(self) -> None:
         for sup in self.supervisors.values():
@@ -378,13 +382,19 @@ def main() -> int:
         figures["worker kills"] = cluster.kills["worker"]
         figures["beat kills"] = cluster.kills["beat"]
         figures["worker restarts (supervisor)"] = cluster.restarts("worker")
+        # every SIGKILL of the worker above is one restart; any other is the worker dying on its own (on a Redis
+        # restart: kombu's "'NoneType' object has no attribute 'hostname'", issue 22) or found stuck
+        figures["worker restarts caused by Redis (not killed)"] = max(0, cluster.restarts("worker")
+                                                                      - cluster.kills["worker"])
+        figures["worker unrecoverable errors (log)"] = cluster.log_count("worker", "Unrecoverable error")
         figures["beat restarts (supervisor)"] = cluster.restarts("beat")
         figures["stalled moves (no progress in 120 s)"] = tally.stalls
         print()
         for name, value in figures.items():
             print(f"{name:>45}: {value}")
         bad = figures["moves lost"] + figures["moves applied twice"] + figures["outbox entries unsent"] + \
-            figures["outbox entries sent twice"] + figures["games verify rejects"]
+            figures["outbox entries sent twice"] + figures["games verify rejects"] + \
+            figures["worker restarts caused by Redis (not killed)"]
         return 1 if bad else 0
     finally:
         cluster.stop()

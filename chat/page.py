@@ -73,3 +73,8 @@ def email_link(lang: str, url: str, text: str, html: str) -> tuple[str, str]:
 def render_page(lang: str, context: Mapping[str, Any]) -> str:
     """``templates/web/game.html.j2`` in ``lang`` with a :func:`page_context`."""
     return environment(lang).get_template("web/game.html.j2").render(**context)
+
+
+def render_expired(lang: str) -> str:
+    """``templates/web/expired.html.j2`` in ``lang``: the page of a game over for a while (its link expired)."""
+    return environment(lang).get_template("web/expired.html.j2").render()

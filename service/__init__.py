@@ -12,7 +12,7 @@ from flask import Flask, current_app
 from .config import load_config
 from .context import Services
 from .lifecycle import settings
-from .web import email, game, health, rules, simulator, sms, status
+from .web import email, game, headers, health, rules, simulator, sms, status
 
 # the modules holding the tasks: a worker imports them when it starts (``include``)
 TASK_MODULES = ("workers.tasks", "workers.beat")
@@ -31,6 +31,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(game.bp)
     simulator.register(app)  # only when SLOWSPADES_SIMULATOR is on (local runs)
+    headers.install(app)  # CSP, no framing, no sniffing: on every page
     celery_init_app(app)
     return app
 

@@ -58,6 +58,16 @@ def address_kind(value: str) -> str:
 OWN = "-"
 
 
+def page_expired(meta: dict[str, str], seat: int, now_ms: int, ttl_days: float) -> bool:
+    """Whether a seat's page of a game is past its time: ``ttl_days`` after the game ended (``ended``), or
+    after the page was last renewed by ``WEB`` (``webat<seat>``), whichever is later. A game not ended: no."""
+    ended = int(meta.get("ended") or 0)
+    if not ended:
+        return False
+    since = max(ended, int(meta.get(f"webat{seat}") or 0))
+    return now_ms > since + ttl_days * 86_400_000
+
+
 def page_url(base: str, token: str) -> str:
     """The address of a seat's private game page (``service.web.game``)."""
     return f"{base.rstrip('/')}/g/{token}"

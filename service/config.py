@@ -49,7 +49,9 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "SWEEP_EVERY": (30.0, "float", "Beat interval of the outbox sweep, seconds."),
     "SEND_LEASE": (120, "int", "An entry claimed for sending but not confirmed after this many seconds may be "
                                "claimed again (the sender died mid-send)."),
-    "VISIBILITY_TIMEOUT": (300, "int", "Seconds before a task taken by a worker that died is given to another."),
+    "VISIBILITY_TIMEOUT": (20, "int", "Seconds before a task taken by a worker that died (or lost Redis) is given "
+                                      "to another: a move in flight at a crash is applied that long after it, at "
+                                      "most. Longer than any task runs (a task runs in milliseconds)."),
     "QUEUE": ("celery", "str", "Name of the Celery queue (separate deployments sharing a Redis use different names)."),
     "OUTBOX_TTL": (3600, "int", "Seconds the outbox and consumed-message ids of a finished game are kept "
                                "(enough for the last status callbacks)."),
@@ -59,6 +61,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                             "dropped (at most twice that; 8 bytes a message; Mailgun retries for up to ~8 hours)."),
     "GAME_CACHE_SIZE": (2000, "int", "Folded games each process keeps (service.caches); a game it does not "
                                      "hold is read from its snapshot and the events after it."),
+    "PAGE_TTL_DAYS": (30.0, "float", "Days a player's page of a game (/g/<token>) answers after the game ended; "
+                                     "then 410, and WEB gives a new link (good for as long again)."),
     "SIMULATOR": (False, "bool", "Serve the simulator page /simulator/ (on in scripts/run-local, off otherwise; "
                                  "404 when off). The app refuses to start with it on unless SLOWSPADES_BIND and "
                                  "SLOWSPADES_PUBLIC_BASE_URL are loopback and no Twilio account is set; it answers "
@@ -128,6 +132,11 @@ def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
         "task_ignore_result": True,
         "task_acks_late": True,
         "task_reject_on_worker_lost": True,
+        # a task acknowledged late whose connection was lost is not acknowledged on the dead connection (kombu's
+        # Redis transport rebuilds the pool of a collected transport there and the worker dies with "'NoneType'
+        # object has no attribute 'hostname'", issue 22 case 4): it is stopped, and the broker gives it again
+        # after the visibility timeout (celery's own remedy, its default from Celery 6)
+        "worker_cancel_long_running_tasks_on_connection_loss": True,
         "worker_prefetch_multiplier": 1,
         "broker_connection_retry_on_startup": True,
         "task_default_queue": cfg.get("QUEUE") or "celery",
@@ -152,7 +161,7 @@ def transport_options(cfg: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "visibility_timeout": int(cfg["VISIBILITY_TIMEOUT"]),
         # look for tasks of dead workers every few seconds (kombu's default is ~100 s)
-        "unacked_restore_interval": max(1, min(10, int(cfg["VISIBILITY_TIMEOUT"]) // 2)),
+        "unacked_restore_interval": max(1, min(5, int(cfg["VISIBILITY_TIMEOUT"]) // 2)),
         "unacked_restore_throttle": 1,
     }
 

@@ -167,8 +167,9 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         return current["status"] if current else "missing"
     if not may_send(svc, entry["to"], entry.get("kind", "")):  # STOP: nothing but its confirmation (nor to the computer)
         return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE, token=token)
-    if entry["channel"] == SMS and limits.split_sms_cap(svc, [entry])[1]:  # past the day's SMS cap
-        return svc.store.set_status(outbox_id, "failed", error=limits.CAPPED_ERROR, token=token)
+    held = limits.split_sms(svc, [entry])[1] if entry["channel"] == SMS else []
+    if held:  # past the day's SMS cap, or a stranger's number of a country not allowed
+        return svc.store.set_status(outbox_id, "failed", error=held[0][1], token=token)
     sender = sender_for(svc, entry["channel"])
     if isinstance(sender, LocalSender):
         return svc.store.push_local_and_mark_sent(outbox_id, entry, token)
@@ -220,8 +221,8 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
             for address in others:
                 svc.store.queue_stopped(more, address)
             stopped |= {a for a, v in zip(others, more.execute()) if v in (b"1", "1")}
-        entries, capped = limits.split_sms_cap(svc, entries)  # past the day's SMS cap: held back
-        sent, refused = [], [(e["id"], limits.CAPPED_ERROR) for e in capped]
+        entries, capped = limits.split_sms(svc, entries)  # past the day's SMS cap, or the countries: held back
+        sent, refused = [], [(e["id"], why) for e, why in capped]
         for e in entries:
             if keys.is_bot(e["to"]) or (e["to"] in stopped and e.get("kind") != FINAL):  # STOP: nothing but its confirmation
                 refused.append((e["id"], UNSENDABLE))

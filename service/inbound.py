@@ -26,7 +26,7 @@ from spades.game import view
 
 from . import conversation_port as port
 from . import email_identity
-from .addresses import OWN, address_kind, page_url
+from .addresses import OWN, address_kind, page_expired, page_url
 from .context import Services
 from .games import outbox
 from .games.apply import MoveRead, queue_read
@@ -106,12 +106,12 @@ def _dn_setting(svc: Services, m: Inbound) -> Result:
     return _reply(svc, m, "setting", setting="dn", value=bool(m.said.flag))
 
 
-def _target(svc: Services, m: Inbound) -> routing.Target:
+def _target(svc: Services, m: Inbound, statuses: tuple[str, ...] = ("active",)) -> routing.Target:
     if m.token_game:
         return routing.Target(m.token_game, "token")
     last = (m.life or {}).get("last", "")
     last_meta = m.pre.meta if m.pre is not None and m.pre.game_id == last else None
-    return routing.resolve(svc, m.sender, m.said.game, last=last, last_meta=last_meta)
+    return routing.resolve(svc, m.sender, m.said.game, statuses=statuses, last=last, last_meta=last_meta)
 
 
 def _rules(svc: Services, m: Inbound) -> Result:
@@ -124,14 +124,18 @@ def _rules(svc: Services, m: Inbound) -> Result:
 def _web(svc: Services, m: Inbound) -> Result | None:
     """``WEB``: the link of the sender's private page of the game the message is for (issue 14, "Beyond");
     without a game, what any word answers then (:func:`_in_game`)."""
-    target = _target(svc, m)
+    target = _target(svc, m, statuses=("active", "over"))
     if target.game_id is None:
         return None
     meta = target.meta if target.meta is not None else svc.store.meta(target.game_id)
     seat = seat_of(meta, m.sender)
     if seat is None:
         return None
-    token = meta.get(f"web{seat}") or svc.players.ensure_web_token(target.game_id, seat)
+    now = svc.store.clock.now_ms()
+    if page_expired(meta, seat, now, float(svc.config.get("PAGE_TTL_DAYS") or 30)):  # renewed (issue 22 case 5)
+        token = svc.players.renew_web_token(target.game_id, seat, now)
+    else:
+        token = meta.get(f"web{seat}") or svc.players.ensure_web_token(target.game_id, seat)
     opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
     return _reply(svc, m, "web", Outcome.WEB, game_id=target.game_id, url=page_url(svc.config["PUBLIC_BASE_URL"], token),
                   opp=opp, label=game_label(svc, m.sender, target.game_id))

@@ -1,26 +1,37 @@
-"""Abuse limits (issue 15): what stops SMS pumping and floods. Each limit is a setting.
+"""Abuse limits (issues 15 and 22): what stops SMS pumping and floods. Each limit is a setting (:data:`SETTINGS`,
+the table of docs/security.md).
 
-* ``LIMIT_MESSAGES_PER_MINUTE`` (flood): inbound messages one sender may send in a minute; the
+They count what an attacker cannot multiply: a sender is its *mailbox* (:func:`mailbox`: ``joe+1@gmail.com``
+and ``j.o.e+2@gmail.com`` are ``joe@gmail.com``), an email domain counts as a whole (but for the shared
+providers of ``LIMIT_DOMAIN_SHARED``), and invitations to numbers never seen have one rate for everyone.
+
+* ``LIMIT_MESSAGES_PER_MINUTE`` (flood): inbound messages one mailbox may send in a minute; the
   webhooks drop the rest (:func:`flood_check`), and the first one over gets one reply saying so.
-* ``LIMIT_INVITES_PER_DAY``: invitations one sender may send in a day (UTC).
+* ``LIMIT_INVITES_PER_DAY``: invitations one mailbox may send in a day (UTC);
+  ``LIMIT_DOMAIN_INVITES_PER_DAY``: those of all the mailboxes of one email domain.
 * ``LIMIT_PENDING_INVITES``: invitations of one sender waiting for an answer at once.
-* ``SMS_INVITE_COUNTRIES``: the countries (ISO codes) an SMS invitation may go to; by default the
+* ``LIMIT_NEW_NUMBERS_PER_HOUR``: SMS invitations, from anyone, to numbers never in a game between people.
+* ``SMS_INVITE_COUNTRIES``: the countries (ISO codes) an SMS may go to when its number has never been in a
+  game between people (an invitation, but also the answer to its ``HELP`` or ``NEW BOT``); by default the
   countries of the service's languages' seed numbers (US, CA, FR, NO, ID, GR) and the operator's
-  own (``DEFAULT_REGION``). Premium-rate and shared-cost numbers are refused wherever they are.
-* ``SMS_DAILY_CAP``: outgoing SMS a day; past it only messages to players in a game go out (no
-  invitation, no reply to a stranger), the operator is told in the log (once a day) and by
-  ``slowspades limits status`` (:func:`status_line`).
+  own (``DEFAULT_REGION``). Premium-rate and shared-cost numbers are refused wherever they are, and an
+  invitation to a number that is not a valid one (``phonenumbers.is_valid_number``) is refused.
+* ``SMS_DAILY_CAP``: outgoing SMS a day. ``SMS_CAP_RESERVE`` percent of it is kept for the players of games
+  between people: past the rest, only messages to them go out (no invitation, no reply to a stranger or to
+  someone who plays only the computer), the operator is told in the log (once a day) and by
+  ``slowspades limits status`` (:func:`status_line`). An invitation the cap would hold waits for the next
+  day (00:00 UTC), and the inviter is told so (:func:`invitation_held_until`).
 
 :func:`invite_refusal` gives the refusal of an invitation (a lifecycle template and its context) or
-None; :func:`flood_check` the flood verdict of an inbound message; :func:`split_sms_cap` sorts
-outgoing entries into those that may go and those the cap holds back. Counters: ``service.store.limits``.
+None; :func:`flood_check` the flood verdict of an inbound message; :func:`split_sms` sorts
+outgoing entries into those that may go and those the cap or the countries hold back. Counters: ``service.store.limits``.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import phonenumbers
@@ -32,16 +43,37 @@ log = logging.getLogger(__name__)
 
 SEED_COUNTRIES = "US,CA,FR,NO,ID,GR"
 SETTINGS: dict[str, tuple[Any, str, str]] = {
-    "LIMIT_MESSAGES_PER_MINUTE": (20, "int", "Inbound messages one sender may send in a minute (flood); the rest "
+    "LIMIT_MESSAGES_PER_MINUTE": (20, "int", "Inbound messages one mailbox (plus tags and ignored dots folded) or "
+                                             "number may send in a minute (flood); the rest "
                                              "are dropped, the first one over answered once. 0: no limit."),
-    "LIMIT_INVITES_PER_DAY": (10, "int", "Invitations one sender may send in a day (UTC). 0: no limit."),
+    "LIMIT_INVITES_PER_DAY": (10, "int", "Invitations one mailbox or number may send in a day (UTC). 0: no limit."),
     "LIMIT_PENDING_INVITES": (3, "int", "Invitations of one sender waiting for an answer at once. 0: no limit."),
-    "SMS_INVITE_COUNTRIES": (SEED_COUNTRIES, "str", "Countries (ISO codes, comma separated) an SMS invitation may go "
-                                                    "to, besides SLOWSPADES_DEFAULT_REGION; * for any."),
-    "SMS_DAILY_CAP": (2000, "int", "Outgoing SMS a day (UTC); past it only messages to players in a game go out "
-                                   "and the operator is told. 0: no cap."),
+    "SMS_INVITE_COUNTRIES": (SEED_COUNTRIES, "str", "Countries (ISO codes, comma separated) an SMS may go to when its "
+                                                    "number was never in a game between people (an invitation, a "
+                                                    "reply to HELP or NEW BOT), besides SLOWSPADES_DEFAULT_REGION; "
+                                                    "* for any. Premium-rate numbers: never."),
+    "SMS_DAILY_CAP": (2000, "int", "Outgoing SMS a day (UTC); past it only messages to players of games between "
+                                   "people go out and the operator is told. 0: no cap."),
+    "SMS_CAP_RESERVE": (20, "int", "Percent of SLOWSPADES_SMS_DAILY_CAP kept for messages to players of games between "
+                                   "people: other SMS (invitations, replies to strangers or to players of the "
+                                   "computer only) stop at the rest. An invitation held waits for the next day."),
+    "LIMIT_DOMAIN_INVITES_PER_DAY": (10, "int", "Invitations all the mailboxes of one email domain may send in a day "
+                                                "(UTC), but for the domains of SLOWSPADES_LIMIT_DOMAIN_SHARED. 0: no limit."),
+    "LIMIT_DOMAIN_SHARED": ("gmail.com,googlemail.com,outlook.com,hotmail.com,live.com,yahoo.com,icloud.com,"
+                            "proton.me,protonmail.com,gmx.net,web.de,orange.fr,free.fr", "str",
+                            "Email domains shared by many people (a mailbox there costs an attacker an account): "
+                            "not limited as a whole, only mailbox by mailbox."),
+    "DOTLESS_DOMAINS": ("gmail.com,googlemail.com", "str", "Email domains that ignore dots in a mailbox's name "
+                                                           "(j.oe is joe): the limits count them as one."),
+    "SMS_FICTIONAL_NUMBERS": (False, "bool", "Tests and demos only: take +1 555 numbers (North America's fiction "
+                                             "range: nobody's phone) as valid numbers to invite. The simulator "
+                                             "(SLOWSPADES_SIMULATOR) takes them too."),
+    "LIMIT_NEW_NUMBERS_PER_HOUR": (30, "int", "SMS invitations, from all senders together, to numbers never in a "
+                                              "game between people, in an hour. 0: no limit."),
 }
 CAPPED_ERROR = "not sent: the daily SMS cap (SLOWSPADES_SMS_DAILY_CAP) is reached"
+COUNTRY_ERROR = "not sent: a number never in a game between people, of a country not allowed (SLOWSPADES_SMS_INVITE_COUNTRIES)"
+_GMAIL = {"googlemail.com": "gmail.com"}
 _COSTLY = {phonenumbers.PhoneNumberType.PREMIUM_RATE, phonenumbers.PhoneNumberType.SHARED_COST}
 
 
@@ -65,12 +97,33 @@ class Flood:
     tell: bool = False
 
 
+def _domains(svc: Services, name: str) -> set[str]:
+    return {d.strip().lower() for d in str(setting(svc, name)).split(",") if d.strip()}
+
+
+def mailbox(address: str, dotless: set[str] | frozenset[str] = frozenset({"gmail.com", "googlemail.com"})) -> str:
+    """The mailbox an address delivers to, as the limits count it: lower case, without ``+tag``, and without
+    dots for the domains of ``dotless`` (``J.O.E+x@GoogleMail.com``: ``joe@gmail.com``). A phone number as it is."""
+    if "@" not in address:
+        return address
+    local, _, domain = address.strip().lower().rpartition("@")
+    local = local.split("+", 1)[0] or local
+    if domain in dotless:
+        local = local.replace(".", "")
+    return f"{local}@{_GMAIL.get(domain, domain)}"
+
+
+def mailbox_of(svc: Services, address: str) -> str:
+    """:func:`mailbox` with the service's ``DOTLESS_DOMAINS``."""
+    return mailbox(address, _domains(svc, "DOTLESS_DOMAINS"))
+
+
 def flood_check(svc: Services, sender: str, now_s: float) -> Flood:
-    """Count an inbound message of ``sender`` in its minute; over the limit it is not to be taken."""
+    """Count an inbound message of ``sender``'s mailbox in its minute; over the limit it is not to be taken."""
     limit = int(setting(svc, "LIMIT_MESSAGES_PER_MINUTE"))
     if limit <= 0:
         return Flood(True)
-    count = svc.store.count_message(sender, int(now_s // 60))
+    count = svc.store.count_message(mailbox_of(svc, sender), int(now_s // 60))
     return Flood(count <= limit, count == limit + 1)
 
 
@@ -92,23 +145,42 @@ def allowed_countries(svc: Services) -> set[str] | None:
     return codes | {str(svc.config.get("DEFAULT_REGION") or "US").upper()}
 
 
-def country_refusal(svc: Services, invitee: str) -> Refusal | None:
-    """An SMS invitation to a number of a country not allowed, or to a premium-rate number."""
-    if address_kind(invitee) != SMS:
-        return None
+def country_allowed(svc: Services, number: str) -> bool:
+    """Whether an SMS may go to ``number`` of a player never in a game between people: of an allowed
+    country (``SMS_INVITE_COUNTRIES``), and not premium-rate or shared-cost."""
     try:
-        number = phonenumbers.parse(invitee, None)
+        parsed = phonenumbers.parse(number, None)
     except phonenumbers.NumberParseException:
-        return Refusal("limit_country", {"number": invitee})
-    if phonenumbers.number_type(number) in _COSTLY:
-        return Refusal("limit_country", {"number": invitee})
+        return False
+    if phonenumbers.number_type(parsed) in _COSTLY:
+        return False
     allowed = allowed_countries(svc)
     # a valid number's own region (+1 876... is Jamaica, not the US); else its country code's main one
-    region = phonenumbers.region_code_for_number(number) or phonenumbers.region_code_for_country_code(
-        number.country_code or 0)
-    if allowed is not None and region not in allowed:
+    region = phonenumbers.region_code_for_number(parsed) or phonenumbers.region_code_for_country_code(
+        parsed.country_code or 0)
+    return allowed is None or region in allowed
+
+
+def country_refusal(svc: Services, invitee: str) -> Refusal | None:
+    """An SMS invitation to a number of a country not allowed, to a premium-rate number, or to a number that
+    is not a valid one (``+62 809 1234 5678``: possible, but no such number exists)."""
+    if address_kind(invitee) != SMS:
+        return None
+    if not country_allowed(svc, invitee):
         return Refusal("limit_country", {"number": invitee})
+    if not valid_number(svc, invitee):
+        return Refusal("invite_refused", {"reason": "bad_number", "text": invitee})
     return None
+
+
+def valid_number(svc: Services, number: str) -> bool:
+    """Whether ``number`` is a valid phone number (``phonenumbers.is_valid_number``: a number that exists in its
+    country's plan), or a +1 555 number of the fiction range where ``SMS_FICTIONAL_NUMBERS`` (or the simulator,
+    loopback only and never with a Twilio account) allows it."""
+    parsed = phonenumbers.parse(number, None)
+    fiction = parsed.country_code == 1 and str(parsed.national_number).startswith("555")
+    allowed = bool(setting(svc, "SMS_FICTIONAL_NUMBERS")) or bool(svc.config.get("SIMULATOR"))
+    return phonenumbers.is_valid_number(parsed) or (fiction and allowed)
 
 
 def pending_invitations(svc: Services, sender: str, newest: int = 200) -> int:
@@ -125,36 +197,77 @@ def invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, no
     pending_max = int(setting(svc, "LIMIT_PENDING_INVITES"))
     if pending_max > 0 and pending_invitations(svc, sender) >= pending_max:
         return Refusal("limit_invites_pending", {"count": pending_max})
-    per_day = int(setting(svc, "LIMIT_INVITES_PER_DAY"))
-    if per_day > 0:
-        added, count = svc.store.count_invitation(sender, day(now_s), message_id)
-        if count > per_day:
-            if added:
-                svc.store.uncount_invitation(sender, day(now_s), message_id)
-            return Refusal("limit_invites_day", {"count": per_day})
+    counters = [(mailbox_of(svc, sender), day(now_s), int(setting(svc, "LIMIT_INVITES_PER_DAY")),
+                 Refusal("limit_invites_day", {"count": setting(svc, "LIMIT_INVITES_PER_DAY")}))]
+    domain = sender.rpartition("@")[2].lower() if "@" in sender else ""
+    if domain and domain not in _domains(svc, "LIMIT_DOMAIN_SHARED"):
+        per_domain = int(setting(svc, "LIMIT_DOMAIN_INVITES_PER_DAY"))
+        counters.append((f"@{domain}", day(now_s), per_domain,
+                         Refusal("limit_domain", {"domain": domain, "count": per_domain})))
+    if address_kind(invitee) == SMS and not svc.store.in_people_games([invitee])[0]:
+        per_hour = int(setting(svc, "LIMIT_NEW_NUMBERS_PER_HOUR"))
+        counters.append(("new-numbers", hour(now_s), per_hour, Refusal("limit_new_numbers", {"count": per_hour})))
+    counted: list[tuple[str, str, bool]] = []
+    for key, period, limit, refusal in counters:
+        if limit <= 0:
+            continue
+        added, count = svc.store.count_invitation(key, period, message_id)
+        counted.append((key, period, added))
+        if count > limit:  # refused: what this message counted is taken back
+            for k, p, a in counted:
+                if a:
+                    svc.store.uncount_invitation(k, p, message_id)
+            return refusal
     return None
 
 
-# -- the daily SMS cap ---------------------------------------------------------------------------
-def split_sms_cap(svc: Services, entries: list[dict[str, Any]], now_s: float | None = None
-                  ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(entries that may go, SMS entries the day's cap holds back). Each SMS counts toward the day's
-    cap; past it, an SMS goes out only if it is not an invitation and its recipient has a game."""
+def hour(now_s: float | None = None) -> str:
+    return datetime.fromtimestamp(now_s if now_s is not None else datetime.now(timezone.utc).timestamp(),
+                                  timezone.utc).strftime("%Y%m%d%H")
+
+
+# -- the daily SMS cap and the countries ------------------------------------------------------------------
+def others_limit(svc: Services) -> int:
+    """The day's SMS count past which only players of games between people are texted (0: no cap)."""
     cap = int(setting(svc, "SMS_DAILY_CAP"))
+    reserve = min(100, max(0, int(setting(svc, "SMS_CAP_RESERVE"))))
+    return cap * (100 - reserve) // 100 if cap > 0 else 0
+
+
+def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None = None
+              ) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
+    """(entries that may go, (SMS entry held back, why)). An SMS to a number never in a game between people
+    goes only to an allowed country (:func:`country_allowed`, whatever the message: ``HELP``, ``NEW BOT``...).
+    Each other SMS counts toward the day's cap; past :func:`others_limit`, an SMS goes out only if it is not
+    an invitation and its recipient plays a game between people (a game against the computer does not count)."""
     sms = [e for e in entries if e.get("channel") == SMS]
-    if cap <= 0 or not sms:
+    if not sms:
         return entries, []
-    count = svc.store.count_sms(day(now_s), len(sms))
-    if count <= cap:
-        return entries, []
-    if count - len(sms) <= cap:  # this batch crossed it: tell the operator, once a day
-        log.warning("SMS daily cap reached: %d SMS today (SLOWSPADES_SMS_DAILY_CAP=%d); from now on today only "
-                    "messages to players in a game go out", count, cap)
-        svc.store.mark_sms_capped(day(now_s), count)
-    seated = dict(zip([id(e) for e in sms], svc.store.have_games([e["to"] for e in sms])))
-    held = [e for e in sms if e.get("kind") == "invite" or not seated[id(e)]]
-    held_ids = {id(e) for e in held}
-    return [e for e in entries if id(e) not in held_ids], held
+    people = dict(zip([id(e) for e in sms], svc.store.in_people_games([e["to"] for e in sms])))
+    held: dict[int, tuple[dict[str, Any], str]] = {
+        id(e): (e, COUNTRY_ERROR) for e in sms if not people[id(e)] and not country_allowed(svc, e["to"])}
+    counted = [e for e in sms if id(e) not in held]
+    limit, cap = others_limit(svc), int(setting(svc, "SMS_DAILY_CAP"))
+    if cap > 0 and counted:
+        count = svc.store.count_sms(day(now_s), len(counted))
+        if count > cap and count - len(counted) <= cap:  # this batch crossed it: tell the operator, once a day
+            log.warning("SMS daily cap reached: %d SMS today (SLOWSPADES_SMS_DAILY_CAP=%d); from now on today only "
+                        "messages to players of games between people go out", count, cap)
+            svc.store.mark_sms_capped(day(now_s), count)
+        if count > limit:
+            held.update({id(e): (e, CAPPED_ERROR) for e in counted
+                         if e.get("kind") == "invite" or not people[id(e)]})
+    return [e for e in entries if id(e) not in held], list(held.values())
+
+
+def invitation_held_until(svc: Services, invitee: str, now_s: float) -> int | None:
+    """When an SMS invitation to ``invitee`` sent now would be held by the cap: the next day's start (ms since
+    the epoch, 00:00 UTC), when it is to go; else None."""
+    limit = others_limit(svc)
+    if address_kind(invitee) != SMS or limit <= 0 or svc.store.sms_today(day(now_s))[0] < limit:
+        return None
+    today = datetime.fromtimestamp(now_s, timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    return int((today + timedelta(days=1)).timestamp() * 1000)
 
 
 def status_line(svc: Services, now_s: float | None = None) -> str:

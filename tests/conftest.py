@@ -181,6 +181,7 @@ TEST_CONFIG: dict[str, Any] = {
     # send far faster than people do
     "LIMIT_MESSAGES_PER_MINUTE": 0,
     "SMS_DAILY_CAP": 0,
+    "SMS_FICTIONAL_NUMBERS": True,  # the tests' +1 555 numbers (service.limits.valid_number)
 }
 
 

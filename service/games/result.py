@@ -65,6 +65,9 @@ class Outcome(StrEnum):
     LIMIT_INVITES_DAY = "limit_invites_day"
     LIMIT_INVITES_PENDING = "limit_invites_pending"
     LIMIT_COUNTRY = "limit_country"
+    LIMIT_DOMAIN = "limit_domain"
+    LIMIT_NEW_NUMBERS = "limit_new_numbers"
+    INVITE_HELD = "invite_held"  # an invitation the day's SMS cap holds: it goes the next day
 
 
 @dataclass(frozen=True)

@@ -71,21 +71,39 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         return outbox.reply(svc, sender, message_id, limited.template, **limited.context)
     now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
     gid = game_id_for(message_id)
-    expires = now_ms + int(settings.get(svc.config, "INVITE_TTL")) * 1000
+    held = limits.invitation_held_until(svc, invitee, now_ms / 1000)  # the day's SMS cap: it goes tomorrow
+    expires = (held or now_ms) + int(settings.get(svc.config, "INVITE_TTL")) * 1000
     meta = new_meta(svc, gid, sender, invitee, rules, now_ms)
     meta["expires"] = str(expires)
     updates = dict(meta)
     days = max(1, round(int(settings.get(svc.config, "INVITE_TTL")) / 86400))
-    entries = [
-        outbox.entry(svc, invitee, "invite", game_id=gid, seat=1, meta=meta, meta_updates=updates,
-                      opp=name_of(svc, sender), days=days, **rules_context(rules)),
-        outbox.entry(svc, sender, "invite_sent", game_id=gid, seat=0, meta=meta, meta_updates=updates,
-                      opp=name_of(svc, invitee), days=days),
-    ]
-    res = status.change(svc, gid, message_id, Outcome.INVITED, entries, updates)
-    if res.outcome == Outcome.INVITED:
-        svc.store.due.schedule(Item("x", gid), expires)
+    if held is not None:
+        updates["held"] = str(held)
+        entries = [outbox.entry(svc, sender, "invite_held", game_id=gid, seat=0, meta=meta, meta_updates=updates,
+                                opp=name_of(svc, invitee), at="00:00 UTC")]
+    else:
+        entries = [_invitation(svc, gid, meta, updates, rules, days),
+                   outbox.entry(svc, sender, "invite_sent", game_id=gid, seat=0, meta=meta, meta_updates=updates,
+                                opp=name_of(svc, invitee), days=days)]
+    outcome = Outcome.INVITE_HELD if held is not None else Outcome.INVITED
+    res = status.change(svc, gid, message_id, outcome, entries, updates)
+    if res.outcome == outcome:
+        svc.store.due.schedule(Item("x", gid), held or expires)
     return res
+
+
+def _invitation(svc: Services, gid: str, meta: dict[str, str], updates: dict[str, str] | None,
+                rules: HouseRules, days: int) -> dict[str, Any] | None:
+    """The invitation to the invited player (seat 1)."""
+    return outbox.entry(svc, meta["seat1"], "invite", game_id=gid, seat=1, meta=meta, meta_updates=updates,
+                        opp=name_of(svc, meta["seat0"]), days=days, **rules_context(rules))
+
+
+def _release_held(svc: Services, gid: str, meta: dict[str, str]) -> list[str]:
+    """The invitation the day's SMS cap held (``held`` of the game's meta), sent now that its day has come."""
+    days = max(1, round(int(settings.get(svc.config, "INVITE_TTL")) / 86400))
+    e = _invitation(svc, gid, meta, None, rules_of(meta), days)
+    return status.change(svc, gid, "release:" + gid, Outcome.INVITED, [e], {"held": ""}).outbox_ids
 
 
 def new_meta(svc: Services, gid: str, seat0: str, seat1: str, rules: HouseRules, now_ms: int) -> dict[str, str]:
@@ -110,6 +128,9 @@ def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], update
     """The game under way (:func:`service.games.start.start`); its expiry cancelled, its first turn scheduled
     (``Result.bot``: the computer's move to queue, if it begins)."""
     out = start_game(svc, message_id, gid, meta, updates)
+    people = [meta.get("seat0", ""), meta.get("seat1", "")]
+    if out.game is not None and not any(keys.is_bot(a) for a in people):  # the limits' known numbers
+        svc.store.mark_people_game(people)
     if out.game is not None:
         svc.store.due.cancel(Item("x", gid))
         out.bot = hooks.after_game_change(svc, gid, out.game)
@@ -183,6 +204,10 @@ def on_expiry_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     meta = svc.store.meta(item.game_id)
     if meta.get("status") != "invited":
         return None, []
+    if meta.get("held"):  # an invitation the cap held: it goes when its day comes, then waits for its answer
+        if now_ms < int(meta["held"]):
+            return int(meta["held"]), []
+        return int(meta.get("expires", "0")), _release_held(svc, item.game_id, meta)
     expires = int(meta.get("expires", "0"))
     if now_ms < expires:
         return expires, []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .base import Client
 from .codec import text
-from .keys import game_owner, limit_keys, owner_keys, player_owner
+from .keys import BOT_PREFIX, game_owner, limit_keys, owner_keys, player_owner
 
 
 class LimitCounters:
@@ -62,6 +62,38 @@ class LimitCounters:
         keys = limit_keys("", 0, day)
         sent, capped = self.r.mget(keys["sms_day"], keys["capped"])
         return int(sent or 0), capped is not None
+
+    def in_people_games(self, addresses: list[str], newest: int = 20) -> list[bool]:
+        """For each address, whether it has been in a game between people (not the computer): the ``people``
+        mark of its record (:meth:`mark_people_game`), else (a record older than the mark) one of its
+        ``newest`` games begun between two people, which marks it."""
+        pipe = self.r.pipeline(transaction=False)
+        for address in addresses:
+            pipe.hget(owner_keys(player_owner(address))["meta"], "people")
+        marked = [x is not None for x in pipe.execute()]
+        for i, address in enumerate(addresses):
+            if not marked[i] and not address.startswith(BOT_PREFIX):
+                marked[i] = self._played_people(address, newest)
+        return marked
+
+    def _played_people(self, address: str, newest: int) -> bool:
+        gids = [text(g) for g in self.r.zrevrange(owner_keys(player_owner(address))["games"], 0, newest - 1)]
+        pipe = self.r.pipeline(transaction=False)
+        for gid in gids:
+            pipe.hmget(owner_keys(game_owner(gid))["meta"], "seat0", "seat1", "status")
+        for seat0, seat1, status in pipe.execute() if gids else []:
+            if (seat0 and seat1 and status and text(status) not in ("invited", "declined", "expired")
+                    and not text(seat0).startswith(BOT_PREFIX) and not text(seat1).startswith(BOT_PREFIX)):
+                self.mark_people_game([address])
+                return True
+        return False
+
+    def mark_people_game(self, addresses: list[str]) -> None:
+        """Mark each address as a player of a game between people (the limits treat them as known)."""
+        pipe = self.r.pipeline(transaction=False)
+        for address in addresses:
+            pipe.hset(owner_keys(player_owner(address))["meta"], "people", "1")
+        pipe.execute()
 
     def have_games(self, addresses: list[str]) -> list[bool]:
         """For each address, whether it has any game."""

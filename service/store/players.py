@@ -129,6 +129,17 @@ class Players:
             token = text(self.r.hget(meta, f"web{seat}") or b"")
         return token
 
+    def renew_web_token(self, game_id: str, seat: int, now_ms: int) -> str:
+        """``WEB`` once the seat's page expired: a fresh page token (``web<seat>``, renewed at ``webat<seat>``);
+        the old one is forgotten (its link stays dead)."""
+        meta = owner_keys(game_owner(game_id))["meta"]
+        old = self.r.hget(meta, f"web{seat}")
+        token = self.new_web_token(game_id, seat)
+        self.r.hset(meta, mapping={f"web{seat}": token, f"webat{seat}": str(now_ms)})
+        if old is not None:
+            self.r.delete(keys.web_token(text(old)))
+        return token
+
     def web_token(self, token: str) -> tuple[str, int] | None:
         """(game id, seat) that a page token was issued for, or None."""
         found = self._issued(keys.web_token, token)

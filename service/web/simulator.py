@@ -122,11 +122,30 @@ def register(app: Flask) -> bool:
     return True
 
 
+#: Headers a proxy adds: any of them, even empty, means the request did not come straight from this machine.
+PROXY_HEADERS = ("X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "X-Forwarded-Server", "X-Real-IP",
+                 "Forwarded", "Via", "X-Client-IP", "True-Client-IP", "CF-Connecting-IP")
+
+
+def bound_host(environ: Mapping[str, Any]) -> str:
+    """The address the server actually listens on for this request: the local end of its socket (gunicorn's
+    ``gunicorn.socket``, werkzeug's ``werkzeug.socket``), not ``SLOWSPADES_BIND`` (which gunicorn may not
+    have been given); a Unix socket is this machine's. Without a socket (a test client): ``SERVER_NAME``."""
+    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if sock is None:
+        return str(environ.get("SERVER_NAME") or "")
+    try:
+        name = sock.getsockname()
+    except OSError:
+        return ""
+    return str(name[0]) if isinstance(name, tuple) else "localhost"
+
+
 @bp.before_request
 def loopback_clients_only() -> ResponseReturnValue | None:
-    """Only a browser on this machine, not through a proxy, may use the simulator."""
-    forwarded = request.headers.get("X-Forwarded-For") or request.headers.get("Forwarded")
-    if forwarded or not is_loopback(request.remote_addr or ""):
+    """Only a browser on this machine, not through a proxy, to a server bound to loopback, may use the simulator."""
+    proxied = any(name in request.headers for name in PROXY_HEADERS)
+    if proxied or not is_loopback(request.remote_addr or "") or not is_loopback(bound_host(request.environ)):
         return jsonify(error="the simulator answers this machine only"), 403
     return None
 

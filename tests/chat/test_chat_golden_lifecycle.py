@@ -51,7 +51,7 @@ CONTEXTS: dict[str, list[dict]] = {
                {"opp": NAME, "days": 3, "target": 300, "bags_rule": True, "floor": -200}],
     "invite_expired": [{"opp": NAME}],
     "invite_refused": [{"reason": "stopped", "text": "+4791234567"}, {"reason": "self", "text": ""},
-                       {"reason": "bad_address", "text": "12"}],
+                       {"reason": "bad_address", "text": "12"}, {"reason": "bad_number", "text": "+6280912345678"}],
     "invite_sent": [{"opp": NAME, "days": 1}, {"opp": NAME, "days": 3}],
     "no_invitation": [{}],
     "resign_kept": [{"label": ""}, {"label": "#2 "}],
@@ -69,6 +69,9 @@ CONTEXTS: dict[str, list[dict]] = {
     "limit_invites_pending": [{"count": 3}],
     "email_move_needs_reply_address": [{}],
     "email_command_needs_reply_address": [{"word": "resign"}],
+    "invite_held": [{"opp": NAME, "at": "00:00 UTC"}],
+    "limit_domain": [{"domain": "example.net", "count": 10}],
+    "limit_new_numbers": [{"count": 30}],
     "send_again": [{}],
 }
 

@@ -113,7 +113,7 @@ def played_once(redis_url: str, broker_url: str, backend: str, request: pytest.F
     client = emptied(redis_url, backend, request)
     app = create_app({"REDIS_URL": redis_url, "BROKER_URL": broker_url, "QUEUE": queue,
                       "TWILIO_AUTH_TOKEN": TOKEN,
-                      "DELIVERY": "local", "DEALER_SEED": "cli-tests"})
+                      "DELIVERY": "local", "DEALER_SEED": "cli-tests", "SMS_FICTIONAL_NUMBERS": True})
     with start_worker(app.extensions["celery"], pool="solo", perform_ping_check=False, shutdown_timeout=20):
         p = Played(app, redis_url)
         p.sms(ANN, f"NEW {BOB}")

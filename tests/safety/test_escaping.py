@@ -10,7 +10,7 @@ import pytest
 from markupsafe import escape
 
 from chat.names import check_name
-from chat.page import email_link, page_context, render_page
+from chat.page import email_link, page_context, render_expired, render_page
 from chat.render import TEMPLATES_DIR, environment, render
 from chat.simulate import play_game, random_chooser
 from service.conversation_port import render_message, resend
@@ -22,7 +22,7 @@ from tests.lifecycle.helpers import lifecycle_command, local, start_game
 
 TEMPLATES = TEMPLATES_DIR
 HOSTILE = ("<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "{{7*7}}", "<!-- x")
-ANA, BO = "+15557790001", "+15557790002"
+ANA, BO = "+12025550101", "+12025550102"
 USER_TYPED = ("opp", "chosen", "text", "me")  # the context values a player (or an address) supplies
 
 
@@ -64,6 +64,7 @@ def _all_html(name: str) -> tuple[list[str], set[str]]:
         out.append(resend(view(game, 0), "en", "email", name).html or "")
         out.append(render_page("en", page_context(view(game, 1), [redact(e, 1) for e in t.events], name, name)))
         out.append(email_link("en", f"https://x.example/g/{name}", "text", out[0])[1])
+        out.append(render_expired("en"))  # writes nothing of anyone's
         page = environment("en").get_template("web/rules.html.j2")
         out.append(page.render(lang="en", target=500, languages=[("en", name)]))
     environment.cache_clear()

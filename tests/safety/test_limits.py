@@ -4,12 +4,14 @@ SMS invitation may go to, and the daily SMS cap. Each is a setting, and each ref
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta, timezone
 
 import pytest
+import time_machine
 
 from service import limits
 from service.delivery import deliver
-from tests.lifecycle.helpers import lifecycle_command, local, move, start_game
+from tests.lifecycle.helpers import lifecycle_command, local, move, start_game, tick
 from tests.service.helpers import post_email, post_sms
 
 A, B = "+4791234567", "+4798765432"  # Norway: each is told in Norwegian
@@ -82,10 +84,10 @@ def test_past_the_daily_sms_cap_only_players_in_a_game_get_texts(svc, caplog) ->
     svc.config["SMS_DAILY_CAP"] = 10
     svc.store.count_sms(limits.day(), 10)  # the day's cap just reached
     with caplog.at_level(logging.WARNING, logger="service.limits"):
-        out = lifecycle_command(svc, A, "NEW +4791000009")  # an invitation: 2 SMS, over the cap
-    assert out.outcome == "invited"
+        out = lifecycle_command(svc, A, "NEW +4791000009")  # an invitation, over the cap
+    assert out.outcome == "invite_held"  # it waits for the next day (issue 22)
     statuses = {e["to"]: (e["status"], e["error"]) for e in svc.store.outbox_entries(f"g:{out.game_id}")}
-    assert statuses["+4791000009"] == ("failed", limits.CAPPED_ERROR)  # the stranger: held back
+    assert "+4791000009" not in statuses  # the stranger: nothing yet
     assert statuses[A][0] == "sent"  # the inviter plays already: told
     assert sum("SMS daily cap reached" in r.getMessage() for r in caplog.records) == 1
     assert "CAP REACHED" in limits.status_line(svc)
@@ -112,3 +114,100 @@ def test_limits_status_on_the_command_line(svc) -> None:  # type: ignore[no-unty
     out = CliRunner().invoke(main, ["limits", "status", "--redis-url", svc.config["REDIS_URL"]])
     assert out.exit_code == 0 and out.output.startswith("SMS today: ")
     assert "SLOWSPADES_LIMIT_INVITES_PER_DAY=10" in out.output
+
+
+# -- issue 22 case 3: limits on what an attacker cannot multiply -------------------------------------------------
+def test_thirty_plus_addresses_are_one_mailbox_for_the_flood_limit(client, svc) -> None:  # type: ignore[no-untyped-def]
+    svc.config["LIMIT_MESSAGES_PER_MINUTE"] = 5
+    codes = [post_email(client, f"j.oe+{i}@gmail.com" if i % 2 else f"joe+{i}@gmail.com", "play@spades.example.test",
+                        "HELP")[0].status_code for i in range(30)]
+    assert codes.count(200) == 5 and codes.count(406) == 25
+
+
+def test_mailboxes_as_limits_count_them() -> None:
+    assert limits.mailbox("J.O.E+spades@GMail.com") == "joe@gmail.com"
+    assert limits.mailbox("joe+1@googlemail.com") == "joe@gmail.com"
+    assert limits.mailbox("j.oe+x@example.org") == "j.oe@example.org"  # dots only where the provider ignores them
+    assert limits.mailbox("+4791234567") == "+4791234567"
+
+
+def test_invitations_of_twelve_mailboxes_of_one_domain_are_held(svc) -> None:  # type: ignore[no-untyped-def]
+    svc.config["LIMIT_PENDING_INVITES"] = 0
+    outcomes = [lifecycle_command(svc, f"user{i}@evil.example", f"NEW +479100{i:02d}{j}0").outcome
+                for i in range(12) for j in range(2)]
+    per_domain = limits.SETTINGS["LIMIT_DOMAIN_INVITES_PER_DAY"][0]
+    assert outcomes.count("invited") == per_domain and outcomes[per_domain:] == ["limit_domain"] * (24 - per_domain)
+    assert "evil.example" in local(svc, "user11@evil.example")[-1]["body"]
+
+
+def test_invitations_of_plus_addresses_count_as_one_mailbox(svc) -> None:  # type: ignore[no-untyped-def]
+    svc.config.update(LIMIT_PENDING_INVITES=0, LIMIT_INVITES_PER_DAY=4)
+    outcomes = [lifecycle_command(svc, f"joe+{i}@gmail.com", f"NEW +4791001{i:02d}{j}").outcome
+                for i in range(6) for j in range(2)]
+    assert outcomes == ["invited"] * 4 + ["limit_invites_day"] * 8
+
+
+def test_invitations_to_numbers_never_seen_have_a_global_rate(svc) -> None:  # type: ignore[no-untyped-def]
+    svc.config.update(LIMIT_NEW_NUMBERS_PER_HOUR=3)
+    start_game(svc, A, B)  # B has played: not a new number
+    outcomes = [lifecycle_command(svc, f"+47910020{i:02d}", f"NEW +47910030{i:02d}").outcome for i in range(5)]
+    assert outcomes == ["invited"] * 2 + ["limit_new_numbers"] * 3  # B's invitation was the hour's first
+    assert "+4791003002" not in [m["to"] for m in local(svc)]
+    assert lifecycle_command(svc, "+4791002099", f"NEW {B}").outcome == "invited"  # a number seen: not counted
+
+
+@pytest.mark.parametrize("number", ["+882351234567", "+449090123456", "+18762101234"])
+def test_a_far_or_premium_number_gets_no_sms_for_help_or_new_bot(svc, number: str) -> None:  # type: ignore[no-untyped-def]
+    for text in ("HELP", "NEW BOT", "HELP", "RULES"):
+        lifecycle_command(svc, number, text)
+    assert local(svc, number) == []
+    assert lifecycle_command(svc, A, "HELP") and local(svc, A)  # an allowed country is answered
+
+
+def test_the_cap_holds_after_new_bot(svc) -> None:  # type: ignore[no-untyped-def]
+    stranger = "+4791009999"
+    svc.config["SMS_DAILY_CAP"] = 10
+    svc.store.count_sms(limits.day(), 10)
+    lifecycle_command(svc, stranger, "NEW BOT")
+    for _ in range(10):
+        lifecycle_command(svc, stranger, "HELP")
+    assert local(svc, stranger) == []
+
+
+def test_the_cap_keeps_a_share_for_games_between_people(svc) -> None:  # type: ignore[no-untyped-def]
+    gid = start_game(svc, A, B)
+    svc.config.update(SMS_DAILY_CAP=100, SMS_CAP_RESERVE=20)
+    svc.store.count_sms(limits.day(), 81)  # past the 80 % others may use
+    lifecycle_command(svc, "+4791008888", "HELP")
+    assert local(svc, "+4791008888") == []  # a stranger: held
+    before = len(local(svc))
+    move(svc, A, "DRAW")
+    assert len(local(svc)) > before and {m["to"] for m in local(svc)[before:]} <= {A, B}  # the game goes on
+    assert gid
+
+
+def test_an_invitation_the_cap_holds_is_told_held_and_goes_the_next_day(svc) -> None:  # type: ignore[no-untyped-def]
+    invitee = "+4791007777"
+    with time_machine.travel(datetime(2030, 1, 7, 15, 0, tzinfo=timezone.utc), tick=False) as clock:
+        start_game(svc, A, B)
+        svc.config["SMS_DAILY_CAP"] = 10
+        svc.store.count_sms(limits.day(), 10)
+        out = lifecycle_command(svc, A, f"NEW {invitee}")
+        assert out.outcome == "invite_held"
+        told = local(svc, A)[-1]["body"]
+        assert "00:00 UTC" in told and "sent to" not in told.lower() and "venter" in told  # Norwegian: "waits"
+        assert local(svc, invitee) == []
+        tick(svc)
+        assert local(svc, invitee) == []  # still today
+        clock.shift(timedelta(hours=9, minutes=1))  # the next day (UTC)
+        tick(svc)
+        assert [m["kind"] for m in local(svc, invitee)] == ["invite"]
+        assert lifecycle_command(svc, invitee, "JA").outcome == "started"
+
+
+def test_an_invalid_number_of_an_allowed_country_is_refused_with_a_clear_reply(svc) -> None:  # type: ignore[no-untyped-def]
+    lifecycle_command(svc, A, "LANG EN")
+    out = lifecycle_command(svc, A, "NEW +62 809 1234 5678")
+    assert out.outcome == "invite_refused"
+    assert "not a valid phone number" in local(svc, A)[-1]["body"]
+    assert not svc.players.games("+6280912345678")

@@ -107,3 +107,47 @@ def test_the_worker_consumes_again_after_each_redis_restart_under_load(tmp_path:
     log = (tmp_path / "worker.log").read_text(errors="replace")
     print(f"{len(recorded)} texts; worker restarts: {log.count('starting it again')}; "
           f"liveness restarts: {log.count('no sign of work')}")
+
+
+def test_a_move_in_flight_at_a_crash_is_applied_within_seconds_of_the_worker_s_return(  # type: ignore[no-untyped-def]
+        redis_url, svc, app, tmp_path: Path) -> None:
+    """Issue 22 case 4: with the default settings (no test's short visibility timeout), a move taken by a worker
+    that dies mid-move is given to the next worker within SLOWSPADES_VISIBILITY_TIMEOUT and the restore
+    interval, not minutes later."""
+    from service.config import SETTINGS, load_config
+    from service.conversation_port import command_text
+    from tests.conftest import spawn_worker
+    from tests.service.chooser import choose
+    from tests.service.helpers import post_sms, wait_for, wait_handled
+    from tests.service.test_crash_and_races import own_app, started_game
+    from tests.service.test_sms_game import ALICE, BOB, load_game
+
+    cfg = load_config(environ={})
+    assert cfg["CELERY"]["task_acks_late"] and cfg["CELERY"]["worker_cancel_long_running_tasks_on_connection_loss"]
+    queue = "flight-" + uuid.uuid4().hex[:6]
+    client = own_app(redis_url, queue, app).test_client()
+    gid = started_game(svc, "g-flight")
+    game = load_game(svc, gid)
+    mover = (ALICE, BOB)[game.movers[0]]
+    (tmp_path / "armed").touch()
+    settings = dict(QUEUE=queue, VISIBILITY_TIMEOUT=SETTINGS["VISIBILITY_TIMEOUT"][0])  # the default
+    hang = dict(app="tests.service.hanging_worker:celery", env={"TEST_HANG": f"before_append:{tmp_path}"})
+    w1 = spawn_worker(redis_url, tmp_path / "w1.log", **hang, **settings)
+    try:
+        resp, mid = post_sms(client, mover, command_text(choose(game, game.movers[0])))
+        assert resp.status_code == 200
+        wait_for(lambda: list(tmp_path.glob("reached-*")), timeout=30, what="the worker mid-move")
+        os.kill(w1.pid, signal.SIGKILL)
+        w1.wait(10)
+        back = time.monotonic()
+        w2 = spawn_worker(redis_url, tmp_path / "w2.log", **hang, **settings)
+        try:
+            wait_handled(svc, mid, timeout=45)
+            print(f"move applied {time.monotonic() - back:.1f} s after the worker's return")
+        finally:
+            w2.terminate()
+            w2.wait(20)
+    finally:
+        if w1.poll() is None:
+            w1.kill()
+    assert [e.message_id for e in svc.store.load(gid)].count(mid) == 1
