@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 
 from service import conversation_port as port
@@ -16,6 +17,8 @@ from spades.events import from_dict
 from spades.game import fold, legal_moves
 from tests.conftest import wait_worker_idle
 from tests.waiting import wait_for
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 ME = "+15550007001"

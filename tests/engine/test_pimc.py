@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from spades import bots
 from spades.arena import play_game, run_arena
 from spades.bots.montecarlo import MonteCarloStrategy
@@ -61,6 +63,7 @@ def twin(deck: tuple, first: int, commands: list[Command], me: int, swap: set[in
         return None
 
 
+@pytest.mark.slow
 def test_pimc_cannot_peek_same_view_different_hidden_cards_same_decision() -> None:
     """Section 3: a player sees only their own cards. Two games that differ only in the
     opponent's hidden cards give the bot the same view, and so the same decision."""
@@ -117,6 +120,7 @@ def random_positions(count: int, seed: int) -> list[Game]:
     return positions[:count]
 
 
+@pytest.mark.slow
 def test_every_pimc_decision_is_legal_in_random_positions() -> None:
     """Sections 3-6: whatever the position (draw, double nil offer, exchange, bid, play), the command
     is one the rules allow."""
@@ -134,6 +138,7 @@ def test_every_pimc_decision_is_legal_in_random_positions() -> None:
     assert phases == {"draw", "exchange", "bid", "play"}
 
 
+@pytest.mark.slow
 def test_pimc_games_replay_clean_including_its_double_nil_gambles() -> None:
     """Sections 3-9: whole games of pimc against random (who declares double nil) re-check against the rules."""
     for seed in range(3):
@@ -143,6 +148,7 @@ def test_pimc_games_replay_clean_including_its_double_nil_gambles() -> None:
         assert verify_log(log).scores == game.scores
 
 
+@pytest.mark.slow
 def test_pimc_is_reproducible_from_its_seed_and_process_count_does_not_matter() -> None:
     one = run_arena(["pimc", "basic"], games=2, seed=5, max_hands=2)
     again = run_arena(["pimc", "basic"], games=2, seed=5, max_hands=2, jobs=2)
