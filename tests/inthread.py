@@ -1,7 +1,8 @@
 """The one Celery worker a test process runs in a thread (``celery.contrib.testing.worker.start_worker``).
 
 Celery's in-thread workers share process-wide state (kombu's event loop; the flag ``start_worker`` sets to
-stop its worker stops every worker of the process), so two at once stop each other, or one never stops.
+stop its worker stops every worker of the process; a task is run as the process's current Celery app has
+it), so two at once stop each other, or one never stops.
 Each process (each pytest-xdist worker) therefore runs at most one: :func:`worker_for` returns the running
 worker if it serves that Celery app, else stops it and starts one for the app. The worker stays up from one
 test to the next (starting one takes a second); :func:`stop` ends it (the session's end).
@@ -20,6 +21,10 @@ def worker_for(celery_app: Any, **options: Any) -> Any:
     from celery.contrib.testing.worker import start_worker
 
     if _current and _current[0][0] is celery_app:
+        # the worker runs the tasks of the process's current Celery app (celery.app.trace.trace_task_ret), which
+        # every create_app since (a test's own app) made its own: this app's again
+        celery_app.set_current()
+        celery_app.set_default()
         return _current[0][2]
     stop()
     stack = contextlib.ExitStack()
