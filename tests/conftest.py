@@ -28,7 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 import redis as redis_lib
 
-from tests import waiting
+from tests import inthread, waiting
 
 
 def _free_port() -> int:
@@ -204,7 +204,7 @@ def svc(app, redis_client, broker_url, request):  # type: ignore[no-untyped-def]
     s.games.clear()
     saved = dict(app.config)
     yield s
-    if "celery_worker" in request.fixturenames or _WORKER_STARTED:  # let the worker finish what this test queued
+    if inthread.running(app.extensions["celery"]):  # let the worker finish what this test queued
         with contextlib.suppress(AssertionError):  # as before: a test leaving work behind is not failed here
             wait_worker_idle(broker_url, app.config["QUEUE"])
     for key in list(app.config):
@@ -212,9 +212,6 @@ def svc(app, redis_client, broker_url, request):  # type: ignore[no-untyped-def]
             del app.config[key]
     app.config.update(saved)
     app.config.pop("_SENDERS", None)
-
-
-_WORKER_STARTED: list[str] = []  # the queues of the session's Celery workers in threads, once started
 
 
 def wait_worker_idle(broker_url: str, queue: str, timeout: float = 10.0) -> None:
@@ -234,16 +231,18 @@ def wait_worker_idle(broker_url: str, queue: str, timeout: float = 10.0) -> None
         broker.close()
 
 
-@pytest.fixture(scope="session")
-def celery_worker(app):  # type: ignore[no-untyped-def]
-    """A real Celery worker (celery.contrib.testing) consuming from the test Redis, in a thread."""
-    from celery.contrib.testing.worker import start_worker
+@pytest.fixture(scope="session", autouse=True)
+def _inthread_worker_stopped() -> Iterator[None]:
+    """The in-thread Celery worker (:mod:`tests.inthread`) stopped at the session's end."""
+    yield
+    inthread.stop()
 
-    with start_worker(app.extensions["celery"], pool="solo", concurrency=1, perform_ping_check=False,
-                      loglevel="WARNING", shutdown_timeout=10) as worker:
-        _WORKER_STARTED.append(app.config["QUEUE"])
-        yield worker
-        _WORKER_STARTED.remove(app.config["QUEUE"])
+
+@pytest.fixture()
+def celery_worker(app):  # type: ignore[no-untyped-def]
+    """A real Celery worker (celery.contrib.testing) consuming from the test Redis, in a thread: started once and
+    kept from test to test, unless a test needed another app's (:mod:`tests.inthread`: one at a time)."""
+    return inthread.worker_for(app.extensions["celery"], loglevel="WARNING")
 
 
 @pytest.fixture()

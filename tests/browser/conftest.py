@@ -1,8 +1,8 @@
 """Fixtures of the browser tests: the real app served over HTTP with a real Celery worker, and Chromium.
 
-The app runs in a werkzeug server thread on a free port, the worker in a thread
-(``celery.contrib.testing.worker.start_worker``) against the session's real Redis, both started once a
-session (``live_server``; ``live_service`` gives each test an empty Redis);
+The app runs in a werkzeug server thread on a free port, started once a session (``live_server``;
+``live_service`` gives each test an empty Redis), the worker in a thread (:mod:`tests.inthread`) against
+the session's real Redis;
 messages go to the local outbox, as in a local run. Chromium is Debian's
 ``/usr/bin/chromium`` driven by Playwright (never a downloaded browser);
 ``scripts/ensure-chromium`` installs it.
@@ -46,8 +46,7 @@ class LiveService:
 
 @pytest.fixture(scope="session")
 def live_server(redis_url: str) -> Iterator[LiveService]:
-    """The app served over HTTP and its worker, started once a session (each test empties Redis first)."""
-    from celery.contrib.testing.worker import start_worker
+    """The app served over HTTP, started once a session (each test empties Redis first)."""
     from werkzeug.serving import make_server
 
     from service import create_app
@@ -58,22 +57,24 @@ def live_server(redis_url: str) -> Iterator[LiveService]:
                       "PUBLIC_BASE_URL": url, "DEALER_SEED": "simulator-test", "DELIVERY": "local"})
     server = make_server("127.0.0.1", port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-web", daemon=True)
-    with start_worker(app.extensions["celery"], pool="solo", perform_ping_check=False, shutdown_timeout=20):
-        thread.start()
-        try:
-            yield LiveService(url, app)
-        finally:
-            server.shutdown()
-            thread.join(10)
+    thread.start()
+    try:
+        yield LiveService(url, app)
+    finally:
+        server.shutdown()
+        thread.join(10)
 
 
 @pytest.fixture()
 def live_service(live_server: LiveService, redis_url: str, redis_client: redis_lib.Redis) -> Iterator[LiveService]:
-    """The running service on an empty Redis, as a test found it when each built its own: its settings as
-    created, no game in its process's cache; what the test left to the worker is done before the next."""
+    """The running service and its worker (in a thread, :mod:`tests.inthread`) on an empty Redis, as a test found
+    it when each built its own: its settings as created, no game in its process's cache; what the test left to
+    the worker is done before the next."""
+    from tests import inthread
     from tests.conftest import wait_worker_idle
 
     app = live_server.app
+    inthread.worker_for(app.extensions["celery"])
     saved = dict(app.config)
     live_server.svc.games.clear()
     yield live_server

@@ -95,6 +95,7 @@ def open_simulator(chromium: Any, live: Any) -> Any:
     return page
 
 
+@pytest.mark.slow
 def test_two_phones_play_until_the_first_trick_is_won(chromium: Any, live_service: Any, tmp_path: Path) -> None:
     live = live_service
     page = open_simulator(chromium, live)

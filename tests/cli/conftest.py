@@ -1,6 +1,6 @@
 """Fixtures of the CLI tests: games played through the real webhooks and a real Celery worker.
 
-:func:`played_once` starts the app and a worker thread (``celery.contrib.testing``) once a session
+:func:`played_once` starts the app and a worker thread (:mod:`tests.inthread`) once a session
 (a backend), posts Twilio-signed SMS to ``/sms`` and waits until every message it caused reached
 the local outbox, then keeps every key of the store (``DUMP``). Each test gets a fresh (flushed)
 Redis into which :func:`played` restores those keys, so the operator commands read a store exactly
@@ -103,9 +103,8 @@ def _dump(client: Any, queue: str) -> list[tuple[bytes, int, bytes]]:
 def played_once(redis_url: str, broker_url: str, backend: str, request: pytest.FixtureRequest) -> Iterator[Any]:
     """The games of :func:`played`, played once a session (a backend) through the webhooks and a real worker,
     and the store they left, key by key (``DUMP``); the app and its worker stay up for the tests."""
-    from celery.contrib.testing.worker import start_worker
-
     from service import create_app
+    from tests import inthread
 
     queue = f"cli-tests-{backend}"
     from tests.conftest import emptied
@@ -114,15 +113,15 @@ def played_once(redis_url: str, broker_url: str, backend: str, request: pytest.F
     app = create_app({"REDIS_URL": redis_url, "BROKER_URL": broker_url, "QUEUE": queue,
                       "TWILIO_AUTH_TOKEN": TOKEN,
                       "DELIVERY": "local", "DEALER_SEED": "cli-tests", "SMS_FICTIONAL_NUMBERS": True})
-    with start_worker(app.extensions["celery"], pool="solo", perform_ping_check=False, shutdown_timeout=20):
-        p = Played(app, redis_url)
-        p.sms(ANN, f"NEW {BOB}")
-        p.games["ann-bob"] = p.svc.players.games(BOB)[0]
-        p.sms(BOB, "YES")
-        p.play(p.games["ann-bob"], 12)
-        p.sms(CAROL, f"NEW {ANN}")
-        p.games["carol-ann"] = next(g for g in p.svc.players.games(CAROL))
-        yield p, _dump(client, queue)
+    inthread.worker_for(app.extensions["celery"])
+    p = Played(app, redis_url)
+    p.sms(ANN, f"NEW {BOB}")
+    p.games["ann-bob"] = p.svc.players.games(BOB)[0]
+    p.sms(BOB, "YES")
+    p.play(p.games["ann-bob"], 12)
+    p.sms(CAROL, f"NEW {ANN}")
+    p.games["carol-ann"] = next(g for g in p.svc.players.games(CAROL))
+    yield p, _dump(client, queue)
     client.close()
 
 
@@ -130,12 +129,14 @@ def played_once(redis_url: str, broker_url: str, backend: str, request: pytest.F
 def played(played_once: Any, broker_url: str, redis_client: redis_lib.Redis) -> Iterator[Played]:
     """Ann and Bob in a game 12 moves in; Carol has invited Ann (not answered): the store exactly as the games
     left it (restored key by key into the emptied Redis: a test may change it), the app's game cache empty."""
+    from tests import inthread
     from tests.conftest import wait_worker_idle
 
     base, keys = played_once
     for key, ttl, value in keys:
         redis_client.restore(key, ttl, value, replace=True)
     base.svc.games.clear()
+    inthread.worker_for(base.app.extensions["celery"])
     yield Played(base.app, base.redis_url, dict(base.games))
     with contextlib.suppress(AssertionError):
         wait_worker_idle(broker_url, base.app.config["QUEUE"])

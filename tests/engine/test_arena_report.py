@@ -36,6 +36,7 @@ def arena_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     return result.output, str(path)
 
 
+@pytest.mark.slow  # the module's arena run: seconds
 def test_arena_prints_win_rates_with_a_confidence_interval_and_decision_times(arena_run: tuple[str, str]) -> None:
     output, _ = arena_run
     assert "seed 2, hand cap 3, simultaneous draw, autoplay on, 2 processes" in output and "4 games, seats alternating" in output
@@ -59,6 +60,7 @@ def test_arena_prints_win_rates_with_a_confidence_interval_and_decision_times(ar
     assert re.search(r"^wall time: [\d.]+ s$", output, re.M)
 
 
+@pytest.mark.slow  # the module's arena run: seconds
 def test_arena_logs_from_several_processes_replay_clean(arena_run: tuple[str, str]) -> None:
     _, path = arena_run
     result = CliRunner().invoke(cli_main, ["replay", path])

@@ -96,6 +96,7 @@ def _seen_by(log: list[Event], seat: int) -> set:  # type: ignore[type-arg]
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**9), dn_rate=st.sampled_from([0.0, 0.2, 0.6]),
        names=st.sampled_from([("random", "random"), ("basic", "random"), ("basic", "basic")]))
+@pytest.mark.slow
 def test_property_complete_games_keep_every_invariant(seed: int, dn_rate: float, names: tuple[str, str]) -> None:
     """Sections 2-9: 52 cards, 13 tricks a hand, totals, bags, roles swap, replay identical, views leak nothing."""
     dealer = Dealer(seed=seed)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+import pytest
+
 from spades import bots
 from spades.arena import play_game, run_arena
 from spades.bots.montecarlo import MonteCarloStrategy
@@ -62,6 +64,7 @@ def twin(deck: tuple, first: int, commands: list[Command], me: int, swap: set[in
         return None
 
 
+@pytest.mark.slow
 def test_pimc_cannot_peek_same_view_different_hidden_cards_same_decision() -> None:
     """Section 3: a player sees only their own cards. Two games that differ only in the
     opponent's hidden cards give the bot the same view, and so the same decision."""
@@ -135,10 +138,12 @@ def assert_legal_in_random_positions(make: Callable[[int], bots.Strategy], count
     assert phases == {"draw", "exchange", "bid", "play"}
 
 
+@pytest.mark.slow
 def test_every_pimc_decision_is_legal_in_random_positions() -> None:
     assert_legal_in_random_positions(lambda seed: MonteCarloStrategy(seed=seed), 160, seed=3)
 
 
+@pytest.mark.slow
 def test_pimc_games_replay_clean_including_its_double_nil_gambles() -> None:
     """Sections 3-9: whole games of pimc against random (who declares double nil) re-check against the rules."""
     for seed in range(3):
@@ -148,6 +153,7 @@ def test_pimc_games_replay_clean_including_its_double_nil_gambles() -> None:
         assert verify_log(log).scores == game.scores
 
 
+@pytest.mark.slow
 def test_pimc_is_reproducible_from_its_seed_and_process_count_does_not_matter() -> None:
     one = run_arena(["pimc", "basic"], games=2, seed=5, max_hands=2)
     again = run_arena(["pimc", "basic"], games=2, seed=5, max_hands=2, jobs=2)

@@ -10,6 +10,7 @@ import threading
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
 import time_machine
 
 from chat import render
@@ -72,6 +73,7 @@ print(json.dumps(ids))
 """
 
 
+@pytest.mark.slow
 def test_exactly_one_reminder_with_two_beat_processes(svc, redis_url, broker_url) -> None:  # type: ignore[no-untyped-def]
     # Two separate processes share the service clock through Redis ({clock}:offset), as a local run does.
     import time

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
 from service import conversation_port as port
 from service.lifecycle import bot, routing
 from tests.following import Following
@@ -65,6 +67,7 @@ def test_moves_of_a_player_with_three_games_reach_the_right_games(svc) -> None: 
     assert routing.resolve(svc, ALICE, 7).game_id is None
 
 
+@pytest.mark.slow
 def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, celery_worker) -> None:  # type: ignore[no-untyped-def]
     from tests.service.helpers import post_sms, wait_for, wait_handled, wait_outbox_settled
 

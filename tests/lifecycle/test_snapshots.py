@@ -8,6 +8,8 @@ import random
 import uuid
 import zlib
 
+import pytest
+
 from chat import Intent
 from service.caches import GameCache
 from service.conversation_port import command_text
@@ -90,6 +92,7 @@ def test_a_snapshot_of_an_unknown_format_is_ignored(svc) -> None:  # type: ignor
     assert state(cold(svc, gid)) == state(game)
 
 
+@pytest.mark.slow
 def test_a_game_in_play_keeps_at_most_64_kb_in_redis(svc) -> None:  # type: ignore[no-untyped-def]
     gid = start_game(svc, "+4790000301", "+4790000302")
     sizes: list[int] = []
@@ -131,6 +134,7 @@ def v1_bytes(events: list[StoredEvent], real: dict[str, str]) -> int:
     return len(zlib.compress(lines.encode(), 6))
 
 
+@pytest.mark.slow
 def test_a_game_to_1000_keeps_at_most_64_kb_in_redis_to_its_end(svc, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Issue 13 for the longest games (``TO 1000``: some 30 hands): the head, which grows with each hand, keeps
     the message ids as 64-bit digests, column by column (format 2 of ``service.store.base.pack_log``).
@@ -176,6 +180,7 @@ def test_a_game_to_1000_keeps_at_most_64_kb_in_redis_to_its_end(svc, monkeypatch
     assert verify_game(svc, gid)["ok"] and state(cold(svc, gid)) == state(final)
 
 
+@pytest.mark.slow
 def test_a_retry_known_only_by_its_digest_in_the_head_or_archive_is_a_duplicate(svc, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A game's outbox is compacted with the consumed ids of its sent messages (once a hand, and when it ends);
     the head and the archive keep each message id as its digest, which still tells a retry of an early move (a

@@ -12,6 +12,8 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from service.conversation_port import command_text
 from service.store import Store, game_owner
 from tests.conftest import spawn_worker
@@ -19,6 +21,8 @@ from tests.service.chooser import choose
 from tests.service.helpers import local_messages, post_sms, wait_for, wait_handled
 from tests.service.test_crash_and_races import own_app, started_game
 from tests.service.test_sms_game import ALICE, BOB, load_game
+
+pytestmark = pytest.mark.slow
 
 
 def test_three_concurrent_handlings_of_each_move_send_each_entry_once(redis_url, svc, app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -39,6 +39,7 @@ def app_on(r: RedisProc, tmp_path: Path, session_app, **more):  # type: ignore[n
     return app, queue
 
 
+@pytest.mark.slow
 def test_a_text_posted_while_redis_is_down_is_applied_once_when_it_returns(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
     web, queue = app_on(own_redis, tmp_path, app)
     svc = web.extensions["slowspades"]

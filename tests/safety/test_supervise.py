@@ -38,6 +38,7 @@ def child(starts: Path, seconds: int = 60) -> list[str]:
     return ["sh", "-c", f"echo $$ >> {starts}; exec sleep {seconds}"]
 
 
+@pytest.mark.slow
 def test_a_process_that_dies_is_started_again(tmp_path: Path) -> None:
     starts = tmp_path / "starts"
     sup = supervise(tmp_path, "--", *child(starts))
@@ -51,6 +52,7 @@ def test_a_process_that_dies_is_started_again(tmp_path: Path) -> None:
     assert "exited with -9" in (tmp_path / "out.log").read_text()
 
 
+@pytest.mark.slow
 def test_a_process_that_stops_touching_its_alive_file_is_restarted(tmp_path: Path) -> None:
     starts = tmp_path / "starts"
     sup = supervise(tmp_path, "--alive-file", str(tmp_path / "alive"), "--alive-within", "2", "--",

@@ -17,6 +17,7 @@ import time
 import uuid
 from pathlib import Path
 
+import pytest
 import redis as redis_lib
 from kombu import Connection
 
@@ -25,6 +26,8 @@ from tests.conftest import worker_env
 from tests.waiting import wait_for
 
 from .redis_proc import RedisProc
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 RESTARTS = 3

@@ -95,6 +95,13 @@ def wait_handled(svc: Services, message_id: str, timeout: float = 15.0) -> None:
     wait_for(lambda: (inbound(svc, message_id) or {}).get("status") == "done", timeout, f"{message_id} handled")
 
 
+def worker_idle(app: Any, timeout: float = 15.0) -> None:
+    """Until the app's worker has nothing waiting or being run (:func:`tests.conftest.wait_worker_idle`)."""
+    from tests.conftest import wait_worker_idle
+
+    wait_worker_idle(app.config["BROKER_URL"], app.config["QUEUE"], timeout)
+
+
 def wait_outbox_settled(svc: Services, timeout: float = 15.0) -> None:
     """Until no outbox entry is queued or being sent."""
     def settled() -> bool:

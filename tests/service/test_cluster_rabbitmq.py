@@ -45,7 +45,9 @@ def _rabbitmq_up() -> bool:
         return False
 
 
-@pytest.fixture(scope="module")
+# session-scoped (in this module): the xdist worker running this group may run other tests between these two;
+# the cluster and the worker process are started once, stopped at the session's end
+@pytest.fixture(scope="session")
 def rabbit() -> str:
     if not _rabbitmq_up():
         if os.environ.get("SLOWSPADES_TEST_REQUIRE_RABBITMQ") == "1":
@@ -54,7 +56,7 @@ def rabbit() -> str:
     return AMQP
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def own_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[test_cluster.Cluster]:
     """A cluster of this module's own: the failover test changes which nodes are masters."""
     c = test_cluster.start(tmp_path_factory.mktemp("failover-cluster"))
@@ -62,7 +64,7 @@ def own_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[test_clust
     c.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def stack(rabbit: str, own_cluster: test_cluster.Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The web app (its Flask test client) and a real worker process, on the cluster and RabbitMQ."""
     d = tmp_path_factory.mktemp("stack")
@@ -149,7 +151,9 @@ def test_a_master_killed_mid_game_loses_no_acknowledged_move(stack: Any) -> None
     gids = [_start(client, svc, a, b) for a, b in players]
     acked: dict[str, list[str]] = {g: [] for g in gids}
     errors: list[str] = []
-    threads = [threading.Thread(target=_play, args=(client, svc, g, p, 30, acked[g], errors), daemon=True)
+    # 15 moves a game (there were 30): the master is killed after 12 of the 60, the rest are played across the
+    # failover and after it
+    threads = [threading.Thread(target=_play, args=(client, svc, g, p, 15, acked[g], errors), daemon=True)
                for g, p in zip(gids, players)]
     for t in threads:
         t.start()

@@ -39,6 +39,7 @@ def started_game(svc, gid: str = "g-crash", players: tuple[str, str] = (ALICE, B
     return gid
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("point", ["before_append", "after_append"])
 def test_worker_killed_mid_move_applies_the_move_exactly_once(point, redis_url, svc, app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     queue = "kill-" + uuid.uuid4().hex[:6]
@@ -118,6 +119,7 @@ def test_two_deciders_racing_on_one_version_one_wins_the_other_redecides(svc, mo
     assert len(ended) == 1
 
 
+@pytest.mark.slow
 def test_two_worker_processes_on_many_games_keep_every_game_consistent(redis_url, svc, app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Each game gets a move, the same move again (a duplicate), and the other player's resignation, at once."""
     queue = "race-" + uuid.uuid4().hex[:6]

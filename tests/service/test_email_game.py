@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from service.conversation_port import command_text
 from service.lifecycle.invitations import game_id_for
 from tests.backends import BOTH
@@ -18,6 +20,7 @@ def mails_to(smtp_server, who):  # type: ignore[no-untyped-def]
     return [m for _f, rcpts, m in smtp_server.messages if who in rcpts]
 
 
+@pytest.mark.slow
 def test_sms_player_against_email_player(client, svc, smtp_server, celery_worker) -> None:  # type: ignore[no-untyped-def]
     resp, mid = post_sms(client, ALICE, f"NEW {DANA} TO 150")
     wait_handled(svc, mid)

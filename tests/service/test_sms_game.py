@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
 from chat import is_gsm7
 from service.conversation_port import command_text
 from service.lifecycle.invitations import game_id_for
@@ -68,6 +70,7 @@ def play_out(client, svc, gid, addresses, max_moves: int = 5000) -> int:  # type
         assert moves < max_moves
 
 
+@pytest.mark.slow
 def test_a_complete_game_between_two_sms_players(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
     t0 = time.monotonic()
     gid = start_sms_game(client, svc)

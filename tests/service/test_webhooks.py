@@ -20,6 +20,7 @@ from .helpers import (
     twilio_sign,
     wait_handled,
     wait_outbox_settled,
+    worker_idle,
 )
 from .test_sms_game import ALICE, BOB, load_game, start_sms_game
 
@@ -58,7 +59,7 @@ def test_shared_key_signatures_with_hmac_sha256(client, svc, app) -> None:  # ty
                                                      **settings}).status_code == 403
 
 
-def test_a_webhook_delivered_twice_is_applied_once(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+def test_a_webhook_delivered_twice_is_applied_once(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
     gid = start_sms_game(client, svc)
     game = load_game(svc, gid)
     mover = (ALICE, BOB)[game.movers[0]]
@@ -70,7 +71,7 @@ def test_a_webhook_delivered_twice_is_applied_once(client, svc, celery_worker) -
     wait_handled(svc, mid)
     r3, _ = post_sms(client, mover, "DRAW", sid=sid)  # a late retry
     assert r3.status_code == 200
-    time.sleep(0.3)
+    worker_idle(app)  # whatever the retry queued is done
     wait_outbox_settled(svc)
     assert svc.store.version(gid) == before + 1
     assert [e.message_id for e in svc.store.load(gid)].count(mid) == 1
@@ -92,7 +93,7 @@ def test_a_retry_of_a_handled_message_changes_nothing(client, svc, celery_worker
     r, _ = post_sms(client, mover, "DRAW", sid=sid)  # Twilio retries
     assert r.status_code == 200
     assert handle_inbound(svc, mid, mover).outcome == "duplicate"  # the task delivered again
-    time.sleep(0.3)
+    worker_idle(app)  # whatever the retry queued is done
     wait_outbox_settled(svc)
     assert svc.store.version(gid) == before + 1
     assert [e.message_id for e in svc.store.load(gid)].count(mid) == 1
@@ -100,7 +101,7 @@ def test_a_retry_of_a_handled_message_changes_nothing(client, svc, celery_worker
     assert inbound(svc, mid) == {"status": "done"}
 
 
-def test_a_mail_retry_of_a_handled_message_is_a_duplicate(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+def test_a_mail_retry_of_a_handled_message_is_a_duplicate(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
     r1, mid = post_email(client, "dana@example.org", "play@spades.example.test", "HELP", message_id="shr@x")
     assert r1.status_code == 200
     wait_handled(svc, mid)
@@ -109,7 +110,7 @@ def test_a_mail_retry_of_a_handled_message_is_a_duplicate(client, svc, celery_wo
     sent = len(local_messages(svc))
     r2, _ = post_email(client, "dana@example.org", "play@spades.example.test", "HELP", message_id="shr@x")
     assert r2.get_json()["status"] == "duplicate"
-    time.sleep(0.3)
+    worker_idle(app)  # whatever the retry queued is done
     wait_outbox_settled(svc)
     assert len(local_messages(svc)) == sent
 
