@@ -213,7 +213,8 @@ def main() -> None:
             app = create_app({"REDIS_URL": url, "BROKER_URL": url, "PUBLIC_BASE_URL": BASE,
                               "TWILIO_AUTH_TOKEN": TOKEN, "TWILIO_ACCOUNT_SID": "", "SMTP_HOST": "",
                               "DEALER_SEED": "1", "DELIVERY": "local", "QUEUE": "trace",
-                              "LIMIT_MESSAGES_PER_MINUTE": 0, "SMS_DAILY_CAP": 0, "SPOOL_DIR": tmp})
+                              "LIMIT_MESSAGES_PER_MINUTE": 0, "SMS_DAILY_CAP": 0, "SPOOL_DIR": tmp,
+                              "SMS_FICTIONAL_NUMBERS": True})
             svc = app.extensions["slowspades"]
             a, b = Player(app, "+15557770001"), Player(app, "+15557770002")
             a.send("NEW " + b.number)
