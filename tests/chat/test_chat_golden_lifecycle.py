@@ -50,6 +50,7 @@ CONTEXTS: dict[str, list[dict]] = {
     "invite": [{"opp": NAME, "days": 1, "target": 500, "bags_rule": False, "floor": None},
                {"opp": NAME, "days": 3, "target": 300, "bags_rule": True, "floor": -200}],
     "invite_expired": [{"opp": NAME}],
+    "level_limit": [{"reason": "easiest"}, {"reason": "hardest"}, {"reason": "person", "opp": NAME}],
     "invite_refused": [{"reason": "stopped", "text": "+4791234567"}, {"reason": "self", "text": ""},
                        {"reason": "bad_address", "text": "12"}],
     "invite_sent": [{"opp": NAME, "days": 1}, {"opp": NAME, "days": 3}],
