@@ -167,10 +167,14 @@ def test_rematch_keeps_the_level_and_easier_or_harder_steps_it(svc) -> None:  # 
              ("REMATCH HARDER", "level_limit", "bot:hard"), ("REMATCH EASIER", "started", "bot:normal"),
              ("REMATCH EASIER", "started", "bot:easy"), ("REMATCH EASIER", "level_limit", "bot:easy"),
              ("REMATCH", "started", "bot:easy")]
+    ends = {"normal": "REMATCH to play again, REMATCH EASIER or REMATCH HARDER for another level.",
+            "hard": "REMATCH to play again, REMATCH EASIER for another level.",
+            "easy": "REMATCH to play again, REMATCH HARDER for another level."}
     for text, outcome, seat in steps:
         games = svc.players.games(ALICE)
-        if svc.store.meta(games[0])["status"] == "active":  # the game before: over
+        if svc.store.meta(games[0])["status"] == "active":  # the game before: over, and its end says what may follow
             _resign(svc, ALICE)
+            assert local(svc, ALICE)[-1]["body"].endswith(ends[_computer(svc, ALICE).split(":")[1]])
         res = lifecycle_command(svc, ALICE, text)
         assert res.outcome == outcome, (text, res)
         assert len(svc.players.games(ALICE)) == len(games) + (outcome == "started")  # at the limit: no game

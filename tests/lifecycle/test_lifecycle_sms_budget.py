@@ -92,6 +92,7 @@ def test_hand_and_game_summaries_fit_two_segments(case: str, lang: str) -> None:
     for reason in ("score", "floor", "resigned", "timeout"):
         ended = to_dict(GameEnded(winner=0, scores=(-1234, -1180), reason=reason, hands=41))
         for seat in (0, 1):
-            text = summaries.render_game(summaries.game_summary(ended, seat, LONG, LABEL), lang, "sms").text
-            assert is_gsm7(text) and segments(text) <= 2, f"{segments(text)} segments: {text!r}"
-            assert "1234" in text and "1180" in text
+            for opp, level in ((LONG, None), ("Bot", "easy"), ("Bot", "normal"), ("Bot", "hard")):  # the computer: levels
+                text = summaries.render_game(summaries.game_summary(ended, seat, opp, LABEL, level), lang, "sms").text
+                assert is_gsm7(text) and segments(text) <= 2, f"{segments(text)} segments: {text!r}"
+                assert "1234" in text and "1180" in text
