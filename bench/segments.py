@@ -1,7 +1,8 @@
 """SMS segments per hand, per language: complete games between two players through the conversation layer.
 
 First the HELP reply and the welcome (the first SMS a new number gets) of every language, with their length and
-segments (goal: one segment each, issue 28). Then the games: players are ``spades.bots`` ``basic`` bots when that
+segments (goal: one segment each, issue 28), and the first message of a game against the computer before and since
+it names its level (issue 25). Then the games: players are ``spades.bots`` ``basic`` bots when that
 module exists, else random legal replies (seeded). Every message both players receive is rendered as an SMS
 (``chat.simulate``) and its segments counted, and any SMS that is not GSM-7. The games are played as the service
 plays them (a simultaneous draw, forced cards played for the player, a decided hand played out, the hand's summary
@@ -59,11 +60,40 @@ def first_messages() -> None:
     print()
 
 
+def first_against_computer() -> None:
+    """The first message of a game against the computer (``NEW BOT``, the ``normal`` level), as before the levels
+    (no level named) and now (the level and the three NEW BOT commands): the turn prompt when the player draws
+    first, the start alone when the computer does (it makes its double nil choice first). Characters/segments."""
+    from chat.messages import prompt
+    from spades.dealer import Dealer
+    from spades.events import redact
+    from spades.game import fold, new_game, view
+
+    print(f"{'lang':5} {'player first':>20} {'computer first':>20}   (before -> now, characters/segments)")
+    for lang in LANGUAGES:
+        cells = []
+        for first in (0, 1):  # the player is seat 0
+            seed = next(s for s in range(100) if Dealer(seed=s).first_player() == first)
+            events = new_game("first", dealer=Dealer(seed=seed))
+            game = fold(events)
+            sizes = []
+            for level in (None, "normal"):
+                if first == 0:
+                    r = prompt(view(game, 0), lang, "sms", [redact(e, 0) for e in events], "Bot", "", level)
+                else:
+                    r = render("game_started", lang, "sms", label="", opp="Bot", first="opp", target=500, level=level)
+                sizes.append(f"{len(r.text)}/{r.segments}")
+            cells.append(" -> ".join(sizes))
+        print(f"{lang:5}" + "".join(f" {c:>20}" for c in cells))
+    print()
+
+
 def main(argv: list[str]) -> None:
     games = int(argv[0]) if argv and argv[0].isdigit() else 5
     ask = "--no-dn-question" not in argv
     mode = ALTERNATE if "--alternate" in argv else SERVICE
     first_messages()
+    first_against_computer()
     chooser, who = _chooser(0)
     # random bidders rarely reach 500: play a fixed number of hands per game then
     max_hands = None if who.startswith("spades.bots") else 6

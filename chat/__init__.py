@@ -18,13 +18,14 @@ Parsing
     honoured by the service itself. ``dn_setting`` flag False = "never ask DN, DRAW at once".
 
 Turn messages (call for BOTH seats after every decided command)
-    ``message_for(view, lang, channel, events, opponent_name, game_label="") -> Rendered | None``:
+    ``message_for(view, lang, channel, events, opponent_name, game_label="", level=None) -> Rendered | None``:
     the turn prompt if ``view`` is to move, else a notice when the events tell the waiting
     player something new (end of hand, end of game), else None. ``events`` = the
     ``spades.events.redact(e, seat)`` dicts since the last message actually SENT to that seat
     (keep a per-seat cursor; do not advance it when nothing is sent, so news accumulate).
-    ``prompt(view, lang, channel, events=None, opponent_name="", game_label="") -> Rendered``:
-    force the prompt (``HAND``; ``events=None`` = resend from the view alone).
+    ``prompt(view, lang, channel, events=None, opponent_name="", game_label="", level=None) -> Rendered``:
+    force the prompt (``HAND``; ``events=None`` = resend from the view alone). ``level``: the computer's level
+    (``easy``, ``normal``, ``hard``) when it is the opponent, which the game's first message names.
     ``notice(...) -> Rendered | None``: the waiting player's part alone.
     D3 flow: at a player's first draw decision of a hand the prompt offers ``DN`` or ``DRAW``;
     when the player's standing setting is off, the service sends ``DeclineDoubleNil`` itself

@@ -196,21 +196,22 @@ def context(view: PlayerView, events: Sequence[dict[str, Any]] | None, opponent_
 
 
 def prompt(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]] | None = None,
-           opponent_name: str = "", game_label: str = "") -> Rendered:
+           opponent_name: str = "", game_label: str = "", level: str | None = None) -> Rendered:
     """The message for the player of ``view``: their turn prompt, or where the game stands while they wait.
 
     ``events``: the redacted events (``spades.events.redact(e, view.seat)``) since the last message
     sent to this player, so the prompt tells what happened meanwhile (the opponent's card or
     decision, the last trick, the hand's result). ``None`` means a resend (``HAND``): the prompt
     tells what the view holds. ``game_label`` (e.g. ``"#2"``) prefixes the message when the
-    player has several games. The returned :attr:`Rendered.replies` are the replies offered.
+    player has several games. ``level``: the computer's level when it is the opponent (``spades.bots.LEVELS``),
+    which the game's first message names. The returned :attr:`Rendered.replies` are the replies offered.
     """
     name = situation(view)
     ctx = context(view, events, opponent_name, game_label, channel)
     replies = replies_for(view, lang) if view.my_turn else ()
     if channel == "sms":  # as the SMS writes them (Greek in GSM capitals)
         replies = tuple(finish_sms(r, lang) for r in replies)
-    return render(name, lang, channel, replies=replies, **ctx)
+    return render(name, lang, channel, replies=replies, level=level, **ctx)
 
 
 _NEWS_FOR_WAITING = ("hand_scored", "game_ended")
@@ -236,11 +237,11 @@ def notice(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str,
 
 
 def message_for(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]],
-                opponent_name: str = "", game_label: str = "") -> Rendered | None:
+                opponent_name: str = "", game_label: str = "", level: str | None = None) -> Rendered | None:
     """What to send the player of ``view`` after a move: the prompt if they are to move, else the
-    :func:`notice` (or None). Call it for both players after every decided command."""
+    :func:`notice` (or None). Call it for both players after every decided command. ``level``: see :func:`prompt`."""
     if view.phase != "over" and view.my_turn:
-        return prompt(view, lang, channel, events, opponent_name, game_label)
+        return prompt(view, lang, channel, events, opponent_name, game_label, level)
     return notice(view, lang, channel, events, opponent_name, game_label)
 
 

@@ -54,7 +54,9 @@ class Intent:
 
     * ``play``: ``card``; ``exchange``: ``cards`` (0 to any number; the engine checks 0-3);
       ``bid``: ``number`` (0 is nil; out-of-range numbers are left to the engine);
-    * ``lang``: ``arg`` = a supported language code; ``new``: ``arg`` = ``"BOT"``, an
+    * ``lang``: ``arg`` = a supported language code; ``rematch``: ``arg`` = ``"easier"`` or ``"harder"``
+      (the computer one level down or up) or None; ``new``: ``arg`` = ``"BOT"`` (``"BOT EASY"``,
+      ``"BOT NORMAL"``, ``"BOT HARD"``: the computer's level), an
       E.164-ish phone number (``+33612345678``) or an email address, and ``rules``;
       ``remind`` / ``auto`` / ``autoplay`` / ``dn_setting``: ``flag`` (True = on; ``dn_setting`` on =
       "ask me DN or DRAW at each hand", off = "always DRAW"); ``pause``: ``number`` (days,
@@ -434,8 +436,17 @@ def _flag(rest: list[str], lang: str) -> bool | None:
     return None
 
 
-#: NEW BOT EASY, in every language (the Greek word in the lookalike Latin capitals the parser reads).
-_EASY = frozenset(normalize(w) for w in ("EASY", "FACILE", "LETT", "MUDAH", "ΕΥΚΟΛΟ", "ΕΎΚΟΛΟ"))
+#: NEW BOT EASY, NEW BOT NORMAL (the same as NEW BOT) and NEW BOT HARD, the computer's levels
+#: (:data:`spades.bots.LEVELS`), in every language, normalised as the words they are compared with.
+_EASY = frozenset(normalize(w) for w in ("EASY", "FACILE", "LETT", "MUDAH", "GAMPANG", "ΕΥΚΟΛΟ", "ΕΎΚΟΛΟ"))
+_NORMAL = frozenset(normalize(w) for w in ("NORMAL", "NORMALE", "BIASA", "ΚΑΝΟΝΙΚΟ", "ΚΑΝΟΝΙΚΌ"))
+_HARD = frozenset(normalize(w) for w in ("HARD", "DIFFICILE", "DUR", "VANSKELIG", "SULIT", "SUSAH", "ΔΥΣΚΟΛΟ",
+                                         "ΔΎΣΚΟΛΟ"))
+#: REMATCH EASIER / REMATCH HARDER: the computer one level down or up, in every language.
+_EASIER = frozenset(normalize(w) for w in ("EASIER", "PLUS FACILE", "LETTERE", "LEBIH MUDAH", "LEBIH GAMPANG",
+                                           "ΠΙΟ ΕΥΚΟΛΟ", "ΠΙΟ ΕΎΚΟΛΟ", "ΕΥΚΟΛΟΤΕΡΟ", "ΕΥΚΟΛΌΤΕΡΟ"))
+_HARDER = frozenset(normalize(w) for w in ("HARDER", "PLUS DIFFICILE", "PLUS DUR", "VANSKELIGERE", "LEBIH SULIT",
+                                           "LEBIH SUSAH", "ΠΙΟ ΔΥΣΚΟΛΟ", "ΠΙΟ ΔΎΣΚΟΛΟ", "ΔΥΣΚΟΛΟΤΕΡΟ", "ΔΥΣΚΟΛΌΤΕΡΟ"))
 #: The house-rule words after NEW, in every language, normalised as the words they are compared with (a Greek word
 #: written as typed would never match: normalising turns its look-alike capitals into Latin ones).
 _BAGS = frozenset(normalize(w) for w in ("BAGS", "NILBAGS", "NIL BAGS", "SACS", "POSER", "KANTONG", "ΣΑΚΟΥΛΕΣ"))
@@ -445,7 +456,7 @@ _TARGET = frozenset(normalize(w) for w in ("TO", "TARGET", "A", "JUSTE", "TIL", 
 
 
 def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
-    """NEW <phone | email | BOT [EASY]> [BAGS] [FLOOR [n]] [TO n] [ALT] (ALT: strict alternation in the draw, RULES D11)."""
+    """NEW <phone | email | BOT [EASY | NORMAL | HARD]> [BAGS] [FLOOR [n]] [TO n] [ALT] (ALT: strict alternation in the draw, RULES D11)."""
     table = _TABLES[lang]
     address: str | None = None
     failed_nil_bags, floor, target = False, None, 500
@@ -473,8 +484,12 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
             address = ("+" if plus else "") + num
         elif address is None and table.get(n) == "bot":
             address = "BOT"
-        elif address == "BOT" and n in _EASY:  # NEW BOT EASY: the computer's easy strategy
+        elif address == "BOT" and n in _EASY:  # NEW BOT EASY: the computer's easy level
             address = "BOT EASY"
+        elif address == "BOT" and n in _HARD:  # NEW BOT HARD: its strongest
+            address = "BOT HARD"
+        elif address == "BOT" and n in _NORMAL:  # NEW BOT NORMAL: NEW BOT said in full
+            address = "BOT NORMAL"
         elif n in _BAGS:
             failed_nil_bags = True
         elif n in _FLOOR:
@@ -543,6 +558,8 @@ def parse(text: str | None, lang: str = "en") -> Intent:
     if kind in ("keep", "discard", "draw", "hand", "score", "rules", "resign", "yes", "no", "games", "claim",
                 "rematch", "web") and not rest:
         return say(kind)
+    if kind == "rematch" and len(rest) <= 2 and " ".join(rest) in _EASIER | _HARDER:
+        return say("rematch", arg="easier" if " ".join(rest) in _EASIER else "harder")
     if kind == "double_nil":
         flag = _flag(rest, lang)
         if rest and flag is not None and len(rest) == 1:

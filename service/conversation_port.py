@@ -38,9 +38,10 @@ def parse_text(text: str, lang: str = "en", channel: str = "sms") -> Intent:
 
 
 def turn_message(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]],
-                 opponent: str, label: str = "") -> Rendered | None:
-    """``chat.message_for``: the prompt if the player is to move, news worth a message, else None."""
-    return chat.message_for(view, lang, channel, events, opponent, label)
+                 opponent: str, label: str = "", level: str | None = None) -> Rendered | None:
+    """``chat.message_for``: the prompt if the player is to move, news worth a message, else None (``level``:
+    the computer's, when it is the opponent: the game's first message names it)."""
+    return chat.message_for(view, lang, channel, events, opponent, label, level)
 
 
 def move_news(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]], opponent: str,

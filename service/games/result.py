@@ -58,6 +58,7 @@ class Outcome(StrEnum):
     INVITE_REFUSED = "invite_refused"
     INVITE_EXPIRED = "invite_expired"
     STARTED = "started"
+    LEVEL_LIMIT = "level_limit"  # REMATCH EASIER / HARDER with no such level: nothing started
     DECLINED = "declined"
     STOPPED = "stopped"
     # the abuse limits (service.limits), each with its own reply

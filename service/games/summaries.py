@@ -17,6 +17,7 @@ from chat.render import Rendered
 from spades.events import AUTO_DECIDED, Event, to_dict
 
 from ..context import Services
+from . import levels
 from .outbox import entry, render
 from .players import label_of as game_label
 from .players import name_of
@@ -74,8 +75,10 @@ def summaries_from_events(events: Sequence[dict[str, Any]], seat: int, opponent_
     return out
 
 
-def game_summary(game_ended: dict[str, Any], seat: int, opponent_name: str, label: str = "") -> dict[str, Any]:
-    """The ``game_summary`` context: winner, final score, hands played, why it ended."""
+def game_summary(game_ended: dict[str, Any], seat: int, opponent_name: str, label: str = "",
+                 level: str | None = None) -> dict[str, Any]:
+    """The ``game_summary`` context: winner, final score, hands played, why it ended; ``level``: the computer's,
+    when it was the opponent (the summary says how to play it again one level down or up)."""
     scores = game_ended["scores"]
     return {
         "label": (label.strip() + " ") if label else "",
@@ -85,6 +88,7 @@ def game_summary(game_ended: dict[str, Any], seat: int, opponent_name: str, labe
         "hands": game_ended["hands"],
         "reason": game_ended["reason"],
         "opp": opponent_name,
+        "level": level,
     }
 
 
@@ -119,7 +123,8 @@ def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[
         ended = next((d for d in dicts if d.get("type") == "game_ended"), None)
         if ended is not None:
             e = entry(svc, address, "game_summary", game_id=game_id, seat=seat, meta=meta,
-                      meta_updates=meta_updates, **game_summary(ended, seat, opp, shown))
+                      meta_updates=meta_updates,
+                      **game_summary(ended, seat, opp, shown, levels.level_of(meta.get(f"seat{1 - seat}", ""))))
             if e:
                 out.append(e)
     return out

@@ -20,12 +20,12 @@ from .. import conversation_port as port
 from ..addresses import address_kind
 from ..context import Services
 from ..store import keys
-from . import summaries
+from . import levels, summaries
 from .outbox import outbound
 from .players import PlayerInfo, info_of, players_info, resolve_labels, seats
 
 _HAND_ENDS = ("hand_scored", "game_ended")
-BOT_STRATEGY = "basic"  # the computer's strategy (service.lifecycle.bot.STRATEGY)
+BOT_STRATEGY = "basic"  # the draw decisions of a computer's seat from before the levels (service.games.levels)
 
 
 def stored_since(svc: Services, game_id: str, since: int, before: int, recent: tuple[Event, ...] = ()) -> list[Event]:
@@ -50,7 +50,7 @@ def auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game,
             address = meta.get(f"seat{seat}", "")
             if keys.is_bot(address):
                 if game.rules.simultaneous_draw and game.dn_decided[seat]:
-                    command = bots.get(BOT_STRATEGY).choose(view(game, seat))
+                    command = bots.get(levels.drawer(address, BOT_STRATEGY)).choose(view(game, seat))
             elif view(game, seat).double_nil_offer and not info_of(infos, address, svc.config).flag("dn", True):
                 command = DeclineDoubleNil(seat)
             if command is not None:
@@ -109,7 +109,8 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         lang, channel = me.lang, address_kind(address)
         opp = info(1 - seat).name
         label = me.labels[game_id]
-        rendered = port.turn_message(shown, lang, channel, news, opp, label)
+        level = levels.level_of(info(1 - seat).address)  # the computer's, when it is the opponent
+        rendered = port.turn_message(shown, lang, channel, news, opp, label, level)
         kind = "update"
         if rendered is None and seat == actor and shown.phase == "draw" and shown.movers and game.rules.simultaneous_draw:
             rendered = port.resend(shown, lang, channel, opp, label)  # done drawing: waits for the opponent
@@ -120,7 +121,7 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         if rendered is None and everyone:
             rendered = port.render_message("game_started", lang, channel, label=(label + " ").lstrip(), opp=opp,
                                            first="me" if game.first_player == seat else "opp",
-                                           target=game.rules.target)
+                                           target=game.rules.target, level=level)
         if rendered is not None:
             outbox.append(outbound(svc, address, rendered, game_id=game_id, seat=seat, meta=meta,
                                    meta_updates=updates, kind=kind))

@@ -1,8 +1,10 @@
-"""The computer opponent (``NEW BOT``, ``NEW BOT EASY``) and ``AUTO`` moves, played by ``spades.bots``.
+"""The computer opponent (``NEW BOT EASY``, ``NEW BOT``, ``NEW BOT HARD``) and ``AUTO`` moves, played by ``spades.bots``.
 
-``NEW BOT`` and ``AUTO ON`` play the strong strategy (``pimc``, :mod:`spades.bots.montecarlo`: its
-decisions take a bounded time, so a move of the computer's holds a worker no longer than any move);
-``NEW BOT EASY`` plays ``basic``. The computer's seat names its strategy (``bot:pimc``, ``bot:basic``).
+The computer plays at the level chosen (:data:`spades.bots.LEVELS`: ``easy``, ``normal``, ``hard``), which its
+seat names (``bot:easy``, ``bot:normal``, ``bot:hard``; :mod:`service.games.levels`); a seat from before the
+levels names its strategy (``bot:pimc``, ``bot:basic``) and plays as it did. ``AUTO ON`` plays the strong
+strategy (``pimc``, :mod:`spades.bots.montecarlo`: its decisions take a bounded time, so a move of the
+computer's holds a worker no longer than any move).
 A bot move is keyed by the game version it was decided for, so the Celery task and the
 beat's backstop may both try it: the move is made once, and not at all once stale.
 """
@@ -20,13 +22,7 @@ from ..games.moves import service_move
 from ..games.result import Result
 from ..store import keys
 
-STRATEGY = "pimc"  # NEW BOT, and AUTO ON for an absent player
-EASY = "basic"  # NEW BOT EASY
-
-
-def address_for(name: str) -> str:
-    """The computer's seat address when it plays strategy ``name``."""
-    return keys.BOT_PREFIX + name
+STRATEGY = "pimc"  # AUTO ON for an absent player (and a computer's seat naming no known strategy)
 
 
 def strategy_of(address: str) -> str:

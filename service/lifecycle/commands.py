@@ -12,11 +12,10 @@ from chat import render as chat_render
 from ..addresses import SMS, address_kind
 from ..context import Services
 from ..conversation_port import render_message
-from ..games import outbox
+from ..games import levels, outbox
 from ..games.moves import player_move
 from ..games.players import label_of, lang_of, name_of, seat_of
 from ..games.result import Outcome, Result
-from ..store import keys
 from . import invitations, optout, reminders, routing, timeouts
 
 RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms nothing
@@ -175,7 +174,9 @@ def _resign(svc: Services, m: Message, gid: str) -> Result:
 
 
 def rematch(svc: Services, m: Message) -> Result:
-    """``REMATCH``: the same opponent and house rules again (an invitation, or at once against the computer)."""
+    """``REMATCH``: the same opponent and house rules again (an invitation, or at once against the computer, at
+    its level); ``REMATCH EASIER`` / ``HARDER``: the computer one level down or up (none past the easiest or the
+    hardest, nor against a person: a reply says so, and no game starts)."""
     gid = m.token_game or routing.resolve(svc, m.sender, m.said.game, statuses=("over",)).game_id
     meta = svc.store.meta(gid) if gid else {}
     seat = seat_of(meta, m.sender) if gid else None
@@ -183,6 +184,16 @@ def rematch(svc: Services, m: Message) -> Result:
         return _no_such_game(svc, m)
     opponent = meta.get(f"seat{1 - seat}", "")
     rules = invitations.rules_of(meta)
-    if keys.is_bot(opponent):
-        return invitations.start_bot_game(svc, m.message_id, m.sender, rules)
+    level = levels.level_of(opponent)
+    if m.said.arg in ("easier", "harder"):
+        if level is None:
+            return outbox.reply(svc, m.sender, m.message_id, "level_limit", reason="person",
+                                opp=name_of(svc, opponent))
+        stepped = levels.step(level, -1 if m.said.arg == "easier" else 1)
+        if stepped is None:
+            return outbox.reply(svc, m.sender, m.message_id, "level_limit",
+                                reason="easiest" if m.said.arg == "easier" else "hardest")
+        level = stepped
+    if level is not None:
+        return invitations.start_bot_game(svc, m.message_id, m.sender, rules, level)
     return invitations.invite(svc, m.message_id, m.sender, opponent, rules)

@@ -6,8 +6,8 @@ invitation not answered within ``INVITE_TTL`` (default 3 days) expires and the i
 An address that is not a phone number or email address, the sender's own, or one that has
 sent STOP gets a clear refusal and no game.
 
-``NEW BOT`` starts a game against the computer at once (the strong ``pimc`` strategy; ``NEW BOT EASY``:
-``basic``); the computer's moves are
+``NEW BOT`` starts a game against the computer at once, at the ``normal`` level (``NEW BOT EASY``: ``easy``,
+``NEW BOT HARD``: ``hard``; :mod:`service.games.levels`); the computer's moves are
 made by a Celery task after ``BOT_DELAY`` seconds (see :mod:`workers.beat`).
 
 The game record (``{g:<id>}:meta``) holds ``rules`` (JSON of :class:`spades.events.HouseRules`),
@@ -26,7 +26,7 @@ from .. import limits
 from ..addresses import EMAIL, BadAddress, address_kind, parse_address
 from ..context import Services
 from ..conversation_port import render_message
-from ..games import outbox, status
+from ..games import levels, outbox, status
 from ..games.players import default_lang, is_stopped, lang_of, name_of, number_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.start import rules_of
@@ -34,7 +34,10 @@ from ..games.start import start as start_game
 from ..store import due as due
 from ..store import game_owner, keys
 from ..store.due import Item
-from . import bot, hooks, settings
+from . import hooks, settings
+
+#: What the parser reads after NEW (:func:`chat.parse.parse`) -> the computer's level.
+_BOT_LEVELS = {"BOT": levels.DEFAULT, "BOT NORMAL": "normal", "BOT EASY": "easy", "BOT HARD": "hard"}
 
 
 def game_id_for(message_id: str) -> str:
@@ -56,8 +59,8 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
     """``NEW <address | BOT>``: an invitation (or a game against the computer at once), or a refusal."""
     rules = rules or HouseRules()
     said = " ".join((target or "").upper().split())
-    if said in ("BOT", "BOT EASY"):
-        return start_bot_game(svc, message_id, sender, rules, bot.EASY if said == "BOT EASY" else bot.STRATEGY)
+    if said in _BOT_LEVELS:
+        return start_bot_game(svc, message_id, sender, rules, _BOT_LEVELS[said])
     try:
         invitee = parse_address(target, svc.config.get("DEFAULT_REGION", "US")).value
     except BadAddress:
@@ -138,13 +141,14 @@ def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], update
 
 
 def start_bot_game(svc: Services, message_id: str, sender: str, rules: HouseRules,
-                   strategy: str = bot.STRATEGY) -> Result:
-    """``NEW BOT`` (``NEW BOT EASY``): a game against the computer playing ``strategy``, under way at once."""
+                   level: str = levels.DEFAULT) -> Result:
+    """``NEW BOT`` (``NEW BOT EASY``, ``NEW BOT HARD``): a game against the computer at ``level``, under way at
+    once."""
     gid = game_id_for(message_id)
     done = svc.store.consumed(game_owner(gid), message_id)
     if done is not None:
         return Result(done, Outcome.DUPLICATE, gid)
-    meta = new_meta(svc, gid, sender, bot.address_for(strategy), rules, svc.store.clock.now_ms())
+    meta = new_meta(svc, gid, sender, levels.address_for(level), rules, svc.store.clock.now_ms())
     return start(svc, message_id, gid, meta, dict(meta))
 
 

@@ -172,3 +172,49 @@ def test_a_bare_autoplay_is_told_to_add_on_or_off(lang):
     example = re.search(r"AUTOPLAY (\S+?)\.", reply)  # AUTOPLAY ON, or PÅ in Norwegian
     assert example, reply
     assert (parse(example.group(0), lang).kind, parse(example.group(0), lang).flag) == ("autoplay", True), reply
+
+
+#: The computer's levels (issue 25): NEW BOT EASY / NEW BOT / NEW BOT HARD and REMATCH EASIER / HARDER, as a player
+#: of each language writes them (accents, case, the Greek of an SMS in GSM capitals with Latin look-alikes).
+LEVEL_WORDS = {
+    "en": (["NEW BOT EASY", "new bot easy"], ["NEW BOT", "new bot normal"], ["NEW BOT HARD", "challenge computer hard"],
+           ["REMATCH EASIER", "rematch easier"], ["REMATCH HARDER", "Rematch harder!"]),
+    "fr": (["NOUVELLE BOT FACILE", "nouvelle bot facile"], ["NOUVELLE BOT", "nouveau bot normal"],
+           ["NOUVELLE BOT DIFFICILE", "nouvelle bot dur", "NEW BOT HARD"],
+           ["REVANCHE PLUS FACILE", "revanche plus facile", "REMATCH EASIER"],
+           ["REVANCHE PLUS DIFFICILE", "revanche plus dur", "Revanche plus difficile."]),
+    "nb": (["NY BOT LETT", "ny bot lett"], ["NY BOT", "ny bot normal"], ["NY BOT VANSKELIG", "ny bot vanskelig"],
+           ["OMKAMP LETTERE", "omkamp lettere", "revansj lettere"], ["OMKAMP VANSKELIGERE", "omkamp vanskeligere"]),
+    "id": (["BARU BOT MUDAH", "baru bot gampang"], ["BARU BOT", "baru bot biasa"], ["BARU BOT SULIT", "baru bot susah"],
+           ["MAIN LAGI LEBIH MUDAH", "main lagi lebih mudah", "tanding ulang lebih mudah"],
+           ["MAIN LAGI LEBIH SULIT", "main lagi lebih susah", "tanding ulang lebih sulit"]),
+    "el": (["ΝΕΟ BOT ΕΥΚΟΛΟ", "νέο bot εύκολο", "NEO BOT EYKOΛO"], ["ΝΕΟ BOT", "νέο bot κανονικό"],
+           ["ΝΕΟ BOT ΔΥΣΚΟΛΟ", "νέο bot δύσκολο", "NEO BOT ΔYΣKOΛO"],
+           ["ΡΕΒΑΝΣ ΠΙΟ ΕΥΚΟΛΟ", "ρεβάνς πιο εύκολο", "PEBANΣ ΠIO EYKOΛO", "ρεβάνς ευκολότερο"],
+           ["ΡΕΒΑΝΣ ΠΙΟ ΔΥΣΚΟΛΟ", "ρεβάνς πιο δύσκολο", "PEBANΣ ΠIO ΔYΣKOΛO", "ρεβάνς δυσκολότερο"]),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(LEVEL_WORDS))
+def test_the_computers_levels_in_every_language(lang):
+    easy, normal, hard, easier, harder = LEVEL_WORDS[lang]
+    for texts, address in ((easy, "BOT EASY"), (hard, "BOT HARD")):
+        for text in texts:
+            intent = parse(text, lang)
+            assert (intent.kind, intent.arg) == ("new", address), (text, intent)
+    for text in normal:  # NEW BOT, or NEW BOT NORMAL said in full: the same level
+        intent = parse(text, lang)
+        assert intent.kind == "new" and intent.arg in ("BOT", "BOT NORMAL"), (text, intent)
+    for texts, step in ((easier, "easier"), (harder, "harder")):
+        for text in texts:
+            intent = parse(text, lang)
+            assert (intent.kind, intent.arg) == ("rematch", step), (text, intent)
+    assert parse(easier[0] + " 3", lang).is_unknown  # anything more is not understood, not a plain REMATCH
+    assert parse(normal[0] + " BAGS", lang).rules.failed_nil_bags  # house rules still follow the level
+    assert parse(hard[0] + " BAGS", lang).arg == "BOT HARD"
+
+
+def test_a_level_word_means_a_level_only_after_new_bot():
+    assert parse("NEW +4791234567 HARD").is_unknown  # not a level for a person
+    assert parse("NEW HARD").is_unknown
+    assert parse("REMATCH").arg is None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
@@ -90,7 +89,7 @@ def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, ce
         game = wait_for(humans_turn_or_over, timeout=60, what="the computer's move")
         if game.phase == "over":
             break
-        text = port.command_text(bot.choose(game, human, bot.EASY))  # the human plays fair cards too
+        text = port.command_text(bot.choose(game, human, "basic"))  # the human plays fair cards too
         _resp, mid = post_sms(client, ALICE, text)
         wait_handled(svc, mid)
         moves += 1
@@ -107,21 +106,112 @@ def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, ce
     told = local(svc, ALICE)
     # every hand's result in one message, not a separate summary (issue 14 case 9)
     assert not any(m["kind"] == "hand_summary" for m in told)
-    # (the hand's result in Norwegian: "Runde 3. Du: ...; Bot: ..." since the second review, issue 28)
-    assert all(sum(bool(re.search(rf"\bRunde {n}(\. Du:|: du )", m["body"])) for m in told) == 1
-               for n in range(1, len(game.history)))
+    assert all(sum(f"Runde {n}. Du:" in m["body"] for m in told) == 1 for n in range(1, len(game.history)))
     assert told[-1]["body"].startswith("Partiet er slutt:") and "OMKAMP" in told[-1]["body"]  # in Norwegian (+47)
     assert all(m["to"] == ALICE for m in local(svc))
 
 
-def test_new_bot_plays_the_strong_strategy_and_new_bot_easy_the_basic_one(svc) -> None:  # type: ignore[no-untyped-def]
-    """Issue 12: NEW BOT is the opponent worth playing (pimc); NEW BOT EASY keeps basic; AUTO ON plays pimc."""
+def _computer(svc, who: str, gid: str | None = None) -> str:  # type: ignore[no-untyped-def]
+    """The computer's seat address in ``who``'s game ``gid`` (their newest game if None)."""
+    meta = svc.store.meta(gid or svc.players.games(who)[0])
+    return meta["seat1"] if meta["seat0"] == who else meta["seat0"]
+
+
+def _resign(svc, who: str) -> None:  # type: ignore[no-untyped-def]
+    assert lifecycle_command(svc, who, "RESIGN").outcome == "confirm_resign"
+    assert lifecycle_command(svc, who, "YES").outcome == "resigned"
+
+
+def test_new_bot_easy_normal_and_hard_are_the_levels_and_auto_on_keeps_the_strong_player(svc) -> None:  # type: ignore[no-untyped-def]
+    """Issue 25: NEW BOT EASY, NEW BOT (normal), NEW BOT HARD; the seat names the level, which plays it."""
+    for who, text in ((ALICE, "NEW BOT EASY"), (BOB, "NEW BOT"), (CAROL, "NEW BOT HARD"), (DAVE, "NEW BOT NORMAL BAGS")):
+        assert lifecycle_command(svc, who, text).outcome == "started"
+    seats = {who: _computer(svc, who) for who in (ALICE, BOB, CAROL, DAVE)}
+    assert seats == {ALICE: "bot:easy", BOB: "bot:normal", CAROL: "bot:hard", DAVE: "bot:normal"}
+    assert [bot.strategy_of(seats[w]) for w in (ALICE, BOB, CAROL)] == ["easy", "normal", "hard"]
+    # AUTO ON for an absent person: the strong player, as before; seats of games begun before the levels play
+    # as they did; a seat naming no known strategy, the strong one
+    assert [bot.strategy_of(a) for a in (ALICE, "bot:pimc", "bot:basic", "bot:gone")] == ["pimc", "pimc", "basic", "pimc"]
+    # the computer moves at each level (the task's own function), and only its seat's moves
+    for who in (ALICE, BOB, CAROL, DAVE):
+        gid = svc.players.games(who)[0]
+        seat = 0 if svc.store.meta(gid)["seat0"] == seats[who] else 1
+        game = load(svc, gid)
+        if game.may_move(seat):
+            assert bot.move(svc, gid, seat, game.version).outcome == "applied"
+            assert load(svc, gid).version > game.version
+
+
+def test_a_game_begun_before_the_levels_plays_on_as_before(svc) -> None:  # type: ignore[no-untyped-def]
+    from service.lifecycle import invitations
+
+    for n, seat in enumerate(("bot:pimc", "bot:basic")):
+        gid = f"old{n}"
+        invitations.create_game(svc, gid, seat, ALICE if n == 0 else BOB, f"mid-old{n}")
+        game = load(svc, gid)
+        if game.may_move(0):  # the computer is seat 0: its strategy makes its move
+            assert bot.move(svc, gid, 0, game.version).outcome == "applied"
+    # REMATCH of such a game: the level nearest to the player it was (pimc: the strong one; basic: normal)
+    lifecycle_command(svc, ALICE, "LANG EN")
+    _resign(svc, ALICE)
+    assert lifecycle_command(svc, ALICE, "REMATCH").outcome == "started"
+    assert _computer(svc, ALICE) == "bot:hard"
+    _resign(svc, BOB)
+    assert lifecycle_command(svc, BOB, "REMATCH").outcome == "started"
+    assert _computer(svc, BOB) == "bot:normal"
+
+
+def test_rematch_keeps_the_level_and_easier_or_harder_steps_it(svc) -> None:  # type: ignore[no-untyped-def]
+    lifecycle_command(svc, ALICE, "LANG EN")
     assert lifecycle_command(svc, ALICE, "NEW BOT").outcome == "started"
-    assert lifecycle_command(svc, BOB, "NEW BOT EASY").outcome == "started"
-    seats = {}
+    first = [m for m in local(svc, ALICE) if m["kind"] == "update"][0]["body"]  # the game's first message
+    assert "New game vs Bot (normal), first to 500." in first and "Levels: NEW BOT EASY, NEW BOT, NEW BOT HARD." in first
+    steps = [("REMATCH", "started", "bot:normal"), ("REMATCH HARDER", "started", "bot:hard"),
+             ("REMATCH HARDER", "level_limit", "bot:hard"), ("REMATCH EASIER", "started", "bot:normal"),
+             ("REMATCH EASIER", "started", "bot:easy"), ("REMATCH EASIER", "level_limit", "bot:easy"),
+             ("REMATCH", "started", "bot:easy")]
+    ends = {"normal": "REMATCH to play again, REMATCH EASIER or REMATCH HARDER for another level.",
+            "hard": "REMATCH to play again, REMATCH EASIER for another level.",
+            "easy": "REMATCH to play again, REMATCH HARDER for another level."}
+    for text, outcome, seat in steps:
+        games = svc.players.games(ALICE)
+        if svc.store.meta(games[0])["status"] == "active":  # the game before: over, and its end says what may follow
+            _resign(svc, ALICE)
+            assert local(svc, ALICE)[-1]["body"].endswith(ends[_computer(svc, ALICE).split(":")[1]])
+        res = lifecycle_command(svc, ALICE, text)
+        assert res.outcome == outcome, (text, res)
+        assert len(svc.players.games(ALICE)) == len(games) + (outcome == "started")  # at the limit: no game
+        assert _computer(svc, ALICE) == seat, text
+        if outcome == "started":  # the new game's first message names its level
+            level = seat.split(":")[1]
+            assert f"New game vs Bot ({level})" in [m for m in local(svc, ALICE) if m["kind"] == "update"][-1]["body"]
+        else:
+            told = local(svc, ALICE)[-1]["body"]
+            assert told == ("The computer is already at its hardest: REMATCH to play it again." if "HARDER" in text
+                            else "The computer is already at its easiest: REMATCH to play it again.")
+    # the same REMATCH handled twice (a retried message): one game
+    from service.inbound import handle_inbound
+
+    from .helpers import inbound
+
+    _resign(svc, ALICE)
+    games = len(svc.players.games(ALICE))
+    mid = inbound(svc, ALICE, "REMATCH HARDER")
+    assert handle_inbound(svc, mid, ALICE).outcome == "started"
+    assert handle_inbound(svc, mid, ALICE).outcome == "duplicate"
+    assert len(svc.players.games(ALICE)) == games + 1 and _computer(svc, ALICE) == "bot:normal"
+
+
+def test_rematch_easier_against_a_person_says_levels_are_the_computers(svc) -> None:  # type: ignore[no-untyped-def]
     for who in (ALICE, BOB):
-        meta = svc.store.meta(svc.players.games(who)[0])
-        seats[who] = meta["seat1"] if meta["seat0"] == who else meta["seat0"]
-    assert seats == {ALICE: "bot:pimc", BOB: "bot:basic"}
-    assert [bot.strategy_of(a) for a in (seats[ALICE], seats[BOB], CAROL)] == ["pimc", "basic", "pimc"]
-    assert bot.strategy_of("bot:gone") == "pimc"  # a seat naming a strategy no longer known: the strong one
+        lifecycle_command(svc, who, "LANG EN")
+    lifecycle_command(svc, BOB, "NAME Bo")
+    start_game(svc, ALICE, BOB)
+    _resign(svc, ALICE)
+    told = len(local(svc, BOB))
+    res = lifecycle_command(svc, ALICE, "REMATCH HARDER")
+    assert res.outcome == "level_limit"
+    assert local(svc, ALICE)[-1]["body"] == ("REMATCH EASIER and REMATCH HARDER are for games against the computer: "
+                                             "REMATCH to play Bo again.")
+    assert len(local(svc, BOB)) == told  # no invitation
+    assert lifecycle_command(svc, ALICE, "REMATCH").outcome == "invited"

@@ -53,6 +53,8 @@ CASES: dict[str, tuple[int, list[dict[str, Any]]]] = {
     "opponent_stopped": (1, [dict(opp=LONG, label=LABEL + " ")]),
     "paused": (1, [dict(days=d, by_me=b, opp=LONG) for d in (0, 14) for b in (True, False)]),
     "tz_unknown": (1, [dict(text="America/Argentina/ComodRivadavia")]),
+    "level_limit": (1, [dict(reason="easiest"), dict(reason="hardest"), dict(reason="person", opp=LONG),
+                        dict(reason="person", opp="friend.with.a.long.address@example.com")]),
     "games": (2, [dict(games=[dict(label=f"#{n}", opp=LONG if n % 2 else "+4791234567", status="active", my_turn=n % 2,
                                     me=-1234, them=498, paused=n == 3) for n in (1, 2, 3)]), dict(games=[])]),
 }
@@ -90,6 +92,7 @@ def test_hand_and_game_summaries_fit_two_segments(case: str, lang: str) -> None:
     for reason in ("score", "floor", "resigned", "timeout"):
         ended = to_dict(GameEnded(winner=0, scores=(-1234, -1180), reason=reason, hands=41))
         for seat in (0, 1):
-            text = summaries.render_game(summaries.game_summary(ended, seat, LONG, LABEL), lang, "sms").text
-            assert is_gsm7(text) and segments(text) <= 2, f"{segments(text)} segments: {text!r}"
-            assert "1234" in text and "1180" in text
+            for opp, level in ((LONG, None), ("Bot", "easy"), ("Bot", "normal"), ("Bot", "hard")):  # the computer: levels
+                text = summaries.render_game(summaries.game_summary(ended, seat, opp, LABEL, level), lang, "sms").text
+                assert is_gsm7(text) and segments(text) <= 2, f"{segments(text)} segments: {text!r}"
+                assert "1234" in text and "1180" in text

@@ -73,3 +73,30 @@ def test_a_new_number_that_sends_no_command_is_welcomed(svc) -> None:  # type: i
     # a command from a new number is answered as that command
     lifecycle_command(svc, "+12125550197", "HELP")
     assert local(svc, "+12125550197")[-1]["kind"] == "help"
+
+
+def test_the_first_message_against_the_computer_names_its_level_and_the_others(svc) -> None:  # type: ignore[no-untyped-def]
+    """Issue 25: the game's first message says which level the computer plays and how to choose another, in the
+    player's language, GSM-7, within the budget of its kind (a turn prompt two segments, the start alone one)."""
+    from chat.gsm import is_gsm7, segments
+    from chat.languages import LANGUAGES
+    from chat.parse import parse
+    from chat.render import finish_sms, gettext
+
+    for lang in LANGUAGES:
+        svc.redis.flushdb()
+        lifecycle_command(svc, ALICE, f"LANG {lang.upper()}")
+        for level, said in (("hard", f"{gettext(lang, 'NEW')} BOT {gettext(lang, 'HARD')}"),
+                            ("normal", f"{gettext(lang, 'NEW')} BOT"), ("easy", f"{gettext(lang, 'NEW')} BOT {gettext(lang, 'EASY')}")):
+            assert lifecycle_command(svc, ALICE, said).outcome == "started", (lang, said)
+            first = [m for m in local(svc, ALICE) if m["kind"] == "update"][-1]["body"]
+            assert f"({finish_sms(gettext(lang, level), lang)})" in first, (lang, first)
+            levels = gettext(lang, "Levels: %(new)s BOT %(easy)s, %(new)s BOT, %(new)s BOT %(hard)s.",
+                             new=gettext(lang, "NEW"), easy=gettext(lang, "EASY"), hard=gettext(lang, "HARD"))
+            assert finish_sms(levels, lang) in first, (lang, first)
+            gid = svc.players.games(ALICE)[0]
+            prompted = load(svc, gid).may_move(0 if svc.store.meta(gid)["seat0"] == ALICE else 1)  # else the start alone
+            assert is_gsm7(first) and segments(first) <= (2 if prompted else 1), (lang, first)
+            # every level it names starts that level in the player's language
+            for word, address in (("EASY", "BOT EASY"), ("HARD", "BOT HARD")):
+                assert parse(f"{gettext(lang, 'NEW')} BOT {gettext(lang, word)}", lang).arg == address
