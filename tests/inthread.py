@@ -1,8 +1,8 @@
 """The one Celery worker a test process runs in a thread (``celery.contrib.testing.worker.start_worker``).
 
-Celery's in-thread workers share process-wide state (kombu's event loop; the flag ``start_worker`` sets to
-stop its worker stops every worker of the process; a task is run as the process's current Celery app has
-it), so two at once stop each other, or one never stops.
+Celery's in-thread workers share process-wide state (kombu's event loop, reset here when one stops; the
+flag ``start_worker`` sets to stop its worker stops every worker of the process; a task is run as the
+process's current Celery app has it), so two at once stop each other, or one never stops.
 Each process (each pytest-xdist worker) therefore runs at most one: :func:`worker_for` returns the running
 worker if it serves that Celery app, else stops it and starts one for the app. The worker stays up from one
 test to the next (starting one takes a second); :func:`stop` ends it (the session's end).
@@ -45,3 +45,8 @@ def stop() -> None:
     if _current:
         _app, stack, _worker = _current.pop()
         stack.close()
+        # the next worker makes an event loop of its own (Celery takes kombu's process-wide one if there is one:
+        # this worker's, closed, with this worker's timer)
+        from kombu.asynchronous import set_event_loop
+
+        set_event_loop(None)
