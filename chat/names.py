@@ -18,7 +18,8 @@ _DIGITS = re.compile(r"\d")
 
 
 def display_name(name: str, channel: str) -> str:
-    """A player's name as a message shows it: trimmed; in an SMS, GSM-7 and at most 12 characters.
+    """A player's name as a message shows it: trimmed; in an SMS, GSM-7 and at most 12 characters; an address
+    shortened on every channel (an email shows another player's number no more than an SMS does, issue 23 case 5).
 
     ``name`` is the name a player chose (``NAME Ana``) or, failing that, their address. In an SMS an
     address is never cut to 12 characters (``+30691234567`` reads as a wrong number, issue
@@ -27,11 +28,11 @@ def display_name(name: str, channel: str) -> str:
     number or address contains them, so the short form cannot be mistaken for another number.
     """
     name = " ".join((name or "").split()) or "?"
+    short = short_address(name)
+    if short is not None:  # an address is personal data: shown to another player shortened on every channel
+        return short
     if channel != "sms":
         return name
-    short = short_address(name)
-    if short is not None:
-        return short
     name = to_gsm7(name)
     if len(name) > NAME_MAX_SMS:
         name = name[:NAME_MAX_SMS].rstrip(" -.,'")
