@@ -80,7 +80,8 @@ def start(svc: Services, message_id: str, sender: str, now_ms: int | None = None
         out = outbox.notify_game(svc, gid, f"start:{message_id}", [
             (1 - seat, "opponent_back", {"opp": name_of(svc, sender), "label": label_of(svc, other, gid)})])
         ids += out.outbox_ids
-    welcome = chat_render("started", lang_of(svc, sender), address_kind(sender))
+    has_game = bool(unfinished_games(svc, sender, ("active", "invited")))
+    welcome = chat_render("started", lang_of(svc, sender), address_kind(sender), has_game=has_game)
     e = outbox.entry(svc, sender, "started", rendered=welcome)
     if e is not None:
         ids += outbox.send_reply(svc, sender, message_id, [e], "started").outbox_ids

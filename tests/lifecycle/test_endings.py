@@ -118,3 +118,17 @@ def test_summary_messages_go_to_both_players_but_never_to_the_computer_or_a_stop
     ended = events + [{"type": "game_ended", "winner": 0, "scores": [520, 100], "reason": "score", "hands": 1}]
     kinds = sorted(e["kind"] for e in summaries.entries(svc, "g1", {"seat0": ALICE, "seat1": BOB}, ended))
     assert kinds == ["game_summary", "hand_summary"]
+
+
+def test_start_after_stop_says_how_to_begin_a_game_when_there_is_none(svc) -> None:  # type: ignore[no-untyped-def]
+    """Issue 23 case 11. Before: ``START`` with no game answered ``welcome back. HAND shows your game, ...``
+    (there is no game to show); after: how to begin one. With a game under way it still points to HAND."""
+    lifecycle_command(svc, "+15551230077", "LANG EN")
+    lifecycle_command(svc, "+15551230077", "STOP")
+    lifecycle_command(svc, "+15551230077", "START")
+    back = local(svc, "+15551230077")[-1]["body"]
+    assert "HAND" not in back and "NEW BOT" in back and "NEW +number" in back, back
+    start_game(svc)
+    lifecycle_command(svc, ALICE, "STOP")
+    lifecycle_command(svc, ALICE, "START")
+    assert "HÅND viser partiet" in [m for m in local(svc, ALICE) if m["kind"] == "started"][-1]["body"]  # (+47: Norwegian)
