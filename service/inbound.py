@@ -142,11 +142,21 @@ def _web(svc: Services, m: Inbound) -> Result | None:
 
 
 # -- the game the message is for ------------------------------------------------------------------------
+#: A command about the player or a new game, refused for what it holds (``NAME 12``, ``AUTO`` with no ON or OFF,
+#: ``NEW 12``): the answer is about no game, so it carries no game's label (issue 23 case 9).
+_NO_GAME_ARGS = frozenset({"name", "lang", "tz", "remind", "auto", "autoplay", "new"})
+
+
+def _about_no_game(said: Intent) -> bool:
+    return said.is_unknown and (said.reason in ("bad_name", "bad_lang", "bad_address")
+                                or (said.reason == "missing_arg" and (said.arg or "").lower() in _NO_GAME_ARGS))
+
+
 def _in_game(svc: Services, m: Inbound) -> Result:
     """Moves, ``HAND``, ``SCORE`` and what was not understood, in the game the message is for."""
     said = m.said
     target = _target(svc, m)
-    gid = target.game_id
+    gid = None if _about_no_game(said) else target.game_id
     if gid is None:
         if m.first:  # a new number that sent no command: what this is and how to start (issue 14 case 4)
             return _reply(svc, m, "welcome", Outcome.NO_GAME)

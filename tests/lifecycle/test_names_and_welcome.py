@@ -103,3 +103,17 @@ def test_the_first_message_against_the_computer_names_its_level_and_the_others(s
             # every level it names starts that level in the player's language
             for word, address in (("EASY", "BOT EASY"), ("HARD", "BOT HARD")):
                 assert parse(f"{gettext(lang, 'NEW')} BOT {gettext(lang, word)}", lang).arg == address
+
+
+def test_a_settings_answer_carries_no_game_label(svc) -> None:  # type: ignore[no-untyped-def]
+    """Issue 23 case 9. Before, with two games: ``#2 A name is 1 to 12 letters, ...: NAME Ana.`` and
+    ``#2 Add ON or OFF, e.g. AUTO ON.``; after: the same answers with no game's label (they are about no game)."""
+    lifecycle_command(svc, ALICE, "LANG EN")
+    start_game(svc, ALICE, BOB)
+    start_game(svc, ALICE, CAROL)
+    for text in ("NAME 12", "AUTO", "NAME"):
+        lifecycle_command(svc, ALICE, text)
+        answer = local(svc, ALICE)[-1]["body"]
+        assert not answer.startswith("#") and "#1" not in answer and "#2" not in answer, (text, answer)
+    lifecycle_command(svc, ALICE, "BID")  # a move's answer still names its game
+    assert local(svc, ALICE)[-1]["body"].startswith("#"), local(svc, ALICE)[-1]["body"]
