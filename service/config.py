@@ -141,6 +141,7 @@ def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
         "broker_connection_retry_on_startup": True,
         "task_default_queue": cfg.get("QUEUE") or "celery",
         "broker_transport_options": transport_options(cfg),
+        **broker_transport(cfg),
         "beat_schedule": {
             "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": float(cfg["SWEEP_EVERY"])},
         },
@@ -148,6 +149,14 @@ def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
         **cfg.get("CELERY_EXTRA", {}),
     }
     return cfg
+
+
+def broker_transport(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """Celery's ``broker_transport`` for a ``redis://`` broker: kombu's Redis transport without the restore at
+    channel close that killed the worker on a Redis restart (:mod:`service.redis_broker`, issue 22 case 4)."""
+    if str(cfg["BROKER_URL"]).startswith("redis://"):
+        return {"broker_transport": "service.redis_broker:Transport"}
+    return {}
 
 
 def transport_options(cfg: Mapping[str, Any]) -> dict[str, Any]:

@@ -154,3 +154,35 @@ def test_a_move_in_flight_at_a_crash_is_applied_within_seconds_of_the_worker_s_r
         if w1.poll() is None:
             w1.kill()
     assert [e.message_id for e in svc.store.load(gid)].count(mid) == 1
+
+
+def test_closing_the_task_channel_of_a_connection_lost_with_a_task_in_flight_is_no_crash(tmp_path: Path) -> None:
+    """Issue 22 case 4, the worker's traceback: Celery 5.7, on losing Redis with a task in flight, collects the
+    connection (its transport forgets the connection's parameters) and then closes its task channel, which
+    restored the unacknowledged task through a pool rebuilt from those parameters: ``AttributeError: 'NoneType'
+    object has no attribute 'hostname'``, an unrecoverable error. With the transport the app configures, the
+    close is clean and the task stays in the unacked index, given again after the visibility timeout."""
+    from kombu import Queue
+
+    from service.config import load_config
+
+    cfg = load_config(environ={"SLOWSPADES_REDIS_URL": "redis://127.0.0.1:1/0"})
+    r = RedisProc(tmp_path / "redis")
+    r.start()
+    try:
+        conn = Connection(r.url, transport=cfg["CELERY"].get("broker_transport"))
+        queue = Queue("in-flight")
+        with conn.Producer() as producer:
+            producer.publish({"task": 1}, routing_key="in-flight", declare=[queue])
+        taken: list[object] = []
+        channel = conn.default_channel
+        conn.Consumer(queue, callbacks=[lambda body, message: taken.append(message)], channel=channel).consume()
+        conn.drain_events(timeout=5)
+        assert len(taken) == 1  # in flight: not acknowledged
+        channel._disconnect_pools()  # what Connection.collect() leaves behind
+        conn.transport.client = None
+        channel.close()  # what Connection.close() then does: no AttributeError
+        probe = redis_lib.Redis.from_url(r.url)
+        assert probe.hlen("unacked") == 1 and probe.zcard("unacked_index") == 1  # kept, to be given again
+    finally:
+        r.stop()
