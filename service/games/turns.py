@@ -114,6 +114,9 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         kind = "update"
         if rendered is None and seat == actor and shown.phase == "draw" and shown.movers and game.rules.simultaneous_draw:
             rendered = port.resend(shown, lang, channel, opp, label)  # done drawing: waits for the opponent
+        computer_next = keys.is_bot(info(1 - seat).address) and shown.movers == (1 - seat,) and shown.phase != "over"
+        if rendered is None and not everyone and computer_next:
+            continue  # the computer answers within seconds, with this news and the next question (issue 23 case 12)
         if rendered is None and not everyone:  # the mover now waits: what their move showed them (issue 14 case 3)
             mine = [d for d in (redact(e, seat) for e in events) if d is not None]
             rendered = port.move_news(shown, lang, channel, mine, opp, label)

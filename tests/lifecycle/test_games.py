@@ -106,6 +106,8 @@ def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, ce
     told = local(svc, ALICE)
     # every hand's result in one message, not a separate summary (issue 14 case 9)
     assert not any(m["kind"] == "hand_summary" for m in told)
+    # no "Bot to move. Kept: ..." a second before the computer's own message tells it (issue 23 case 12)
+    assert [m["body"] for m in told if m["kind"] == "news"] == []
     assert all(sum(f"Runde {n}. Du:" in m["body"] for m in told) == 1 for n in range(1, len(game.history)))
     assert told[-1]["body"].startswith("Partiet er slutt:") and "OMKAMP" in told[-1]["body"]  # in Norwegian (+47)
     assert all(m["to"] == ALICE for m in local(svc))
