@@ -151,6 +151,8 @@ def test_a_game_to_1000_keeps_at_most_64_kb_in_redis_to_its_end(svc, monkeypatch
 
     parts: dict[str, int] = {}
 
+    last_head = [-1]
+
     def head_now() -> tuple[int, int]:
         real = {log_digest(m): m for _s, m in sent}
         return len(svc.redis.get(keys.game_head(gid)) or b""), v1_bytes(svc.store.read_head(gid), real)
@@ -164,9 +166,13 @@ def test_a_game_to_1000_keeps_at_most_64_kb_in_redis_to_its_end(svc, monkeypatch
                 parts.update({k.decode().split(":", 2)[-1]: int(svc.redis.memory_usage(k, samples=0) or 0)
                               for k in svc.redis.scan_iter("{g:" + gid + "}:*") if not k.endswith(b":local")})
             if len(sizes) == 1 or sizes[-1] > max(sizes[:-1]):  # the first peak (as ``sizes.index`` finds it)
-                heads[:] = [head_now()]
-        else:  # the last state (the head packed twice only where it is shown: each move made it minutes)
-            heads.append(head_now())
+                heads[:1] = [head_now()]
+            length = int(svc.redis.strlen(keys.game_head(gid)))
+            if length != last_head[0]:  # the head grew (twice a hand): the last one in play is asserted below
+                last_head[0] = length
+                heads[1:] = [head_now()]
+        # (packed again as format 1 only when the head changes: at every move it took minutes; once the game is
+        # over the head is in the archive, which another test measures)
 
     final = play(svc, gid, 999, measure)
     print(f"TO 1000: {hands[0]} hands, {final.scores} at the end; max at any point {max(sizes) / 1024:.1f} KB "
@@ -175,6 +181,7 @@ def test_a_game_to_1000_keeps_at_most_64_kb_in_redis_to_its_end(svc, monkeypatch
           {k: round(v / 1024, 1) for k, v in sorted(parts.items())})
     assert final.phase == "over" and max(final.scores) >= 1000 and hands[0] >= 15
     assert max(sizes) <= LIMIT, [round(s / 1024, 1) for s in sizes]
+    assert len(heads) == 2 and heads[-1][0] > 8000  # the last head of the game in play, not the archived game's
     assert heads[-1][0] < heads[-1][1] * 0.6
     assert svc.store.meta(gid).get("archived") == str(final.version)
     assert verify_game(svc, gid)["ok"] and state(cold(svc, gid)) == state(final)
