@@ -153,9 +153,9 @@ def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
 
 def broker_transport(cfg: Mapping[str, Any]) -> dict[str, Any]:
     """Celery's ``broker_transport`` for a ``redis://`` broker: kombu's Redis transport without the restore at
-    channel close that killed the worker on a Redis restart (:mod:`service.redis_broker`, issue 22 case 4)."""
+    channel close that killed the worker on a Redis restart (:mod:`service.store.broker`, issue 22 case 4)."""
     if str(cfg["BROKER_URL"]).startswith("redis://"):
-        return {"broker_transport": "service.redis_broker:Transport"}
+        return {"broker_transport": "service.store.broker:Transport"}
     return {}
 
 

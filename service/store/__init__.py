@@ -21,6 +21,7 @@ Redis commands on its keys:
 :mod:`.operator`    the operator's reads and requeue
 :mod:`.migrate`     the key layout's migrations
 :mod:`.client`      the connection (one Redis or a Redis Cluster), its errors and pipeline type
+:mod:`.broker`      Celery's Redis broker transport (kombu's, made to survive a Redis restart)
 :mod:`.base`,       shared helpers: stream and log packing, scripts, the clock in ms
 :mod:`.codec`
 =================== =================================================================================
