@@ -112,14 +112,7 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
             pending = []
             # block until some game we wait for has new events (no busy polling)
             reply = read_streams(r, {k: g.last or "0-0" for k, g in waiting.items()}, 200)
-            for key, entries in reply or []:
-                g = waiting.pop(key.decode())
-                take_events(g, entries, stats)
-                if not late:
-                    with lock:
-                        total[0] += 1
-                if g.game.phase != "over":
-                    pending.append(g)
+            pending += take_replies(reply, waiting, stats, None if late else (lock, total))
 
     chunks = [games[i::threads] for i in range(threads)]
     ts = [threading.Thread(target=loop, args=(c,)) for c in chunks if c]
@@ -128,6 +121,22 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
     for t in ts:
         t.join()
     return total[0]
+
+
+def take_replies(reply: Any, waiting: dict[str, GameDriver], stats: dict[str, list[float]],
+                 count: tuple[threading.Lock, list[int]] | None) -> list[GameDriver]:
+    """An XREAD reply taken into the games ``waiting`` for it (each move done counted in ``count``, if given);
+    returns the games that go on."""
+    going = []
+    for key, entries in reply or []:
+        g = waiting.pop(key.decode())
+        take_events(g, entries, stats)
+        if count is not None:
+            with count[0]:
+                count[1][0] += 1
+        if g.game.phase != "over":
+            going.append(g)
+    return going
 
 
 def take_events(g: GameDriver, entries: list[Any], stats: dict[str, list[float]]) -> None:

@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import requests
 
-from bench.games import GameDriver, new_games, run_moves, signed_sms, take_events
+from bench.games import GameDriver, new_games, run_moves, signed_sms, take_replies
 from bench.histories import write_histories
 from bench.load_cluster import main_cluster
 from bench.stack import TOKEN, Cluster, cpu_by_group, pct
@@ -86,14 +86,7 @@ def run_spread(svc: Services, base: str, games: list[GameDriver], sessions: int,
             if not waiting:
                 break
             reply = svc.redis.xread({k: g.last or "0-0" for k, g in waiting.items()}, block=200)
-            for key, entries in reply or []:
-                g = waiting.pop(key.decode())
-                take_events(g, entries, stats)
-                if not late:
-                    with lock:
-                        total[0] += 1
-                if g.game.phase != "over":
-                    queue.append(g)
+            queue += take_replies(reply, waiting, stats, None if late else (lock, total))
 
     per = [sessions // threads + (1 if i < sessions % threads else 0) for i in range(threads)]
     ts = [threading.Thread(target=loop, args=(games[i::threads], per[i])) for i in range(threads) if per[i]]
