@@ -84,7 +84,7 @@ APPEND_LUA = SEAT_TURNS_LUA + ENTRY_LUA + r"""
 -- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON, snapshot ('' for none:
 --   the game's state after these events, zlib of its JSON: written to snap, covering the stream up to the last
 --   event appended)
--- The version is the meta's head (events moved out of the stream, store_snapshot) + the stream's length.
+-- The version is the meta's head (events moved out of the stream, snapshot.py) + the stream's length.
 -- payload: events, outbox (entries), meta (fields), ttl,
 --   claimed: a claim token (or false): the entries are born claimed for sending by the caller's one
 --     delivery attempt (outbox.py's write_entry, with the token; never the message id, which two
@@ -181,7 +181,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         self.r = client
         self.due = DueWork(client)  # the lifecycle's due work and the beat lock
         self.clock = Clock(client)  # the shared clock (an offset a local run may advance)
-        self.replica_wait_ms = max(0, int(replica_wait_ms))  # store_replica: WAIT 1 <ms> after each append/record
+        self.replica_wait_ms = max(0, int(replica_wait_ms))  # replica.py: WAIT 1 <ms> after each append/record
         self.dedupe_window_s = max(1, int(dedupe_window_s))
         for part in type(self).__mro__:  # each part registers the scripts it runs (its SCRIPTS)
             for attr, lua in vars(part).get("SCRIPTS", {}).items():
