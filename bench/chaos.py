@@ -15,9 +15,12 @@ Then it lets everything settle and prints:
 * outbox entries sent, unsent (still queued or sending), sent twice (the local outbox holds the
   entry more than once), failed;
 * games that ``slowspades games verify`` rejects;
-* worker restarts caused by Redis: the supervisor's restarts of the worker beyond the kills above.
+* worker restarts caused by Redis: the supervisor's restarts of the worker beyond the kills above;
+* the moves sent before a Redis restart and applied after it, and the longest time from Redis answering
+  again to such a move applied.
 
-Goal: 0 lost, 0 applied twice, 0 unsent, 0 sent twice, 0 rejected, 0 worker restarts caused by Redis.
+Goal: 0 lost, 0 applied twice, 0 unsent, 0 sent twice, 0 rejected, 0 worker restarts caused by Redis, and every
+move applied within 10 s of Redis answering again.
 
 Options: ``--games 8 --target 500 --seconds 900 --redis-kills 6 --worker-kills 4 --beat-kills 3
 --appendfsync always --seed N``.
@@ -83,6 +86,7 @@ class Cluster:
         self.supervisors: dict[str, subprocess.Popen[bytes]] = {}
         self.kills: Counter[str] = Counter()
         self.under_load: Counter[str] = Counter()
+        self.redis_up: list[float] = []  # when each restarted Redis answered again (time.monotonic)
 
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -111,6 +115,8 @@ class Cluster:
         for _ in range(600):
             try:
                 client.ping()
+                if self.kills["redis"]:  # a restart, not the first start
+                    self.redis_up.append(time.monotonic())
                 return
             except UNREACHABLE:
                 time.sleep(0.05)
@@ -200,6 +206,8 @@ class Tally:
         self.answered: dict[str, str] = {}  # message id -> sender, for moves answered 200
         self.not_200 = 0
         self.stalls = 0
+        self.after_redis: list[float] = []  # for a move sent before a Redis restart and applied after it: seconds
+        #                                     from Redis answering again to the move applied
 
 
 def post_move(session: requests.Session, base: str, sender: str, body: str) -> tuple[int, str]:
@@ -214,7 +222,7 @@ def post_move(session: requests.Session, base: str, sender: str, body: str) -> t
         return 0, "sms:" + sid
 
 
-def play(p: GameDriver, base: str, tally: Tally, deadline: float) -> None:
+def play(p: GameDriver, base: str, tally: Tally, deadline: float, redis_up: list[float]) -> None:
     """Closed loop: a move, then wait until the stream moves on (a stall: re-read and send the move again)."""
     session = requests.Session()
     while time.monotonic() < deadline:
@@ -227,6 +235,7 @@ def play(p: GameDriver, base: str, tally: Tally, deadline: float) -> None:
             return
         version = p.game.version
         sender, text = p.next_text()
+        sent_at = time.monotonic()
         code, mid = post_move(session, base, sender, text)
         if code != 200:  # the player sends it again (Twilio does not retry)
             with tally.lock:
@@ -239,6 +248,11 @@ def play(p: GameDriver, base: str, tally: Tally, deadline: float) -> None:
         while time.monotonic() < wait_until:
             try:
                 if p.svc.store.version(p.gid) > version:
+                    applied_at = time.monotonic()
+                    back = [u for u in list(redis_up) if sent_at < u <= applied_at]
+                    if back:
+                        with tally.lock:
+                            tally.after_redis.append(applied_at - max(back))
                     break
             except UNREACHABLE:
                 pass
@@ -357,7 +371,8 @@ def main() -> int:
             gids.append(gid)
         tally = Tally()
         deadline = time.monotonic() + args.seconds
-        threads = [threading.Thread(target=play, args=(GameDriver(svc, g, p), cluster.base, tally, deadline), daemon=True)
+        threads = [threading.Thread(target=play, args=(GameDriver(svc, g, p), cluster.base, tally, deadline,
+                                                       cluster.redis_up), daemon=True)
                    for g, p in zip(gids, players)]
         stop = threading.Event()
 
@@ -389,6 +404,9 @@ def main() -> int:
         figures["worker unrecoverable errors (log)"] = cluster.log_count("worker", "Unrecoverable error")
         figures["beat restarts (supervisor)"] = cluster.restarts("beat")
         figures["stalled moves (no progress in 120 s)"] = tally.stalls
+        waits = sorted(tally.after_redis)
+        figures["moves sent before a Redis restart, applied after it"] = len(waits)
+        figures["  longest from Redis answering again to applied (ms)"] = int(1000 * waits[-1]) if waits else 0
         print()
         for name, value in figures.items():
             print(f"{name:>45}: {value}")
