@@ -21,8 +21,8 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: the project's packages
 
-from service.context import redis_client
 from service.store import Store, game_owner
+from service.store import connect as redis_client
 from tests import cluster as test_cluster
 
 EVENTS = [{"type": "card_played", "v": 1, "seat": 0, "card": "AS"}, {"type": "trick_won", "v": 1, "seat": 0}]

@@ -14,11 +14,6 @@ from .store import Client, Store, connect
 from .store.players import Players
 
 
-def redis_client(config: dict[str, Any]) -> Client:
-    """The client of ``REDIS_URL`` (:func:`service.store.connect`)."""
-    return connect(config)
-
-
 @dataclass
 class Services:
     """Everything a web request or a task needs; one per Flask app (``app.extensions['slowspades']``)."""
@@ -39,7 +34,7 @@ class Services:
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Services":
-        return cls(config, redis_client(config))
+        return cls(config, connect(config))
 
     def dealer(self, game_id: str, version: int) -> Dealer:
         """A secure dealer; with ``SLOWSPADES_DEALER_SEED`` a reproducible one (same game, version -> same cards)."""

@@ -143,7 +143,7 @@ def broker_url(single_redis_url: str) -> str:
 
 def emptied(redis_url: str, backend: str, request: pytest.FixtureRequest) -> Any:
     """A client of the store's Redis (``redis.Redis`` or ``RedisCluster``), emptied."""
-    from service.context import redis_client as make_client
+    from service.store import connect as make_client
 
     client = make_client({"REDIS_URL": redis_url})
     if backend == "cluster":

@@ -10,8 +10,8 @@ import pytest
 import redis as redis_lib
 import time_machine
 
-from service.context import redis_client as redis_client_of
 from service.store import ReplicaLagError, Store, game_owner, player_owner
+from service.store import connect as redis_client_of
 from service.store.base import StoredEvent, digested, pack_log, unpack_log
 from service.store.keys import pending_key, shards
 from service.store.replica import LAGGED
