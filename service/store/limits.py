@@ -65,16 +65,20 @@ class LimitCounters:
 
     def in_people_games(self, addresses: list[str], newest: int = 20) -> list[bool]:
         """For each address, whether it has been in a game between people (not the computer): the ``people``
-        mark of its record (:meth:`mark_people_game`), else (a record older than the mark) one of its
-        ``newest`` games begun between two people, which marks it."""
+        mark of its record (``1``: :meth:`mark_people_game`; ``0``: looked for and not found), else (a record
+        older than the mark) one of its ``newest`` games begun between two people, the answer then marked, so
+        that the games are looked through once per player, not at every message to them."""
         pipe = self.r.pipeline(transaction=False)
         for address in addresses:
             pipe.hget(owner_keys(player_owner(address))["meta"], "people")
-        marked = [x is not None for x in pipe.execute()]
-        for i, address in enumerate(addresses):
-            if not marked[i] and not address.startswith(BOT_PREFIX):
-                marked[i] = self._played_people(address, newest)
-        return marked
+        marks = [None if x is None else text(x) for x in pipe.execute()]
+        out = []
+        for address, mark in zip(addresses, marks):
+            if mark is None and not address.startswith(BOT_PREFIX):
+                out.append(self._played_people(address, newest))
+            else:
+                out.append(mark == "1")
+        return out
 
     def _played_people(self, address: str, newest: int) -> bool:
         gids = [text(g) for g in self.r.zrevrange(owner_keys(player_owner(address))["games"], 0, newest - 1)]
@@ -86,6 +90,8 @@ class LimitCounters:
                     and not text(seat0).startswith(BOT_PREFIX) and not text(seat1).startswith(BOT_PREFIX)):
                 self.mark_people_game([address])
                 return True
+        if gids:  # games, none between people: marked so (HSETNX: one marked meanwhile keeps its 1); a stranger
+            self.r.hsetnx(owner_keys(player_owner(address))["meta"], "people", "0")  # gets no record from this
         return False
 
     def mark_people_game(self, addresses: list[str]) -> None:
@@ -94,10 +100,3 @@ class LimitCounters:
         for address in addresses:
             pipe.hset(owner_keys(player_owner(address))["meta"], "people", "1")
         pipe.execute()
-
-    def have_games(self, addresses: list[str]) -> list[bool]:
-        """For each address, whether it has any game."""
-        pipe = self.r.pipeline(transaction=False)
-        for address in addresses:
-            pipe.exists(owner_keys(player_owner(address))["games"])
-        return [bool(x) for x in pipe.execute()]

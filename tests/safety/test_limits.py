@@ -211,3 +211,16 @@ def test_an_invalid_number_of_an_allowed_country_is_refused_with_a_clear_reply(s
     assert out.outcome == "invite_refused"
     assert "not a valid phone number" in local(svc, A)[-1]["body"]
     assert not svc.players.games("+6280912345678")
+
+
+def test_a_player_of_the_computer_only_is_looked_up_once_then_known_at_their_first_game_between_people(svc) -> None:  # type: ignore[no-untyped-def]
+    """Whether a number has played a game between people is read from its record: looked up in its games once
+    (then marked), not at every message to it, and a game between people marks it at once."""
+    solo, friend = "+4790001111", "+4790002222"
+    lifecycle_command(svc, solo, "NEW BOT")
+    assert svc.store.in_people_games([solo]) == [False]
+    assert svc.players.get(solo)["people"] == "0"  # looked up once: the next message reads the mark
+    start_game(svc, solo, friend)
+    assert svc.store.in_people_games([solo, friend]) == [True, True]
+    assert svc.players.get("+4790003333") is None and svc.store.in_people_games(["+4790003333"]) == [False]
+    assert svc.players.get("+4790003333") is None  # a stranger gets no record from the look-up
