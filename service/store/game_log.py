@@ -254,18 +254,23 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
 
     @staticmethod
     def queue_load(pipe: Pipeline, game_id: str, after: str | None = None) -> None:
-        """Queue on ``pipe`` the three reads of :meth:`load` (so a caller can join them to its own)."""
+        """Queue on ``pipe`` the reads of :meth:`load` (so a caller can join them to its own): with ``after``,
+        also the stream's first id, so that the head is unpacked only when ``after`` has left the stream."""
         k = owner_keys(game_owner(game_id))
         pipe.xrange(k["ev"], min="(" + after if after else "-", max="+")
         pipe.exists(k["archive"])
         pipe.get(game_head(game_id))
+        if after:
+            pipe.xrange(k["ev"], min="-", max="+", count=1)
 
     def loaded(self, game_id: str, after: str | None, replies: list[Any]) -> list[StoredEvent]:
-        """:meth:`load`'s answer from the three replies :meth:`queue_load` queued."""
-        entries, archived, head = replies
+        """:meth:`load`'s answer from the replies :meth:`queue_load` queued."""
+        entries, archived, head = replies[:3]
         if archived and not entries:
             return [e for e in self.read_archive(game_id)
                     if after is None or sid_key(e.stream_id) > sid_key(after)]
+        if after and replies[3] and sid_key(text(replies[3][0][0])) <= sid_key(after):
+            return stream_entries(entries)  # ``after`` is still in the stream: nothing of the head follows it
         older = [e for e in unpack_log(head) if after is None or sid_key(e.stream_id) > sid_key(after)]
         return older + stream_entries(entries)
 
