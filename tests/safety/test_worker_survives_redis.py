@@ -31,7 +31,7 @@ from .redis_proc import RedisProc
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-RESTARTS = 3
+RESTARTS = 2  # a restart, then another once the worker has come back from the first
 ALIVE_WITHIN = 8  # seconds without a task received before the supervisor restarts the worker (4 probes)
 
 
