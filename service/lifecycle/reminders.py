@@ -30,7 +30,6 @@ from ..games import outbox
 from ..games.players import is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Result, TurnState, movers_field
 from ..store import Pipeline, keys
-from ..store import due as due
 from ..store.codec import text
 from ..store.due import Item
 from . import settings
@@ -222,9 +221,9 @@ def _schedule(svc: Services, game_id: str, meta: dict[str, str], seat: int, vers
         svc.store.due.schedule(Item("b", game_id, seat, version), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
         return
     first = settings.remind_delays_s(svc.config)[0]
-    svc.store.due.schedule(Item("r", game_id, seat, version, 1), since_ms + int(first * 1000), keep=keep, on=pipe)
-    due.schedule(pipe, Item("t", game_id, seat, version), deadline_ms(svc, game_id, since_ms, now_ms, life=life),
-                 keep=keep)
+    svc.store.due.schedule_many([(Item("r", game_id, seat, version, 1), since_ms + int(first * 1000)),
+                                 (Item("t", game_id, seat, version),
+                                  deadline_ms(svc, game_id, since_ms, now_ms, life=life))], keep=keep, on=pipe)
 
 
 def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Pipeline | None = None) -> None:

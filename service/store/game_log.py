@@ -92,17 +92,18 @@ APPEND_LUA = SEAT_TURNS_LUA + ENTRY_LUA + r"""
 --   turn: [version, seat(s), since, actor], recorded in life unless a newer turn is (with each seat's own
 --     turn, SEAT_TURNS_LUA); the reply then ends with 1 or 0 and the turn recorded before (version, seat)
 local ev, meta, consumed, outbox, outq, life, snap = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
-local head = tonumber(redis.call('HGET', meta, 'head') or '0')
+local state = redis.call('HMGET', meta, 'head', 'archived')
+local head = tonumber(state[1] or '0')
+local archived = state[2]
 local expected = tonumber(ARGV[1])
 local msg = ARGV[2]
 local now = ARGV[3]
 local p = cjson.decode(ARGV[4])
+local version = head + redis.call('XLEN', ev)
 if msg ~= '' then
   local prev = redis.call('HGET', consumed, msg)
-  if prev then return {'duplicate', tostring(head + redis.call('XLEN', ev)), prev} end
+  if prev then return {'duplicate', tostring(version), prev} end
 end
-local version = head + redis.call('XLEN', ev)
-local archived = redis.call('HGET', meta, 'archived')
 if archived then
   return {'conflict', archived, ''}
 end
@@ -121,12 +122,17 @@ if ARGV[5] and ARGV[5] ~= '' and last ~= '' then
   redis.call('HSET', snap, 'sid', last, 's', ARGV[5])
 end
 local ids = {}
-for _, entry in ipairs(p.outbox) do
-  local n = redis.call('HINCRBY', meta, 'outseq', 1)
-  write_entry(outbox, outq, n, entry, now, p.claimed)
-  ids[#ids + 1] = tostring(n)
+if #p.outbox > 0 then
+  local n = redis.call('HINCRBY', meta, 'outseq', #p.outbox) - #p.outbox
+  for _, entry in ipairs(p.outbox) do
+    n = n + 1
+    write_entry(outbox, outq, n, entry, now, p.claimed)
+    ids[#ids + 1] = tostring(n)
+  end
 end
-for k, v in pairs(p.meta) do redis.call('HSET', meta, k, v) end
+local fields = {}
+for k, v in pairs(p.meta) do fields[#fields + 1] = k; fields[#fields + 1] = v end
+if #fields > 0 then redis.call('HSET', meta, unpack(fields)) end
 local idlist = table.concat(ids, ',')
 if msg ~= '' then redis.call('HSET', consumed, msg, idlist) end
 if p.ttl and p.ttl > 0 then
@@ -134,13 +140,14 @@ if p.ttl and p.ttl > 0 then
   redis.call('EXPIRE', outbox, p.ttl)
   redis.call('EXPIRE', outq, p.ttl)
 end
-local reply = {'ok', tostring(head + redis.call('XLEN', ev)), idlist, last}
+local reply = {'ok', tostring(version + #p.events), idlist, last}
 if type(p.turn) == 'table' then
-  local v = tonumber(redis.call('HGET', life, 'v') or '-1')
-  local seat = redis.call('HGET', life, 'seat') or ''
+  local was = redis.call('HMGET', life, 'v', 'seat', 'since')
+  local v = tonumber(was[1] or '-1')
+  local seat = was[2] or ''
   local fresh = 0
   if v < tonumber(p.turn[1]) then
-    local old_since = redis.call('HGET', life, 'since') or p.turn[3]
+    local old_since = was[3] or p.turn[3]
     redis.call('HSET', life, 'v', p.turn[1], 'seat', p.turn[2], 'since', p.turn[3])
     seat_turns(life, v, seat, old_since, p.turn[1], p.turn[2], p.turn[3], p.turn[4] or '')
     fresh = 1
