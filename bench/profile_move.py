@@ -72,12 +72,24 @@ def show_commands(url: str, move: Callable[[], None]) -> None:
         print("   ", line)
 
 
+def redis_cpu(url: str) -> float:
+    """The Redis server's CPU so far (user + system, seconds)."""
+    import redis
+
+    info = redis.Redis.from_url(url).info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--moves", type=int, default=300)
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--monitor", action="store_true", help="print the Redis commands of the last move (MONITOR)")
     ap.add_argument("--sort", default="tottime", choices=["tottime", "cumulative"])
+    ap.add_argument("--callers", default="", help="print the callers of the functions matching this")
+    ap.add_argument("--plain", action="store_true",
+                    help="no profiler: the CPU a move costs this process and the Redis server, as they run")
+    ap.add_argument("--only", default="", help="list only the functions whose file path contains this")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_redis(tmp)
@@ -87,6 +99,7 @@ def main() -> None:
             web, worker = cProfile.Profile(time.process_time), cProfile.Profile(time.process_time)
             done = 0
             spent = {"web": 0.0, "worker": 0.0}
+            redis0 = redis_cpu(url)
             game = 0
             while done < args.moves:
                 game += 1
@@ -105,13 +118,21 @@ def main() -> None:
                         done += 1
                         break
                     t0 = time.process_time()
-                    sid = web.runcall(mover.post, text)
+                    sid = mover.post(text) if args.plain else web.runcall(mover.post, text)
                     t1 = time.process_time()
-                    worker.runcall(mover.handle, sid)
+                    if args.plain:
+                        mover.handle(sid)
+                    else:
+                        worker.runcall(mover.handle, sid)
                     t2 = time.process_time()
                     spent["web"] += t1 - t0
                     spent["worker"] += t2 - t1
                     done += 1
+            if args.plain:
+                cpu = redis_cpu(url) - redis0
+                print(f"{done} moves; CPU per move: webhook {spent['web'] / done * 1000:.2f} ms, worker "
+                      f"{spent['worker'] / done * 1000:.2f} ms (this process), Redis {cpu / done * 1000:.2f} ms")
+                return
             print(f"{done} moves; CPU per move in this process (profiled, so inflated): "
                   f"webhook {spent['web'] / done * 1000:.2f} ms, worker {spent['worker'] / done * 1000:.2f} ms")
             for name, prof in (("webhook", web), ("worker", worker)):
@@ -120,7 +141,9 @@ def main() -> None:
                 for group, secs in by_package(stats):
                     print(f"    {group:28} {secs / done * 1000:7.3f}")
                 print(f"\n== {name}: top {args.top} by {args.sort}")
-                stats.sort_stats(args.sort).print_stats(args.top)
+                stats.sort_stats(args.sort).print_stats(*([args.only] if args.only else []), args.top)
+                if args.callers:
+                    stats.print_callers(args.callers)
         finally:
             proc.terminate()
             proc.wait(10)
