@@ -306,7 +306,14 @@ def spawn_worker(redis_url: str, log: Path, app: str = "workers.celery_app:celer
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The ``cluster`` marker on every test run on a Redis Cluster (the ``backend`` parameter, or a cluster fixture),
-    ``browser`` on every test driving Chromium (pyproject.toml registers them: ``-m "not cluster"``...)."""
+    ``browser`` on every test driving Chromium (pyproject.toml registers them: ``-m "not cluster"``...).
+
+    And the modules holding a ``slow`` test go first, each kept whole (its module fixtures set up once): the
+    parallel run hands tests out in this order, and a long test started last would keep one worker busy alone
+    at the end while the others wait."""
+    slow_modules = {item.module.__name__ for item in items
+                    if item.get_closest_marker("slow") is not None and getattr(item, "module", None) is not None}
+    items.sort(key=lambda item: getattr(getattr(item, "module", None), "__name__", "") not in slow_modules)
     for item in items:
         params = getattr(item, "callspec", None)
         fixtures = set(getattr(item, "fixturenames", ()))
