@@ -20,6 +20,7 @@ from twilio.request_validator import (
 
 from ..spool import Drainer, Spool
 from ..store import UNREACHABLE as STORE_UNREACHABLE
+from .metrics import spooled
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,7 @@ def take_inbound(message_id: str, sender: str, fields: dict[str, Any], ttl: int)
         return record_and_queue(message_id, sender, fields, ttl)
     except UNREACHABLE as exc:
         path = spool_of(current_app).put({"message_id": message_id, "sender": sender, "fields": fields, "ttl": ttl})
+        spooled()
         log.warning("Redis not answering (%s): inbound %s kept in %s", exc, message_id, path)
         current_app.extensions["slowspades_drainer"].wake()
         return "spooled"

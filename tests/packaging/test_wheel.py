@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from service.conversation_port import command_text
 from service.lifecycle.invitations import game_id_for
@@ -181,6 +182,19 @@ def test_the_installed_wheel_plays_a_move_without_the_checkout(processes, svc) -
     wait_for("the beat's tick", lambda: "workers.beat.tick" in processes["logs"]["beat"].read_text()
              and "workers.beat.tick" in processes["logs"]["worker"].read_text(), timeout=20)
     assert all(p.poll() is None for p in processes["procs"].values())
+
+    # metrics in multiprocess mode: the web's /metrics adds up what gunicorn's workers (the webhooks) and the
+    # Celery worker (the move, the messages, the beat's ticks) counted, each process in its own file
+    assert get(port, "/metrics")[0] == 401
+    status, text = get(port, "/metrics", METRICS_TOKEN)
+    assert status == 200
+    samples = {(s.name, tuple(sorted(s.labels.items()))): s.value
+               for f in text_string_to_metric_families(text) for s in f.samples}
+    assert samples[("slowspades_moves_applied_total", (("mover", "player"),))] == 1
+    assert samples[("slowspades_webhook_requests_total", (("channel", "sms"), ("outcome", "accepted")))] == 3
+    assert samples[("slowspades_beat_ticks_total", ())] >= 1
+    assert samples[("slowspades_games", (("status", "active"),))] == 1
+    assert len(list((run / "metrics").glob("*.db"))) >= 2
 
 
 @pytest.mark.slow
