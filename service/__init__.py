@@ -9,6 +9,7 @@ from typing import Any
 from celery import Celery, Task
 from flask import Flask, current_app
 
+from . import logs
 from .config import load_config
 from .context import Services
 from .lifecycle import settings
@@ -22,6 +23,7 @@ TASK_MODULES = ("workers.tasks", "workers.beat")
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     """The Flask app: configuration from ``SLOWSPADES_*`` variables (then ``overrides``), blueprints, Celery."""
     cfg = load_config(overrides=overrides)
+    logs.configure(cfg)  # JSON lines without addresses in clear (SLOWSPADES_LOG_FORMAT)
     app = Flask(__name__)
     app.config.update(cfg)
     app.extensions["slowspades"] = Services.from_config(app.config)

@@ -18,7 +18,7 @@ from urllib.parse import quote
 from twilio.base.exceptions import TwilioException, TwilioRestException
 from twilio.rest import Client as TwilioClient
 
-from . import limits, metrics
+from . import limits, logs, metrics
 from .addresses import EMAIL, SMS
 from .context import Services
 from .lifecycle.optout import FINAL, may_send
@@ -179,27 +179,33 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     channel = entry["channel"]
     if not may_send(svc, entry["to"], entry.get("kind", "")):  # STOP: nothing but its confirmation (nor to the computer)
         metrics.outbox(channel, "failed", "unsendable")
+        logs.outbox_entry(outbox_id, entry["to"], channel, "failed", "unsendable")
         return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE, token=token)
     held = limits.split_sms(svc, [entry])[1] if channel == SMS else []
     if held:  # past the day's SMS cap, or a stranger's number of a country not allowed
         metrics.outbox(channel, "failed", limits.held_code(held[0][1]))
+        logs.outbox_entry(outbox_id, entry["to"], channel, "failed", limits.held_code(held[0][1]))
         return svc.store.set_status(outbox_id, "failed", error=held[0][1], token=token)
     sender = sender_for(svc, channel)
     if isinstance(sender, LocalSender):
         metrics.outbox(channel, "sent", "local")
+        logs.outbox_entry(outbox_id, entry["to"], channel, "sent", "local")
         return svc.store.push_local_and_mark_sent(outbox_id, entry, token)
     try:
         provider_id = sender.send(entry)
     except TransientSendError as exc:
         metrics.outbox(channel, "failed" if final_attempt else "retried", exc.code)
+        logs.outbox_entry(outbox_id, entry["to"], channel, "failed" if final_attempt else "retried", exc.code)
         if final_attempt:
             return svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
         svc.store.set_status(outbox_id, "queued", error=str(exc), token=token)
         raise
     except PermanentSendError as exc:
         metrics.outbox(channel, "failed", exc.code)
+        logs.outbox_entry(outbox_id, entry["to"], channel, "failed", exc.code)
         return svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
     metrics.outbox(channel, "sent", sender.name)
+    logs.outbox_entry(outbox_id, entry["to"], channel, "sent", sender.name)
     # local and SMTP hand-offs are final as far as we can know; Twilio reports 'delivered' later
     return svc.store.set_status(outbox_id, "sent", provider_id=provider_id, token=token)
 
@@ -248,7 +254,9 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
                 sent.append(e)
         svc.store.settle_local_many(sent, refused, tail=tail, token=by)
         metrics.settled_local(sent)
-        for _oid, why in refused:
+        logs.settled(sent)
+        for oid, why in refused:
             metrics.outbox("", "failed", limits.held_code(why))
+            logs.outbox_entry(oid, "", "", "failed", limits.held_code(why))
 
     return settle

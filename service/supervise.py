@@ -31,13 +31,14 @@ import time
 from pathlib import Path
 from types import FrameType
 
-from . import metrics
+from . import logs, metrics
 
 ALIVE_ENV = "SLOWSPADES_ALIVE_FILE"
 
 
 def _say(name: str, text: str) -> None:
-    print(f"supervise[{name}]: {text}", file=sys.stderr, flush=True)
+    """A line on stderr: JSON unless SLOWSPADES_LOG_FORMAT=text (service.logs)."""
+    print(logs.say(name, text, {"LOG_FORMAT": os.environ.get("SLOWSPADES_LOG_FORMAT", "")}), file=sys.stderr, flush=True)
 
 
 class Supervisor:

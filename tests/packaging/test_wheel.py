@@ -5,6 +5,7 @@ templates and catalogues inside the installed package."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -107,7 +108,7 @@ def service_env(redis_url: str, run: Path) -> dict[str, str]:
         env["SLOWSPADES_" + name] = ("1" if value else "0") if isinstance(value, bool) else str(value)
     env.update(SLOWSPADES_REDIS_URL=redis_url, SLOWSPADES_BROKER_URL=redis_url, SLOWSPADES_SPOOL_DIR=str(run / "spool"),
                SLOWSPADES_QUEUE="wheel-" + uuid.uuid4().hex[:8], SLOWSPADES_BEAT_EVERY="1",
-               SLOWSPADES_METRICS_TOKEN=METRICS_TOKEN, PROMETHEUS_MULTIPROC_DIR=str(run / "metrics"))
+               SLOWSPADES_METRICS_TOKEN=METRICS_TOKEN, SLOWSPADES_LOG_FORMAT="json", PROMETHEUS_MULTIPROC_DIR=str(run / "metrics"))
     (run / "metrics").mkdir(parents=True)
     return env
 
@@ -121,10 +122,10 @@ def processes(installed: Path, redis_url: str, tmp_path: Path) -> Iterator[dict[
     port = _free_port()
     py = str(installed)
     commands = {
-        "web": [py, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2", "service:create_app()"],
-        "worker": [py, "-m", "celery", "-A", "workers.celery_app:celery", "worker", "--pool", "solo",
+        "web": [py, "-m", "gunicorn", "--config", "python:service.gunicorn_conf", "--access-logfile", "-", "--bind", f"127.0.0.1:{port}", "--workers", "2", "service:create_app()"],
+        "worker": [py, "-m", "celery", "--quiet", "-A", "workers.celery_app:celery", "worker", "--pool", "solo",
                    "--without-gossip", "--without-mingle", "--loglevel", "INFO"],
-        "beat": [py, "-m", "celery", "-A", "workers.celery_app:celery", "beat", "--loglevel", "INFO",
+        "beat": [py, "-m", "celery", "--quiet", "-A", "workers.celery_app:celery", "beat", "--loglevel", "INFO",
                  "--schedule", str(run / "beat-schedule")],
     }
     procs, logs = {}, {}
@@ -195,6 +196,20 @@ def test_the_installed_wheel_plays_a_move_without_the_checkout(processes, svc) -
     assert samples[("slowspades_beat_ticks_total", ())] >= 1
     assert samples[("slowspades_games", (("status", "active"),))] == 1
     assert len(list((run / "metrics").glob("*.db"))) >= 2
+
+    # the logs: one JSON object per line (gunicorn's, Celery's, the service's), no number in clear
+    lines = {name: path.read_text().splitlines() for name, path in processes["logs"].items()}
+    for name, got in lines.items():
+        assert got, name
+        for line in got:
+            doc = json.loads(line)
+            assert doc["msg"] and doc["level"], line
+            assert "+1555123900" not in line and "%2B1555123900" not in line, line
+    events = [json.loads(line) for line in lines["worker"] if '"logger": "slowspades"' in line]
+    handled = [e for e in events if e["msg"] == "inbound handled"]
+    assert [e["outcome"] for e in handled] == ["invited", "started", "applied"]
+    assert all(e["game"] == gid and e["message"].startswith("sms:SM") for e in handled)
+    assert handled[0]["player"] == handled[2]["player"] if mover == ALICE else handled[1]["player"] == handled[2]["player"]
 
 
 @pytest.mark.slow
