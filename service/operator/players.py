@@ -44,8 +44,8 @@ def players_show(address: str, as_json: bool, redis_url: str | None) -> None:
         rows.append(s)
     own = svc.store.outbox_entries(player_owner(addr))
     data = {"address": addr, "channel": address_kind(addr), "record": record or {}, "games": rows,
-            "replies": len(own)}
-    lines = [f"{addr} ({address_kind(addr)})"]
+            "replies": len(own), "log_pseudonym": logs.pseudonym(addr)}
+    lines = [f"{addr} ({address_kind(addr)}; in the logs {data['log_pseudonym']})"]
     lines += [f"  {k}: {when(int(v)) if k in ('created',) and v.isdigit() else v}" for k, v in sorted((record or {}).items())]
     lines.append(f"  games ({len(rows)}):")
     for r in rows:
