@@ -82,8 +82,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                "PROMETHEUS_MULTIPROC_DIR set, every process of the host is counted (docs/operating.md)."),
     "LOG_FORMAT": ("json", "str", "json: every log line is one JSON object (game and message ids, addresses "
                                   "replaced by a keyed hash: docs/operating.md); text: logging as each process sets it."),
-    "LOG_LEVEL": ("INFO", "str", "Level of the service's own log lines (a web process, a command; Celery: its "
-                                 "--loglevel)."),
+    "LOG_LEVEL": ("INFO", "str", "Level of the web process's log lines (gunicorn with --config "
+                                 "python:service.gunicorn_conf); a Celery worker or beat: its --loglevel."),
     "LOG_HASH_KEY": ("", "str", "Key of the hash that replaces addresses in the logs (the same in every process "
                                 "of a deployment); empty: derived from the Twilio and Mailgun secrets."),
     "SMS_PRICE": (0.0079, "float", "What one outgoing SMS costs (the metrics' spend: slowspades_sms_today_spend), "

@@ -26,7 +26,7 @@ from logging.handlers import WatchedFileHandler
 from typing import Any, Iterable, Mapping
 from urllib.parse import unquote
 
-from celery.signals import after_setup_logger, after_setup_task_logger
+from celery.signals import after_setup_logger, after_setup_task_logger, celeryd_init
 
 from .store import split_outbox_id
 
@@ -104,10 +104,10 @@ def json_lines(config: Mapping[str, Any]) -> bool:
 
 
 def configure(config: Mapping[str, Any]) -> None:
-    """This process's logs as JSON lines (``LOG_FORMAT=json``): gunicorn's handlers and Celery's (when they set
-    up logging, after this) get :class:`JsonFormatter`; a process whose root logger has no handler yet (a
-    gunicorn worker, a command) gets one on stderr at ``LOG_LEVEL``. Under a test runner (the root logger has
-    its handlers already) only the hash key is set."""
+    """This process's logs as JSON lines (``LOG_FORMAT=json``): gunicorn's handlers get :class:`JsonFormatter` (its
+    arbiter's, with the root logger's, come from ``service.gunicorn_conf``), and so do Celery's worker and beat
+    when they set up their logging, after this. A process that is neither (a test runner, a command) keeps its
+    logging as it is; the hash key is set in every case."""
     key = set_key(config)
     if not json_lines(config):
         return
@@ -115,17 +115,26 @@ def configure(config: Mapping[str, Any]) -> None:
     for name in ("gunicorn.error", "gunicorn.access"):
         for handler in logging.getLogger(name).handlers:
             handler.setFormatter(formatter)
+    _CELERY_FORMATTER[0] = formatter
+
+
+_CELERY_FORMATTER: list[JsonFormatter | None] = [None]
+_PLAIN = (logging.StreamHandler, logging.FileHandler, WatchedFileHandler)
+
+
+@celeryd_init.connect
+def _celery_worker_starting(**_kw: Any) -> None:
+    """A Celery worker program starts (before its own logging, and before it warns about running as root): its
+    warnings go through logging, into JSON lines on stderr until Celery sets up its handlers."""
+    formatter = _CELERY_FORMATTER[0]
+    if formatter is None:
+        return
+    logging.captureWarnings(True)
     root = logging.getLogger()
     if not root.handlers:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(formatter)
         root.addHandler(handler)
-        root.setLevel(str(config.get("LOG_LEVEL") or "INFO").upper())
-        logging.captureWarnings(True)  # a library's warning too (Celery's about running as root)
-    _CELERY_FORMATTER[0] = formatter
-
-
-_CELERY_FORMATTER: list[JsonFormatter | None] = [None]
 
 
 @after_setup_logger.connect
@@ -137,9 +146,6 @@ def _celery_json(logger: logging.Logger | None = None, **_kw: Any) -> None:
         for handler in logger.handlers:
             if type(handler) in _PLAIN:  # Celery's own (never a test runner's capturing handler, a subclass)
                 handler.setFormatter(formatter)
-
-
-_PLAIN = (logging.StreamHandler, logging.FileHandler, WatchedFileHandler)
 
 
 # -- the service's own lines ----------------------------------------------------------------------------------

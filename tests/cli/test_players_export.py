@@ -26,7 +26,9 @@ def test_players_export_prints_what_is_held_about_a_player(played: Played) -> No
     mine = games[ab]
     seat = mine["seat"]
     assert mine["status"] == "active" and mine["opponent"] == BOB
-    assert mine["events"] and mine["your_moves"]
+    assert mine["events"]
+    own = [se.event for se in played.svc.store.load(ab) if se.event.get("seat") == seat]
+    assert len(mine["your_moves"]) == len(own)  # her draws, bids and cards (12 moves were played in all)
     assert all(m["event"]["seat"] == seat for m in mine["your_moves"])
     for row in mine["events"]:  # what she may know: no deck, not the other player's draws
         event = row["event"]
@@ -39,4 +41,7 @@ def test_players_export_prints_what_is_held_about_a_player(played: Played) -> No
     stored = data["stored"]
     assert stored[f"{{p:{ANN}}}:player"]["type"] == "hash"
     assert all(key.startswith(f"{{p:{ANN}}}:") for key in stored)
+    bob = json.loads(played.cli("players", "export", BOB).output)
+    theirs = {g["id"]: g for g in bob["games"]}[ab]
+    assert theirs["seat"] == 1 - seat and len(mine["your_moves"]) + len(theirs["your_moves"]) >= 12
     assert played.cli("players", "export", "nobody@example.com").exit_code == 2

@@ -119,7 +119,7 @@ def processes(installed: Path, redis_url: str, tmp_path: Path) -> Iterator[dict[
     outside the checkout."""
     run = tmp_path / "run"
     env = service_env(redis_url, run)
-    port = _free_port()
+    port, worker_port = _free_port(), _free_port()
     py = str(installed)
     commands = {
         "web": [py, "-m", "gunicorn", "--config", "python:service.gunicorn_conf", "--access-logfile", "-", "--bind", f"127.0.0.1:{port}", "--workers", "2", "service:create_app()"],
@@ -132,9 +132,10 @@ def processes(installed: Path, redis_url: str, tmp_path: Path) -> Iterator[dict[
     try:
         for name, cmd in commands.items():
             logs[name] = run / f"{name}.log"
-            procs[name] = subprocess.Popen(cmd, cwd=run, env=env, stdout=logs[name].open("wb"), stderr=subprocess.STDOUT)
+            own = dict(env, SLOWSPADES_METRICS_PORT=str(worker_port)) if name == "worker" else env
+            procs[name] = subprocess.Popen(cmd, cwd=run, env=own, stdout=logs[name].open("wb"), stderr=subprocess.STDOUT)
         wait_for("the installed web app to answer", lambda: get(port, "/healthz")[0] == 200, timeout=30)
-        yield {"port": port, "logs": logs, "procs": procs, "python": py, "env": env, "run": run}
+        yield {"port": port, "worker_port": worker_port, "logs": logs, "procs": procs, "python": py, "env": env, "run": run}
     finally:
         for proc in procs.values():
             proc.terminate()
@@ -196,6 +197,9 @@ def test_the_installed_wheel_plays_a_move_without_the_checkout(processes, svc) -
     assert samples[("slowspades_beat_ticks_total", ())] >= 1
     assert samples[("slowspades_games", (("status", "active"),))] == 1
     assert len(list((run / "metrics").glob("*.db"))) >= 2
+    # the worker's own port (SLOWSPADES_METRICS_PORT): the same counts, no token, no state read from Redis
+    status, text = get(processes["worker_port"], "/metrics")
+    assert status == 200 and "slowspades_moves_applied_total" in text and "slowspades_games" not in text
 
     # the logs: one JSON object per line (gunicorn's, Celery's, the service's), no number in clear
     lines = {name: path.read_text().splitlines() for name, path in processes["logs"].items()}
