@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from .helpers import local_messages
+from tests.backends import BOTH
+
+from .helpers import local_messages, post_sms, wait_handled, wait_outbox_settled
 from .mixed_game import EMAIL_PLAYER, SMS_PLAYER, play_mixed_game
 
 TOKEN = "scrape-me"
@@ -40,6 +42,27 @@ def test_metrics_answers_only_with_its_token(app, client) -> None:  # type: igno
     samples = scrape(client)
     assert total(samples, "slowspades_outbox_unsent_entries") == 0
     assert total(samples, "slowspades_games", status="active") == 0
+
+
+@BOTH
+def test_the_state_read_at_a_scrape_on_either_store(app, client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    """The gauges read from Redis (games by status, the outbox's backlog, the day's SMS), on one Redis and on a
+    Redis Cluster (their reads span every shard)."""
+    app.config["METRICS_TOKEN"] = TOKEN
+    state = app.extensions["slowspades_state"]
+    state.games_every = 0.0
+    try:
+        resp, mid = post_sms(client, SMS_PLAYER, "NEW +15557770002")
+        wait_handled(svc, mid)
+        wait_outbox_settled(svc)
+        samples = scrape(client)
+    finally:
+        state.games_every = 60.0
+    assert total(samples, "slowspades_games", status="invited") == 1
+    assert total(samples, "slowspades_games", status="active") == 0
+    assert total(samples, "slowspades_outbox_unsent_entries") == 0
+    assert total(samples, "slowspades_sms_daily_cap_messages") == app.config["SMS_DAILY_CAP"]
+    assert total(samples, "slowspades_state_read_errors") == 0
 
 
 @pytest.mark.slow
