@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -136,9 +137,9 @@ def processes(installed: Path, redis_url: str, tmp_path: Path) -> Iterator[dict[
             procs[name] = subprocess.Popen(cmd, cwd=run, env=own, stdout=logs[name].open("wb"), stderr=subprocess.STDOUT)
         wait_for("the installed web app to answer", lambda: get(port, "/healthz")[0] == 200, timeout=30)
         yield {"port": port, "worker_port": worker_port, "logs": logs, "procs": procs, "python": py, "env": env, "run": run}
-    finally:
+    finally:  # SIGQUIT: gunicorn's and Celery's quick shutdown (nothing here needs a graceful one)
         for proc in procs.values():
-            proc.terminate()
+            proc.send_signal(signal.SIGQUIT)
         for proc in procs.values():
             try:
                 proc.wait(10)
