@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import inbound
+from . import inbound, logs, metrics
 from .context import Services
 from .delivery import UNSENDABLE, all_local, deliver_local_many
 from .games.result import BotTurn
@@ -89,6 +89,11 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
         tail.execute()  # first: the messages it sends are in the local outbox before the computer's answer
     if turn is not None:  # (if this worker dies now, the beat makes the move: it is scheduled)
         outlets.queue_bot(turn)
+    metrics.handled(str(result.outcome))
+    logs.handled(message_id, sender, result.game_id, str(result.outcome))
+    if local:
+        metrics.settled_local(claimed, len(unsendable))
+        logs.settled(claimed)
     return str(result.outcome)
 
 

@@ -75,6 +75,19 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "APPENDFSYNC": ("everysec", "str", "appendfsync of the Redis that scripts/run-local starts: always, everysec or "
                                        "no (README: what each can lose)."),
     "RULES_URL": ("", "str", "Where the RULES reply points; empty: this service's own /rules page."),
+    "METRICS_TOKEN": ("", "str", "Bearer token that GET /metrics (Prometheus) asks for "
+                                 "(Authorization: Bearer <token>); empty: /metrics answers 404."),
+    "METRICS_PORT": (0, "int", "A Celery worker or beat serves its host's metrics on this port (Prometheus' text "
+                               "format, no token: bind it to a private network); 0: none. With "
+                               "PROMETHEUS_MULTIPROC_DIR set, every process of the host is counted (docs/operating.md)."),
+    "LOG_FORMAT": ("json", "str", "json: every log line is one JSON object (game and message ids, addresses "
+                                  "replaced by a keyed hash: docs/operating.md); text: logging as each process sets it."),
+    "LOG_LEVEL": ("INFO", "str", "Level of the web process's log lines (gunicorn with --config "
+                                 "python:service.gunicorn_conf); a Celery worker or beat: its --loglevel."),
+    "LOG_HASH_KEY": ("", "str", "Key of the hash that replaces addresses in the logs (the same in every process "
+                                "of a deployment); empty: derived from the Twilio and Mailgun secrets."),
+    "SMS_PRICE": (0.0079, "float", "What one outgoing SMS costs (the metrics' spend: slowspades_sms_today_spend), "
+                                   "in your provider's currency."),
     "DEALER_SEED": ("", "str", "Tests and demos only: make shuffles reproducible. Empty: secure randomness."),
 }
 

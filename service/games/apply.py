@@ -26,6 +26,7 @@ from spades.errors import GameOverError, RuleError
 from spades.events import Event, GameEnded, HandStarted, to_dict
 from spades.game import Game, decide, fold
 
+from .. import metrics
 from ..caches import Taken
 from ..context import Services
 from ..store import Batch, Pipeline, clock, game_owner, keys, now_ms
@@ -123,6 +124,7 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             events = svc_decide(svc, game_id, version, game, choice)
         except (GameOverError, RuleError) as exc:
             svc.games.put(game_id, taken)
+            metrics.move_refused(mover, exc)
             return mover.refused(now, exc)
         events += played_for(svc, game_id, meta, infos, game)
         updates: dict[str, str] = {}
@@ -152,6 +154,7 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             unsendable = tuple(oid for oid, e in mine if not (e["to"] in infos and infos[e["to"]].may_send))
             after = AfterMove(TurnState.of(game, getattr(choice, "seat", None)), {**meta, **updates}, now.life, now.now_ms, told, renote,
                               res.turn, claimed, unsendable)
+            metrics.move_applied(mover)
             return Result(res.outbox_ids, Outcome.APPLIED, game_id, after)
         if res.status == "duplicate":
             return Result(res.outbox_ids, Outcome.DUPLICATE, game_id)
