@@ -60,7 +60,14 @@ def test_web_links_each_player_to_their_own_page(client, svc, celery_worker) -> 
             assert shown(card.code) in page
         for card in game.hands[1 - seat]:  # the other player's cards: never
             assert shown(card.code) not in page, card.code
-        assert "<script" not in page
+        assert re.findall(r"<script[^>]*>", page) == ['<script src="/page.js" defer>']  # no inline script
+        # issue 23 case 15: the bids right-aligned as the other numbers; each trick says who led it
+        assert re.search(r'<th scope="row">[^<]+</th><td class="n">[^<]+</td><td class="n">[^<]+</td></tr>\n<tr><th '
+                         r'scope="row">[^<]+</th><td class="n">\d+</td>', page.split('id="bids"')[1])
+    page_a = client.get(f"/g/{tok_a}").get_data(as_text=True)
+    tricks = [e.event for e in svc.store.load(gid) if e.event["type"] == "trick_won"]
+    assert re.findall(r'<td class="led">([^<]+)</td>', page_a) == [
+        "You" if int(t["cards"][0][0]) == 0 else "+1..0002" for t in tricks]  # who led each trick
     page_b = client.get(f"/g/{tok_b}").get_data(as_text=True)
     assert ALICE not in page_b and "+1..0001" in page_b  # the opponent as the SMS names them, never the whole number
     assert "Feuille de score" in page_b and "Plis de cette manche" in page_b
