@@ -109,10 +109,7 @@ def _no_store(resp: Response) -> Response:
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["Referrer-Policy"] = "no-referrer"
     resp.headers["X-Robots-Tag"] = "noindex"
-    resp.headers["Content-Security-Policy"] = ("default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
-                                               "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; "
-                                               "base-uri 'none'")
-    return resp
+    return resp  # the Content-Security-Policy (no inline script, forms to this site only): service/web/headers.py
 
 
 def _game(svc: Services, game_id: str) -> Game | None:
