@@ -2,7 +2,9 @@
 question, every draw decision, both bids and every card are clicked on the pages (390 px wide, each player in a
 browser context of their own); each page follows the other player's moves without a reload; neither page ever
 shows a card the other holds; and neither phone gets an SMS about a move made on a page (both players are on
-their pages). The real app serves the pages and a real Celery worker applies the moves."""
+their pages). After each move the keyboard focus is on what the page asks next (or where the game stands), and
+every answer has a name a screen reader reads. The real app serves the pages and a real Celery worker applies the
+moves."""
 
 from __future__ import annotations
 
@@ -76,9 +78,14 @@ def test_a_whole_hand_played_from_both_pages(chromium: Any, live_service: Any) -
             if shots and game.phase == "bid":
                 pages[seat].screenshot(path=str(Path(shots) / f"page-bid-seat{seat}.png"), full_page=True)
             before = pages[seat].evaluate("document.body.dataset.ask")
+            unnamed = pages[seat].evaluate("[...document.querySelectorAll('#ask button')]"
+                                           ".filter(b => !(b.getAttribute('aria-label') || b.textContent).trim()).length")
+            assert unnamed == 0  # a screen reader names every answer
             answer(pages[seat], keep=moves[seat] % 3 != 2)
             moves[seat] += 1
             pages[seat].wait_for_function("a => document.body.dataset.ask !== a", arg=before, timeout=10_000)
+            focused = pages[seat].evaluate("document.activeElement.id")
+            assert focused in ("ask-h", "state"), focused  # after a move, the focus is on what comes next
             assert sum(moves.values()) < 200
         assert {"draw", "bid", "play"} <= seen_phases and sum(moves.values()) >= 2 + 26 + 2 + 13
         # both pages show the hand scored, by themselves: the score sheet's first row

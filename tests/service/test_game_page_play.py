@@ -11,12 +11,15 @@ import re
 from typing import Any
 
 from service import after
+from service.conversation_port import command_text
 from service.games.players import name_of
+from service.lifecycle.invitations import game_id_for
 from service.store import clock, owner_keys, player_owner
 from service.web.game import form_token
 from spades.game import view
 
-from .helpers import local_messages, post_sms, wait_handled, wait_outbox_settled
+from .chooser import choose
+from .helpers import local_messages, post_email, post_sms, wait_handled, wait_outbox_settled
 from .test_sms_game import ALICE, BOB, load_game, start_sms_game
 
 FORM = re.compile(r'name="csrf" value="([^"]+)"><input type="hidden" name="ask" value="([^"]+)"')
@@ -157,3 +160,32 @@ def test_names_on_the_page_are_escaped(client, svc, celery_worker) -> None:  # t
     assert name_of(svc, ALICE) == hostile
     assert "<script>alert" not in page and "<img src=x" not in page
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&amp;&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_an_email_player_plays_from_the_page_and_gets_no_email(client, svc, smtp_server, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    dana = "dana@example.org"
+    resp, mid = post_sms(client, ALICE, f"NEW {dana}")
+    wait_handled(svc, mid)
+    gid = game_id_for(mid)
+    wait_outbox_settled(svc)
+    invite = [m for _f, rcpts, m in smtp_server.messages if dana in rcpts][0]
+    resp, mid = post_email(client, dana, invite["Reply-To"], "YES")
+    wait_handled(svc, mid)
+    wait_outbox_settled(svc)
+    seat = svc.store.meta(gid)["seat0"] == dana and 0 or 1
+    token = svc.store.meta(gid)[f"web{seat}"]
+    for _ in range(6):  # answer whatever the page asks, six times, as the game lets this player move
+        game = load_game(svc, gid)
+        if not game.may_move(seat):
+            resp, mid = post_sms(client, ALICE, command_text(choose(game, 1 - seat)))
+            wait_handled(svc, mid)
+            wait_outbox_settled(svc)
+            continue
+        mails = len([m for _f, rcpts, m in smtp_server.messages if dana in rcpts])
+        page, csrf, ask = page_of(client, token)
+        move = re.search(r'<button type="submit" name="move" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+        resp = client.post(f"/g/{token}/move", data={"csrf": csrf, "ask": ask, "move": move})
+        assert resp.status_code == 303 and "?m=" not in resp.headers["Location"], resp.headers["Location"]
+        assert load_game(svc, gid).version > game.version
+        wait_outbox_settled(svc)
+        assert len([m for _f, rcpts, m in smtp_server.messages if dana in rcpts]) == mails  # no email about it
