@@ -93,16 +93,25 @@ def test_the_score_sheet_hand_by_hand(client, svc, celery_worker) -> None:  # ty
     assert f'<td class="n">{hand1["game_total"]}</td>' in page
 
 
-def test_every_email_about_a_game_carries_its_link(client, svc, smtp_server, celery_worker) -> None:  # type: ignore[no-untyped-def]
-    dana = "dana@example.org"
-    resp, mid = post_sms(client, ALICE, f"NEW {dana}")
+DANA = "dana@example.org"
+
+
+def start_email_game(client, svc, smtp_server):  # type: ignore[no-untyped-def]
+    """Alice (SMS) invites Dana (email), who answers YES to the invitation's reply address: (game id, invitation)."""
+    resp, mid = post_sms(client, ALICE, f"NEW {DANA}")
     wait_handled(svc, mid)
     gid = game_id_for(mid)
     wait_outbox_settled(svc)
-    invite = [m for _f, rcpts, m in smtp_server.messages if dana in rcpts][0]
-    resp, mid = post_email(client, dana, invite["Reply-To"], "YES")
+    invite = [m for _f, rcpts, m in smtp_server.messages if DANA in rcpts][0]
+    resp, mid = post_email(client, DANA, invite["Reply-To"], "YES")
     wait_handled(svc, mid)
     wait_outbox_settled(svc)
+    return gid, invite
+
+
+def test_every_email_about_a_game_carries_its_link(client, svc, smtp_server, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    dana = DANA
+    gid, invite = start_email_game(client, svc, smtp_server)
     mails = [m for _f, rcpts, m in smtp_server.messages if dana in rcpts]
     token = svc.store.meta(gid)["web1"]
     assert "/g/" not in invite.get_body(("plain",)).get_content()  # no game to show before YES

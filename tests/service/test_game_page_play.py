@@ -13,13 +13,13 @@ from typing import Any
 from service import after
 from service.conversation_port import command_text
 from service.games.players import name_of
-from service.lifecycle.invitations import game_id_for
 from service.store import clock, owner_keys, player_owner
 from service.web.game import form_token
 from spades.game import view
 
 from .chooser import choose
-from .helpers import local_messages, post_email, post_sms, wait_handled, wait_outbox_settled
+from .helpers import local_messages, post_sms, wait_handled, wait_outbox_settled
+from .test_game_page import DANA, start_email_game
 from .test_sms_game import ALICE, BOB, load_game, start_sms_game
 
 FORM = re.compile(r'name="csrf" value="([^"]+)"><input type="hidden" name="ask" value="([^"]+)"')
@@ -163,15 +163,8 @@ def test_names_on_the_page_are_escaped(client, svc, celery_worker) -> None:  # t
 
 
 def test_an_email_player_plays_from_the_page_and_gets_no_email(client, svc, smtp_server, celery_worker) -> None:  # type: ignore[no-untyped-def]
-    dana = "dana@example.org"
-    resp, mid = post_sms(client, ALICE, f"NEW {dana}")
-    wait_handled(svc, mid)
-    gid = game_id_for(mid)
-    wait_outbox_settled(svc)
-    invite = [m for _f, rcpts, m in smtp_server.messages if dana in rcpts][0]
-    resp, mid = post_email(client, dana, invite["Reply-To"], "YES")
-    wait_handled(svc, mid)
-    wait_outbox_settled(svc)
+    dana = DANA
+    gid, _invite = start_email_game(client, svc, smtp_server)
     seat = svc.store.meta(gid)["seat0"] == dana and 0 or 1
     token = svc.store.meta(gid)[f"web{seat}"]
     for _ in range(6):  # answer whatever the page asks, six times, as the game lets this player move
