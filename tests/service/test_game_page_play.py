@@ -182,3 +182,31 @@ def test_an_email_player_plays_from_the_page_and_gets_no_email(client, svc, smtp
         assert load_game(svc, gid).version > game.version
         wait_outbox_settled(svc)
         assert len([m for _f, rcpts, m in smtp_server.messages if dana in rcpts]) == mails  # no email about it
+
+
+def test_double_nil_and_its_swap_from_the_page(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc)
+    seat = load_game(svc, gid).first_player
+    token = svc.players.ensure_web_token(gid, seat)
+    _page, csrf, ask = page_of(client, token)
+    assert client.post(f"/g/{token}/move", data={"csrf": csrf, "ask": ask, "move": "DN"}).status_code == 303
+    assert [e["type"] for e in events_of(svc, gid)].count("double_nil_declared") == 1
+    for _ in range(200):  # the draw, by SMS
+        game = load_game(svc, gid)
+        if game.phase != "draw":
+            break
+        mover = game.movers[0]
+        resp, mid = post_sms(client, (ALICE, BOB)[mover], "DRAW" if view(game, mover).double_nil_offer else "KEEP")
+        wait_handled(svc, mid)
+    game = load_game(svc, gid)
+    assert game.phase == "exchange" and game.movers == (seat,)
+    page, csrf, ask = page_of(client, token)
+    hand = [c.code for c in game.hands[seat]]
+    assert "Your swap" in page and page.count('type="checkbox" name="card"') == 13 and 'value="SWAP"' in page
+    for cards in (hand[:4], [hand[0], hand[0]], [c.code for c in game.hands[1 - seat]][:1]):  # too many, twice, not held
+        resp = client.post(f"/g/{token}/move", data={"csrf": csrf, "ask": ask, "move": "SWAP", "card": cards})
+        assert resp.headers["Location"].endswith("?m=illegal#ask"), cards
+    resp = client.post(f"/g/{token}/move", data={"csrf": csrf, "ask": ask, "move": "SWAP", "card": hand[:2]})
+    assert resp.headers["Location"] == f"/g/{token}#ask"
+    swapped = [e for e in events_of(svc, gid) if e["type"] == "cards_exchanged"]
+    assert len(swapped) == 1 and sorted(swapped[0]["thrown"]) == sorted(hand[:2])
