@@ -75,8 +75,8 @@ def test_a_whole_hand_played_from_both_pages(chromium: Any, live_service: Any) -
                     pages[s].locator("#ask button").count() for s in g.movers), timeout=10)
                 continue
             seat = movers[0]
-            if shots and game.phase == "bid":
-                pages[seat].screenshot(path=str(Path(shots) / f"page-bid-seat{seat}.png"), full_page=True)
+            if shots and (game.phase == "bid" or game.phase == "play" and sum(game.tricks_won) == 4):
+                pages[seat].screenshot(path=str(Path(shots) / f"page-{game.phase}-seat{seat}.png"), full_page=True)
             before = pages[seat].evaluate("document.body.dataset.ask")
             unnamed = pages[seat].evaluate("[...document.querySelectorAll('#ask button')]"
                                            ".filter(b => !(b.getAttribute('aria-label') || b.textContent).trim()).length")
