@@ -61,18 +61,18 @@ def test_a_whole_hand_played_from_both_pages(chromium: Any, live_service: Any) -
         moves = {0: 0, 1: 0}
         seen_phases: set[str] = set()
         while True:
-            game = game_of(live, game_id)
+            on_page = {seat: set(page.locator(".card").all_inner_texts()) for seat, page in pages.items()}
+            game = game_of(live, game_id)  # read after the pages: what the other holds now, and held then
+            for seat in pages:  # never a card the other holds, whatever the page shows
+                held = {shown_card(c.code) for c in game.hands[1 - seat]}
+                assert not on_page[seat] & held, (seat, on_page[seat] & held)
             if game.hand_no > 1 or game.phase == "over":
                 break
             seen_phases.add(game.phase)
-            for seat, page in pages.items():  # never a card the other holds, whatever the page shows now
-                held = {shown_card(c.code) for c in game_of(live, game_id).hands[1 - seat]}
-                on_page = set(page.locator(".card").all_inner_texts())
-                assert not on_page & held, (seat, on_page & held)
             movers = [s for s in game.movers if pages[s].locator("#ask button").count()]
             if not movers:  # the page of the player to move has not caught up yet: it will, by itself
                 wait_for("a page to show its question", lambda g=game: any(
-                    pages[s].locator("#ask button").count() for s in g.movers), timeout=10)
+                    pages[s].locator("#ask button").count() for s in g.movers), timeout=20)
                 continue
             seat = movers[0]
             if shots and (game.phase == "bid" or game.phase == "play" and sum(game.tricks_won) == 4):
@@ -83,14 +83,14 @@ def test_a_whole_hand_played_from_both_pages(chromium: Any, live_service: Any) -
             assert unnamed == 0  # a screen reader names every answer
             answer(pages[seat], keep=moves[seat] % 3 != 2)
             moves[seat] += 1
-            pages[seat].wait_for_function("a => document.body.dataset.ask !== a", arg=before, timeout=10_000)
+            pages[seat].wait_for_function("a => document.body.dataset.ask !== a", arg=before, timeout=20_000)
             focused = pages[seat].evaluate("document.activeElement.id")
             assert focused in ("ask-h", "state"), focused  # after a move, the focus is on what comes next
             assert sum(moves.values()) < 200
         assert {"draw", "bid", "play"} <= seen_phases and sum(moves.values()) >= 2 + 26 + 2 + 13
         # both pages show the hand scored, by themselves: the score sheet's first row
         for seat, page in pages.items():
-            page.locator("#sheet tbody tr").first.wait_for(timeout=10_000)
+            page.locator("#sheet tbody tr").first.wait_for(timeout=20_000)
             assert page.evaluate("window.notReloaded === true")  # updated in place, never reloaded
             assert page.evaluate("document.documentElement.scrollWidth") <= 390  # readable on a phone
             assert page.evaluate("(t => t.scrollWidth <= t.parentElement.clientWidth)(document.getElementById('sheet'))")
