@@ -10,6 +10,7 @@
   var version = body.getAttribute("data-version");
   var ask = body.getAttribute("data-ask");
   var busy = false;
+  var generation = 0;
   var timer = null;
   var announce = document.getElementById("announce");
 
@@ -41,9 +42,10 @@
   }
 
   function refresh() {
+    var mine = ++generation;  // a later refresh, or a move sent meanwhile (it brings its own page), wins
     return fetch(location.pathname, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.text(); })
-      .then(function (html) { swap(html, false); });
+      .then(function (html) { if (mine === generation && !busy) { swap(html, false); } });
   }
 
   function poll() {
@@ -70,6 +72,7 @@
     var buttons = form.querySelectorAll("button");
     for (var i = 0; i < buttons.length; i++) { buttons[i].disabled = true; }
     busy = true;
+    generation++;
     fetch(form.action, { method: "POST", body: new URLSearchParams(data), credentials: "same-origin" })
       .then(function (r) { return r.text(); })
       .then(function (html) { busy = false; swap(html, true); })
