@@ -128,3 +128,15 @@ def test_every_email_about_a_game_carries_its_link(client, svc, smtp_server, cel
         wait_for(lambda n=n: len(smtp_server.messages) > n, what=f"the answer to {word}")
         last = [m for _f, rcpts, m in smtp_server.messages if dana in rcpts][-1]
         assert f"/g/{token}" in last.get_body(("plain",)).get_content(), word
+
+
+def test_every_html_page_and_email_has_a_viewport() -> None:
+    """Issue 23 case 15: an HTML email without a viewport renders 980 px wide on a phone."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "templates"
+    heads = [p for p in root.rglob("*.html.j2") if "<head" in p.read_text(encoding="utf-8")]
+    assert len(heads) >= 4  # the emails' base, the hand summary, the game page, the rules page...
+    missing = [str(p.relative_to(root)) for p in heads
+               if '<meta name="viewport" content="width=device-width, initial-scale=1">' not in p.read_text(encoding="utf-8")]
+    assert not missing, missing

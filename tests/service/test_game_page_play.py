@@ -35,6 +35,18 @@ def page_of(client: Any, token: str, asks: bool = True) -> tuple[str, str, str]:
     return page, m.group(1) if m else "", m.group(2) if m else ""
 
 
+def draw_by_sms(client: Any, svc: Any, gid: str) -> Any:
+    """The hand's draw made by SMS (no double nil, every card kept): the game after it."""
+    for _ in range(200):
+        game = load_game(svc, gid)
+        if game.phase != "draw":
+            return game
+        mover = game.movers[0]
+        resp, mid = post_sms(client, (ALICE, BOB)[mover], "DRAW" if view(game, mover).double_nil_offer else "KEEP")
+        wait_handled(svc, mid)
+    raise AssertionError("the draw did not end")
+
+
 def events_of(svc: Any, gid: str) -> list[dict[str, Any]]:
     return [e.event for e in svc.store.load(gid)]
 
@@ -120,14 +132,7 @@ def test_a_stale_or_illegal_move_is_refused_on_the_page(client, svc, celery_work
 def test_on_the_page_no_sms_then_the_prompt_with_what_happened(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
     gid = start_sms_game(client, svc)
     wait_outbox_settled(svc)
-    game = load_game(svc, gid)
-    for _ in range(200):  # to the bids, by SMS
-        game = load_game(svc, gid)
-        if game.phase == "bid":
-            break
-        seat = game.movers[0]
-        resp, mid = post_sms(client, (ALICE, BOB)[seat], "DRAW" if view(game, seat).double_nil_offer else "KEEP")
-        wait_handled(svc, mid)
+    game = draw_by_sms(client, svc, gid)
     first = game.to_move
     assert first is not None
     second = 1 - first
@@ -191,14 +196,7 @@ def test_double_nil_and_its_swap_from_the_page(client, svc, celery_worker) -> No
     _page, csrf, ask = page_of(client, token)
     assert client.post(f"/g/{token}/move", data={"csrf": csrf, "ask": ask, "move": "DN"}).status_code == 303
     assert [e["type"] for e in events_of(svc, gid)].count("double_nil_declared") == 1
-    for _ in range(200):  # the draw, by SMS
-        game = load_game(svc, gid)
-        if game.phase != "draw":
-            break
-        mover = game.movers[0]
-        resp, mid = post_sms(client, (ALICE, BOB)[mover], "DRAW" if view(game, mover).double_nil_offer else "KEEP")
-        wait_handled(svc, mid)
-    game = load_game(svc, gid)
+    game = draw_by_sms(client, svc, gid)
     assert game.phase == "exchange" and game.movers == (seat,)
     page, csrf, ask = page_of(client, token)
     hand = [c.code for c in game.hands[seat]]
@@ -210,3 +208,27 @@ def test_double_nil_and_its_swap_from_the_page(client, svc, celery_worker) -> No
     assert resp.headers["Location"] == f"/g/{token}#ask"
     swapped = [e for e in events_of(svc, gid) if e["type"] == "cards_exchanged"]
     assert len(swapped) == 1 and sorted(swapped[0]["thrown"]) == sorted(hand[:2])
+
+
+def test_a_move_from_the_page_quiets_the_game_for_some_minutes(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc)
+    seat = draw_by_sms(client, svc, gid).to_move  # bids first, then leads the first trick
+    assert seat is not None
+    me, other = (ALICE, BOB)[seat], (ALICE, BOB)[1 - seat]
+    token = svc.players.ensure_web_token(gid, seat)
+    _page, csrf, ask = page_of(client, token)
+    assert client.post(f"/g/{token}/move", data={"csrf": csrf, "ask": ask, "move": "BID 4"}).status_code == 303
+    wait_outbox_settled(svc)
+    before = len(local_messages(svc, me))
+    clock.advance(svc.redis, 60)  # the page is closed: only the move's mark is left (PAGE_QUIET_MINUTES, 5)
+    resp, mid = post_sms(client, other, "BID 2")  # their turn to lead comes a minute after their page move
+    wait_handled(svc, mid)
+    wait_outbox_settled(svc)
+    outlets = after.Outlets(lambda ids: after.deliver_local_many(svc, ids), lambda turn: None)
+    after.tick(svc, outlets)
+    assert len(local_messages(svc, me)) == before  # within the mark: nothing by SMS
+    clock.advance(svc.redis, 5 * 60)  # past it: the prompt they owe, saying what happened meanwhile
+    after.tick(svc, outlets)
+    wait_outbox_settled(svc)
+    got = [m["body"] for m in local_messages(svc, me)[before:]]
+    assert len(got) == 1 and got[0].startswith("Bids: you 4, +1..000") and " 2. " in got[0] and "Lead" in got[0], got
