@@ -232,3 +232,13 @@ def test_a_move_from_the_page_quiets_the_game_for_some_minutes(client, svc, cele
     wait_outbox_settled(svc)
     got = [m["body"] for m in local_messages(svc, me)[before:]]
     assert len(got) == 1 and got[0].startswith("Bids: you 4, +1..000") and " 2. " in got[0] and "Lead" in got[0], got
+
+
+def test_without_javascript_a_waiting_page_reloads_itself(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc)
+    first = load_game(svc, gid).first_player
+    waiting = svc.players.ensure_web_token(gid, 1 - first)  # the double nil choice is the first player's
+    page, _csrf, _ask = page_of(client, waiting, asks=False)
+    assert '<noscript><meta http-equiv="refresh" content="15"></noscript>' in page
+    page, _csrf, _ask = page_of(client, svc.players.ensure_web_token(gid, first))
+    assert 'http-equiv="refresh"' not in page  # never while the player is choosing
