@@ -21,6 +21,7 @@ from typing import Callable
 from . import inbound, logs, metrics
 from .context import Services
 from .delivery import UNSENDABLE, all_local, deliver_local_many
+from .games import presence
 from .games.result import BotTurn
 from .lifecycle import bot, hooks, invitations, reminders, routing, settings, timeouts
 from .store import new_claim_token
@@ -128,6 +129,8 @@ def act(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> int | None:
         again, ids = None, bot_move(svc, item.game_id, item.seat, item.version, outlets)
     elif item.kind == "x":
         again, ids = invitations.on_expiry_due(svc, item, now_ms)
+    elif item.kind == presence.BACK:  # a player's game page closed: the prompt they owe, by their channel
+        again, ids = presence.back_from_page(svc, item, now_ms)
     else:
         again, ids = None, []
     send_out(svc, ids, outlets)

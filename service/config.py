@@ -63,6 +63,11 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                      "hold is read from its snapshot and the events after it."),
     "PAGE_TTL_DAYS": (30.0, "float", "Days a player's page of a game (/g/<token>) answers after the game ended; "
                                      "then 410, and WEB gives a new link (good for as long again)."),
+    "PAGE_POLL_SECONDS": (3.0, "float", "How often a player's open game page asks whether the game moved (and "
+                                        "marks them as on it: no SMS or email about that game meanwhile)."),
+    "PAGE_QUIET_MINUTES": (5.0, "float", "Minutes after a move made on the game page during which that player gets "
+                                         "no SMS or email about the game; once they left, the prompt they owe goes "
+                                         "by their channel, with what happened meanwhile."),
     "SIMULATOR": (False, "bool", "Serve the simulator page /simulator/ (on in scripts/run-local, off otherwise; "
                                  "404 when off). The app refuses to start with it on unless SLOWSPADES_BIND and "
                                  "SLOWSPADES_PUBLIC_BASE_URL are loopback and no Twilio account is set; it answers "

@@ -26,7 +26,7 @@ from spades.game import Game, view
 
 from ..addresses import address_kind
 from ..context import Services
-from ..games import outbox
+from ..games import outbox, presence
 from ..games.players import is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Result, TurnState, movers_field
 from ..store import Pipeline, keys
@@ -318,6 +318,9 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     until = paused_until(svc, game_id, now_ms)
     if until is not None:
         return until, []
+    on_page = presence.quiet(svc, game_id, seat, now_ms)  # the player sees the game on its page: later
+    if on_page is not None:
+        return on_page + 1000, []
     moment = datetime.fromtimestamp(now_ms / 1000, timezone.utc)
     quiet_end = quiet_until(moment, player_zone(svc, address), settings.quiet_hours(svc.config))
     if quiet_end is not None:

@@ -37,6 +37,7 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ``{inpend:<k>}``           zset shards: inbound messages recorded but not yet handled (``<addr> <msg id>``), by ms.
 ``{due:<k>}``              zset shards: the lifecycle's due work (:mod:`service.store.due`), by the game's shard.
 ``{names:<k>}``            hash shards: chosen names (folded) -> address.
+``{g:<id>}:page``          hash: seat -> ms until which the seat is on its game page (:mod:`service.store.presence`).
 ``{beat}:lock``, ``{clock}:offset``: the beat lock, the shared clock's offset.
 ``{p:<addr>}:rate:<min>``  counter: messages of ``<addr>`` in that minute (flood limit, ``service.limits``).
 ``{p:<addr>}:inv:<day>``   set: message ids of ``<addr>``'s invitations that day (``YYYYMMDD``, UTC).
@@ -72,6 +73,7 @@ from .limits import LimitCounters
 from .migrate import migrate_legacy
 from .operator import OperatorReads
 from .outbox import CLAIM_LUA, ENTRY_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
+from .presence import PagePresence
 from .reads import QueuedReads
 from .replica import ReplicaLagError, lagged, registry_shard, run_replicated
 from .snapshot import InPlayGames
@@ -178,7 +180,7 @@ class AppendResult:
 
 
 class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayGames, LifeRecords, QueuedReads,
-            OperatorReads):
+            OperatorReads, PagePresence):
     """Events, outbox and inbound messages on one Redis (or Redis Cluster) client."""
 
     SCRIPTS = {"_append": APPEND_LUA}
