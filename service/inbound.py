@@ -158,7 +158,8 @@ def _in_game(svc: Services, m: Inbound) -> Result:
     target = _target(svc, m)
     gid = None if _about_no_game(said) else target.game_id
     if gid is None:
-        if m.first:  # a new number that sent no command: what this is and how to start (issue 14 case 4)
+        if m.first and not _about_no_game(said):  # a new number that sent no command: what this is and how to start
+            # (issue 14 case 4); NEW 12 from a new number is a command, answered as such (issue 23 case 8)
             return _reply(svc, m, "welcome", Outcome.NO_GAME)
         if said.is_unknown:
             rendered = port.error_message(said, None, m.lang, m.channel)
