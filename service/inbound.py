@@ -156,6 +156,8 @@ def _in_game(svc: Services, m: Inbound) -> Result:
     """Moves, ``HAND``, ``SCORE`` and what was not understood, in the game the message is for."""
     said = m.said
     target = _target(svc, m)
+    if target.game_id is None and said.kind in ("hand", "score"):  # no game in play: the one that ended (issue 23)
+        target = _target(svc, m, statuses=("over",))
     gid = None if _about_no_game(said) else target.game_id
     if gid is None:
         if m.first and not _about_no_game(said):  # a new number that sent no command: what this is and how to start
