@@ -46,7 +46,7 @@ def game_id_for(message_id: str) -> str:
 
 
 __all__ = ["game_id_for", "rules_of", "rules_context", "invite", "new_meta", "start",
-           "start_bot_game", "create_game", "pending_for", "accept", "decline", "on_expiry_due"]
+           "start_bot_game", "create_game", "pending_between", "pending_for", "accept", "decline", "on_expiry_due"]
 
 
 def rules_context(rules: HouseRules) -> dict[str, Any]:
@@ -69,6 +69,11 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="self", text=(target or "")[:40])
     if is_stopped(svc, invitee):
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="stopped", text=invitee)
+    pending = pending_between(svc, sender, invitee)
+    if pending is not None:  # one invitation per pair while one waits (issue 23 case 7): nothing is sent again
+        theirs = svc.store.meta(pending).get("seat0") == invitee
+        out = outbox.reply(svc, sender, message_id, "invite_pending", opp=name_of(svc, invitee), theirs=theirs)
+        return Result(out.outbox_ids, Outcome.INVITE_PENDING, pending)
     limited = limits.invite_refusal(svc, sender, invitee, message_id, svc.store.clock.now_ms() / 1000)
     if limited is not None:  # abuse limits (service.limits), each with its own reply
         return outbox.reply(svc, sender, message_id, limited.template, **limited.context)
@@ -163,6 +168,15 @@ def create_game(svc: Services, game_id: str, seat0: str, seat1: str, message_id:
     return start(svc, message_id, game_id, meta, dict(meta))
 
 
+def pending_between(svc: Services, a: str, b: str, but: str = "") -> str | None:
+    """The invitation waiting between ``a`` and ``b`` (whoever invited), other than ``but``, if there is one."""
+    for gid in unfinished_games(svc, a, ("invited",)):
+        meta = svc.store.meta(gid)
+        if gid != but and {meta.get("seat0"), meta.get("seat1")} == {a, b}:
+            return gid
+    return None
+
+
 def pending_for(svc: Services, address: str) -> str | None:
     """The newest invitation waiting for ``address``'s answer."""
     for gid in unfinished_games(svc, address, ("invited",)):
@@ -182,7 +196,12 @@ def accept(svc: Services, message_id: str, sender: str, game_id: str | None = No
     meta = svc.store.meta(gid)
     if meta.get("status") != "invited" or meta.get("seat1") != sender:
         return outbox.reply(svc, sender, message_id, "no_invitation")
-    return start(svc, message_id, gid, meta, {})
+    out = start(svc, message_id, gid, meta, {})
+    other = pending_between(svc, meta["seat0"], sender, but=gid)
+    if other is not None:  # one sent before the rule, or in a race: closed unheard, so that no NO can decline it
+        status.change(svc, other, f"superseded:{gid}", Outcome.DECLINED, [], {"status": "declined"})
+        svc.store.due.cancel(Item("x", other))
+    return out
 
 
 def decline(svc: Services, message_id: str, sender: str, game_id: str | None = None) -> Result:

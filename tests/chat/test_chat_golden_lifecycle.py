@@ -75,6 +75,7 @@ CONTEXTS: dict[str, list[dict]] = {
     "email_move_needs_reply_address": [{}],
     "email_command_needs_reply_address": [{"word": "resign"}],
     "invite_held": [{"opp": NAME, "at": "00:00 UTC"}],
+    "invite_pending": [{"opp": NAME, "theirs": False}, {"opp": NAME, "theirs": True}],
     "limit_domain": [{"domain": "example.net", "count": 10}],
     "limit_new_numbers": [{"count": 30}],
     "send_again": [{}],
