@@ -98,7 +98,10 @@ def _name(svc: Services, m: Inbound) -> Result:
     opponents (:func:`chat.names.same_name`)."""
     chosen = m.said.arg or ""
     taken = _reads_as_an_opponent(svc, m.sender, chosen) or not svc.players.claim_name(m.sender, chosen)
-    return _reply(svc, m, "name_set", Outcome.NAME_TAKEN if taken else Outcome.NAME_SET, chosen=chosen, taken=taken)
+    out = _reply(svc, m, "name_set", Outcome.NAME_TAKEN if taken else Outcome.NAME_SET, chosen=chosen, taken=taken)
+    if not taken:  # a friend invited by a masked number learns who it is (issue 23 case 13)
+        out.outbox_ids = out.outbox_ids + invitations.tell_name(svc, m.message_id, m.sender, chosen)
+    return out
 
 
 def _dn_setting(svc: Services, m: Inbound) -> Result:

@@ -20,6 +20,7 @@ import hashlib
 import json
 from typing import Any
 
+from chat.names import display_name
 from spades.events import HouseRules
 
 from .. import limits
@@ -46,7 +47,7 @@ def game_id_for(message_id: str) -> str:
 
 
 __all__ = ["game_id_for", "rules_of", "rules_context", "invite", "new_meta", "start",
-           "start_bot_game", "create_game", "pending_between", "pending_for", "accept", "decline", "on_expiry_due"]
+           "start_bot_game", "create_game", "tell_name", "pending_between", "pending_for", "accept", "decline", "on_expiry_due"]
 
 
 def rules_context(rules: HouseRules) -> dict[str, Any]:
@@ -90,9 +91,11 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         entries = [outbox.entry(svc, sender, "invite_held", game_id=gid, seat=0, meta=meta, meta_updates=updates,
                                 opp=name_of(svc, invitee), at="00:00 UTC")]
     else:
+        anonymous = not (svc.players.get(sender) or {}).get("name")  # the friend sees a masked number: ask a NAME
         entries = [_invitation(svc, gid, meta, updates, rules, days),
                    outbox.entry(svc, sender, "invite_sent", game_id=gid, seat=0, meta=meta, meta_updates=updates,
-                                opp=name_of(svc, invitee), days=days)]
+                                opp=name_of(svc, invitee), days=days, anonymous=anonymous,
+                                me=display_name(sender, "sms"))]
     outcome = Outcome.INVITE_HELD if held is not None else Outcome.INVITED
     res = status.change(svc, gid, message_id, outcome, entries, updates)
     if res.outcome == outcome:
@@ -166,6 +169,19 @@ def create_game(svc: Services, game_id: str, seat0: str, seat1: str, message_id:
         return invite(svc, message_id, seat0, seat1, rules)
     meta = new_meta(svc, game_id, seat0, seat1, rules, svc.store.clock.now_ms())
     return start(svc, message_id, game_id, meta, dict(meta))
+
+
+def tell_name(svc: Services, message_id: str, inviter: str, name: str) -> list[str]:
+    """The name ``inviter`` just chose, told to each friend whose invitation from them waits (issue 23 case 13: the
+    invitation named them by a masked number); returns the outbox ids."""
+    out: list[str] = []
+    for gid in unfinished_games(svc, inviter, ("invited",)):
+        meta = svc.store.meta(gid)
+        if meta.get("seat0") != inviter or meta.get("held"):
+            continue  # an invitation to them, or one not sent yet (it will carry the name)
+        e = outbox.entry(svc, meta["seat1"], "invite_named", game_id=gid, seat=1, meta=meta, opp=inviter, chosen=name)
+        out += status.change(svc, gid, f"named:{message_id}", Outcome.INVITED, [e], {}).outbox_ids
+    return out
 
 
 def pending_between(svc: Services, a: str, b: str, but: str = "") -> str | None:
