@@ -294,6 +294,8 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
             return Result([], Outcome.IGNORED)
         token_game = found[0]
 
+    if msg.get("flood"):  # the first message over the flood limit: only the notice, by the player's channel
+        return outbox.reply(svc, sender, message_id, "limit_flood", Outcome.LIMIT_FLOOD, limit=int(msg["flood"]))
     said: Intent = port.parse_text(msg.get("body", ""), lang, channel)
     return dispatch(svc, Inbound(message_id, sender, said, token_game, lang, channel, life, pre, send_now, first,
                                  own_address=bool(msg.get("token"))))
