@@ -68,15 +68,22 @@ def _score_line(score: Any) -> dict[str, Any]:
 
 
 def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str, Any]:
-    """What happened since the player's last message that a prompt should tell them."""
+    """What happened since the player's last message that a prompt should tell them.
+
+    ``tricks``: every trick completed since then (issue 23 case 3: none goes untold), oldest first, each
+    ``{"won", "mine", "theirs", "forced"}`` (``forced``: the player's card was played for them); the tricks of a
+    decided end are told by ``decided`` (how many) instead. ``last_trick`` is the newest of them.
+    ``forced``: the player's cards played for them that no trick told (a trick still under way).
+    """
     me, opp = view.seat, view.opponent
     news: dict[str, Any] = {"hand_result": None, "last_trick": None, "opp_dn": False, "opp_swapped": None,
                             "got": None, "tossed": None, "opp_bid_news": False, "intro": False, "intro_first": None,
-                            "forced": [], "decided": 0}
-    trick: dict[str, Any] | None = None  # the last trick: its winner's seat, its (seat, card code) pairs
+                            "forced": [], "decided": 0, "tricks": [], "trick_runs": []}
+    tricks: list[dict[str, Any]] = []  # each: its winner's seat, its (seat, card code) pairs
+    auto: dict[str, str] = {}  # card code -> how it was played for someone (forced, decided)
     if events is None:  # a resend (HAND): what the view itself holds
         if view.phase == "play" and view.last_trick is not None:
-            trick = {"seat": view.last_trick.seat, "cards": [(s, c.code) for s, c in view.last_trick.cards]}
+            tricks.append({"seat": view.last_trick.seat, "cards": [(s, c.code) for s, c in view.last_trick.cards]})
     else:
         for e in events:
             t = e.get("type")
@@ -85,7 +92,7 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
             elif t == "hand_started" and news["intro"] and news["intro_first"] is None:
                 news["intro_first"] = "me" if e.get("first_player") == me else "opp"
             elif t == "trick_won":
-                trick = {"seat": e["seat"], "cards": [(int(s), c) for s, c in e["cards"]]}
+                tricks.append({"seat": e["seat"], "cards": [(int(s), c) for s, c in e["cards"]]})
             elif t == "hand_scored":
                 news["hand_result"] = {"hand": e["hand"], "me": _score_line(e["scores"][me]),
                                        "opp": _score_line(e["scores"][opp])}
@@ -99,18 +106,32 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
                 news["got"] = None if e.get("kept_first", True) else e.get("kept")
                 # RULES D2: keeping the first card, they saw the second as they discarded it (issue 14 case 3)
                 news["tossed"] = e.get("discarded") if e.get("kept_first") else None
-            elif t == "card_played" and e.get("auto") == AUTO_FORCED and e["seat"] == me:
-                news["forced"].append(e["card"])  # played for them: their only legal card
-            elif t == "card_played" and e.get("auto") == AUTO_DECIDED:
-                news["decided"] += 1  # two cards a trick: halved below
+            elif t == "card_played" and e.get("auto") in (AUTO_FORCED, AUTO_DECIDED):
+                auto[e["card"]] = e["auto"]
+                if e["auto"] == AUTO_FORCED and e["seat"] == me:
+                    news["forced"].append(e["card"])  # played for them: their only legal card
+                elif e["auto"] == AUTO_DECIDED:
+                    news["decided"] += 1  # two cards a trick: halved below
     news["decided"] //= 2
-    if trick is not None:
+    for trick in tricks:
         mine = next(c for s, c in trick["cards"] if s == me)
         theirs = next(c for s, c in trick["cards"] if s == opp)
-        news["last_trick"] = {"won": trick["seat"] == me, "mine": mine, "theirs": theirs,
-                              "forced": mine in news["forced"]}
         if mine in news["forced"]:  # the trick line names it (an SMS segment matters more than the word)
             news["forced"].remove(mine)
+        if auto.get(mine) == AUTO_DECIDED or auto.get(theirs) == AUTO_DECIDED:
+            continue  # a trick of the decided end: "Last N tricks decided."
+        news["tricks"].append({"won": trick["seat"] == me, "mine": mine, "theirs": theirs,
+                               "forced": auto.get(mine) == AUTO_FORCED})
+    news["last_trick"] = news["tricks"][-1] if news["tricks"] else None
+    runs: list[dict[str, Any]] = []  # tricks in a row won by the same player: one sentence
+    for trick in news["tricks"]:
+        if runs and runs[-1]["won"] == trick["won"]:
+            runs[-1]["tricks"].append(trick)
+        else:
+            runs.append({"won": trick["won"], "tricks": [trick]})
+    news["trick_runs"] = runs
+    if news["decided"]:
+        news["forced"] = []  # played in the decided end, which the hand's result tells
     if view.phase not in ("draw",) and news["got"] is not None and view.phase != "draw":
         news["got"] = None  # the hand is shown in full from now on
     return news
@@ -218,18 +239,17 @@ _NEWS_FOR_WAITING = ("hand_scored", "game_ended")
 
 
 def notice(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]],
-           opponent_name: str = "", game_label: str = "") -> Rendered | None:
+           opponent_name: str = "", game_label: str = "", level: str | None = None) -> Rendered | None:
     """The message for a player who is *not* to move, or None when the events tell them nothing new.
 
-    New to a waiting player: the end of a hand (its score) and the end of the game. Everything
-    else (the opponent's card, the trick's result) reaches them in their next prompt.
+    New to a waiting player: the end of a hand (its score) and the end of the game (with the last tricks and the
+    last hand's score, issue 23 case 1). Everything else (the opponent's card, the trick's result) reaches them in
+    their next prompt. ``level``: see :func:`prompt` (the end of the game says how to play the computer again).
     """
     types = {e.get("type") for e in events}
     if view.phase == "over" and "game_ended" in types:
         ctx = context(view, events, opponent_name, game_label, channel)
-        if ctx["hand_result"] is None and view.last_hand is not None and "hand_scored" in types:
-            pass
-        return render("game_over", lang, channel, **ctx)
+        return render("game_over", lang, channel, level=level, **ctx)
     if "hand_scored" in types:
         ctx = context(view, events, opponent_name, game_label, channel)
         return render("hand_over", lang, channel, **ctx)
@@ -242,7 +262,7 @@ def message_for(view: PlayerView, lang: str, channel: str, events: Sequence[dict
     :func:`notice` (or None). Call it for both players after every decided command. ``level``: see :func:`prompt`."""
     if view.phase != "over" and view.my_turn:
         return prompt(view, lang, channel, events, opponent_name, game_label, level)
-    return notice(view, lang, channel, events, opponent_name, game_label)
+    return notice(view, lang, channel, events, opponent_name, game_label, level)
 
 
 def _suit_key(suit: Suit | None) -> str | None:

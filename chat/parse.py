@@ -18,6 +18,7 @@ whatever follows them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -135,12 +136,12 @@ class Intent:
 _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {
         "keep": ("K", "KEEP", "KEEP IT"),
-        "discard": ("D", "DISCARD", "DISC", "TOSS"),
+        "discard": ("D", "DISCARD", "DISC", "TOSS", "DISCARD IT", "TOSS IT", "D IT"),
         "double_nil": ("DN", "DOUBLE NIL", "DOUBLENIL", "BLIND NIL", "BLINDNIL", "DBL NIL"),
         "draw": ("DRAW", "NO DN", "DR"),
         "exchange": ("SWAP", "EXCHANGE", "THROW"),
         "none": ("NONE", "NOTHING", "NO CARDS"),
-        "bid": ("BID",),
+        "bid": ("BID", "I BID", "I LL BID", "I WILL BID", "MY BID", "MY BID IS", "BID IS"),
         "nil": ("NIL",),
         "play": ("PLAY",),
         "hand": ("HAND", "CARDS", "STATUS"),
@@ -168,13 +169,13 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "stop": (),
     },
     "fr": {
-        "keep": ("GARDE", "GARDER", "JE GARDE"),
-        "discard": ("JETTE", "JETER", "DEFAUSSE", "DEFAUSSER", "JE JETTE"),
+        "keep": ("GARDE", "GARDER", "JE GARDE", "GARDE LA", "GARDE-LA"),
+        "discard": ("JETTE", "JETER", "DEFAUSSE", "DEFAUSSER", "JE JETTE", "JETTE LA", "JETTE-LA"),
         "double_nil": ("DOUBLE NUL", "NUL AVEUGLE", "DOUBLE ZERO"),
         "draw": ("TIRE", "TIRER", "PIOCHE", "PIOCHER", "JE TIRE"),
         "exchange": ("ECHANGE", "ECHANGER"),
         "none": ("AUCUNE", "AUCUN", "RIEN"),
-        "bid": ("ANNONCE", "ENCHERE", "MISE", "PARI"),
+        "bid": ("ANNONCE", "ENCHERE", "MISE", "PARI", "J ANNONCE", "JANNONCE", "JE MISE"),
         "nil": ("NUL", "ZERO"),
         "play": ("JOUE", "JOUER", "JE JOUE"),
         "help": ("AIDE",),
@@ -200,13 +201,13 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "stop": ("ARRET", "ARRETER", "DESINSCRIRE"),
     },
     "nb": {
-        "keep": ("BEHOLD", "BEHOLDE"),
-        "discard": ("KAST", "KASTE"),
+        "keep": ("BEHOLD", "BEHOLDE", "BEHOLD DEN"),
+        "discard": ("KAST", "KASTE", "KAST DEN"),
         "double_nil": ("DOBBEL NULL", "DOBBELNULL", "BLIND NULL", "DOBBEL NIL"),
         "draw": ("TREKK", "TREKKE"),
         "exchange": ("BYTT", "BYTTE"),
         "none": ("INGEN", "INGENTING"),
-        "bid": ("MELD", "BY", "BUD"),
+        "bid": ("MELD", "BY", "BUD", "JEG MELDER", "MELDER", "JEG BYR"),
         "nil": ("NULL",),
         "play": ("SPILL",),
         "help": ("HJELP",),
@@ -233,12 +234,12 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "id": {
         "keep": ("SIMPAN", "AMBIL"),
-        "discard": ("BUANG",),
+        "discard": ("BUANG", "BUANG SAJA"),
         "double_nil": ("NIL GANDA", "DOBEL NIL", "NIL BUTA"),
         "draw": ("TARIK", "LIHAT"),
         "exchange": ("TUKAR",),
         "none": ("TIDAK ADA", "KOSONG"),
-        "bid": ("TAWAR", "TAWARAN"),
+        "bid": ("TAWAR", "TAWARAN", "SAYA TAWAR", "AKU TAWAR"),
         "nil": ("NOL",),
         "play": ("MAIN", "MAINKAN"),
         "help": ("BANTUAN", "TOLONG"),
@@ -266,7 +267,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "el": {
         "keep": ("ΚΡΑΤΩ", "ΚΡΑΤΑ", "ΚΡΑΤΑΩ", "KRATO", "KRATAO", "KRATA"),
-        "discard": ("ΠΕΤΑΩ", "ΠΕΤΑ", "ΠΕΤΑΞΕ", "PETAO", "PETA"),
+        "discard": ("ΠΕΤΑΩ", "ΠΕΤΑ", "ΠΕΤΑΞΕ", "PETAO", "PETA", "ΠΕΤΑ ΤΟ", "ΠΕΤΑΞΕ ΤΟ"),
         "double_nil": ("ΔΙΠΛΟ ΜΗΔΕΝ", "ΔΙΠΛΟ NIL", "ΤΥΦΛΟ ΜΗΔΕΝ", "DIPLO MIDEN"),
         "draw": ("ΤΡΑΒΑΩ", "ΤΡΑΒΑ", "ΤΡΑΒΗΞΕ", "TRAVAO", "TRAVA"),
         "exchange": ("ΑΛΛΑΓΗ", "ΑΛΛΑΖΩ", "ΑΛΛΑΞΕ", "ALLAGI"),
@@ -317,6 +318,27 @@ _SUIT_WORDS = {
     "ΜΠΑΣΤΟΥΝΙ": "S", "ΜΠΑΣΤΟΥΝΙΑ": "S", "ΚΟΥΠΑ": "H", "ΚΟΥΠΕΣ": "H", "ΚΑΡΟ": "D", "ΣΠΑΘΙ": "C", "ΣΠΑΘΙΑ": "C",
 }
 _OF_WORDS = frozenset({"OF", "DE", "DU", "I", "AV", "ΣΤΟ"})
+#: A rank written as on the card, before OF and a suit word ("5 of hearts", "Q of clubs").
+_RANK_CODES = {**{str(n): n for n in range(2, 11)}, "T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+#: Numbers as words (a bid: "bid four", "quatre plis"): English in every language, each language its own too.
+_NUMBER_WORDS: dict[str, tuple[str, ...]] = {  # 0 to 13, in order
+    "en": ("ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "ELEVEN", "TWELVE",
+           "THIRTEEN"),
+    "fr": ("ZERO", "UN", "DEUX", "TROIS", "QUATRE", "CINQ", "SIX", "SEPT", "HUIT", "NEUF", "DIX", "ONZE", "DOUZE",
+           "TREIZE"),
+    "nb": ("NULL", "EN", "TO", "TRE", "FIRE", "FEM", "SEKS", "SJU", "ÅTTE", "NI", "TI", "ELLEVE", "TOLV", "TRETTEN"),
+    "id": ("NOL", "SATU", "DUA", "TIGA", "EMPAT", "LIMA", "ENAM", "TUJUH", "DELAPAN", "SEMBILAN", "SEPULUH",
+           "SEBELAS", "DUA BELAS", "TIGA BELAS"),
+    "el": ("ΜΗΔΕΝ", "ΕΝΑ", "ΔΥΟ", "ΤΡΙΑ", "ΤΕΣΣΕΡΑ", "ΠΕΝΤΕ", "ΕΞΙ", "ΕΠΤΑ", "ΟΚΤΩ", "ΕΝΝΙΑ", "ΔΕΚΑ", "ΕΝΤΕΚΑ",
+           "ΔΩΔΕΚΑ", "ΔΕΚΑΤΡΙΑ"),
+}
+_NUMBERS_N = {lang: {normalize(w): n for src in ("en", lang) for n, w in enumerate(_NUMBER_WORDS[src])}
+              for lang in LANGUAGES}
+#: "4 tricks": the word for tricks after a bid, in every language.
+_TRICK_WORDS = frozenset(normalize(w) for w in ("TRICK", "TRICKS", "PLI", "PLIS", "STIKK", "TRIK", "ΜΠΑΖΑ", "ΜΠΑΖΕΣ"))
+#: An emoji meaning yes or agreed, as a whole message (``OK`` is a yes already); other emoji are left out.
+_YES_EMOJI = frozenset("\U0001F44D\U0001F44C\u2705\U0001F197\u2714")
+_SKIN_TONES = frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
 
 
 def _norm_table() -> dict[str, dict[str, str]]:
@@ -396,6 +418,11 @@ def _cards(tokens: list[str], lang: str) -> list[Card] | None:
             if j < len(tokens) and tokens[j] in _SUITS_N:
                 card = _card(RANK_NAMES.get(_RANKS_N[tok], str(_RANKS_N[tok])) + _SUITS_N[tokens[j]], lang)
                 i = j
+        if card is None and tok in _RANK_CODES and i + 1 < len(tokens):  # "5 of hearts", "Q of clubs"
+            j = i + 2 if tokens[i + 1] in _OF_WORDS else i + 1
+            if j < len(tokens) and tokens[j] in _SUITS_N:
+                card = _card(RANK_NAMES.get(_RANK_CODES[tok], str(_RANK_CODES[tok])) + _SUITS_N[tokens[j]], lang)
+                i = j
         if card is None and tok in _SUITS_N and i + 1 < len(tokens) and tokens[i + 1] in _RANKS_N:
             card = _card(RANK_NAMES.get(_RANKS_N[tokens[i + 1]], str(_RANKS_N[tokens[i + 1]])) + _SUITS_N[tok], lang)
             i += 1
@@ -422,6 +449,32 @@ def _match(tokens: list[str], table: dict[str, str]) -> tuple[str | None, list[s
             if kind:
                 return kind, tokens[n:]
     return None, tokens
+
+
+def _count(tokens: list[str], lang: str) -> int | None:
+    """A number of tricks: ``4``, ``four``, ``4 tricks``, ``quatre plis``, ``dua belas`` (None if it is not one)."""
+    if len(tokens) > 1 and tokens[-1] in _TRICK_WORDS:
+        tokens = tokens[:-1]
+    if len(tokens) == 1 and _NUMBER.match(tokens[0]):
+        return int(tokens[0])
+    return _NUMBERS_N[lang].get(" ".join(tokens))
+
+
+def _emoji(token: str) -> bool:
+    """Whether ``token`` is only pictures (emoji, skin tones, joiners): no letter, digit or suit."""
+    return all(unicodedata.category(ch) in ("So", "Sk", "Cn") or ch in _SKIN_TONES for ch in token)
+
+
+def _without_emoji(tokens: list[str]) -> tuple[list[str], bool]:
+    """The tokens with the emoji left out (``K 👍``: ``K``), and whether a yes emoji (``👍``, ``👌``) was among them."""
+    words, yes = [], False
+    for token in tokens:
+        pictures = "".join(ch for ch in token if _emoji(ch))
+        yes = yes or any(ch in _YES_EMOJI for ch in pictures)
+        rest = "".join(ch for ch in token if not _emoji(ch))
+        if rest:
+            words.append(rest)
+    return words, yes
 
 
 def _flag(rest: list[str], lang: str) -> bool | None:
@@ -519,8 +572,16 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
 
 
 def parse(text: str | None, lang: str = "en") -> Intent:
-    """What ``text`` (a message from a player whose language is ``lang``) asks for. Never raises."""
-    lang = supported(lang)
+    """What ``text`` (a message from a player whose language is ``lang``) asks for. Never raises.
+
+    A message in another language's words (``garde`` in an English game) is an ``unknown`` intent with the reason
+    ``other_lang`` and that language's code as ``arg`` (the reply suggests ``LANG FR``), never that language's command.
+    """
+    return _parse(text, supported(lang), hint=True)
+
+
+def _parse(text: str | None, lang: str, hint: bool) -> Intent:
+    """:func:`parse` in ``lang``; ``hint``: try the other languages' words when nothing else is understood."""
     raw = text or ""
     say = _Say(raw)
     if not raw.strip():
@@ -532,7 +593,7 @@ def parse(text: str | None, lang: str = "en") -> Intent:
         raw = raw[m.end():]
     say = _Say(say.text, game)  # the message as received, prefix and all
     norm = normalize(raw[:MAX_LENGTH + 1])
-    tokens = norm.split()
+    tokens, yes_emoji = _without_emoji(norm.split())
     if tokens:
         first = tokens[0]
         two = " ".join(tokens[:2])
@@ -547,6 +608,8 @@ def parse(text: str | None, lang: str = "en") -> Intent:
     if not tokens:
         if game is not None and not raw.strip():
             return say("hand")
+        if yes_emoji:  # a thumbs up on its own: OK
+            return say("yes")
         return say("unknown", reason="not_understood")
     table = _TABLES[lang]
     kind, rest = _match(tokens, table)
@@ -575,8 +638,9 @@ def parse(text: str | None, lang: str = "en") -> Intent:
     if kind == "bid":
         if len(rest) == 1 and table.get(rest[0]) == "nil":
             return say("bid", number=0)
-        if len(rest) == 1 and _NUMBER.match(rest[0]):
-            return say("bid", number=int(rest[0]))
+        count = _count(rest, lang) if rest else None
+        if count is not None:  # BID 4, BID FOUR, BID 4 TRICKS
+            return say("bid", number=count)
         if not rest:
             return say("unknown", reason="missing_arg", arg="bid")
     if kind == "exchange":
@@ -632,6 +696,9 @@ def parse(text: str | None, lang: str = "en") -> Intent:
         if n < 0 or n > 99:
             return say("unknown", reason="bad_number", arg=tokens[0])
         return say("bid", number=n)
+    count = _count(tokens, lang) if kind is None else None
+    if count is not None and count <= 99:  # "four", "4 tricks"
+        return say("bid", number=count)
     if kind is None or kind in ("keep", "discard", "play"):  # "♦️2" reads D 2; "K D" the king of diamonds
         cards = _cards(tokens, lang)
         if cards is not None:
@@ -640,4 +707,11 @@ def parse(text: str | None, lang: str = "en") -> Intent:
             return say("exchange", cards=tuple(cards))
         if len(tokens) == 1 and _CARDISH.match(tokens[0]):
             return say("unknown", reason="bad_card", arg=tokens[0])
+    if hint:  # another language's words: say which, rather than act on them (issue 23 case 10)
+        for other in LANGUAGES:
+            if other in (lang, "en") or _count(tokens, other) is not None:
+                continue  # a number word of another language ("to", "en", "lima") is too often a word of this one
+            alt = _parse(raw, other, hint=False)
+            if not alt.is_unknown and alt.kind not in ("stop", "start", "help"):
+                return say("unknown", reason="other_lang", arg=other.upper())
     return say("unknown", reason="not_understood")

@@ -99,7 +99,10 @@ def _name(svc: Services, m: Inbound) -> Result:
     opponents (:func:`chat.names.same_name`)."""
     chosen = m.said.arg or ""
     taken = _reads_as_an_opponent(svc, m.sender, chosen) or not svc.players.claim_name(m.sender, chosen)
-    return _reply(svc, m, "name_set", Outcome.NAME_TAKEN if taken else Outcome.NAME_SET, chosen=chosen, taken=taken)
+    out = _reply(svc, m, "name_set", Outcome.NAME_TAKEN if taken else Outcome.NAME_SET, chosen=chosen, taken=taken)
+    if not taken:  # a friend invited by a masked number learns who it is (issue 23 case 13)
+        out.outbox_ids = out.outbox_ids + invitations.tell_name(svc, m.message_id, m.sender, chosen)
+    return out
 
 
 def _dn_setting(svc: Services, m: Inbound) -> Result:
@@ -157,9 +160,12 @@ def _in_game(svc: Services, m: Inbound) -> Result:
     """Moves, ``HAND``, ``SCORE`` and what was not understood, in the game the message is for."""
     said = m.said
     target = _target(svc, m)
+    if target.game_id is None and said.kind in ("hand", "score"):  # no game in play: the one that ended (issue 23)
+        target = _target(svc, m, statuses=("over",))
     gid = None if _about_no_game(said) else target.game_id
     if gid is None:
-        if m.first:  # a new number that sent no command: what this is and how to start (issue 14 case 4)
+        if m.first and not _about_no_game(said):  # a new number that sent no command: what this is and how to start
+            # (issue 14 case 4); NEW 12 from a new number is a command, answered as such (issue 23 case 8)
             return _reply(svc, m, "welcome", Outcome.NO_GAME)
         if said.is_unknown:
             rendered = port.error_message(said, None, m.lang, m.channel)
@@ -296,6 +302,8 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
             return Result([], Outcome.IGNORED)
         page_ask = msg.get("ask", "")
 
+    if msg.get("flood"):  # the first message over the flood limit: only the notice, by the player's channel
+        return outbox.reply(svc, sender, message_id, "limit_flood", Outcome.LIMIT_FLOOD, limit=int(msg["flood"]))
     said: Intent = port.parse_text(msg.get("body", ""), lang, channel)
     return dispatch(svc, Inbound(message_id, sender, said, token_game, lang, channel, life, pre, send_now, first,
                                  own_address=bool(msg.get("token")), page_ask=page_ask))

@@ -5,8 +5,9 @@ They count what an attacker cannot multiply: a sender is its *mailbox* (:func:`m
 and ``j.o.e+2@gmail.com`` are ``joe@gmail.com``), an email domain counts as a whole (but for the shared
 providers of ``LIMIT_DOMAIN_SHARED``), and invitations to numbers never seen have one rate for everyone.
 
-* ``LIMIT_MESSAGES_PER_MINUTE`` (flood): inbound messages one mailbox may send in a minute; the
-  webhooks drop the rest (:func:`flood_check`), and the first one over gets one reply saying so.
+* ``LIMIT_MESSAGES_PER_MINUTE`` (flood): inbound messages one mailbox may send in a minute
+  (``LIMIT_MESSAGES_PER_MINUTE_PLAYING`` with a game in play); the webhooks drop the rest (:func:`flood_check`),
+  and the first one over is taken only to be answered, by the player's channel, with one message saying so.
 * ``LIMIT_INVITES_PER_DAY``: invitations one mailbox may send in a day (UTC);
   ``LIMIT_DOMAIN_INVITES_PER_DAY``: those of all the mailboxes of one email domain.
 * ``LIMIT_PENDING_INVITES``: invitations of one sender waiting for an answer at once.
@@ -47,6 +48,9 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "LIMIT_MESSAGES_PER_MINUTE": (20, "int", "Inbound messages one mailbox (plus tags and ignored dots folded) or "
                                              "number may send in a minute (flood); the rest "
                                              "are dropped, the first one over answered once. 0: no limit."),
+    "LIMIT_MESSAGES_PER_MINUTE_PLAYING": (60, "int", "The flood limit of a number or mailbox with a game in play (a "
+                                                     "fast player's draw against the computer is some 15 moves in a "
+                                                     "minute); at least SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE."),
     "LIMIT_INVITES_PER_DAY": (10, "int", "Invitations one mailbox or number may send in a day (UTC). 0: no limit."),
     "LIMIT_PENDING_INVITES": (3, "int", "Invitations of one sender waiting for an answer at once. 0: no limit."),
     "SMS_INVITE_COUNTRIES": (SEED_COUNTRIES, "str", "Countries (ISO codes, comma separated) an SMS may go to when its "
@@ -119,12 +123,23 @@ def mailbox_of(svc: Services, address: str) -> str:
     return mailbox(address, _domains(svc, "DOTLESS_DOMAINS"))
 
 
+def _playing(svc: Services, sender: str) -> bool:
+    """Whether ``sender`` has a game in play (its newest games looked at: read only past the first limit)."""
+    return any(svc.store.meta(gid).get("status") == "active" for gid in svc.players.games(sender)[:5])
+
+
 def flood_check(svc: Services, sender: str, now_s: float) -> Flood:
-    """Count an inbound message of ``sender``'s mailbox in its minute; over the limit it is not to be taken."""
+    """Count an inbound message of ``sender``'s mailbox in its minute; over the limit it is not to be taken. A
+    sender with a game in play has ``LIMIT_MESSAGES_PER_MINUTE_PLAYING`` (issue 23 case 14)."""
     limit = int(setting(svc, "LIMIT_MESSAGES_PER_MINUTE"))
     if limit <= 0:
         return Flood(True)
     count = svc.store.count_message(mailbox_of(svc, sender), int(now_s // 60))
+    if count <= limit:
+        return Flood(True)
+    playing = max(limit, int(setting(svc, "LIMIT_MESSAGES_PER_MINUTE_PLAYING")))
+    if playing > limit and count <= playing + 1 and _playing(svc, sender):
+        limit = playing
     if count > limit:
         metrics.limit("flood")
     return Flood(count <= limit, count == limit + 1)

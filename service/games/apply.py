@@ -171,12 +171,13 @@ def played_for(svc: Services, game_id: str, meta: dict[str, str], infos: dict[st
                game: Game) -> list[Event]:
     """What plays itself after a decided move (``spades.autoplay``, folded on ``game``): the forced cards of
     the players with ``AUTOPLAY ON`` (the default; the computer's always), and the rest of a hand whose end
-    is decided. Appended with the move, so both are told of it in the same messages."""
+    is decided when no player said ``AUTOPLAY OFF`` (it plays both players' cards; issue 23 case 4). Appended with
+    the move, so both are told of it in the same messages."""
     if game.phase != "play":
         return []
     forced = [keys.is_bot(meta.get(f"seat{s}", "")) or info_of(infos, meta.get(f"seat{s}", ""), svc.config).flag(
         "autoplay", True) for s in (0, 1)]
-    return autoplay(game, svc.dealer(game_id, game.version), forced, finish=True)
+    return autoplay(game, svc.dealer(game_id, game.version), forced, finish=all(forced))
 
 
 def svc_decide(svc: Services, game_id: str, version: int, game: Game, command: Command) -> list[Event]:

@@ -69,6 +69,7 @@ class Outcome(StrEnum):
     LIMIT_DOMAIN = "limit_domain"
     LIMIT_NEW_NUMBERS = "limit_new_numbers"
     INVITE_HELD = "invite_held"  # an invitation the day's SMS cap holds: it goes the next day
+    INVITE_PENDING = "invite_pending"  # an invitation waits between the two already: nothing sent again
 
 
 @dataclass(frozen=True)

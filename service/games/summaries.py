@@ -106,7 +106,8 @@ def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[
     """Outbox entries of the hand summary (and the game summary) for both players, if ``events`` end a hand.
 
     ``events`` are engine events (or their dicts). The computer and stopped numbers get nothing.
-    ``hands_by_sms`` False: no hand summary to an SMS player (their turn message tells the hand's end).
+    ``hands_by_sms`` False: no hand or game summary to an SMS player (their turn message tells the hand's end, and
+    the game's with its last tricks and last hand, issue 23 case 1).
     ``quiet``: the seats on their game page (:mod:`.presence`), who get nothing (the page shows it).
     """
     dicts = [e if isinstance(e, dict) else to_dict(e) for e in events]
@@ -125,7 +126,7 @@ def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[
             if e:
                 out.append(e)
         ended = next((d for d in dicts if d.get("type") == "game_ended"), None)
-        if ended is not None:
+        if ended is not None and (hands_by_sms or "@" in address):
             e = entry(svc, address, "game_summary", game_id=game_id, seat=seat, meta=meta,
                       meta_updates=meta_updates,
                       **game_summary(ended, seat, opp, shown, levels.level_of(meta.get(f"seat{1 - seat}", ""))))

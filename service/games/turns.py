@@ -113,7 +113,7 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         label = me.labels[game_id]
         level = levels.level_of(info(1 - seat).address)  # the computer's, when it is the opponent
         rendered = port.turn_message(shown, lang, channel, news, opp, label, level)
-        kind = "update"
+        kind = "game_summary" if shown.phase == "over" else "update"  # an SMS player's end of the game (issue 23)
         if rendered is None and seat == actor and shown.phase == "draw" and shown.movers and game.rules.simultaneous_draw:
             rendered = port.resend(shown, lang, channel, opp, label)  # done drawing: waits for the opponent
         computer_next = keys.is_bot(info(1 - seat).address) and shown.movers == (1 - seat,) and shown.phase != "over"

@@ -20,6 +20,7 @@ import hashlib
 import json
 from typing import Any
 
+from chat.names import display_name
 from spades.events import HouseRules
 
 from .. import limits, metrics
@@ -46,7 +47,7 @@ def game_id_for(message_id: str) -> str:
 
 
 __all__ = ["game_id_for", "rules_of", "rules_context", "invite", "new_meta", "start",
-           "start_bot_game", "create_game", "pending_for", "accept", "decline", "on_expiry_due"]
+           "start_bot_game", "create_game", "tell_name", "pending_between", "pending_for", "accept", "decline", "on_expiry_due"]
 
 
 def rules_context(rules: HouseRules) -> dict[str, Any]:
@@ -69,6 +70,11 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="self", text=(target or "")[:40])
     if is_stopped(svc, invitee):
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="stopped", text=invitee)
+    pending = pending_between(svc, sender, invitee)
+    if pending is not None:  # one invitation per pair while one waits (issue 23 case 7): nothing is sent again
+        theirs = svc.store.meta(pending).get("seat0") == invitee
+        out = outbox.reply(svc, sender, message_id, "invite_pending", opp=name_of(svc, invitee), theirs=theirs)
+        return Result(out.outbox_ids, Outcome.INVITE_PENDING, pending)
     limited = limits.invite_refusal(svc, sender, invitee, message_id, svc.store.clock.now_ms() / 1000)
     if limited is not None:  # abuse limits (service.limits), each with its own reply
         return outbox.reply(svc, sender, message_id, limited.template, **limited.context)
@@ -85,9 +91,11 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         entries = [outbox.entry(svc, sender, "invite_held", game_id=gid, seat=0, meta=meta, meta_updates=updates,
                                 opp=name_of(svc, invitee), at="00:00 UTC")]
     else:
+        anonymous = not (svc.players.get(sender) or {}).get("name")  # the friend sees a masked number: ask a NAME
         entries = [_invitation(svc, gid, meta, updates, rules, days),
                    outbox.entry(svc, sender, "invite_sent", game_id=gid, seat=0, meta=meta, meta_updates=updates,
-                                opp=name_of(svc, invitee), days=days)]
+                                opp=name_of(svc, invitee), days=days, anonymous=anonymous,
+                                me=display_name(sender, "sms"))]
     outcome = Outcome.INVITE_HELD if held is not None else Outcome.INVITED
     res = status.change(svc, gid, message_id, outcome, entries, updates)
     if res.outcome == outcome:
@@ -163,6 +171,28 @@ def create_game(svc: Services, game_id: str, seat0: str, seat1: str, message_id:
     return start(svc, message_id, game_id, meta, dict(meta))
 
 
+def tell_name(svc: Services, message_id: str, inviter: str, name: str) -> list[str]:
+    """The name ``inviter`` just chose, told to each friend whose invitation from them waits (issue 23 case 13: the
+    invitation named them by a masked number); returns the outbox ids."""
+    out: list[str] = []
+    for gid in unfinished_games(svc, inviter, ("invited",)):
+        meta = svc.store.meta(gid)
+        if meta.get("seat0") != inviter or meta.get("held"):
+            continue  # an invitation to them, or one not sent yet (it will carry the name)
+        e = outbox.entry(svc, meta["seat1"], "invite_named", game_id=gid, seat=1, meta=meta, opp=inviter, chosen=name)
+        out += status.change(svc, gid, f"named:{message_id}", Outcome.INVITED, [e], {}).outbox_ids
+    return out
+
+
+def pending_between(svc: Services, a: str, b: str, but: str = "") -> str | None:
+    """The invitation waiting between ``a`` and ``b`` (whoever invited), other than ``but``, if there is one."""
+    for gid in unfinished_games(svc, a, ("invited",)):
+        meta = svc.store.meta(gid)
+        if gid != but and {meta.get("seat0"), meta.get("seat1")} == {a, b}:
+            return gid
+    return None
+
+
 def pending_for(svc: Services, address: str) -> str | None:
     """The newest invitation waiting for ``address``'s answer."""
     for gid in unfinished_games(svc, address, ("invited",)):
@@ -182,7 +212,12 @@ def accept(svc: Services, message_id: str, sender: str, game_id: str | None = No
     meta = svc.store.meta(gid)
     if meta.get("status") != "invited" or meta.get("seat1") != sender:
         return outbox.reply(svc, sender, message_id, "no_invitation")
-    return start(svc, message_id, gid, meta, {})
+    out = start(svc, message_id, gid, meta, {})
+    other = pending_between(svc, meta["seat0"], sender, but=gid)
+    if other is not None:  # one sent before the rule, or in a race: closed unheard, so that no NO can decline it
+        status.change(svc, other, f"superseded:{gid}", Outcome.DECLINED, [], {"status": "declined"})
+        svc.store.due.cancel(Item("x", other))
+    return out
 
 
 def decline(svc: Services, message_id: str, sender: str, game_id: str | None = None) -> Result:

@@ -105,9 +105,12 @@ def resolve(svc: Services, address: str, number: int | None = None,
 
 
 def listing(svc: Services, address: str) -> list[dict[str, Any]]:
-    """``GAMES``: the player's unfinished games with number, opponent, whose turn and the score."""
+    """``GAMES``: the player's unfinished games with number, opponent, whose turn and the score; then the game that
+    ended last, with its final score (issue 23 case 2: after a game, GAMES said there was none)."""
     out = []
-    for gid in sorted(unfinished_games(svc, address), key=lambda g: number_of(svc, address, g)):
+    ended = next(iter(unfinished_games(svc, address, ("over",))[:1]), None)
+    for gid in sorted(unfinished_games(svc, address), key=lambda g: number_of(svc, address, g)) + (
+            [ended] if ended else []):
         meta = svc.store.meta(gid)
         seat = seat_of(meta, address)
         if seat is None:  # unfinished_games lists only the games they sit in
@@ -115,9 +118,10 @@ def listing(svc: Services, address: str) -> list[dict[str, Any]]:
         opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
         row: dict[str, Any] = {"label": f"#{number_of(svc, address, gid)}", "opp": opp, "game_id": gid,
                                "status": meta.get("status"), "my_turn": False, "me": 0, "them": 0}
-        if meta.get("status") == "active":
+        if meta.get("status") in ("active", "over"):
             game = svc.games.load(gid)
             row.update(my_turn=game.may_move(seat), me=game.scores[seat], them=game.scores[1 - seat])
+        if meta.get("status") == "active":
             t = reminders.turn(svc, gid)
             row["paused"] = reminders.paused_until(svc, gid, svc.store.clock.now_ms()) is not None if t else False
         out.append(row)

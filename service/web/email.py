@@ -85,7 +85,8 @@ def inbound_email() -> ResponseReturnValue:
     checked = verdict(form, sender)
     if not checked.verified:  # unverifiable mail starts nothing (nor any reply to a From it may have forged)
         return reject(f"sender not verified: {checked.why} (SPF {checked.spf or 'none'}, DKIM {checked.dkim or 'none'})")
-    if not limits.flood_check(svc, sender, time.time()).ok:  # SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE
+    flood = limits.flood_check(svc, sender, time.time())
+    if not flood.ok and not flood.tell:  # SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE
         return reject(f"too many messages: at most {limits.setting(svc, 'LIMIT_MESSAGES_PER_MINUTE')} a minute")
     known = svc.store.inbound(sender, message_id)
     if known is not None:  # the same email again (a retry or a second route): applied once
@@ -103,6 +104,8 @@ def inbound_email() -> ResponseReturnValue:
               "subject": form.get("subject", ""), "received": now_ms(), "status": "queued"}
     if reply_token:
         fields["token"] = reply_token
+    if not flood.ok:  # the first one over: taken to be answered with the notice (issue 23 case 14)
+        fields["flood"] = str(limits.setting(svc, "LIMIT_MESSAGES_PER_MINUTE"))
     claim = svc.store.record_inbound(sender, message_id, fields, int(cfg["MESSAGE_TTL"]))
     logs.recorded(message_id, sender, "email", claim)
     if claim != "done":

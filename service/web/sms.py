@@ -41,22 +41,20 @@ def empty_twiml() -> Response:
     return Response(_EMPTY_TWIML, mimetype="text/xml")
 
 
-def flood_answer(sender: str) -> Response | None:
-    """None if ``sender`` is within the flood limit (or Redis cannot tell: the message is taken); else
-    the answer to a message dropped: for the first one over, one SMS saying so."""
+def flood_answer(sender: str) -> tuple[Response | None, str]:
+    """``(None, "")`` if ``sender`` is within the flood limit (or Redis cannot tell: the message is taken); the
+    first one over is taken to be answered with the notice by the player's channel (``(None, limit)``: its record's
+    ``flood`` field, issue 23 case 14); the rest are dropped (the empty answer)."""
     svc = current_app.extensions["slowspades"]
     try:
         flood = limits.flood_check(svc, sender, time.time())
-        if flood.ok:
-            return None
-        if not flood.tell:
-            return empty_twiml()
-        lang = (svc.players.get(sender) or {}).get("lang") or language_for_address(sender)
     except UNREACHABLE:
-        return None
-    text = chat_render("limit_flood", lang, "sms", family="lifecycle",
-                       limit=int(limits.setting(svc, "LIMIT_MESSAGES_PER_MINUTE"))).text
-    return twiml_message(text)
+        return None, ""
+    if flood.ok:
+        return None, ""
+    if not flood.tell:
+        return empty_twiml(), ""
+    return None, str(limits.setting(svc, "LIMIT_MESSAGES_PER_MINUTE"))
 
 
 def twiml_message(text: str) -> Response:
@@ -77,12 +75,14 @@ def inbound_sms() -> Response:
         sender = parse_address(request.form.get("From", ""), current_app.config["DEFAULT_REGION"]).value
     except BadAddress:
         return empty_twiml()  # not a phone number we can answer; nothing to do
-    flooded = flood_answer(sender)
+    flooded, flood = flood_answer(sender)
     if flooded is not None:  # over SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE: dropped (told once)
         return flooded
     message_id = f"sms:{sid}"
     fields = {"channel": "sms", "from": sender, "to": request.form.get("To", ""), "body": request.form.get("Body", ""),
               "received": now_ms(), "status": "queued"}
+    if flood:
+        fields["flood"] = flood
     try:  # recorded and queued; or, while Redis does not answer, kept on local disk (service.spool)
         take_inbound(message_id, sender, fields, int(current_app.config["MESSAGE_TTL"]))
     except SpoolError:  # not even the disk: Twilio will not retry, so the player is asked to

@@ -145,11 +145,12 @@ def test_case7_the_breakdown_adds_up():
                   me=_line(5, 9, 4, penalty=-100), them=_line(4, 4, 0), next_first="me").text
     assert "bid 5, took 9: +54 (4 bags), 10 bags -100 = -46" in text
     # and in every hand result of whole games: points = 10 x bid + bags; bags = tricks - bid
-    pat = re.compile(r"bid (\d+), took (\d+): ([+-]\d+)(?: \((\d+) bags?\))?")
+    # (an SMS hand result reads won/bid points (bags), "8/5 +53 (3 bags)": issue 23 case 16)
+    pat = re.compile(r"(?:you|v) (\d+)/(\d+) ([+-]\d+)(?: \((\d+) bags?\))?")
     checked = 0
     for seed in (5, 6):
         for m in play_game(seed, names=NAMES, chooser=_bot_chooser(seed), max_hands=5).messages:
-            for bid, took, points, bags in pat.findall(m.rendered.text):
+            for took, bid, points, bags in pat.findall(m.rendered.text):
                 bid, took, points, bags = int(bid), int(took), int(points), int(bags or 0)
                 assert points == (10 * bid + bags if took >= bid else -10 * bid), m.rendered.text
                 assert bags == (took - bid if took >= bid else 0), m.rendered.text
@@ -211,8 +212,8 @@ def test_case8_the_first_message_of_each_player_says_who_what_score_who_starts(l
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_case9_one_message_at_the_end_of_a_hand(lang):
     t = play_game(7, langs=(lang, lang), names=NAMES, chooser=_bot_chooser(7), max_hands=3)
-    words = {"en": ("won", "Hand 1:", "Score:", "Hand 2. Double nil"),
-             "fr": ("Pli pour", "Manche 1. Toi", "Score :", "Manche 2. Double nul")}[lang]
+    words = {"en": ("won", "Hand 1:", "Score:", "Double nil? DN"),
+             "fr": ("Pli pour", "Manche 1 : toi", "Score :", "Double nul ? DN")}[lang]
     ends = [m for m in t.messages if words[1] in m.rendered.text]
     assert len(ends) == 2  # one for each player, no separate summary
     asked = [m for m in ends if m.view.to_move == m.seat]

@@ -84,7 +84,7 @@ def test_forced_cards_and_decided_hands_are_told() -> None:
     auto = {e.auto for e in t.events if isinstance(e, CardPlayed)}
     assert {AUTO_FORCED, AUTO_DECIDED} <= auto
     texts = [m.rendered.text for m in t.messages]
-    assert any("Forced: " in x for x in texts)
+    assert any("(played for you)" in x or "Played for you: " in x for x in texts)
     assert any("tricks decided." in x for x in texts)
     # a forced card is never prompted for: every play prompt offers at least two cards, or leads
     for m in t.messages:

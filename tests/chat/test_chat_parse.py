@@ -86,7 +86,7 @@ TABLE: list[tuple[str, str, str, dict]] = [
     ("x" * 2000, "en", "unknown", {"reason": "too_long"}), ("STOP " + "x" * 5000, "en", "stop", {}),
     ("😀", "en", "unknown", {}), ("🃏🃏", "en", "unknown", {}), ("你好", "en", "unknown", {}), ("مرحبا", "id", "unknown", {}),
     ("שלום", "en", "unknown", {}), ("привет", "nb", "unknown", {}), ("こんにちは", "el", "unknown", {}), ("?!?", "en", "unknown", {}),
-    ("lol", "en", "unknown", {}), ("what?", "en", "unknown", {}), ("keep going", "en", "unknown", {}), ("bid four", "en", "unknown", {}),
+    ("lol", "en", "unknown", {}), ("what?", "en", "unknown", {}), ("keep going", "en", "unknown", {}), ("bid four", "en", "bid", {"number": 4}),
     ("QHX", "en", "unknown", {}), ("QH QH QH QH and more", "en", "unknown", {}), ("\x00\x01", "en", "unknown", {}),
     ("<script>alert(1)</script>", "en", "unknown", {}), ("'; DROP TABLE games;--", "en", "unknown", {}), ("%s%s%(x)s", "en", "unknown", {}),
     ("{{ 7*7 }}", "en", "unknown", {}), ("K D", "en", "play", {"card": C("KD")}), ("ZZ", "en", "unknown", {}),

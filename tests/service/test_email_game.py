@@ -67,4 +67,5 @@ def test_sms_player_against_email_player(client, svc, smtp_server, celery_worker
     assert last.get_body(("plain",)).get_content().startswith("Game over:")
     assert last["Subject"] and "<html" in last.get_body(("html",)).get_content().lower()
     assert any("<table" in m.get_body(("html",)).get_content() for m in mails)  # the hand summaries' tables
-    assert local_messages(svc, ALICE)[-1]["body"].startswith("Game over:")
+    last_sms = local_messages(svc, ALICE)[-1]["body"]  # the last hand's score with it (issue 23 case 1)
+    assert "Game over:" in last_sms and f"Hand {len(game.history)}: you " in last_sms, last_sms

@@ -83,8 +83,9 @@ def test_a_complete_game_between_two_sms_players(client, svc, celery_worker, bac
     assert svc.store.meta(gid)["status"] == "over"
     wait_outbox_settled(svc)
     for seat, who in enumerate((ALICE, BOB)):
-        last = local_messages(svc, who)[-1]["body"]  # the game summary (chat's format, the lifecycle's text)
-        assert last.startswith("Game over:") and ("you win" in last) == (game.winner == seat), last
+        last = local_messages(svc, who)[-1]["body"]  # the last tricks, the last hand's score, the end (issue 23 case 1)
+        assert "Game over:" in last and ("you win" in last) == (game.winner == seat), last
+        assert f"Hand {len(game.history)}: you " in last, last
         assert "REMATCH" in last
     entries = svc.store.outbox_entries(f"g:{gid}")
     assert entries and all(e["status"] == "sent" for e in entries)
@@ -99,7 +100,7 @@ def test_a_complete_game_between_two_sms_players(client, svc, celery_worker, bac
         for n in range(1, game.hand_no):
             ends = [m["body"] for m in sent if f"Hand {n}: you" in m["body"]]
             assert len(ends) == 1 and "Score: you" in ends[0] and re.search(r"won \w+ v ", ends[0]), ends
-            assert f"Hand {n + 1}. Double nil" in ends[0] or "draws first; your turn soon." in ends[0], ends[0]
+            assert "Double nil? DN or DRAW" in ends[0] or "draws first; your turn soon." in ends[0], ends[0]
         told = " ".join(m["body"] for m in sent)
         # every trick in which both chose their card but the last of each hand; of the tricks played for them
         # (forced cards, a decided end) the next message tells the last one, the summary the rest
