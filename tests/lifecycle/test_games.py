@@ -108,8 +108,10 @@ def test_a_complete_game_against_new_bot_through_the_worker(app, svc, client, ce
     assert not any(m["kind"] == "hand_summary" for m in told)
     # no "Bot to move. Kept: ..." a second before the computer's own message tells it (issue 23 case 12)
     assert [m["body"] for m in told if m["kind"] == "news"] == []
-    assert all(sum(f"Runde {n}. Du:" in m["body"] for m in told) == 1 for n in range(1, len(game.history)))
-    assert told[-1]["body"].startswith("Partiet er slutt:") and "OMKAMP" in told[-1]["body"]  # in Norwegian (+47)
+    assert all(sum(f"Runde {n}: du " in m["body"] for m in told) == 1 for n in range(1, len(game.history)))
+    # in Norwegian (+47); the last hand's result first, in the message that ends the game (issue 23 case 1)
+    assert "Partiet er slutt:" in told[-1]["body"] and "OMKAMP" in told[-1]["body"]
+    assert f"Runde {game.hand_no}: du " in told[-1]["body"]
     assert all(m["to"] == ALICE for m in local(svc))
 
 
