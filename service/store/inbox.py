@@ -17,16 +17,18 @@ CLAIM_INBOUND_LUA = r"""
 -- KEYS: record, seen (this window), seen (the previous window)
 -- ARGV: digest, record ttl s, seen expiry (unix s), field, value, ...
 -- Claims a message id once: 'new' (recorded now), 'pending' (recorded, not yet handled), 'done' (handled).
--- A claim seen before writes too (the record's expiry again; the claim in this window), so that a WAIT after
--- it counts the replicas that have the record or the claim, not only those of an earlier write.
+-- A claim seen before writes too (the record's expiry again; the claim's expiry, unchanged), so that a WAIT
+-- after it counts the replicas that have the record or the claim, not only those of an earlier write.
 if redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
   return 'pending'
 end
-if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 or redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then
-  redis.call('SADD', KEYS[2], ARGV[1])
-  redis.call('EXPIREAT', KEYS[2], tonumber(ARGV[3]))
-  return 'done'
+for i = 2, 3 do
+  if redis.call('SISMEMBER', KEYS[i], ARGV[1]) == 1 then
+    local left = redis.call('PTTL', KEYS[i])
+    if left > 0 then redis.call('PEXPIRE', KEYS[i], left) end
+    return 'done'
+  end
 end
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('EXPIREAT', KEYS[2], tonumber(ARGV[3]))
