@@ -450,7 +450,7 @@ class Stack:
 
     def stop(self) -> None:
         for proc in self.procs:
-            stop_group(proc, 3)
+            stop_group(proc, 1)
         if self.broker is not None:
             self.broker.stop()
         if self.cluster is not None:
