@@ -75,7 +75,7 @@ def _applied_once(stack: netns.Stack, gid: str, mid: str, version: int, timeout:
 def test_a_master_cut_off_with_the_web_and_worker_loses_no_move_answered_200(stack: netns.Stack) -> None:
     assert stack.cluster is not None
     session = requests.Session()
-    gid, players = "part1", ("+15556610001", "+15556610002")
+    gid, players = "part7", ("+15556610001", "+15556610002")
     _game(stack, gid, players)
     _applied_once(stack, gid, *_move(stack, session, gid, players))  # moves flow
     master = stack.cluster.master_of("{g:" + gid + "}:ev")
