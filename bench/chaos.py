@@ -42,7 +42,7 @@ import time
 import uuid
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -222,6 +222,35 @@ def post_move(session: requests.Session, base: str, sender: str, body: str) -> t
         return 0, "sms:" + sid
 
 
+def one_move(p: GameDriver, post: Callable[[str, str], tuple[int, str]], tally: Tally, wait_s: float,
+             unreachable: tuple[type[Exception], ...] = UNREACHABLE) -> tuple[float, float] | None:
+    """The driver's next move sent (``post(sender, text)``: HTTP status, message id), then wait until the stream moves
+    on: (sent, applied) times; None if not answered 200 (counted: the player sends it again) or not applied within
+    ``wait_s`` (a stall, counted: the caller reads the game again and sends what it then finds)."""
+    version = p.game.version
+    sender, text = p.next_text()
+    sent_at = time.monotonic()
+    code, mid = post(sender, text)
+    if code != 200:
+        with tally.lock:
+            tally.not_200 += 1
+        time.sleep(0.5)
+        return None
+    with tally.lock:
+        tally.answered[mid] = sender
+    until = time.monotonic() + wait_s
+    while time.monotonic() < until:
+        try:
+            if p.svc.store.version(p.gid) > version:
+                return sent_at, time.monotonic()
+        except unreachable:
+            pass
+        time.sleep(0.05)
+    with tally.lock:
+        tally.stalls += 1
+    return None
+
+
 def play(p: GameDriver, base: str, tally: Tally, deadline: float, redis_up: list[float]) -> None:
     """Closed loop: a move, then wait until the stream moves on (a stall: re-read and send the move again)."""
     session = requests.Session()
@@ -233,33 +262,13 @@ def play(p: GameDriver, base: str, tally: Tally, deadline: float, redis_up: list
             continue
         if p.game.phase == "over":
             return
-        version = p.game.version
-        sender, text = p.next_text()
-        sent_at = time.monotonic()
-        code, mid = post_move(session, base, sender, text)
-        if code != 200:  # the player sends it again (Twilio does not retry)
-            with tally.lock:
-                tally.not_200 += 1
-            time.sleep(0.5)
-            continue
-        with tally.lock:
-            tally.answered[mid] = sender
-        wait_until = time.monotonic() + 120
-        while time.monotonic() < wait_until:
-            try:
-                if p.svc.store.version(p.gid) > version:
-                    applied_at = time.monotonic()
-                    back = [u for u in list(redis_up) if sent_at < u <= applied_at]
-                    if back:
-                        with tally.lock:
-                            tally.after_redis.append(applied_at - max(back))
-                    break
-            except UNREACHABLE:
-                pass
-            time.sleep(0.05)
-        else:
-            with tally.lock:
-                tally.stalls += 1
+        done = one_move(p, lambda sender, text: post_move(session, base, sender, text), tally, 120)
+        if done is not None:
+            sent_at, applied_at = done
+            back = [u for u in list(redis_up) if sent_at < u <= applied_at]
+            if back:
+                with tally.lock:
+                    tally.after_redis.append(applied_at - max(back))
 
 
 def chaos(cluster: Cluster, args: argparse.Namespace, stop: threading.Event, rng: random.Random,

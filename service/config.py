@@ -18,9 +18,9 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                   "redis+cluster://host:port (any node of it) names a Redis Cluster (docs/scaling.md)."),
     "REDIS_CLUSTER": (False, "bool", "SLOWSPADES_REDIS_URL (a redis:// URL) names a node of a Redis Cluster."),
     "REPLICA_WAIT_MS": (0, "int", "On a Redis with replicas: a move (the webhook's record, the task's append) is "
-                                  "acknowledged only once a replica has it (WAIT 1 <ms>); a replica that does not "
-                                  "answer in time is logged and counted, the move still answered. 0: no wait "
-                                  "(a single Redis without replicas)."),
+                                  "acknowledged only once a replica has it (WAIT 1 <ms>); if no replica answers in "
+                                  "time it is not taken as done: the webhook keeps the message in its spool (and "
+                                  "answers 200), the task retries. 0: no wait (a single Redis without replicas)."),
     "BROKER_URL": ("", "str", "Celery broker URL (redis:// or amqp:// for RabbitMQ); empty means the same Redis "
                               "as SLOWSPADES_REDIS_URL, which a Redis Cluster cannot be."),
     "PUBLIC_BASE_URL": ("http://127.0.0.1:8000", "str",

@@ -6,11 +6,16 @@ import time
 from typing import Any, Callable
 
 
-def wait_for(what: str, check: Callable[[], Any], timeout: float = 20.0, interval: float = 0.02) -> Any:
-    """``check()``'s first truthy value, polling every ``interval`` s; fails the test after ``timeout`` s."""
+def wait_for(what: str, check: Callable[[], Any], timeout: float = 20.0, interval: float = 0.02,
+             ignore: tuple[type[Exception], ...] = ()) -> Any:
+    """``check()``'s first truthy value, polling every ``interval`` s; fails the test after ``timeout`` s.
+    ``ignore``: errors of ``check()`` that count as "not yet" (a read during a failover, say)."""
     deadline = time.monotonic() + timeout
     while True:
-        got = check()
+        try:
+            got = check()
+        except ignore:
+            got = None
         if got:
             return got
         if time.monotonic() > deadline:

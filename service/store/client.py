@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 import redis
+from redis._parsers.base import BaseParser
 from redis.backoff import ExponentialBackoff
 from redis.client import Pipeline
 from redis.cluster import RedisCluster
@@ -13,12 +14,22 @@ from redis.retry import Retry
 
 from .base import Client, is_cluster
 
-# Redis does not answer (a restart, a failover under way): the caller keeps the work for later
-UNREACHABLE: tuple[type[Exception], ...] = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+
+class NoReplicasError(redis.exceptions.ResponseError):
+    """``NOREPLICAS``: a master with ``min-replicas-to-write`` refused a write, no replica having acknowledged it
+    within ``min-replicas-max-lag`` (cut off from its replica by a partition, say: docs/scaling.md)."""
+
+
+BaseParser.EXCEPTION_CLASSES["NOREPLICAS"] = NoReplicasError  # redis-py raises a bare ResponseError otherwise
+
+# Redis does not answer, or does not take writes now (a restart, a failover under way, a master cut off from its
+# replica or from the cluster's majority): the caller keeps the work for later
+UNREACHABLE: tuple[type[Exception], ...] = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
+                                            redis.exceptions.ClusterDownError, NoReplicasError)
 # what a worker task retries (a Lua script's RuntimeError too: the service's own conflict signal)
 TRANSIENT_ERRORS: tuple[type[Exception], ...] = (*UNREACHABLE, RuntimeError)
 
-__all__ = ["TRANSIENT_ERRORS", "UNREACHABLE", "Client", "Pipeline", "connect", "describe", "is_cluster"]
+__all__ = ["TRANSIENT_ERRORS", "UNREACHABLE", "Client", "NoReplicasError", "Pipeline", "connect", "describe", "is_cluster"]
 
 
 def connect(config: Mapping[str, Any]) -> Client:

@@ -11,15 +11,24 @@ from redis.commands.core import Script
 from .base import Client, now_ms, queue_eval, queue_script
 from .codec import text, text_hash
 from .keys import inbound_keys, mailgun_token, message_digest, pending_key, pending_member, shards
-from .replica import lagged, registry_shard, run_replicated
+from .replica import ReplicaLagError, lagged, registry_shard, run_replicated
 
 CLAIM_INBOUND_LUA = r"""
 -- KEYS: record, seen (this window), seen (the previous window)
 -- ARGV: digest, record ttl s, seen expiry (unix s), field, value, ...
 -- Claims a message id once: 'new' (recorded now), 'pending' (recorded, not yet handled), 'done' (handled).
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'pending' end
-if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 or redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then
-  return 'done'
+-- A claim seen before writes too (the record's expiry again; the claim's expiry, unchanged), so that a WAIT
+-- after it counts the replicas that have the record or the claim, not only those of an earlier write.
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
+  return 'pending'
+end
+for i = 2, 3 do
+  if redis.call('SISMEMBER', KEYS[i], ARGV[1]) == 1 then
+    local left = redis.call('PTTL', KEYS[i])
+    if left > 0 then redis.call('PEXPIRE', KEYS[i], left) end
+    return 'done'
+  end
 end
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('EXPIREAT', KEYS[2], tonumber(ARGV[3]))
@@ -40,7 +49,10 @@ class InboundRecords:
 
     def record_inbound(self, address: str, message_id: str, fields: dict[str, str], ttl_s: int) -> str:
         """Claim and record a message from ``address`` (kept ``ttl_s`` until handled); returns ``new``,
-        or for a message claimed before (a retry), ``pending`` (not handled yet) or ``done``."""
+        or for a message claimed before (a retry), ``pending`` (not handled yet) or ``done``.
+
+        With ``SLOWSPADES_REPLICA_WAIT_MS``, raises :class:`~service.store.replica.ReplicaLagError` if no replica
+        acknowledged the record (or the claim) in time: it is not recorded (:mod:`service.store.replica`)."""
         flat: list[str] = []
         for a, b in fields.items():
             flat += [a, str(b)]
@@ -54,8 +66,10 @@ class InboundRecords:
                                             lambda pipe: queue_script(pipe, self._claim_in, keys, claim_args),
                                             index=(pending, member, now_ms(), True))
             claim = text(replies[-1])
-            if acked < 1 and claim == "new":
-                lagged("inbound record", address, self.replica_wait_ms)  # answered all the same: logged, counted
+            if acked < 1:  # on this master only: gone if a partition cut it off and its replica took over
+                lagged("inbound record", address, self.replica_wait_ms)
+                raise ReplicaLagError(f"inbound record of {message_id}: no replica acknowledged it in "
+                                      f"{self.replica_wait_ms} ms")
         else:
             pipe = self.r.pipeline(transaction=False)
             pipe.zadd(pending, {member: now_ms()}, nx=True)  # the sweep finds it if we die

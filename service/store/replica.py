@@ -14,9 +14,13 @@ pipeline, ahead of the write and the ``WAIT``: one round trip, not two. With no 
 this client has not caught up with) the entry goes first on its own, as it did before.
 
 The policy when no replica answers in time is the caller's: :func:`run_replicated` returns how many did.
+A write no replica acknowledged is not taken as done: on the minority side of a partition, a master keeps
+taking writes until ``cluster-node-timeout`` passes (or ``min-replicas-max-lag``, with ``min-replicas-to-write``),
+and they are gone once its replica, promoted by the majority, is master and it a replica again (docs/scaling.md).
 ``Store.append`` raises :class:`ReplicaLagError` (a ``RuntimeError``: the handler task retries, and the
-retried append is a duplicate that waits again); the webhook's record only logs and counts it
-(:data:`LAGGED`), since its 200 must come quickly and Twilio does not retry a message anyway.
+retried append is a duplicate that waits again); so does the webhook's record (``Store.record_inbound``): the
+web keeps the message in its spool on disk, as when Redis does not answer, and hands it over once a master
+with a replica takes it (:mod:`service.spool`). Both are counted (:data:`LAGGED`).
 """
 
 from __future__ import annotations
@@ -37,6 +41,10 @@ from .keys import shards
 log = logging.getLogger(__name__)
 LAGGED: Counter[str] = Counter()  # writes no replica acknowledged in time, by kind (this process)
 MOVED_RETRIES = 5
+# the node no longer serves the slot, or not now (redis-py parses these replies into their own classes, without
+# the word in the message)
+MOVED = (redis.exceptions.MovedError, redis.exceptions.AskError, redis.exceptions.TryAgainError,
+         redis.exceptions.ClusterDownError)
 
 
 class ReplicaLagError(RuntimeError):
@@ -61,9 +69,11 @@ def run_replicated(client: Client, key: str, wait_ms: int, queue: Callable[[Pipe
         queue(pipe)
         pipe.execute_command("WAIT", 1, int(wait_ms))
         replies = pipe.execute(raise_on_error=False)
-        moved = [r for r in replies if isinstance(r, redis.ResponseError)
-                 and str(r).startswith(("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN"))]
-        errors = [r for r in replies if isinstance(r, Exception) and r not in moved]
+        moved = [r for r in replies if isinstance(r, MOVED)
+                 or (isinstance(r, redis.ResponseError) and str(r).startswith(("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN")))]
+        # a node that became a replica (a failover) answers MOVED to the writes and an error to the WAIT
+        errors = [r for r in replies if isinstance(r, Exception) and r not in moved
+                  and not (moved and "replica" in str(r) and r is replies[-1])]
         if errors:
             raise errors[0]
         if joined and moved == replies[:1] and index is not None:  # only the index's shard moved: the write ran

@@ -21,6 +21,7 @@ from twilio.request_validator import (
 from .. import logs
 from ..spool import Drainer, Spool
 from ..store import UNREACHABLE as STORE_UNREACHABLE
+from ..store import ReplicaLagError
 from .metrics import spooled
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,9 @@ log = logging.getLogger(__name__)
 #: What "Redis does not answer" looks like: down, restarting, loading its AOF (BusyLoadingError is a
 #: ConnectionError), or the broker (the same Redis) refusing the task.
 UNREACHABLE: tuple[type[Exception], ...] = (*STORE_UNREACHABLE, BrokerError)
+#: What "not recorded" looks like: Redis does not answer, or no replica acknowledged the record in time (a master cut
+#: off by a partition takes writes it will lose: docs/scaling.md); the message is then kept in the spool.
+NOT_RECORDED: tuple[type[Exception], ...] = (*UNREACHABLE, ReplicaLagError)
 
 
 def public_url() -> str:
@@ -56,7 +60,8 @@ def queue_inbound(message_id: str, sender: str) -> None:
 
 def record_and_queue(message_id: str, sender: str, fields: dict[str, Any], ttl: int) -> str:
     """Record a verified inbound message (its id claimed once) and queue its handling; returns the
-    claim (``new``, ``pending``, ``done``). Raises one of :data:`UNREACHABLE` if Redis does not answer."""
+    claim (``new``, ``pending``, ``done``). Raises one of :data:`NOT_RECORDED` if Redis does not answer, or no
+    replica acknowledged the record (then it is not queued either)."""
     claim = current_app.extensions["slowspades"].store.record_inbound(sender, message_id, fields, ttl)
     logs.recorded(message_id, sender, str(fields.get("channel") or ""), claim)
     if claim != "done":  # new, or a retry of a message we may have failed to queue: queue (again)
@@ -65,16 +70,16 @@ def record_and_queue(message_id: str, sender: str, fields: dict[str, Any], ttl: 
 
 
 def take_inbound(message_id: str, sender: str, fields: dict[str, Any], ttl: int) -> str:
-    """:func:`record_and_queue`, or, if Redis does not answer, the message kept in the local spool
+    """:func:`record_and_queue`, or, if it is not recorded (:data:`NOT_RECORDED`), the message kept in the local spool
     (fsync'd) for the drainer to hand over later: returns the claim, or ``spooled``. Raises
     :class:`service.spool.SpoolError` if the disk cannot take it either."""
     try:
         return record_and_queue(message_id, sender, fields, ttl)
-    except UNREACHABLE as exc:
+    except NOT_RECORDED as exc:
         path = spool_of(current_app).put({"message_id": message_id, "sender": sender, "fields": fields, "ttl": ttl})
         spooled()
         logs.recorded(message_id, sender, str(fields.get("channel") or ""), "spooled")
-        log.warning("Redis not answering (%s): inbound %s kept in %s", exc, message_id, path)
+        log.warning("not recorded (%s): inbound %s kept in %s", exc, message_id, path)
         current_app.extensions["slowspades_drainer"].wake()
         return "spooled"
 
