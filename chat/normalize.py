@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _GREEK_LOOKALIKE = {
     "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K",
@@ -19,8 +20,15 @@ _SYMBOLS = {
 _SPLIT = re.compile(r"[\s,;:!?()\[\]{}<>\"'`´’‘“”«»*/\\|=~^…·.]+")
 
 
+#: ASCII control characters as :func:`normalize` treats them: line breaks and tabs as spaces, the others gone.
+_ASCII_CONTROLS = {c: (" " if chr(c) in "\n\r\t" else None) for c in [*range(32), 127]}
+
+
+@lru_cache(maxsize=4096)  # pure; the parser asks for the same text in each language it tries
 def normalize(text: str) -> str:
     """Upper case, no accents, Greek look-alikes as Latin capitals, suit symbols as letters, punctuation as spaces."""
+    if text.isascii():  # (most texts) no accent, symbol or look-alike: only case, controls and punctuation
+        return " ".join(t for t in _SPLIT.split(text.translate(_ASCII_CONTROLS).upper()) if t)
     out = []
     for ch in unicodedata.normalize("NFKC", text):
         if ch in "\ufe0f\ufe0e\u200d\u200b\u200c\u2060\ufeff" or unicodedata.category(ch) == "Cc":

@@ -469,6 +469,9 @@ def _without_emoji(tokens: list[str]) -> tuple[list[str], bool]:
     """The tokens with the emoji left out (``K 👍``: ``K``), and whether a yes emoji (``👍``, ``👌``) was among them."""
     words, yes = [], False
     for token in tokens:
+        if token.isascii():  # no picture in it
+            words.append(token)
+            continue
         pictures = "".join(ch for ch in token if _emoji(ch))
         yes = yes or any(ch in _YES_EMOJI for ch in pictures)
         rest = "".join(ch for ch in token if not _emoji(ch))
