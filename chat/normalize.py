@@ -29,6 +29,11 @@ def normalize(text: str) -> str:
     """Upper case, no accents, Greek look-alikes as Latin capitals, suit symbols as letters, punctuation as spaces."""
     if text.isascii():  # (most texts) no accent, symbol or look-alike: only case, controls and punctuation
         return " ".join(t for t in _SPLIT.split(text.translate(_ASCII_CONTROLS).upper()) if t)
+    return normalize_each(text)
+
+
+def normalize_each(text: str) -> str:
+    """:func:`normalize` character by character (any text; :func:`normalize` takes a shorter way for ASCII)."""
     out = []
     for ch in unicodedata.normalize("NFKC", text):
         if ch in "\ufe0f\ufe0e\u200d\u200b\u200c\u2060\ufeff" or unicodedata.category(ch) == "Cc":

@@ -218,3 +218,14 @@ def test_a_level_word_means_a_level_only_after_new_bot():
     assert parse("NEW +4791234567 HARD").is_unknown  # not a level for a person
     assert parse("NEW HARD").is_unknown
     assert parse("REMATCH").arg is None
+
+
+def test_normalizing_an_ascii_text_the_short_way_gives_what_each_character_gives() -> None:
+    """``normalize`` takes a shorter way for ASCII texts (most of them): the same result as character by character,
+    on every ASCII character and on random ASCII texts (controls, punctuation and letters mixed)."""
+    from chat.normalize import normalize, normalize_each
+
+    rng = random.Random(5)
+    chars = [chr(i) for i in range(128)]
+    texts = chars + ["".join(rng.choice(chars) for _ in range(rng.randrange(1, 30))) for _ in range(5000)]
+    assert [normalize(t) for t in texts] == [normalize_each(t) for t in texts]
