@@ -39,8 +39,10 @@ import collections
 import io
 import os
 import random
+import shutil
 import signal
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -190,6 +192,19 @@ def print_spread(svc: Services, args: argparse.Namespace, many: list[GameDriver]
           f"{statistics.mean(sizes) / 1024:.1f} KB, max {max(sizes) / 1024:.1f} KB (its keys, MEMORY USAGE)")
 
 
+def flame_graphs(folder: str, groups: dict[str, int], seconds: float) -> list[subprocess.Popen[bytes]]:
+    """Start ``py-spy record`` on the web (gunicorn and its workers) and the worker (Celery and its children) for
+    ``seconds``; each writes ``<folder>/<name>.svg`` when it ends."""
+    exe = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or sys.exit("py-spy is needed: pip install "
+                                                                                      "-e '.[dev]'")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    return [subprocess.Popen([exe, "record", "--pid", str(groups[name]), "--subprocesses", "--nonblocking",
+                              "--rate", "200", "--duration", str(max(1, int(seconds))), "--output",
+                              str(Path(folder) / f"{name}.svg")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for name in ("web", "worker")]
+
+
 def main() -> None:
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(line_buffering=True)  # figures as they come
@@ -210,6 +225,9 @@ def main() -> None:
     ap.add_argument("--worker-concurrency", type=int, default=2)
     ap.add_argument("--cluster", action="store_true", help="the moves on the single Redis and on a Redis Cluster "
                                                            "with RabbitMQ, side by side (bench/load_cluster.py)")
+    ap.add_argument("--flame", metavar="DIR", default="",
+                    help="record flame graphs (py-spy, the dev extra) of the web and the worker during the first "
+                         "moves slice: DIR/web.svg, DIR/worker.svg")
     ap.add_argument("--wait-ms", type=int, default=1000, help="with --cluster: SLOWSPADES_REPLICA_WAIT_MS")
     args = ap.parse_args()
     if args.cluster:
@@ -252,9 +270,12 @@ def main() -> None:
                     done += n
                     rt += times
                 elif run == "moves":
+                    spies = flame_graphs(args.flame, groups, slice_s) if args.flame and not moves else []
                     moves += run_moves(svc, cluster.base, games, args.threads, slice_s, stats)
                 else:
                     spread += run_spread(svc, cluster.base, many, args.sessions, args.threads, slice_s, spread_stats)
+                    for spy in spies:
+                        spy.wait(60)
                 cpu1 = cpu_by_group(groups)
                 into = {"baseline": cpu_base, "moves": cpu_moves, "spread": cpu_spread}[run]
                 for k in cpu1:

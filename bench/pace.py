@@ -11,8 +11,14 @@ the same deals in both columns:
 Per hand: the **waits** (the turns a hand waits on a person: every move a person makes, a
 simultaneous draw counting as the first player's double nil choice plus the longer of the two
 players' sequences after it), the **messages** both players get and their **SMS segments**
-(every language; the worst is shown). Usage: ``python bench/pace.py [games]`` (default 50).
+(every language; the worst is shown). Usage: ``python bench/pace.py [games] [page games]`` (default 50, 2).
 Goals: waits <= 40, messages <= 50, segments <= 52 in every language.
+
+* **page** (issue 23, ``bench/page_pace.py``): whole games through the service itself (a ``redis-server`` of its
+  own), player 0 making every move from the game page with the page open, player 1 by SMS: the SMS per hand the
+  player on the page gets (goal <= 5), beside what one player gets per hand in the other columns (SMS both ways);
+  and the same with the page used only to move (no poll: each move quiets the game's SMS for
+  ``SLOWSPADES_PAGE_QUIET_MINUTES``).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.page_pace import page_column
 from bench.segments import _chooser
 from chat.languages import LANGUAGES
 from chat.simulate import Transcript, play_game
@@ -90,6 +97,7 @@ def run(mode: str, lang: str, games: int) -> tuple[int, int, int, list[int]]:
 
 def main(argv: list[str]) -> None:
     games = int(argv[0]) if argv and argv[0].isdigit() else 50
+    page_games = int(argv[1]) if len(argv) > 1 and argv[1].isdigit() else 2
     print(f"{games} games of basic vs basic per language and column, through chat.simulate (SMS)")
     figures: dict[str, dict[str, tuple[int, int, int, list[int]]]] = {m: {} for m in MODES}
     started = time.perf_counter()
@@ -113,6 +121,15 @@ def main(argv: list[str]) -> None:
         print(f"  {lang:26} {b[2] / b[0]:8.1f} {a[2] / a[0]:8.1f}")
     worst = max(figures["after"]["en"][3])
     print(f"\nmost waits in one hand, after: {worst}")
+    page = page_column(page_games)
+    hands, on_page, by_sms = page["page open"]
+    per_player = {m: max(f[1] / f[0] / 2 for f in figures[m].values()) for m in MODES}
+    print(f"\n{'SMS per hand to one player':28} {'before':>8} {'after':>8} {'page':>8}  goal (page)")
+    print(f"{'  (worst language)':28} {per_player['before']:8.1f} {per_player['after']:8.1f} {on_page / hands:8.1f}  <= 5")
+    print(f"page: {page_games} games through the service ({hands} hands), player 0 on the page, player 1 by SMS; "
+          f"player 1 got {by_sms / hands:.1f} SMS a hand")
+    hands, on_page, _by_sms = page["moves only"]
+    print(f"page used only to move (no poll): {on_page / hands:.1f} SMS a hand to the player moving from it")
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ class Trace:
         self.visited: dict[str, int] = {}
         self.calls = 0
         self.back = 0
-        self.links: set[tuple[str, str]] = set()
+        self.links: dict[tuple[str, str], int] = {}
         self._cache: dict[str, str | None] = {}
 
     def _mod(self, frame: FrameType) -> str | None:
@@ -89,7 +89,7 @@ class Trace:
             return
         if caller is not None:
             self.calls += 1
-            self.links.add((caller, mod))
+            self.links[(caller, mod)] = self.links.get((caller, mod), 0) + 1
             if mod in self.visited:
                 self.back += 1
         self.visited[mod] = self.visited.get(mod, 0) + 1
@@ -107,6 +107,9 @@ class Trace:
         if listing:
             for mod, n in sorted(self.visited.items()):
                 print(f"    {mod:40} {n:6} calls")
+            print("  links, most used first:")
+            for (a, b), n in sorted(self.links.items(), key=lambda kv: -kv[1]):
+                print(f"    {a:32} -> {b:32} {n:5}")
 
 
 def free_port() -> int:
@@ -201,6 +204,16 @@ def _seat_of(svc: Any, game_id: str, number: str) -> int:
     return 0 if meta.get("seat0") == number else 1
 
 
+def local_app(url: str, tmp: str, queue: str) -> Any:
+    """The app on the Redis at ``url``: the local outbox, no limits, a fixed dealer seed, fictional numbers."""
+    from service import create_app
+
+    return create_app({"REDIS_URL": url, "BROKER_URL": url, "PUBLIC_BASE_URL": BASE, "TWILIO_AUTH_TOKEN": TOKEN,
+                       "TWILIO_ACCOUNT_SID": "", "SMTP_HOST": "", "DEALER_SEED": "1", "DELIVERY": "local",
+                       "QUEUE": queue, "LIMIT_MESSAGES_PER_MINUTE": 0, "SMS_DAILY_CAP": 0, "SPOOL_DIR": tmp,
+                       "SMS_FICTIONAL_NUMBERS": True})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--list", action="store_true", help="print the modules visited")
@@ -208,13 +221,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_redis(tmp)
         try:
-            from service import create_app
-
-            app = create_app({"REDIS_URL": url, "BROKER_URL": url, "PUBLIC_BASE_URL": BASE,
-                              "TWILIO_AUTH_TOKEN": TOKEN, "TWILIO_ACCOUNT_SID": "", "SMTP_HOST": "",
-                              "DEALER_SEED": "1", "DELIVERY": "local", "QUEUE": "trace",
-                              "LIMIT_MESSAGES_PER_MINUTE": 0, "SMS_DAILY_CAP": 0, "SPOOL_DIR": tmp,
-                              "SMS_FICTIONAL_NUMBERS": True})
+            app = local_app(url, tmp, "trace")
             svc = app.extensions["slowspades"]
             a, b = Player(app, "+15557770001"), Player(app, "+15557770002")
             a.send("NEW " + b.number)

@@ -8,6 +8,7 @@ that cannot be mistaken for another number (issue 14 case 1).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import phonenumbers
 
@@ -39,6 +40,7 @@ def display_name(name: str, channel: str) -> str:
     return name
 
 
+@lru_cache(maxsize=4096)  # pure, and asked for the same few addresses at every message (parsing a number is slow)
 def short_address(address: str) -> str | None:
     """The SMS form of a phone number (``+30..5678``) or email address (``dave@..``); None for a chosen name."""
     address = address.strip()

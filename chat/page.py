@@ -2,7 +2,9 @@
 
 :func:`page_context` builds the template's context from the seat's :class:`spades.game.PlayerView` and the
 game's events as that seat may know them (:func:`spades.events.redact`): their hand now, the current trick,
-the tricks of this hand, the bids, and the score sheet hand by hand with the bags. Nothing else reaches the
+the tricks of this hand (who led each), the bids, the score sheet (a row a hand), and the question the game
+asks them now with its legal answers (:func:`question`; :func:`question_key` names it, so a move from the
+page answers the question it showed, or is refused as stale). Nothing else reaches the
 template, so the page cannot show a card the other player holds. :func:`render_page` renders
 ``templates/web/game.html.j2`` in the player's language (the catalogues of :mod:`chat.render`).
 """
@@ -11,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from spades.game import PlayerView
+from spades.commands import Bid
+from spades.game import MAX_EXCHANGE, PlayerView
 
 from .messages import hand_groups
 from .names import display_name, short_address
@@ -21,7 +24,38 @@ SUIT_COLOR = {"S": "#000", "C": "#000", "H": "#c00", "D": "#c00"}
 
 
 def _card(code: str) -> dict[str, str]:
-    return {"code": code, "suit": code[-1], "color": SUIT_COLOR[code[-1]]}
+    return {"code": code, "rank": code[:-1], "suit": code[-1], "color": SUIT_COLOR[code[-1]]}
+
+
+def question_key(v: PlayerView) -> str:
+    """Which question the game asks the player at ``v.seat`` now: a move from the page answers the one it showed,
+    and is stale once this changes (the hand, the phase, their own draw decisions and the card offered, the cards
+    played). The opponent's draws in a simultaneous draw (RULES D11) leave it as it is."""
+    if not v.my_turn:
+        return f"{v.hand_no}.{v.phase}.wait"
+    offered = v.offered.code if v.offered is not None else "-"
+    return (f"{v.hand_no}.{v.phase}.{len(v.hand)}.{len(v.kept)}.{len(v.discarded)}.{int(v.double_nil_offer)}."
+            f"{offered}.{len(v.played)}")
+
+
+def question(v: PlayerView) -> dict[str, Any]:
+    """The question the game asks the player now and its legal answers (the page's buttons): ``kind`` is ``dn``
+    (double nil or draw), ``draw`` (keep or discard ``offered``), ``exchange`` (up to ``max`` of ``cards``),
+    ``bid`` (``bids``: 0 is nil), ``play`` (``cards`` that may be played), or ``wait`` (nothing to answer)."""
+    out: dict[str, Any] = {"kind": "wait", "key": question_key(v)}
+    if v.phase == "over" or not v.my_turn:
+        return out
+    if v.phase == "draw" and v.double_nil_offer:
+        out["kind"] = "dn"
+    elif v.phase == "draw" and v.offered is not None:
+        out.update(kind="draw", offered=_card(v.offered.code))
+    elif v.phase == "exchange":
+        out.update(kind="exchange", cards=[_card(c.code) for c in v.hand], max=MAX_EXCHANGE)
+    elif v.phase == "bid":
+        out.update(kind="bid", bids=[c.tricks for c in v.legal if isinstance(c, Bid)])
+    elif v.phase == "play":
+        out.update(kind="play", cards=[_card(c.code) for c in v.playable])
+    return out
 
 
 def page_context(v: PlayerView, events: Iterable[Mapping[str, Any] | None], me: str, opp: str) -> dict[str, Any]:
@@ -42,6 +76,7 @@ def page_context(v: PlayerView, events: Iterable[Mapping[str, Any] | None], me: 
                            "me": _card(cards[seat]), "opp": _card(cards[other])})
         elif e["type"] == "hand_scored":
             sheet.append({"hand": e["hand"], "me": e["scores"][seat], "opp": e["scores"][other]})
+    ask = question(v)
     return {
         "me": me, "opp": short_address(opp) or display_name(opp, "email"), "hand_no": v.hand_no, "phase": v.phase,
         "my_turn": v.my_turn, "over": v.phase == "over", "won": v.winner == seat if v.winner is not None else None,
@@ -50,7 +85,7 @@ def page_context(v: PlayerView, events: Iterable[Mapping[str, Any] | None], me: 
         "bids": {"me": v.bids[seat], "opp": v.bids[other], "me_dn": v.double_nil[seat], "opp_dn": v.double_nil[other]},
         "won_tricks": {"me": v.tricks_won[seat], "opp": v.tricks_won[other]},
         "trick": [{"mine": s == seat, "card": _card(c.code)} for s, c in v.trick],
-        "tricks": tricks, "sheet": sheet,
+        "tricks": tricks, "sheet": sheet, "ask": ask,
         "scores": {"me": v.scores[seat], "opp": v.scores[other]}, "bags": {"me": v.bags[seat], "opp": v.bags[other]},
     }
 
@@ -70,9 +105,14 @@ def email_link(lang: str, url: str, text: str, html: str) -> tuple[str, str]:
     return text, html
 
 
+#: what the web adds to a :func:`page_context` (``service.web.game``): without it the page shows no form
+WEB_PARTS: dict[str, Any] = {"version": 0, "move_url": "", "poll_url": "", "script_url": "", "csrf": "",
+                             "poll_every": 3, "flash": ""}
+
+
 def render_page(lang: str, context: Mapping[str, Any]) -> str:
-    """``templates/web/game.html.j2`` in ``lang`` with a :func:`page_context`."""
-    return environment(lang).get_template("web/game.html.j2").render(**context)
+    """``templates/web/game.html.j2`` in ``lang`` with a :func:`page_context` (and the web's :data:`WEB_PARTS`)."""
+    return environment(lang).get_template("web/game.html.j2").render(**{**WEB_PARTS, **context})
 
 
 def render_expired(lang: str) -> str:

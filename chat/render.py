@@ -36,7 +36,10 @@ from .gsm import greek_caps, segments, to_gsm7
 from .languages import LANGUAGES, supported
 
 ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES_DIR = ROOT / "templates"
+#: ``chat/templates/`` in an installed wheel (``setup.py`` copies the top-level ``templates/`` there), else the
+#: checkout's ``templates/`` (the only copy in the repository)
+_PACKAGED = Path(__file__).resolve().parent / "templates"
+TEMPLATES_DIR = _PACKAGED if _PACKAGED.is_dir() else ROOT / "templates"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 CHANNELS = ("sms", "email")
 _URL = re.compile(r"(https?://[^\s]+|[^\s@(]+@[^\s@]+\.[a-z]+)")  # links and email addresses keep their case

@@ -36,6 +36,9 @@ fi
 if ! command -v redis-cli >/dev/null; then  # the cluster tests join their nodes with redis-cli --cluster create
   apt_install redis-tools
 fi
+if ! command -v promtool >/dev/null; then  # tests/ops checks and unit-tests the alert rules (ops/alerts.yml)
+  apt_install --no-install-recommends prometheus
+fi
 
 # RabbitMQ on 127.0.0.1:5672, for the tests of a worker on RabbitMQ (tests/service/test_cluster_rabbitmq.py):
 # installed and started (rabbitmq-server -detached) if it does not answer; returns 1 if it still does not.

@@ -9,10 +9,12 @@ from typing import Any
 from celery import Celery, Task
 from flask import Flask, current_app
 
+from . import logs
 from .config import load_config
 from .context import Services
 from .lifecycle import settings
 from .web import email, game, headers, health, rules, simulator, sms, status
+from .web import metrics as web_metrics
 
 # the modules holding the tasks: a worker imports them when it starts (``include``)
 TASK_MODULES = ("workers.tasks", "workers.beat")
@@ -21,6 +23,7 @@ TASK_MODULES = ("workers.tasks", "workers.beat")
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     """The Flask app: configuration from ``SLOWSPADES_*`` variables (then ``overrides``), blueprints, Celery."""
     cfg = load_config(overrides=overrides)
+    logs.configure(cfg)  # JSON lines without addresses in clear (SLOWSPADES_LOG_FORMAT)
     app = Flask(__name__)
     app.config.update(cfg)
     app.extensions["slowspades"] = Services.from_config(app.config)
@@ -33,6 +36,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     simulator.register(app)  # only when SLOWSPADES_SIMULATOR is on (local runs)
     headers.install(app)  # CSP, no framing, no sniffing: on every page
     celery_init_app(app)
+    web_metrics.install(app)  # /metrics (behind SLOWSPADES_METRICS_TOKEN), the webhooks measured
     return app
 
 
@@ -50,6 +54,7 @@ def celery_init_app(app: Flask) -> Celery:
     schedule = dict(celery_app.conf.beat_schedule or {})
     schedule["lifecycle-tick"] = {"task": "workers.beat.tick", "schedule": float(settings.get(app.config, "BEAT_EVERY"))}
     celery_app.conf.beat_schedule = schedule
+    celery_app.conf.slowspades_metrics_port = int(app.config.get("METRICS_PORT") or 0)  # service.metrics
     celery_app.set_default()
     app.extensions["celery"] = celery_app
     return celery_app

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from email.utils import parseaddr
+from functools import lru_cache
 
 import phonenumbers
 
@@ -41,13 +42,22 @@ def parse_address(text: str, default_region: str = "US") -> Address:
         if not _EMAIL_RE.match(addr):
             raise BadAddress(raw)
         return Address(EMAIL, addr)
-    try:
-        num = phonenumbers.parse(raw, None if raw.startswith("+") else default_region)
-    except phonenumbers.NumberParseException:
-        raise BadAddress(raw) from None
-    if not phonenumbers.is_possible_number(num):
+    e164 = _e164(raw, None if raw.startswith("+") else default_region)
+    if e164 is None:
         raise BadAddress(raw)
-    return Address(SMS, phonenumbers.format_number(num, phonenumbers.PhoneNumberFormat.E164))
+    return Address(SMS, e164)
+
+
+@lru_cache(maxsize=4096)  # every webhook parses its sender's number: the same few numbers again and again
+def _e164(raw: str, region: str | None) -> str | None:
+    """A possible phone number in E.164, or None."""
+    try:
+        num = phonenumbers.parse(raw, region)
+    except phonenumbers.NumberParseException:
+        return None
+    if not phonenumbers.is_possible_number(num):
+        return None
+    return str(phonenumbers.format_number(num, phonenumbers.PhoneNumberFormat.E164))
 
 
 def address_kind(value: str) -> str:

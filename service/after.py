@@ -18,9 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import inbound
+from . import inbound, logs, metrics
 from .context import Services
 from .delivery import UNSENDABLE, all_local, deliver_local_many
+from .games import presence
 from .games.result import BotTurn
 from .lifecycle import bot, hooks, invitations, reminders, routing, settings, timeouts
 from .store import new_claim_token
@@ -89,6 +90,11 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
         tail.execute()  # first: the messages it sends are in the local outbox before the computer's answer
     if turn is not None:  # (if this worker dies now, the beat makes the move: it is scheduled)
         outlets.queue_bot(turn)
+    metrics.handled(str(result.outcome))
+    logs.handled(message_id, sender, result.game_id, str(result.outcome))
+    if local:
+        metrics.settled_local(claimed, len(unsendable))
+        logs.settled(claimed)
     return str(result.outcome)
 
 
@@ -123,6 +129,8 @@ def act(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> int | None:
         again, ids = None, bot_move(svc, item.game_id, item.seat, item.version, outlets)
     elif item.kind == "x":
         again, ids = invitations.on_expiry_due(svc, item, now_ms)
+    elif item.kind == presence.BACK:  # a player's game page closed: the prompt they owe, by their channel
+        again, ids = presence.back_from_page(svc, item, now_ms)
     else:
         again, ids = None, []
     send_out(svc, ids, outlets)

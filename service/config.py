@@ -63,6 +63,11 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                      "hold is read from its snapshot and the events after it."),
     "PAGE_TTL_DAYS": (30.0, "float", "Days a player's page of a game (/g/<token>) answers after the game ended; "
                                      "then 410, and WEB gives a new link (good for as long again)."),
+    "PAGE_POLL_SECONDS": (3.0, "float", "How often a player's open game page asks whether the game moved (and "
+                                        "marks them as on it: no SMS or email about that game meanwhile)."),
+    "PAGE_QUIET_MINUTES": (5.0, "float", "Minutes after a move made on the game page during which that player gets "
+                                         "no SMS or email about the game; once they left, the prompt they owe goes "
+                                         "by their channel, with what happened meanwhile."),
     "SIMULATOR": (False, "bool", "Serve the simulator page /simulator/ (on in scripts/run-local, off otherwise; "
                                  "404 when off). The app refuses to start with it on unless SLOWSPADES_BIND and "
                                  "SLOWSPADES_PUBLIC_BASE_URL are loopback and no Twilio account is set; it answers "
@@ -75,6 +80,19 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "APPENDFSYNC": ("everysec", "str", "appendfsync of the Redis that scripts/run-local starts: always, everysec or "
                                        "no (README: what each can lose)."),
     "RULES_URL": ("", "str", "Where the RULES reply points; empty: this service's own /rules page."),
+    "METRICS_TOKEN": ("", "str", "Bearer token that GET /metrics (Prometheus) asks for "
+                                 "(Authorization: Bearer <token>); empty: /metrics answers 404."),
+    "METRICS_PORT": (0, "int", "A Celery worker or beat serves its host's metrics on this port (Prometheus' text "
+                               "format, no token: bind it to a private network); 0: none. With "
+                               "PROMETHEUS_MULTIPROC_DIR set, every process of the host is counted (docs/operating.md)."),
+    "LOG_FORMAT": ("json", "str", "json: every log line is one JSON object (game and message ids, addresses "
+                                  "replaced by a keyed hash: docs/operating.md); text: logging as each process sets it."),
+    "LOG_LEVEL": ("INFO", "str", "Level of the web process's log lines (gunicorn with --config "
+                                 "python:service.gunicorn_conf); a Celery worker or beat: its --loglevel."),
+    "LOG_HASH_KEY": ("", "str", "Key of the hash that replaces addresses in the logs (the same in every process "
+                                "of a deployment); empty: derived from the Twilio and Mailgun secrets."),
+    "SMS_PRICE": (0.0079, "float", "What one outgoing SMS costs (the metrics' spend: slowspades_sms_today_spend), "
+                                   "in your provider's currency."),
     "DEALER_SEED": ("", "str", "Tests and demos only: make shuffles reproducible. Empty: secure randomness."),
 }
 

@@ -18,7 +18,7 @@ from urllib.parse import quote
 from twilio.base.exceptions import TwilioException, TwilioRestException
 from twilio.rest import Client as TwilioClient
 
-from . import limits
+from . import limits, logs, metrics
 from .addresses import EMAIL, SMS
 from .context import Services
 from .lifecycle.optout import FINAL, may_send
@@ -27,15 +27,26 @@ from .store import Batch, keys, new_claim_token, split_outbox_id
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
 
 
-class TransientSendError(Exception):
+class SendError(Exception):
+    """A provider did not take a message; ``code``: its error code (Twilio's, or the HTTP status; SMTP's reply
+    code), or ``network`` (the metrics' label)."""
+
+    def __init__(self, message: str, code: object = "network") -> None:
+        super().__init__(message)
+        self.code = str(code)
+
+
+class TransientSendError(SendError):
     """The provider could not take the message now; try again later."""
 
 
-class PermanentSendError(Exception):
+class PermanentSendError(SendError):
     """The provider refused the message for good (a bad number, a rejected address)."""
 
 
 class Sender(Protocol):
+    name: str  # the metrics' code of a message it sent
+
     def send(self, entry: dict[str, Any]) -> str:
         """Send one outbox entry; return the provider's message id."""
 
@@ -75,8 +86,8 @@ class TwilioSender:
             msg = self.client.messages.create(**kwargs)
         except TwilioRestException as exc:
             if exc.status == 429 or exc.status >= 500:
-                raise TransientSendError(f"twilio {exc.status}: {exc.msg}") from exc
-            raise PermanentSendError(f"twilio {exc.status} ({exc.code}): {exc.msg}") from exc
+                raise TransientSendError(f"twilio {exc.status}: {exc.msg}", exc.code or exc.status) from exc
+            raise PermanentSendError(f"twilio {exc.status} ({exc.code}): {exc.msg}", exc.code or exc.status) from exc
         except (TwilioException, OSError) as exc:  # connection errors, timeouts
             raise TransientSendError(f"twilio: {exc}") from exc
         return str(msg.sid)
@@ -126,12 +137,12 @@ class SmtpSender:
         except smtplib.SMTPRecipientsRefused as exc:
             codes = [c for c, _m in exc.recipients.values()]
             if all(400 <= c < 500 for c in codes):
-                raise TransientSendError(f"smtp: {exc.recipients}") from exc
-            raise PermanentSendError(f"smtp: {exc.recipients}") from exc
+                raise TransientSendError(f"smtp: {exc.recipients}", max(codes, default="")) from exc
+            raise PermanentSendError(f"smtp: {exc.recipients}", max(codes, default="")) from exc
         except smtplib.SMTPResponseException as exc:
             if 400 <= exc.smtp_code < 500:
-                raise TransientSendError(f"smtp {exc.smtp_code}: {exc.smtp_error!r}") from exc
-            raise PermanentSendError(f"smtp {exc.smtp_code}: {exc.smtp_error!r}") from exc
+                raise TransientSendError(f"smtp {exc.smtp_code}: {exc.smtp_error!r}", exc.smtp_code) from exc
+            raise PermanentSendError(f"smtp {exc.smtp_code}: {exc.smtp_error!r}", exc.smtp_code) from exc
         except (smtplib.SMTPException, OSError) as exc:
             raise TransientSendError(f"smtp: {exc}") from exc
         return str(msg["Message-ID"])
@@ -165,23 +176,36 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     if entry is None:
         current = svc.store.outbox_entry(outbox_id)
         return current["status"] if current else "missing"
+    channel = entry["channel"]
     if not may_send(svc, entry["to"], entry.get("kind", "")):  # STOP: nothing but its confirmation (nor to the computer)
+        metrics.outbox(channel, "failed", "unsendable")
+        logs.outbox_entry(outbox_id, entry["to"], channel, "failed", "unsendable")
         return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE, token=token)
-    held = limits.split_sms(svc, [entry])[1] if entry["channel"] == SMS else []
+    held = limits.split_sms(svc, [entry])[1] if channel == SMS else []
     if held:  # past the day's SMS cap, or a stranger's number of a country not allowed
+        metrics.outbox(channel, "failed", limits.held_code(held[0][1]))
+        logs.outbox_entry(outbox_id, entry["to"], channel, "failed", limits.held_code(held[0][1]))
         return svc.store.set_status(outbox_id, "failed", error=held[0][1], token=token)
-    sender = sender_for(svc, entry["channel"])
+    sender = sender_for(svc, channel)
     if isinstance(sender, LocalSender):
+        metrics.outbox(channel, "sent", "local")
+        logs.outbox_entry(outbox_id, entry["to"], channel, "sent", "local")
         return svc.store.push_local_and_mark_sent(outbox_id, entry, token)
     try:
         provider_id = sender.send(entry)
     except TransientSendError as exc:
+        metrics.outbox(channel, "failed" if final_attempt else "retried", exc.code)
+        logs.outbox_entry(outbox_id, entry["to"], channel, "failed" if final_attempt else "retried", exc.code)
         if final_attempt:
             return svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
         svc.store.set_status(outbox_id, "queued", error=str(exc), token=token)
         raise
     except PermanentSendError as exc:
+        metrics.outbox(channel, "failed", exc.code)
+        logs.outbox_entry(outbox_id, entry["to"], channel, "failed", exc.code)
         return svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
+    metrics.outbox(channel, "sent", sender.name)
+    logs.outbox_entry(outbox_id, entry["to"], channel, "sent", sender.name)
     # local and SMTP hand-offs are final as far as we can know; Twilio reports 'delivered' later
     return svc.store.set_status(outbox_id, "sent", provider_id=provider_id, token=token)
 
@@ -229,5 +253,10 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
             else:
                 sent.append(e)
         svc.store.settle_local_many(sent, refused, tail=tail, token=by)
+        metrics.settled_local(sent)
+        logs.settled(sent)
+        for oid, why in refused:
+            metrics.outbox("", "failed", limits.held_code(why))
+            logs.outbox_entry(oid, "", "", "failed", limits.held_code(why))
 
     return settle

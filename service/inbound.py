@@ -52,6 +52,7 @@ class Inbound(Message):
     send_now: str = ""
     first: bool = False  # the number had no record: its first message to the service
     own_address: bool = False  # sent to a reply address issued to the sender (a game's, or their own)
+    page_ask: str | None = None  # a move made on the sender's game page: the question it answers (chat.page)
 
 
 Handler = Callable[[Services, Inbound], Result | None]
@@ -194,7 +195,8 @@ def _in_game(svc: Services, m: Inbound) -> Result:
         return outbox.reply(svc, m.sender, m.message_id, "email_move_needs_reply_address", Outcome.REFUSED,
                             game_id=gid)
     pre = m.pre if m.pre is not None and m.pre.game_id == gid else None
-    return player_move(svc, m.message_id, m.sender, gid, said, pre=pre, send_now=m.send_now)
+    return player_move(svc, m.message_id, m.sender, gid, said, pre=pre, send_now=m.send_now,
+                       page_ask=m.page_ask)
 
 
 TABLE: dict[str, Handler] = {
@@ -293,9 +295,25 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
         if seat is None or meta.get(f"tok{seat}") != msg["token"]:
             return Result([], Outcome.IGNORED)
         token_game = found[0]
+    page_ask: str | None = None
+    if msg.get("page"):  # a move made on the sender's game page (service.web.game): its game, the question it answers
+        token_game = _page_game(svc, msg["page"], sender)
+        if token_game is None:
+            return Result([], Outcome.IGNORED)
+        page_ask = msg.get("ask", "")
 
     if msg.get("flood"):  # the first message over the flood limit: only the notice, by the player's channel
         return outbox.reply(svc, sender, message_id, "limit_flood", Outcome.LIMIT_FLOOD, limit=int(msg["flood"]))
     said: Intent = port.parse_text(msg.get("body", ""), lang, channel)
     return dispatch(svc, Inbound(message_id, sender, said, token_game, lang, channel, life, pre, send_now, first,
-                                 own_address=bool(msg.get("token"))))
+                                 own_address=bool(msg.get("token")), page_ask=page_ask))
+
+
+def _page_game(svc: Services, token: str, sender: str) -> str | None:
+    """The game whose page ``token`` is ``sender``'s (issued to their seat and still theirs), else None."""
+    found = svc.players.web_token(token)
+    if found is None:
+        return None
+    meta = svc.store.meta(found[0])
+    ok = meta.get(f"web{found[1]}") == token and meta.get(f"seat{found[1]}") == sender
+    return found[0] if ok else None

@@ -37,6 +37,7 @@ from typing import Any
 
 import phonenumbers
 
+from . import metrics
 from .addresses import SMS, address_kind
 from .context import Services
 
@@ -139,6 +140,8 @@ def flood_check(svc: Services, sender: str, now_s: float) -> Flood:
     playing = max(limit, int(setting(svc, "LIMIT_MESSAGES_PER_MINUTE_PLAYING")))
     if playing > limit and count <= playing + 1 and _playing(svc, sender):
         limit = playing
+    if count > limit:
+        metrics.limit("flood")
     return Flood(count <= limit, count == limit + 1)
 
 
@@ -206,6 +209,13 @@ def pending_invitations(svc: Services, sender: str, newest: int = 200) -> int:
 def invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, now_s: float) -> Refusal | None:
     """The refusal of ``sender``'s invitation of ``invitee`` (message ``message_id``), or None, in which
     case the invitation counts toward the day's (a retried message counts once)."""
+    refused = _invite_refusal(svc, sender, invitee, message_id, now_s)
+    if refused is not None:  # the kind of limit: limit_invites_day -> invites_day; a number that is not valid
+        metrics.limit(str(refused.context.get("reason") or refused.template.removeprefix("limit_")))
+    return refused
+
+
+def _invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, now_s: float) -> Refusal | None:
     refused = country_refusal(svc, invitee)
     if refused is not None:
         return refused
@@ -272,7 +282,14 @@ def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None 
         if count > limit:
             held.update({id(e): (e, CAPPED_ERROR) for e in counted
                          if e.get("kind") == "invite" or not people[id(e)]})
+    for why in held.values():
+        metrics.limit(held_code(why[1]))
     return [e for e in entries if id(e) not in held], list(held.values())
+
+
+def held_code(why: str) -> str:
+    """The metrics' code of an entry held back: ``sms_cap``, ``country``, or ``unsendable`` (STOP, the computer)."""
+    return {CAPPED_ERROR: "sms_cap", COUNTRY_ERROR: "country"}.get(why, "unsendable")
 
 
 def invitation_held_until(svc: Services, invitee: str, now_s: float) -> int | None:

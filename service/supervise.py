@@ -31,11 +31,14 @@ import time
 from pathlib import Path
 from types import FrameType
 
+from . import logs, metrics
+
 ALIVE_ENV = "SLOWSPADES_ALIVE_FILE"
 
 
 def _say(name: str, text: str) -> None:
-    print(f"supervise[{name}]: {text}", file=sys.stderr, flush=True)
+    """A line on stderr: JSON unless SLOWSPADES_LOG_FORMAT=text (service.logs)."""
+    print(logs.say(name, text, {"LOG_FORMAT": os.environ.get("SLOWSPADES_LOG_FORMAT", "")}), file=sys.stderr, flush=True)
 
 
 class Supervisor:
@@ -107,8 +110,10 @@ class Supervisor:
         while not self.stopping:
             started = time.monotonic()
             self.child = child = self._start()
+            why = "exited"
             while child.poll() is None and not self.stopping:
                 if self._stale(started):
+                    why = "no_sign_of_work"
                     _say(self.name, f"no sign of work for {self.alive_within:.0f} s: restarting it")
                     self._stop_child(child)
                     break
@@ -128,6 +133,7 @@ class Supervisor:
             if time.monotonic() - started > 60:
                 backoff = 1.0
             self.restarts += 1
+            metrics.restarted(self.name, why)
             _say(self.name, f"exited with {code}; starting it again in {backoff:.0f} s (restart {self.restarts})")
             deadline = time.monotonic() + backoff
             while time.monotonic() < deadline and not self.stopping:

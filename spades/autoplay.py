@@ -33,8 +33,6 @@ SPADES = Suit.SPADES
 #: hand has at most 3,432 hand pairs to look at; a decided one is found in milliseconds).
 DECIDED_MAX_TRICKS = 7
 
-_Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
-_Position = tuple[tuple[Card, ...], tuple[Card, ...], int, bool]  # both hands, the leader, spades broken
 
 
 def forced_play(game: Game) -> Play | None:
@@ -50,29 +48,58 @@ class _Undecided(Exception):
     """Two legal play-outs from one reachable position give different numbers of tricks."""
 
 
-def _tricks_of_seat0(hands: _Hands, leader: int, broken: bool, memo: dict[_Position, int]) -> int:
+# The search works on hands as 52-bit masks (bit ``Card.index``: 13 bits a suit, spades lowest, the rank rising
+# with the bit), so that a position is four small ints to hash, and it plays one card of each run of equivalent
+# cards: two cards of one hand in one suit with no card of the other hand between them (nor the card led, for
+# the follower) take the same tricks in every play-out, so the rest of the hand from either is the same up to
+# their swap, and its results are the same. (Cards already played do not separate them.)
+_SUIT = 0x1FFF
+_SPADES_AT = Card(2, SPADES).index // 13
+_SPADE_BITS = _SUIT << (13 * _SPADES_AT)
+
+
+def _mask(cards: Sequence[Card]) -> int:
+    out = 0
+    for c in cards:
+        out |= 1 << c.index
+    return out
+
+
+def _one_of_each_run(cards: int, others: int) -> list[int]:
+    """The lowest card (a one-bit mask) of each run of ``cards`` not split by a card of ``others`` nor a suit."""
+    out: list[int] = []
+    prev = -1
+    while cards:
+        low = cards & -cards
+        bit = low.bit_length() - 1
+        if prev < 0 or bit // 13 != prev // 13 or (others >> (prev + 1)) & ((1 << (bit - prev - 1)) - 1):
+            out.append(low)
+        prev = bit
+        cards ^= low
+    return out
+
+
+def _tricks_of_seat0(h0: int, h1: int, leader: int, broken: bool, memo: dict[tuple[int, int, int, bool], int]) -> int:
     """Tricks seat 0 wins from the start of a trick if the result is the same for every legal play-out."""
-    if not hands[0]:
+    if not h0:
         return 0
-    key = (hands[0], hands[1], leader, broken)
+    key = (h0, h1, leader, broken)
     known = memo.get(key)
     if known is not None:
         return known
-    follower = 1 - leader
+    hand, other = (h0, h1) if leader == 0 else (h1, h0)
+    leads = hand if broken else (hand & ~_SPADE_BITS or hand)
     result = -1
-    for lead in _playable(hands[leader], (), broken):
-        led = lead.suit
-        rest_leader = tuple(c for c in hands[leader] if c is not lead)
-        follows = [c for c in hands[follower] if c.suit is led] or hands[follower]
-        for card in follows:
-            if (card.suit is led and card.rank > lead.rank) or (card.suit is SPADES and led is not SPADES):
-                winner = follower
-            else:
-                winner = leader
-            rest_follower = tuple(c for c in hands[follower] if c is not card)
-            after: _Hands = (rest_leader, rest_follower) if leader == 0 else (rest_follower, rest_leader)
-            tricks = (winner == 0) + _tricks_of_seat0(
-                after, winner, broken or led is SPADES or card.suit is SPADES, memo)
+    for lead in _one_of_each_run(leads, other):
+        led = (lead.bit_length() - 1) // 13
+        rest = hand ^ lead
+        for card in _one_of_each_run(other & (_SUIT << (13 * led)) or other, rest | lead):
+            suit = (card.bit_length() - 1) // 13
+            follower_wins = card > lead if suit == led else suit == _SPADES_AT
+            winner = 1 - leader if follower_wins else leader
+            after = (rest, other ^ card) if leader == 0 else (other ^ card, rest)
+            tricks = (winner == 0) + _tricks_of_seat0(after[0], after[1], winner,
+                                                      broken or led == _SPADES_AT or suit == _SPADES_AT, memo)
             if result < 0:
                 result = tricks
             elif tricks != result:
@@ -93,8 +120,7 @@ def decided_tricks(game: Game, max_tricks: int = DECIDED_MAX_TRICKS) -> tuple[in
     if left == 0 or left > max_tricks:
         return None
     try:
-        seat0 = _tricks_of_seat0((tuple(game.hands[0]), tuple(game.hands[1])), game.movers[0],
-                                 game.spades_broken, {})
+        seat0 = _tricks_of_seat0(_mask(game.hands[0]), _mask(game.hands[1]), game.movers[0], game.spades_broken, {})
     except _Undecided:
         return None
     return seat0, left - seat0

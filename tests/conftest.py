@@ -182,6 +182,8 @@ TEST_CONFIG: dict[str, Any] = {
     "LIMIT_MESSAGES_PER_MINUTE": 0,
     "SMS_DAILY_CAP": 0,
     "SMS_FICTIONAL_NUMBERS": True,  # the tests' +1 555 numbers (service.limits.valid_number)
+    # logging left as pytest sets it (tests/service/test_logs.py formats every record as the service would)
+    "LOG_FORMAT": "text",
 }
 
 
@@ -306,7 +308,14 @@ def spawn_worker(redis_url: str, log: Path, app: str = "workers.celery_app:celer
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The ``cluster`` marker on every test run on a Redis Cluster (the ``backend`` parameter, or a cluster fixture),
-    ``browser`` on every test driving Chromium (pyproject.toml registers them: ``-m "not cluster"``...)."""
+    ``browser`` on every test driving Chromium (pyproject.toml registers them: ``-m "not cluster"``...).
+
+    And the modules holding a ``slow`` test go first, each kept whole (its module fixtures set up once): the
+    parallel run hands tests out in this order, and a long test started last would keep one worker busy alone
+    at the end while the others wait."""
+    slow_modules = {item.module.__name__ for item in items
+                    if item.get_closest_marker("slow") is not None and getattr(item, "module", None) is not None}
+    items.sort(key=lambda item: getattr(getattr(item, "module", None), "__name__", "") not in slow_modules)
     for item in items:
         params = getattr(item, "callspec", None)
         fixtures = set(getattr(item, "fixturenames", ()))

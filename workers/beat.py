@@ -18,7 +18,7 @@ from typing import Callable
 from celery import Task, shared_task
 from flask import current_app
 
-from service import after
+from service import after, metrics
 from service.context import Services
 from service.games.result import BotTurn
 
@@ -42,6 +42,7 @@ def tick(self: Task) -> int:
     """Beat job: act on the due reminders, timeouts, AUTO moves, bot moves and invitation expiries."""
     svc = _svc()
     done = after.tick(svc, after.celery_outlets(svc, self.app.send_task))
+    metrics.beat_ticked()
     return -1 if done is None else done
 
 

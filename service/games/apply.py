@@ -16,7 +16,7 @@ again; on duplicate: the outbox ids the first run wrote, to dispatch again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from spades import snapshot
@@ -26,11 +26,14 @@ from spades.errors import GameOverError, RuleError
 from spades.events import Event, GameEnded, HandStarted, to_dict
 from spades.game import Game, decide, fold
 
+from .. import metrics
 from ..caches import Taken
 from ..context import Services
 from ..store import Batch, Pipeline, clock, game_owner, keys, now_ms
 from ..store.codec import text, text_hash
+from ..store.presence import presence_from
 from .players import PlayerInfo, info_of, players_from, players_info, queue_players, seats
+from .presence import quiet_seats
 from .result import AfterMove, Outcome, Result, TurnState, movers_field
 from .turns import turn_messages
 
@@ -49,6 +52,7 @@ class MoveRead:
     life: dict[str, str]
     now_ms: int
     used: bool = False
+    page: dict[int, int] = field(default_factory=dict)  # seat -> ms until which it is on its page (.presence)
 
 
 class Mover(Protocol):
@@ -74,6 +78,7 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
     batch.add_read("game", lambda p: svc.games.take_queued(game_id, p))
     batch.add("life", lambda p: svc.store.queue_game_life(p, game_id), text_hash)
     batch.add("now_ms", clock.queue_offset, clock.now_ms_with)
+    batch.add("page", lambda p: svc.store.queue_page_presence(p, game_id), presence_from)
 
     def parse(replies: list[Any]) -> MoveRead:
         got = batch.results(replies)
@@ -83,7 +88,7 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
         else:
             infos = players_info(svc, seats(meta))
         svc.seats.note(game_id, meta)
-        return MoveRead(game_id, got["done"], meta, infos, got["game"], got["life"], got["now_ms"])
+        return MoveRead(game_id, got["done"], meta, infos, got["game"], got["life"], got["now_ms"], page=got["page"])
 
     return parse
 
@@ -123,11 +128,13 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             events = svc_decide(svc, game_id, version, game, choice)
         except (GameOverError, RuleError) as exc:
             svc.games.put(game_id, taken)
+            metrics.move_refused(mover, exc)
             return mover.refused(now, exc)
         events += played_for(svc, game_id, meta, infos, game)
         updates: dict[str, str] = {}
         events, outbox = turn_messages(svc, game_id, meta, game, events, updates, infos=infos, recent=taken.recent,
-                                       actor=getattr(choice, "seat", None), movers_before=movers_before)
+                                       actor=getattr(choice, "seat", None), movers_before=movers_before,
+                                       quiet=quiet_seats(now.page, now.now_ms))
         over = any(isinstance(e, GameEnded) for e in events)
         if over:
             updates.update(status="over", ended=str(now_ms()))
@@ -152,6 +159,7 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             unsendable = tuple(oid for oid, e in mine if not (e["to"] in infos and infos[e["to"]].may_send))
             after = AfterMove(TurnState.of(game, getattr(choice, "seat", None)), {**meta, **updates}, now.life, now.now_ms, told, renote,
                               res.turn, claimed, unsendable)
+            metrics.move_applied(mover)
             return Result(res.outbox_ids, Outcome.APPLIED, game_id, after)
         if res.status == "duplicate":
             return Result(res.outbox_ids, Outcome.DUPLICATE, game_id)

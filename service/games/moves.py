@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from chat import Intent
+from chat.page import question_key
 from spades.commands import Command
 from spades.errors import GameOverError, RuleError
 from spades.game import Game, view
@@ -23,12 +24,16 @@ from .result import Outcome, Result
 @dataclass
 class PlayerMove:
     """``said`` (an engine intent of ``chat``) sent by ``sender``: illegal moves and moves in a finished
-    game get ``chat.explain_error`` / the prompt again in the sender's own outbox, and no event."""
+    game get ``chat.explain_error`` / the prompt again in the sender's own outbox, and no event. A move made on
+    the game page answers the question the page showed (``page_ask``, :func:`chat.page.question_key`): it is
+    refused as stale once the game asks another (in a simultaneous draw the opponent's draws leave it asked),
+    and a refused page move is answered on the page (``service.web.game``), not by SMS or email."""
 
     svc: Services
     message_id: str
     sender: str
     said: Intent
+    page_ask: str | None = None
 
     def choose(self, read: MoveRead) -> Command | Result:
         seat = seat_of(read.meta, self.sender)
@@ -39,6 +44,8 @@ class PlayerMove:
             if read.meta.get("archived") and self.svc.store.consumed_in_archive(read.game_id, self.message_id):
                 return Result([], Outcome.DUPLICATE, read.game_id)  # a retry whose consumed id was compacted away
             return self.refused(read, GameOverError("the game is over"))
+        if self.page_ask is not None and question_key(view(game, seat)) != self.page_ask:
+            return Result([], Outcome.STALE, read.game_id)  # the page asked a question the game moved past
         command = self.said.command(seat, game.phase)
         if command is None:
             raise ValueError(f"not a move: {self.said!r}")
@@ -48,6 +55,8 @@ class PlayerMove:
         seat = seat_of(read.meta, self.sender)
         if seat is None:
             return Result([], Outcome.IGNORED, read.game_id)
+        if self.page_ask is not None:
+            return Result([], Outcome.ILLEGAL, read.game_id)  # the page says why (service.web.game)
         if read.meta.get("head") and self.svc.store.consumed_in_head(read.game_id, self.message_id):
             return Result([], Outcome.DUPLICATE, read.game_id)  # a retry of a move moved into the head, its consumed id compacted
         me = info_of(read.infos, self.sender, self.svc.config)
@@ -88,9 +97,10 @@ class ServiceMove:
 
 
 def player_move(svc: Services, message_id: str, sender: str, game_id: str, said: Intent, *,
-                pre: MoveRead | None = None, send_now: str = "") -> Result:
-    """Apply what ``sender`` said in ``game_id`` (see :func:`apply`)."""
-    return apply(svc, game_id, message_id, PlayerMove(svc, message_id, sender, said), pre=pre, send_now=send_now)
+                pre: MoveRead | None = None, send_now: str = "", page_ask: str | None = None) -> Result:
+    """Apply what ``sender`` said in ``game_id`` (see :func:`apply`; ``page_ask``: :class:`PlayerMove`)."""
+    return apply(svc, game_id, message_id, PlayerMove(svc, message_id, sender, said, page_ask), pre=pre,
+                 send_now=send_now)
 
 
 def service_move(svc: Services, game_id: str, message_id: str, pick: Callable[[Game], Command | None],

@@ -101,18 +101,22 @@ def render_game(context: dict[str, Any], lang: str, channel: str) -> Rendered:
 
 
 def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[Event | dict[str, Any]],
-            meta_updates: dict[str, str] | None = None, hands_by_sms: bool = True) -> list[dict[str, Any]]:
+            meta_updates: dict[str, str] | None = None, hands_by_sms: bool = True,
+            quiet: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
     """Outbox entries of the hand summary (and the game summary) for both players, if ``events`` end a hand.
 
     ``events`` are engine events (or their dicts). The computer and stopped numbers get nothing.
     ``hands_by_sms`` False: no hand or game summary to an SMS player (their turn message tells the hand's end, and
     the game's with its last tricks and last hand, issue 23 case 1).
+    ``quiet``: the seats on their game page (:mod:`.presence`), who get nothing (the page shows it).
     """
     dicts = [e if isinstance(e, dict) else to_dict(e) for e in events]
     if not any(d.get("type") in ("hand_scored", "game_ended") for d in dicts):
         return []
     out = []
     for seat in (0, 1):
+        if seat in quiet:
+            continue
         address = meta.get(f"seat{seat}", "")
         opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
         shown = game_label(svc, address, game_id) if address else ""

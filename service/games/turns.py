@@ -66,7 +66,8 @@ def auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game,
 def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game, events: list[Event],
                   updates: dict[str, str], everyone: bool = False, infos: dict[str, PlayerInfo] | None = None,
                   recent: tuple[Event, ...] = (), actor: int | None = None,
-                  movers_before: tuple[int, ...] = ()) -> tuple[list[Event], list[dict[str, Any]]]:
+                  movers_before: tuple[int, ...] = (),
+                  quiet: frozenset[int] = frozenset()) -> tuple[list[Event], list[dict[str, Any]]]:
     """The events to append (``events`` plus the service's own DRAWs) and the messages they cause.
 
     ``game`` is the state after ``events`` (folded on further here); ``updates`` receives the
@@ -85,13 +86,14 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
     before = game.version - len(events)
     # the end of a hand: the summary (bids, tricks, points, bags, who draws next) by email; by SMS the
     # turn message tells it in one message with the last trick and the next question (issue 14 case 9)
-    outbox = summaries.entries(svc, game_id, meta, events, updates, hands_by_sms=False)
+    outbox = summaries.entries(svc, game_id, meta, events, updates, hands_by_sms=False, quiet=quiet)
     summarised = {e["to"] for e in outbox}
 
     def info(seat: int) -> PlayerInfo:
         return info_of(infos, meta.get(f"seat{seat}", ""), svc.config)
 
-    sendable = [seat for seat in (0, 1) if info(seat).may_send]  # not the computer, nor a number that sent STOP
+    # not the computer, nor a number that sent STOP, nor a player on the game's page (their news waits)
+    sendable = [seat for seat in (0, 1) if info(seat).may_send and seat not in quiet]
     resolve_labels(svc, [info(seat) for seat in sendable], game_id)
     sinces = {seat: min(int(meta.get(f"seen{seat}", before)), before) for seat in sendable}
     first = min(sinces.values(), default=before)

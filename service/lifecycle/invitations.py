@@ -23,7 +23,7 @@ from typing import Any
 from chat.names import display_name
 from spades.events import HouseRules
 
-from .. import limits
+from .. import limits, metrics
 from ..addresses import EMAIL, BadAddress, address_kind, parse_address
 from ..context import Services
 from ..conversation_port import render_message
@@ -253,4 +253,6 @@ def on_expiry_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     out = outbox.notify_game(svc, item.game_id, "expire:" + item.game_id,
                              [(0, "invite_expired", {"opp": name_of(svc, meta["seat1"])})],
                              meta_updates={"status": "expired"}, expected_version=0)
+    if out.outbox_ids:
+        metrics.invitation("expired")
     return None, out.outbox_ids

@@ -26,11 +26,10 @@ from spades.game import Game, view
 
 from ..addresses import address_kind
 from ..context import Services
-from ..games import outbox
+from ..games import outbox, presence
 from ..games.players import is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Result, TurnState, movers_field
 from ..store import Pipeline, keys
-from ..store import due as due
 from ..store.codec import text
 from ..store.due import Item
 from . import settings
@@ -222,9 +221,9 @@ def _schedule(svc: Services, game_id: str, meta: dict[str, str], seat: int, vers
         svc.store.due.schedule(Item("b", game_id, seat, version), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
         return
     first = settings.remind_delays_s(svc.config)[0]
-    svc.store.due.schedule(Item("r", game_id, seat, version, 1), since_ms + int(first * 1000), keep=keep, on=pipe)
-    due.schedule(pipe, Item("t", game_id, seat, version), deadline_ms(svc, game_id, since_ms, now_ms, life=life),
-                 keep=keep)
+    svc.store.due.schedule_many([(Item("r", game_id, seat, version, 1), since_ms + int(first * 1000)),
+                                 (Item("t", game_id, seat, version),
+                                  deadline_ms(svc, game_id, since_ms, now_ms, life=life))], keep=keep, on=pipe)
 
 
 def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Pipeline | None = None) -> None:
@@ -319,6 +318,9 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     until = paused_until(svc, game_id, now_ms)
     if until is not None:
         return until, []
+    on_page = presence.quiet(svc, game_id, seat, now_ms)  # the player sees the game on its page: later
+    if on_page is not None:
+        return on_page + 1000, []
     moment = datetime.fromtimestamp(now_ms / 1000, timezone.utc)
     quiet_end = quiet_until(moment, player_zone(svc, address), settings.quiet_hours(svc.config))
     if quiet_end is not None:

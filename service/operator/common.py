@@ -14,6 +14,7 @@ from spades.cards import Card
 from spades.events import from_dict
 from spades.game import Game, PlayerView, fold
 
+from .. import logs
 from ..addresses import BadAddress, parse_address
 from ..config import load_config
 from ..context import Services
@@ -30,7 +31,9 @@ def services(redis_url: str | None) -> Services:
     overrides = {"REDIS_URL": redis_url} if redis_url else {}
     if not os.environ.get("SLOWSPADES_BROKER_URL"):  # the CLI queues no task: a cluster needs no broker here
         overrides["BROKER_URL"] = "memory://"
-    return Services.from_config(load_config(overrides=overrides))
+    cfg = load_config(overrides=overrides)
+    logs.set_key(cfg)  # a player's pseudonym in the logs, as the deployment's processes write it
+    return Services.from_config(cfg)
 
 
 def redis_shown(svc: Services) -> str:

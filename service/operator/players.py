@@ -1,11 +1,20 @@
-"""``slowspades players show ADDRESS``: a player's record and games."""
+"""``slowspades players show ADDRESS``: a player's record and games. ``slowspades players export ADDRESS``: everything
+held about a player, as JSON (the right of access, GDPR article 15)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
+from spades.events import from_dict, redact
+
+from .. import logs
 from ..addresses import address_kind
-from ..store import player_owner
+from ..context import Services
+from ..games.players import name_of, seat_of
+from ..store import game_owner, player_owner
+from ..store.personal import player_keys
 from .common import emit, fail, game_summary, json_option, normalise, redis_option, services, when
 
 
@@ -35,8 +44,8 @@ def players_show(address: str, as_json: bool, redis_url: str | None) -> None:
         rows.append(s)
     own = svc.store.outbox_entries(player_owner(addr))
     data = {"address": addr, "channel": address_kind(addr), "record": record or {}, "games": rows,
-            "replies": len(own)}
-    lines = [f"{addr} ({address_kind(addr)})"]
+            "replies": len(own), "log_pseudonym": logs.pseudonym(addr)}
+    lines = [f"{addr} ({address_kind(addr)}; in the logs {data['log_pseudonym']})"]
     lines += [f"  {k}: {when(int(v)) if k in ('created',) and v.isdigit() else v}" for k, v in sorted((record or {}).items())]
     lines.append(f"  games ({len(rows)}):")
     for r in rows:
@@ -45,3 +54,49 @@ def players_show(address: str, as_json: bool, redis_url: str | None) -> None:
     lines.append(f"  replies outside games: {len(own)}")
     emit(data, as_json, "\n".join(lines))
 
+
+
+@players.command("export")
+@click.argument("address")
+@redis_option
+def players_export(address: str, redis_url: str | None) -> None:
+    """Everything held about a player, as one JSON document: their settings, every game (its rules and status,
+    each event as they may know it, their own moves, the messages sent to them), their replies outside games,
+    and every key of their own in Redis, dumped."""
+    svc = services(redis_url)
+    addr = normalise(svc, address)
+    data = player_export(svc, addr)
+    if not data["record"] and not data["games"] and not data["stored"]:
+        fail(f"no player {addr}", as_json=True)
+    emit(data, True, "")
+
+
+def player_export(svc: Services, addr: str) -> dict[str, Any]:
+    """What ``players export`` prints (see there)."""
+    games = []
+    for gid in svc.players.games(addr):
+        meta = svc.store.meta(gid)
+        seat = seat_of(meta, addr)
+        if seat is None:
+            continue
+        opponent = meta.get(f"seat{1 - seat}", "")
+        events, moves = [], []
+        for stored in svc.store.load(gid):
+            seen = redact(from_dict(stored.event), seat)
+            if seen is None:
+                continue
+            row = {"at": when(stored.time_ms), "event": seen}
+            events.append(row)
+            if seen.get("seat") == seat:
+                moves.append(row)
+        sent = [{"at": when(int(e.get("updated_ms") or 0)), "channel": e.get("channel"), "subject": e.get("subject"),
+                 "text": e.get("body"), "status": e.get("status")}
+                for e in svc.store.outbox_entries(game_owner(gid)) if e.get("to") == addr]
+        games.append({"id": gid, "status": meta.get("status"), "seat": seat, "rules": meta.get("rules"),
+                      "created": when(int(meta.get("created") or 0)), "opponent": name_of(svc, opponent) if opponent else None,
+                      "events": events, "your_moves": moves, "messages_to_you": sent})
+    replies = [{"at": when(int(e.get("updated_ms") or 0)), "channel": e.get("channel"), "text": e.get("body"),
+                "status": e.get("status")} for e in svc.store.outbox_entries(player_owner(addr))]
+    return {"address": addr, "channel": address_kind(addr), "log_pseudonym": logs.pseudonym(addr),
+            "record": svc.players.get(addr) or {}, "games": games, "replies_outside_games": replies,
+            "stored": player_keys(svc.redis, addr)}

@@ -15,6 +15,7 @@ Redis commands on its keys:
 :mod:`.due`         the lifecycle's due work and the beat lock
 :mod:`.limits`      the counters of the abuse limits and the daily SMS cap
 :mod:`.clock`       the shared clock's offset
+:mod:`.presence`    who is on their game page now (quiets the game's messages to them); the pages' signing key
 :mod:`.replica`     WAIT on a Redis with replicas; the cluster's shard routing
 :mod:`.reads`       reads queued on a caller's pipeline
 :mod:`.batch`       named parts of one pipeline: one round trip, each part's replies by name

@@ -11,6 +11,11 @@ in kombu's unacked index and ``restore_visible`` gives it again once ``SLOWSPADE
 Likewise a task that finishes after the loss is acknowledged on the closed channel: that raised the same
 ``AttributeError`` (``'NoneType' object has no attribute 'client'``); it is now a lost connection, which Celery
 logs ("Couldn't ack"), and the task comes back after the visibility timeout (its message id makes it a no-op).
+
+And a channel keeps its publishing client: kombu builds a new ``redis.Redis`` (and its table of reply callbacks)
+for every message it publishes, which was a tenth of the webhook's CPU; the client is only a handle on the
+channel's connection pool, so one per pool does the same work.
+
 Selected by ``broker_transport`` (:func:`service.config.finish_config`) for ``redis://`` brokers.
 """
 
@@ -33,6 +38,16 @@ class Channel(redis.Channel):
         if transport is None or transport.client is None:  # closed, or its connection collected after a loss
             raise RedisConnectionError("the broker connection of this channel was lost")
         return super()._get_pool(asynchronous=asynchronous)
+
+    def _create_client(self, asynchronous: bool = False) -> Any:
+        """The publishing client, one per connection pool (kombu's makes one per message)."""
+        if asynchronous:
+            return super()._create_client(asynchronous=True)
+        pool = self.pool
+        client = self.__dict__.get("_publish_client")
+        if client is None or client.connection_pool is not pool:
+            client = self.__dict__["_publish_client"] = super()._create_client()
+        return client
 
 
 class Transport(redis.Transport):

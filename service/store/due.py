@@ -71,7 +71,16 @@ class Item:
 
 def schedule(client: Any, item: Item, due_ms: int, keep: bool = False) -> None:
     """Put ``item`` in its shard, due at ``due_ms`` (an item already there is moved to that time, unless ``keep``)."""
-    client.zadd(keys.due_key(item.game_id), {item.member: int(due_ms)}, nx=keep)
+    schedule_many(client, [(item, due_ms)], keep)
+
+
+def schedule_many(client: Any, timed: list[tuple[Item, int]], keep: bool = False) -> None:
+    """:func:`schedule` of each (item, due ms): one ZADD a shard (a turn's reminder and timeout are one)."""
+    by_shard: dict[str, dict[str, int]] = {}
+    for item, due_ms in timed:
+        by_shard.setdefault(keys.due_key(item.game_id), {})[item.member] = int(due_ms)
+    for key, mapping in by_shard.items():
+        client.zadd(key, mapping, nx=keep)
 
 
 def cancel(client: Any, *items: Item) -> None:
@@ -153,6 +162,9 @@ class DueWork:
 
     def schedule(self, item: Item, due_ms: int, keep: bool = False, on: Any | None = None) -> None:
         schedule(self.client if on is None else on, item, due_ms, keep)
+
+    def schedule_many(self, timed: list[tuple[Item, int]], keep: bool = False, on: Any | None = None) -> None:
+        schedule_many(self.client if on is None else on, timed, keep)
 
     def cancel(self, *items: Item, on: Any | None = None) -> None:
         cancel(self.client if on is None else on, *items)

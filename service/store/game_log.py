@@ -37,6 +37,7 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ``{inpend:<k>}``           zset shards: inbound messages recorded but not yet handled (``<addr> <msg id>``), by ms.
 ``{due:<k>}``              zset shards: the lifecycle's due work (:mod:`service.store.due`), by the game's shard.
 ``{names:<k>}``            hash shards: chosen names (folded) -> address.
+``{g:<id>}:page``          hash: seat -> ms until which the seat is on its game page (:mod:`service.store.presence`).
 ``{beat}:lock``, ``{clock}:offset``: the beat lock, the shared clock's offset.
 ``{p:<addr>}:rate:<min>``  counter: messages of ``<addr>`` in that minute (flood limit, ``service.limits``).
 ``{p:<addr>}:inv:<day>``   set: message ids of ``<addr>``'s invitations that day (``YYYYMMDD``, UTC).
@@ -72,6 +73,7 @@ from .limits import LimitCounters
 from .migrate import migrate_legacy
 from .operator import OperatorReads
 from .outbox import CLAIM_LUA, ENTRY_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
+from .presence import PagePresence
 from .reads import QueuedReads
 from .replica import ReplicaLagError, lagged, registry_shard, run_replicated
 from .snapshot import InPlayGames
@@ -92,17 +94,18 @@ APPEND_LUA = SEAT_TURNS_LUA + ENTRY_LUA + r"""
 --   turn: [version, seat(s), since, actor], recorded in life unless a newer turn is (with each seat's own
 --     turn, SEAT_TURNS_LUA); the reply then ends with 1 or 0 and the turn recorded before (version, seat)
 local ev, meta, consumed, outbox, outq, life, snap = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
-local head = tonumber(redis.call('HGET', meta, 'head') or '0')
+local state = redis.call('HMGET', meta, 'head', 'archived')
+local head = tonumber(state[1] or '0')
+local archived = state[2]
 local expected = tonumber(ARGV[1])
 local msg = ARGV[2]
 local now = ARGV[3]
 local p = cjson.decode(ARGV[4])
+local version = head + redis.call('XLEN', ev)
 if msg ~= '' then
   local prev = redis.call('HGET', consumed, msg)
-  if prev then return {'duplicate', tostring(head + redis.call('XLEN', ev)), prev} end
+  if prev then return {'duplicate', tostring(version), prev} end
 end
-local version = head + redis.call('XLEN', ev)
-local archived = redis.call('HGET', meta, 'archived')
 if archived then
   return {'conflict', archived, ''}
 end
@@ -121,12 +124,17 @@ if ARGV[5] and ARGV[5] ~= '' and last ~= '' then
   redis.call('HSET', snap, 'sid', last, 's', ARGV[5])
 end
 local ids = {}
-for _, entry in ipairs(p.outbox) do
-  local n = redis.call('HINCRBY', meta, 'outseq', 1)
-  write_entry(outbox, outq, n, entry, now, p.claimed)
-  ids[#ids + 1] = tostring(n)
+if #p.outbox > 0 then
+  local n = redis.call('HINCRBY', meta, 'outseq', #p.outbox) - #p.outbox
+  for _, entry in ipairs(p.outbox) do
+    n = n + 1
+    write_entry(outbox, outq, n, entry, now, p.claimed)
+    ids[#ids + 1] = tostring(n)
+  end
 end
-for k, v in pairs(p.meta) do redis.call('HSET', meta, k, v) end
+local fields = {}
+for k, v in pairs(p.meta) do fields[#fields + 1] = k; fields[#fields + 1] = v end
+if #fields > 0 then redis.call('HSET', meta, unpack(fields)) end
 local idlist = table.concat(ids, ',')
 if msg ~= '' then redis.call('HSET', consumed, msg, idlist) end
 if p.ttl and p.ttl > 0 then
@@ -134,13 +142,14 @@ if p.ttl and p.ttl > 0 then
   redis.call('EXPIRE', outbox, p.ttl)
   redis.call('EXPIRE', outq, p.ttl)
 end
-local reply = {'ok', tostring(head + redis.call('XLEN', ev)), idlist, last}
+local reply = {'ok', tostring(version + #p.events), idlist, last}
 if type(p.turn) == 'table' then
-  local v = tonumber(redis.call('HGET', life, 'v') or '-1')
-  local seat = redis.call('HGET', life, 'seat') or ''
+  local was = redis.call('HMGET', life, 'v', 'seat', 'since')
+  local v = tonumber(was[1] or '-1')
+  local seat = was[2] or ''
   local fresh = 0
   if v < tonumber(p.turn[1]) then
-    local old_since = redis.call('HGET', life, 'since') or p.turn[3]
+    local old_since = was[3] or p.turn[3]
     redis.call('HSET', life, 'v', p.turn[1], 'seat', p.turn[2], 'since', p.turn[3])
     seat_turns(life, v, seat, old_since, p.turn[1], p.turn[2], p.turn[3], p.turn[4] or '')
     fresh = 1
@@ -171,7 +180,7 @@ class AppendResult:
 
 
 class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayGames, LifeRecords, QueuedReads,
-            OperatorReads):
+            OperatorReads, PagePresence):
     """Events, outbox and inbound messages on one Redis (or Redis Cluster) client."""
 
     SCRIPTS = {"_append": APPEND_LUA}
@@ -254,18 +263,23 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
 
     @staticmethod
     def queue_load(pipe: Pipeline, game_id: str, after: str | None = None) -> None:
-        """Queue on ``pipe`` the three reads of :meth:`load` (so a caller can join them to its own)."""
+        """Queue on ``pipe`` the reads of :meth:`load` (so a caller can join them to its own): with ``after``,
+        also the stream's first id, so that the head is unpacked only when ``after`` has left the stream."""
         k = owner_keys(game_owner(game_id))
         pipe.xrange(k["ev"], min="(" + after if after else "-", max="+")
         pipe.exists(k["archive"])
         pipe.get(game_head(game_id))
+        if after:
+            pipe.xrange(k["ev"], min="-", max="+", count=1)
 
     def loaded(self, game_id: str, after: str | None, replies: list[Any]) -> list[StoredEvent]:
-        """:meth:`load`'s answer from the three replies :meth:`queue_load` queued."""
-        entries, archived, head = replies
+        """:meth:`load`'s answer from the replies :meth:`queue_load` queued."""
+        entries, archived, head = replies[:3]
         if archived and not entries:
             return [e for e in self.read_archive(game_id)
                     if after is None or sid_key(e.stream_id) > sid_key(after)]
+        if after and replies[3] and sid_key(text(replies[3][0][0])) <= sid_key(after):
+            return stream_entries(entries)  # ``after`` is still in the stream: nothing of the head follows it
         older = [e for e in unpack_log(head) if after is None or sid_key(e.stream_id) > sid_key(after)]
         return older + stream_entries(entries)
 

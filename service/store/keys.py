@@ -173,3 +173,11 @@ def simulator_secret(name: str) -> str:
 def mailgun_token(token: str) -> str:
     """A Mailgun webhook token seen (the replay guard of ``/email/inbound``)."""
     return f"mgtok:{token}"
+
+
+PAGE_SECRET = "{page}:secret"  # string: the random key that signs the game pages' forms (service.store.presence)
+
+
+def game_page(game_id: str) -> str:
+    """Hash: seat -> ms until which that seat counts as on its page of the game (service.store.presence)."""
+    return "{g:" + game_id + "}:page"

@@ -25,8 +25,11 @@ ENTRY_LUA = r"""
 -- attempt sending it, '<n>:sid' the provider's id, '<n>:err' the last error; and '<n>' in outq while unsent.
 local function write_entry(outbox, outq, n, entry, now, claimed)
   -- a new entry: queued, or born claimed by the writer's own delivery attempt (its token)
-  redis.call('HSET', outbox, tostring(n), entry, n .. ':s', claimed and 'sending' or 'queued', n .. ':t', now)
-  if claimed then redis.call('HSET', outbox, n .. ':by', claimed) end
+  if claimed then
+    redis.call('HSET', outbox, tostring(n), entry, n .. ':s', 'sending', n .. ':t', now, n .. ':by', claimed)
+  else
+    redis.call('HSET', outbox, tostring(n), entry, n .. ':s', 'queued', n .. ':t', now)
+  end
   redis.call('ZADD', outq, now, n)
 end
 local function drop_entry(outbox, n)
@@ -75,9 +78,10 @@ SETTLE_LUA = r"""
 -- Settles an entry only for the holder of its claim: the local outbox gets each entry once, whoever
 -- else (a duplicate handling, the sweep after the lease) claimed it since.
 local n, token = ARGV[1], ARGV[2]
-local s = redis.call('HGET', KEYS[1], n .. ':s')
+local now = redis.call('HMGET', KEYS[1], n .. ':s', n .. ':by')
+local s = now[1]
 if not s then return 'missing' end
-if s ~= 'sending' or redis.call('HGET', KEYS[1], n .. ':by') ~= token then return s end
+if s ~= 'sending' or now[2] ~= token then return s end
 if ARGV[4] == 'sent' then
   redis.call('XADD', KEYS[3], 'MAXLEN', '~', '100000', '*', 'm', ARGV[5])
   redis.call('HSET', KEYS[1], n .. ':s', 'sent', n .. ':t', ARGV[3], n .. ':sid', 'local')

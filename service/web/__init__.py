@@ -18,8 +18,10 @@ from twilio.request_validator import (
     get_signature_algorithm,
 )
 
+from .. import logs
 from ..spool import Drainer, Spool
 from ..store import UNREACHABLE as STORE_UNREACHABLE
+from .metrics import spooled
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,7 @@ def record_and_queue(message_id: str, sender: str, fields: dict[str, Any], ttl: 
     """Record a verified inbound message (its id claimed once) and queue its handling; returns the
     claim (``new``, ``pending``, ``done``). Raises one of :data:`UNREACHABLE` if Redis does not answer."""
     claim = current_app.extensions["slowspades"].store.record_inbound(sender, message_id, fields, ttl)
+    logs.recorded(message_id, sender, str(fields.get("channel") or ""), claim)
     if claim != "done":  # new, or a retry of a message we may have failed to queue: queue (again)
         queue_inbound(message_id, sender)
     return claim
@@ -69,6 +72,8 @@ def take_inbound(message_id: str, sender: str, fields: dict[str, Any], ttl: int)
         return record_and_queue(message_id, sender, fields, ttl)
     except UNREACHABLE as exc:
         path = spool_of(current_app).put({"message_id": message_id, "sender": sender, "fields": fields, "ttl": ttl})
+        spooled()
+        logs.recorded(message_id, sender, str(fields.get("channel") or ""), "spooled")
         log.warning("Redis not answering (%s): inbound %s kept in %s", exc, message_id, path)
         current_app.extensions["slowspades_drainer"].wake()
         return "spooled"

@@ -22,7 +22,7 @@ from flask.typing import ResponseReturnValue
 from kombu.exceptions import OperationalError as BrokerError
 from mailparser_reply import EmailReplyParser
 
-from .. import limits
+from .. import limits, logs
 from ..addresses import token_from_recipient
 from ..email_identity import NotAnEmailSender, sender_of, verdict
 from ..store import UNREACHABLE, now_ms
@@ -106,6 +106,8 @@ def inbound_email() -> ResponseReturnValue:
         fields["token"] = reply_token
     if not flood.ok:  # the first one over: taken to be answered with the notice (issue 23 case 14)
         fields["flood"] = str(limits.setting(svc, "LIMIT_MESSAGES_PER_MINUTE"))
-    if svc.store.record_inbound(sender, message_id, fields, int(cfg["MESSAGE_TTL"])) != "done":
+    claim = svc.store.record_inbound(sender, message_id, fields, int(cfg["MESSAGE_TTL"]))
+    logs.recorded(message_id, sender, "email", claim)
+    if claim != "done":
         queue_inbound(message_id, sender)
     return jsonify(status="queued")

@@ -1,30 +1,100 @@
-"""``GET /g/<token>``: a seat's private page of its game (issue 14, "Beyond").
+"""A seat's private page of its game (issues 14 "Beyond" and 23): ``GET /g/<token>``, a place to play from.
 
 The token (128 random bits, ``web<seat>`` of the game's meta, ``wtok:<token>`` -> ``<game id> <seat>``) names
 one seat of one game; ``SLOWSPADES_PAGE_TTL_DAYS`` after the game ended (or after ``WEB`` renewed it) it answers
 410, saying how to get a new link. The page shows only what that seat may see: the seat's
 :class:`spades.game.PlayerView` and the game's events redacted for it (:func:`spades.events.redact`),
-rendered by :mod:`chat.page` in the player's language. An unknown token is a 404. The page is not cached and
-sends no referrer (its address is the secret).
+rendered by :mod:`chat.page` in the player's language, with the question the game asks them now and its legal
+answers as buttons. An unknown token is a 404. The page is not cached and sends no referrer (its address is the
+secret).
+
+* ``POST /g/<token>/move``: a move from the page, a plain form (it works without JavaScript: 303 back to the
+  page). Refused (403, nothing recorded) without the page's form token (:func:`form_token`: an HMAC of the page
+  token and its time, with a key kept in Redis) or from another site (``Origin`` / ``Sec-Fetch-Site``). A move
+  that answers a question the game no longer asks, or that is not legal, is answered on the page and nothing is
+  recorded. Otherwise it is recorded exactly as an SMS is (:func:`service.web.take_inbound`: the inbound record,
+  its id claimed once, the ``handle_inbound`` task), with the page token and the question it answers; the id is
+  an HMAC of both and the move, so the same form sent twice is one move. The worker applies it as any message
+  (:mod:`service.inbound`, ``service.games``: one writer, the expected version, the same messages to the
+  opponent); the request waits a moment for it, so the page it redirects to shows the move made.
+* ``GET /g/<token>/poll``: the game's version and question, for ``page.js`` (``GET /page.js``) to reload the
+  page's content when the game moved; each poll marks the seat as on its page (:mod:`service.games.presence`:
+  no SMS or email about this game to them meanwhile), as does each move.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app
+import hashlib
+import hmac
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
-from chat.page import page_context, render_expired, render_page
+from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory, url_for
+
+from chat.page import page_context, question_key, render_expired, render_page
+from spades.commands import Exchange
 from spades.events import from_dict, redact
-from spades.game import fold, view
+from spades.game import Game, view
 
+from .. import conversation_port as port
 from ..addresses import page_expired
+from ..context import Services
+from ..games import presence
 from ..games.players import lang_of, name_of
+from ..spool import SpoolError
+from ..store import game_owner, now_ms
+from . import take_inbound
 
 bp = Blueprint("game_page", __name__)
+ASSETS = Path(__file__).with_name("page_assets")
+FORM_TOKEN_DAYS = 2  # a page's form token is good this long (a page left open overnight still plays)
+MOVE_WAIT_S = 4.0  # how long a move's request waits for the worker before redirecting (then "on its way")
 
 
-@bp.get("/g/<token>")
-def game_page(token: str) -> Response:
-    svc = current_app.extensions["slowspades"]
+def _svc() -> Services:
+    svc: Services = current_app.extensions["slowspades"]
+    return svc
+
+
+def _sign(svc: Services, *parts: str) -> str:
+    return hmac.new(svc.store.page_secret(), "|".join(parts).encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def form_token(svc: Services, token: str, at_s: int | None = None) -> str:
+    """The page's form token: its time and an HMAC of the page token with it (bound to this page, good for
+    ``FORM_TOKEN_DAYS``); a cross-site form cannot read it, so cannot send it."""
+    at = int(time.time()) if at_s is None else at_s
+    return f"{at}.{_sign(svc, 'form', token, str(at))}"
+
+
+def form_token_ok(svc: Services, token: str, given: str) -> bool:
+    at, _, mac = given.partition(".")
+    if not at.isdigit() or not mac or abs(time.time() - int(at)) > FORM_TOKEN_DAYS * 86400:
+        return False
+    return hmac.compare_digest(mac, _sign(svc, "form", token, at))
+
+
+def same_site() -> bool:
+    """Whether the request comes from the service's own pages: no ``Origin`` or one of this site, and no
+    ``Sec-Fetch-Site`` saying another site sent it."""
+    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("Origin")
+    if not origin:
+        return True
+    mine = {_origin(current_app.config["PUBLIC_BASE_URL"]), _origin(request.host_url)}
+    return _origin(origin) in mine
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def _seat_of_token(svc: Services, token: str) -> tuple[str, int, dict[str, str]]:
+    """(game id, seat, meta) of a page token, or 404."""
     found = svc.players.web_token(token)
     if found is None:
         abort(404)
@@ -32,20 +102,143 @@ def game_page(token: str) -> Response:
     meta = svc.store.meta(game_id)
     if meta.get(f"web{seat}") != token:
         abort(404)
-    if page_expired(meta, seat, svc.store.clock.now_ms(), float(svc.config.get("PAGE_TTL_DAYS") or 30)):
-        lang = lang_of(svc, meta.get(f"seat{seat}", ""))
-        gone = Response(render_expired(lang), status=410, mimetype="text/html")
-        gone.headers["Cache-Control"] = "no-store"
-        return gone
-    events = [from_dict(se.event) for se in svc.store.load(game_id)]
-    if not events:
-        abort(404)  # an invitation not yet answered: no game to show
-    v = view(fold(events), seat)
-    me, opp = meta.get(f"seat{seat}", ""), meta.get(f"seat{1 - seat}", "")
-    html = render_page(lang_of(svc, me), page_context(v, [redact(e, seat) for e in events], name_of(svc, me),
-                                                      name_of(svc, opp)))
-    resp = Response(html, mimetype="text/html")
+    return game_id, seat, meta
+
+
+def _no_store(resp: Response) -> Response:
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["Referrer-Policy"] = "no-referrer"
     resp.headers["X-Robots-Tag"] = "noindex"
+    return resp  # the Content-Security-Policy (no inline script, forms to this site only): service/web/headers.py
+
+
+def _game(svc: Services, game_id: str) -> Game | None:
+    game = svc.games.load(game_id)
+    return game if game.version else None  # an invitation not yet answered: no game to show
+
+
+def _open(svc: Services, game_id: str, seat: int, meta: dict[str, str]) -> Game:
+    """The game a page shows (404 before it began), its seat marked as on its page while it is under way."""
+    game = _game(svc, game_id)
+    if game is None:
+        abort(404)
+    if meta.get("status") == "active":
+        presence.mark_open(svc, game_id, seat)
+    return game
+
+
+@bp.get("/g/<token>")
+def game_page(token: str) -> Response:
+    return _page(token, request.args.get("m", ""))
+
+
+def _page(token: str, flash: str = "", status: int = 200) -> Response:
+    svc = _svc()
+    game_id, seat, meta = _seat_of_token(svc, token)
+    if page_expired(meta, seat, svc.store.clock.now_ms(), float(svc.config.get("PAGE_TTL_DAYS") or 30)):
+        lang = lang_of(svc, meta.get(f"seat{seat}", ""))
+        return _no_store(Response(render_expired(lang), status=410, mimetype="text/html"))
+    game = _open(svc, game_id, seat, meta)
+    v = view(game, seat)
+    me, opp = meta.get(f"seat{seat}", ""), meta.get(f"seat{1 - seat}", "")
+    ctx = page_context(v, _redacted(svc, game_id, seat), name_of(svc, me), name_of(svc, opp))
+    ctx.update(version=game.version, move_url=url_for("game_page.move", token=token),
+               poll_url=url_for("game_page.poll", token=token), script_url=url_for("game_page.script"),
+               csrf=form_token(svc, token), poll_every=presence.poll_seconds(svc), flash=flash if flash in FLASHES else "")
+    return _no_store(Response(render_page(lang_of(svc, me), ctx), status=status, mimetype="text/html"))
+
+
+#: what a page shows after a move (``?m=``): the words are in the template (``templates/web/game.html.j2``)
+FLASHES = ("stale", "illegal", "sent", "forbidden", "busy")
+
+
+def _redacted(svc: Services, game_id: str, seat: int) -> list[dict[str, Any] | None]:
+    return [redact(from_dict(se.event), seat) for se in svc.store.load(game_id)]
+
+
+@bp.get("/g/<token>/poll")
+def poll(token: str) -> Response:
+    """The game's version and the question asked of this seat (``page.js`` reloads the page when they change);
+    marks the seat as on its page."""
+    svc = _svc()
+    game_id, seat, meta = _seat_of_token(svc, token)
+    game = _open(svc, game_id, seat, meta)
+    v = view(game, seat)
+    resp = jsonify(v=game.version, ask=question_key(v), my_turn=v.my_turn)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/page.js")
+def script() -> Response:
+    resp = send_from_directory(ASSETS, "page.js", mimetype="text/javascript", max_age=300)
+    return resp
+
+
+@bp.post("/g/<token>/move")
+def move(token: str) -> Response:
+    svc = _svc()
+    game_id, seat, meta = _seat_of_token(svc, token)
+    if not same_site() or not form_token_ok(svc, token, request.form.get("csrf", "")):
+        return _page(token, "forbidden", 403)  # nothing recorded; a fresh form to play from
+    game = _game(svc, game_id)
+    if game is None or meta.get("status") != "active":
+        return _back(token, "stale")
+    v = view(game, seat)
+    if request.form.get("ask", "") != question_key(v):
+        return _back(token, "stale")  # the game asks another question now: nothing played
+    body = move_text(request.form)
+    said = port.parse_text(body, "en")
+    command = None if said.is_unknown else said.command(seat, game.phase)
+    legal = command is not None and (_swap_ok(command, v.hand) if isinstance(command, Exchange)
+                                     else command in v.legal)
+    if not legal:
+        return _back(token, "illegal")
+    sender = meta[f"seat{seat}"]
+    ask = question_key(v)
+    message_id = f"page:{_sign(svc, 'move', token, ask, body)}"  # the same form sent twice: one move
+    presence.mark_moved(svc, game_id, seat)  # before it is recorded: its messages leave this player alone
+    fields = {"channel": "page", "from": sender, "to": "", "body": body, "page": token, "ask": ask,
+              "received": now_ms(), "status": "queued"}
+    try:
+        take_inbound(message_id, sender, fields, int(current_app.config["MESSAGE_TTL"]))
+    except SpoolError:
+        return _back(token, "busy")
+    return _back(token, _outcome(svc, game_id, sender, message_id))
+
+
+def move_text(form: Any) -> str:
+    """What an SMS would say for the page's form: its ``move`` (``KEEP``, ``BID 4``, ``QH``...), and for ``SWAP``
+    the cards ticked."""
+    word = str(form.get("move", "")).strip().upper()[:12]
+    if word == "SWAP":
+        cards = [str(c).strip().upper()[:3] for c in form.getlist("card")][:13]
+        return "SWAP " + (" ".join(cards) if cards else "NONE")
+    return word
+
+
+def _swap_ok(command: Exchange, hand: tuple[Any, ...]) -> bool:
+    return len(command.cards) <= 3 and len(set(command.cards)) == len(command.cards) and set(command.cards) <= set(hand)
+
+
+def _outcome(svc: Services, game_id: str, sender: str, message_id: str) -> str:
+    """Wait (``MOVE_WAIT_S`` at most) for the worker to handle the move: ``""`` once the game took it, ``stale``
+    when it was refused (the game moved on in between), ``sent`` when it is still on its way."""
+    deadline = time.monotonic() + MOVE_WAIT_S
+    while time.monotonic() < deadline:
+        if svc.store.consumed(game_owner(game_id), message_id) is not None:
+            return ""
+        record = svc.store.inbound(sender, message_id)
+        if record is None or record.get("status") == "done":
+            return "" if svc.store.consumed(game_owner(game_id), message_id) is not None else "stale"
+        time.sleep(0.02)
+    return "sent"
+
+
+def _back(token: str, flash: str) -> Response:
+    """303 to the page (a reload shows the game, never posts again), saying ``flash`` if anything."""
+    target = url_for("game_page.game_page", token=token, m=flash or None)
+    resp = Response(status=303, headers={"Location": target + "#ask"})
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["Referrer-Policy"] = "no-referrer"
     return resp

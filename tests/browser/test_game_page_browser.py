@@ -43,13 +43,19 @@ def shown_card(code: str) -> str:
     return f"{code[:-1]}{SUITS[code[-1]]}"
 
 
-def test_both_players_pages_during_a_hand(chromium: Any, live_service: Any) -> None:
-    live = live_service
+def start_game(live: Any) -> str:
+    """A game between the two phones, by SMS (``NEW``, ``YES``), started; its id."""
     text(live, PHONE_A, f"NEW {PHONE_B}")
     wait_for("the invitation", lambda: live.svc.players.games(PHONE_B))
-    game_id = live.svc.players.games(PHONE_B)[0]
+    game_id: str = live.svc.players.games(PHONE_B)[0]
     text(live, PHONE_B, "YES")
     wait_for("the game to start", lambda: settled(live, game_id, 0))
+    return game_id
+
+
+def test_both_players_pages_during_a_hand(chromium: Any, live_service: Any) -> None:
+    live = live_service
+    game_id = start_game(live)
     meta = live.svc.store.meta(game_id)
     address_of = {0: meta["seat0"], 1: meta["seat1"]}
     moves = 0

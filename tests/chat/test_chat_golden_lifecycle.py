@@ -159,7 +159,7 @@ def _game_page_context() -> dict:
 def test_golden_game_page(lang):
     from chat.page import render_page
 
-    page = render_page(lang, _game_page_context())
-    text = "\n".join(line.strip() for line in re.sub(r"<[^>]+>", " ", page.split("<body>")[1]).splitlines()
+    page = render_page(lang, {**_game_page_context(), "move_url": "/g/TOKEN/move", "csrf": "CSRF"})  # with its forms
+    text = "\n".join(line.strip() for line in re.sub(r"<[^>]+>", " ", re.split(r"<body[^>]*>", page)[1]).splitlines()
                      if line.strip())
     _check(GOLDEN / lang / "game_page.txt", text + "\n")

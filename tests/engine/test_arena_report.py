@@ -31,7 +31,7 @@ def test_percentile_by_nearest_rank() -> None:
 def arena_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     path = tmp_path_factory.mktemp("arena") / "pimc.jsonl"
     result = CliRunner().invoke(cli_main, ["arena", "--games", "4", "--seed", "2", "--players", "pimc,basic",
-                                           "--jobs", "2", "--max-hands", "3", "--events", str(path)])
+                                           "--jobs", "2", "--max-hands", "2", "--events", str(path)])
     assert result.exit_code == 0, result.output
     return result.output, str(path)
 
@@ -39,7 +39,7 @@ def arena_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 @pytest.mark.slow  # the module's arena run: seconds
 def test_arena_prints_win_rates_with_a_confidence_interval_and_decision_times(arena_run: tuple[str, str]) -> None:
     output, _ = arena_run
-    assert "seed 2, hand cap 3, simultaneous draw, autoplay on, 2 processes" in output and "4 games, seats alternating" in output
+    assert "seed 2, hand cap 2, simultaneous draw, autoplay on, 2 processes" in output and "4 games, seats alternating" in output
     rows = {m.group(1): m for m in re.finditer(
         r"^(pimc|basic) +(\d+) +([\d.]+)% +\[([\d.]+)%, ([\d.]+)%\] +(-?[\d.]+)$", output, re.M)}
     assert set(rows) == {"pimc", "basic"}

@@ -4,6 +4,7 @@ account), and ``games verify`` of a declined invitation."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -95,8 +96,10 @@ def test_every_page_sends_the_security_headers(client, svc, redis_url: str) -> N
     gid = start_game(svc)
     token = svc.store.meta(gid)["web0"]
     page = client.get(f"/g/{token}")
-    assert page.status_code == 200 and "<script" not in page.get_data(as_text=True)
-    for resp in (page, client.get("/rules"), client.get("/rules/fr"), client.get("/healthz"), client.get("/g/" + "0" * 32),
+    assert page.status_code == 200
+    assert re.findall(r"<script[^>]*>", page.get_data(as_text=True)) == ['<script src="/page.js" defer>']  # a file
+    for resp in (page, client.get(f"/g/{token}/poll"), client.get("/page.js"), client.get("/rules"), client.get("/rules/fr"),
+                 client.get("/healthz"), client.get("/g/" + "0" * 32),
                  client.get("/nothing-here")):
         _secure(resp)
     sim = sim_app(redis_url).test_client()

@@ -60,7 +60,14 @@ def test_web_links_each_player_to_their_own_page(client, svc, celery_worker) -> 
             assert shown(card.code) in page
         for card in game.hands[1 - seat]:  # the other player's cards: never
             assert shown(card.code) not in page, card.code
-        assert "<script" not in page
+        assert re.findall(r"<script[^>]*>", page) == ['<script src="/page.js" defer>']  # no inline script
+        # issue 23 case 15: the bids right-aligned as the other numbers; each trick says who led it
+        assert re.search(r'<th scope="row">[^<]+</th><td class="n">[^<]+</td><td class="n">[^<]+</td></tr>\n<tr><th '
+                         r'scope="row">[^<]+</th><td class="n">\d+</td>', page.split('id="bids"')[1])
+    page_a = client.get(f"/g/{tok_a}").get_data(as_text=True)
+    tricks = [e.event for e in svc.store.load(gid) if e.event["type"] == "trick_won"]
+    assert re.findall(r'<td class="led">([^<]+)</td>', page_a) == [
+        "You" if int(t["cards"][0][0]) == 0 else "+1..0002" for t in tricks]  # who led each trick
     page_b = client.get(f"/g/{tok_b}").get_data(as_text=True)
     assert ALICE not in page_b and "+1..0001" in page_b  # the opponent as the SMS names them, never the whole number
     assert "Feuille de score" in page_b and "Plis de cette manche" in page_b
@@ -86,16 +93,25 @@ def test_the_score_sheet_hand_by_hand(client, svc, celery_worker) -> None:  # ty
     assert f'<td class="n">{hand1["game_total"]}</td>' in page
 
 
-def test_every_email_about_a_game_carries_its_link(client, svc, smtp_server, celery_worker) -> None:  # type: ignore[no-untyped-def]
-    dana = "dana@example.org"
-    resp, mid = post_sms(client, ALICE, f"NEW {dana}")
+DANA = "dana@example.org"
+
+
+def start_email_game(client, svc, smtp_server):  # type: ignore[no-untyped-def]
+    """Alice (SMS) invites Dana (email), who answers YES to the invitation's reply address: (game id, invitation)."""
+    resp, mid = post_sms(client, ALICE, f"NEW {DANA}")
     wait_handled(svc, mid)
     gid = game_id_for(mid)
     wait_outbox_settled(svc)
-    invite = [m for _f, rcpts, m in smtp_server.messages if dana in rcpts][0]
-    resp, mid = post_email(client, dana, invite["Reply-To"], "YES")
+    invite = [m for _f, rcpts, m in smtp_server.messages if DANA in rcpts][0]
+    resp, mid = post_email(client, DANA, invite["Reply-To"], "YES")
     wait_handled(svc, mid)
     wait_outbox_settled(svc)
+    return gid, invite
+
+
+def test_every_email_about_a_game_carries_its_link(client, svc, smtp_server, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    dana = DANA
+    gid, invite = start_email_game(client, svc, smtp_server)
     mails = [m for _f, rcpts, m in smtp_server.messages if dana in rcpts]
     token = svc.store.meta(gid)["web1"]
     assert "/g/" not in invite.get_body(("plain",)).get_content()  # no game to show before YES
@@ -112,3 +128,15 @@ def test_every_email_about_a_game_carries_its_link(client, svc, smtp_server, cel
         wait_for(lambda n=n: len(smtp_server.messages) > n, what=f"the answer to {word}")
         last = [m for _f, rcpts, m in smtp_server.messages if dana in rcpts][-1]
         assert f"/g/{token}" in last.get_body(("plain",)).get_content(), word
+
+
+def test_every_html_page_and_email_has_a_viewport() -> None:
+    """Issue 23 case 15: an HTML email without a viewport renders 980 px wide on a phone."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "templates"
+    heads = [p for p in root.rglob("*.html.j2") if "<head" in p.read_text(encoding="utf-8")]
+    assert len(heads) >= 4  # the emails' base, the hand summary, the game page, the rules page...
+    missing = [str(p.relative_to(root)) for p in heads
+               if '<meta name="viewport" content="width=device-width, initial-scale=1">' not in p.read_text(encoding="utf-8")]
+    assert not missing, missing
