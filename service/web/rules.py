@@ -14,6 +14,7 @@ from functools import lru_cache
 from flask import Blueprint, Response, abort, redirect, request
 from flask.typing import ResponseReturnValue
 
+from chat.commands import rules_page_context
 from chat.languages import LANGUAGES
 from chat.render import environment
 
@@ -27,7 +28,8 @@ TARGET = 500  # RULES.md section 1 (a game may set another target; the page stat
 def page(lang: str) -> str:
     """The rules page of ``lang`` (one of :data:`chat.languages.LANGUAGES`), as HTML."""
     names = [(code, NAMES[code]) for code in LANGUAGES]
-    return environment(lang).get_template("web/rules.html.j2").render(lang=lang, target=TARGET, languages=names)
+    return environment(lang).get_template("web/rules.html.j2").render(lang=lang, target=TARGET, languages=names,
+                                                                      **rules_page_context(lang))
 
 
 @bp.get("/rules")

@@ -18,6 +18,7 @@ from functools import lru_cache
 import pytest
 from babel.messages.pofile import read_po
 
+from chat.commands import rules_page_context
 from chat.languages import LANGUAGES
 from chat.parse import parse
 from chat.render import LOCALE_DIR, ROOT, TEMPLATES_DIR, environment, gettext
@@ -196,7 +197,8 @@ def test_every_command_a_catalogue_entry_names_parses(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_command_the_rules_page_shows_parses(lang):
-    page = environment(lang).get_template("web/rules.html.j2").render(lang=lang, target=500, languages=[])
+    page = environment(lang).get_template("web/rules.html.j2").render(lang=lang, target=500, languages=[],
+                                                                            **rules_page_context(lang))
     codes = [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", page)]
     assert len(codes) >= 12, codes
     refused = [(c, parse(c, lang).reason) for c in codes if _refused(c, lang)]

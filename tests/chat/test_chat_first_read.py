@@ -7,6 +7,7 @@ import re
 import pytest
 
 from chat import explain_error, parse, render
+from chat.commands import rules_page_context
 from chat.gsm import is_gsm7, segments
 from chat.languages import LANGUAGES
 from chat.messages import swap_hint
@@ -277,7 +278,8 @@ def test_case10_an_operators_own_rules_url_is_linked_as_it_is():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_case10_the_rules_page_examples_are_messages_the_parser_takes(lang):
-    page = environment(lang).get_template("web/rules.html.j2").render(lang=lang, target=500, languages=[])
+    page = environment(lang).get_template("web/rules.html.j2").render(lang=lang, target=500, languages=[],
+                                                                            **rules_page_context(lang))
     word = {"en": "NEW", "fr": "NOUVELLE", "nb": "NY", "id": "BARU", "el": "ΝΕΟ"}[lang]
     example = re.search(rf"{word} (\+\d+) BAGS FLOOR", page)
     assert example, page

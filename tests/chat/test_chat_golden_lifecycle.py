@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from chat import render
+from chat.commands import rules_page_context
 from chat.gsm import is_gsm7
 from chat.languages import LANGUAGES
 from chat.render import TEMPLATES_DIR, environment
@@ -109,7 +110,8 @@ def test_golden_lifecycle(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_golden_rules_page(lang):
-    page = environment(lang).get_template("web/rules.html.j2").render(lang=lang, target=500, languages=[])
+    page = environment(lang).get_template("web/rules.html.j2").render(lang=lang, target=500, languages=[],
+                                                                            **rules_page_context(lang))
     text = "\n".join(line.strip() for line in re.sub(r"<[^>]+>", " ", page.split("<body>")[1]).splitlines()
                      if line.strip())
     _check(GOLDEN / lang / "rules_page.txt", text + "\n")

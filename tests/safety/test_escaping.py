@@ -9,6 +9,7 @@ import jinja2
 import pytest
 from markupsafe import escape
 
+from chat.commands import rules_page_context
 from chat.names import check_name
 from chat.page import email_link, page_context, render_expired, render_page
 from chat.render import TEMPLATES_DIR, environment, render
@@ -66,7 +67,7 @@ def _all_html(name: str) -> tuple[list[str], set[str]]:
         out.append(email_link("en", f"https://x.example/g/{name}", "text", out[0])[1])
         out.append(render_expired("en"))  # writes nothing of anyone's
         page = environment("en").get_template("web/rules.html.j2")
-        out.append(page.render(lang="en", target=500, languages=[("en", name)]))
+        out.append(page.render(lang="en", target=500, languages=[("en", name)], **rules_page_context("en")))
     environment.cache_clear()
     return out, loaded
 

@@ -1,0 +1,75 @@
+"""What a player may send, in one list: the rules page's "What to send" is built from it, and the tests check the
+parser's kinds (:data:`chat.parse.ENGINE_KINDS`, :data:`chat.parse.META_KINDS`), the HELP reply and the house rules
+(:class:`spades.events.HouseRules`) against it, so that none drifts from the others (issue 23 case 6).
+
+Each command is written with the parser's own word for it in the player's language (:func:`word`: the first word of
+the language's list, else the English one), and an example of what follows it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .parse import _WORDS
+from .render import gettext
+
+
+def _(text: str) -> str:
+    """A heading's msgid, marked for extraction (``pybabel extract -k _``); the page translates it."""
+    return text
+
+
+@dataclass(frozen=True)
+class Command:
+    """One thing to send: the parser's intent ``kind``, the example ``arg`` after the word, and whether HELP names it."""
+
+    kind: str
+    arg: str = ""
+    help: bool = False
+
+
+#: The groups of the rules page (a msgid heading each), with their commands, in order.
+GROUPS: tuple[tuple[str, tuple[Command, ...]], ...] = (
+    (_("Moves:"), (Command("double_nil"), Command("draw"), Command("keep"), Command("discard"),
+                Command("exchange", " 2C 7D"), Command("bid", " 4"), Command("play", " QH"), Command("resign", help=True))),
+    (_("Your games:"), (Command("hand", help=True), Command("score", help=True), Command("web", help=True),
+                     Command("games", help=True), Command("claim"), Command("pause", " 3"))),
+    (_("New games:"), (Command("new", " +4791234567", help=True), Command("new", " ana@example.com"),
+                       Command("new", " BOT", help=True), Command("yes"), Command("no"), Command("rematch"))),
+    (_("You:"), (Command("name", " Ana"), Command("lang", " FR", help=True), Command("autoplay", " OFF"),
+              Command("auto", " ON"), Command("dn_setting", " OFF"), Command("remind", " OFF"),
+              Command("tz", " Europe/Oslo"))),
+    (_("Texts:"), (Command("help"), Command("rules", help=True), Command("stop"), Command("start"))),
+)
+COMMANDS: tuple[Command, ...] = tuple(c for _title, group in GROUPS for c in group)
+#: The word of the kinds that have none of their own in the parser's lists (a phrase, or a carrier's word).
+_FIXED = {"dn_setting": "DN", "stop": "STOP", "start": "START", "help": "HELP", "bid": "", "play": ""}
+#: The house rules NEW takes (RULES.md section 10, :class:`spades.events.HouseRules`): field -> the word, in order.
+HOUSE_RULES: tuple[tuple[str, str], ...] = (("failed_nil_bags", "BAGS"), ("floor", "FLOOR"), ("target", "TO"),
+                                            ("simultaneous_draw", "ALT"))
+
+
+def word(kind: str, lang: str) -> str:
+    """The word the parser reads for ``kind`` in ``lang`` (its own first, else the English one)."""
+    if kind in _FIXED:
+        return _FIXED[kind]
+    own = _WORDS.get(lang, {}).get(kind) or _WORDS["en"][kind]
+    return own[0]
+
+
+def written(command: Command, lang: str) -> str:
+    """``command`` as a player writes it in ``lang``: ``LANGUE FR``, ``SPILL QH``, ``NY +4791234567`` (the example
+    number of the language's catalogue)."""
+    arg = command.arg
+    if command.kind == "new" and arg.startswith(" +"):
+        found = re.search(r"\+\d+", gettext(lang, "%(new)s +4791234567"))
+        arg = " " + found.group(0) if found else arg
+    return (word(command.kind, lang) + arg).strip()
+
+
+def rules_page_context(lang: str) -> dict[str, object]:
+    """What the rules page (``templates/web/rules.html.j2``) shows of this list: ``commands``, [(heading msgid,
+    [each command as written in ``lang``])], and ``autoplay_off``."""
+    return {"commands": [(title, [written(c, lang) for c in group]) for title, group in GROUPS],
+            "autoplay_off": written(Command("autoplay", " OFF"), lang)}
