@@ -23,14 +23,13 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
   return 'pending'
 end
-for i = 2, 3 do
-  if redis.call('SISMEMBER', KEYS[i], ARGV[1]) == 1 then
-    local left = redis.call('PTTL', KEYS[i])
-    if left > 0 then redis.call('PEXPIRE', KEYS[i], left) end
-    return 'done'
-  end
+local function done(seen)
+  local left = redis.call('PTTL', seen)
+  if left > 0 then redis.call('PEXPIRE', seen, left) end
+  return 'done'
 end
-redis.call('SADD', KEYS[2], ARGV[1])
+if redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then return done(KEYS[3]) end
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return done(KEYS[2]) end  -- claimed in this window already
 redis.call('EXPIREAT', KEYS[2], tonumber(ARGV[3]))
 redis.call('HSET', KEYS[1], unpack(ARGV, 4))
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
