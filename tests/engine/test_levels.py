@@ -7,15 +7,18 @@ with its highest card, trumps whenever it can and so takes bags), and every move
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from spades import bots
 from spades.arena import play_game
 from spades.bots.easy import EasyStrategy, loose_count
+from spades.bots.montecarlo import HARD, SPREAD, MonteCarloStrategy
 from spades.commands import Bid, DeclineDoubleNil, Discard, Keep, Play
 from spades.dealer import Dealer
 from spades.events import BidMade, Event
-from spades.game import view
+from spades.game import BID, decide, fold, new_game, view
 from spades.replay import verify_log
 
 from .helpers import cards, deck_for, draw_all_keep, run, start, to_play
@@ -86,3 +89,25 @@ def test_every_hard_decision_is_legal_and_reproducible_from_its_seed() -> None:
     assert_legal_in_random_positions(lambda seed: bots.bot_for_level("hard", seed=seed), 40, seed=8)
     game, _ = to_play("AS KS 2H 3H 4H 5H 6H 7H 8H 9H 2C 3C 4C", "QS JS 10H JH QH KH AH 5C 6C 7C 8C 9C 10C")
     assert len({bots.bot_for_level("hard", seed=4).choose(view(game, 1)) for _ in range(3)}) == 1
+
+
+def test_hard_reads_its_trick_counts_lower_than_pimc_so_never_bids_higher() -> None:
+    """Section 5: with the same samples (the same seed), ``hard`` reads each sampled trick count lower
+    than ``pimc`` does, so on the same hand it bids no more, and on some hands less."""
+    assert sum(w * o for o, w in HARD.spread) < sum(w * o for o, w in SPREAD)
+    lower = replace(HARD, spread=SPREAD)
+    fewer = 0
+    for seed in range(12):
+        dealer = Dealer(seed=300 + seed)
+        game = fold(new_game(f"b{seed}", None, dealer))
+        drawers = [bots.get("basic", seed=1), bots.get("basic", seed=2)]
+        while game.phase != BID:
+            mover = game.movers[0]
+            for event in decide(game, drawers[mover].choose(view(game, mover)), dealer):
+                game.apply(event)
+        seat = game.movers[0]
+        hard = MonteCarloStrategy(seed=seed, settings=HARD).bid(view(game, seat))
+        read_as_pimc = MonteCarloStrategy(seed=seed, settings=lower).bid(view(game, seat))
+        assert 1 <= hard <= read_as_pimc or hard == read_as_pimc == 0
+        fewer += hard < read_as_pimc
+    assert fewer >= 1
