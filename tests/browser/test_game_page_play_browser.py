@@ -85,7 +85,7 @@ def test_a_whole_hand_played_from_both_pages(chromium: Any, live_service: Any) -
             moves[seat] += 1
             pages[seat].wait_for_function("a => document.body.dataset.ask !== a", arg=before, timeout=20_000)
             # after a move, the keyboard focus is on what comes next: the next question, or where the game stands
-            pages[seat].wait_for_function("['ask-h', 'state'].includes(document.activeElement.id)", timeout=20_000)
+            pages[seat].wait_for_function("() => ['ask-h', 'state'].includes(document.activeElement.id)", timeout=20_000)
             assert sum(moves.values()) < 200
         assert {"draw", "bid", "play"} <= seen_phases and sum(moves.values()) >= 2 + 26 + 2 + 13
         # both pages show the hand scored, by themselves: the score sheet's first row
