@@ -31,14 +31,9 @@ from .turns import stored_since
 BACK = "w"
 
 
-def _setting(svc: Services, name: str, default: float) -> float:
-    raw = svc.config.get(name)
-    return default if raw in (None, "") else float(raw)
-
-
 def poll_seconds(svc: Services) -> float:
     """How often an open page asks whether the game moved (``PAGE_POLL_SECONDS``)."""
-    return _setting(svc, "PAGE_POLL_SECONDS", 3.0)
+    return float(svc.config["PAGE_POLL_SECONDS"])
 
 
 def open_ms(svc: Services) -> int:
@@ -48,7 +43,7 @@ def open_ms(svc: Services) -> int:
 
 def moved_ms(svc: Services) -> int:
     """How long a move from the page keeps the game's messages to that player quiet (``PAGE_QUIET_MINUTES``)."""
-    return int(_setting(svc, "PAGE_QUIET_MINUTES", 5.0) * 60_000)
+    return int(float(svc.config["PAGE_QUIET_MINUTES"]) * 60_000)
 
 
 def quiet_seats(marks: Mapping[int, int], now_ms: int) -> frozenset[int]:
@@ -63,8 +58,11 @@ def quiet(svc: Services, game_id: str, seat: int, now_ms: int) -> int | None:
 
 
 def _mark(svc: Services, game_id: str, seat: int, until_ms: int) -> None:
-    svc.store.mark_page(game_id, seat, until_ms)
-    svc.store.due.schedule(Item(BACK, game_id, seat), until_ms + 1000)  # later marks move it later
+    """The mark and its ``w`` due item, in one round trip (each poll of an open page marks it)."""
+    pipe = svc.store.pipeline()
+    svc.store.queue_mark_page(pipe, game_id, seat, until_ms)
+    svc.store.due.schedule(Item(BACK, game_id, seat), until_ms + 1000, on=pipe)  # later marks move it later
+    pipe.execute()
 
 
 def mark_open(svc: Services, game_id: str, seat: int) -> None:

@@ -9,12 +9,12 @@ page's poll and a move from it push it later, never earlier (one Lua script: the
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Callable
 
 from redis.client import Pipeline
 from redis.commands.core import Script
 
-from .base import Client
+from .base import Client, queue_script
 from .codec import text
 from .keys import PAGE_SECRET, game_page
 
@@ -34,10 +34,11 @@ class PagePresence:
     SCRIPTS = {"_mark_page": MARK_PAGE_LUA}
     _mark_page: Script
     _page_secret: bytes | None = None
+    shared_secret: Callable[[str, Callable[[], str]], str]  # (game_log.py's, on the same Store)
 
-    def mark_page(self, game_id: str, seat: int, until_ms: int) -> None:
-        """``seat`` counts as on its page of ``game_id`` until ``until_ms`` at least."""
-        self._mark_page(keys=[game_page(game_id)], args=[seat, until_ms, 86400])
+    def queue_mark_page(self, pipe: Pipeline, game_id: str, seat: int, until_ms: int) -> None:
+        """Queue on ``pipe``: ``seat`` counts as on its page of ``game_id`` until ``until_ms`` at least."""
+        queue_script(pipe, self._mark_page, [game_page(game_id)], [seat, until_ms, 86400])
 
     @staticmethod
     def queue_page_presence(pipe: Pipeline, game_id: str) -> None:
@@ -49,10 +50,9 @@ class PagePresence:
         return presence_from(self.r.hgetall(game_page(game_id)))
 
     def page_secret(self) -> bytes:
-        """The key that signs the pages' forms: made once for every process (SET NX), then kept here."""
+        """The key that signs the pages' forms: one for every process (``shared_secret``), then kept here."""
         if self._page_secret is None:
-            self.r.set(PAGE_SECRET, secrets.token_hex(32), nx=True)
-            self._page_secret = text(self.r.get(PAGE_SECRET) or b"").encode()
+            self._page_secret = self.shared_secret(PAGE_SECRET, lambda: secrets.token_hex(32)).encode()
         return self._page_secret
 
 
