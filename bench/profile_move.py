@@ -21,7 +21,7 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.trace_move import Player, game_of, local_app, next_text, start_redis
+from bench.trace_move import local_app, next_text, start_redis, two_phone_game
 
 
 def by_package(stats: pstats.Stats) -> list[tuple[str, float]]:
@@ -103,16 +103,10 @@ def main() -> None:
             game = 0
             while done < args.moves:
                 game += 1
-                a = Player(app, f"+1555777{game:04d}")
-                b = Player(app, f"+1555888{game:04d}")
-                a.send("NEW " + b.number)
-                b.send("YES")
-                gid = game_of(svc, a.number)
-                numbers = {0: svc.store.meta(gid).get("seat0"), 1: svc.store.meta(gid).get("seat1")}
-                by_number = {a.number: a, b.number: b}
+                gid, players = two_phone_game(app, svc, f"+1555777{game:04d}", f"+1555888{game:04d}")
                 while done < args.moves and svc.games.load(gid).phase != "over":
                     seat, text = next_text(svc, gid, ("", ""))
-                    mover = by_number[str(numbers[seat])]
+                    mover = players[seat]
                     if args.monitor and done == args.moves - 1:
                         show_commands(url, lambda: mover.handle(mover.post(text)))
                         done += 1

@@ -204,6 +204,17 @@ def _seat_of(svc: Any, game_id: str, number: str) -> int:
     return 0 if meta.get("seat0") == number else 1
 
 
+def two_phone_game(app: Any, svc: Any, inviter: str, friend: str) -> tuple[str, dict[int, Player]]:
+    """A game between two phones (NEW, then YES): its id and each seat's player."""
+    a, b = Player(app, inviter), Player(app, friend)
+    a.send("NEW " + b.number)
+    b.send("YES")
+    gid = game_of(svc, a.number)
+    meta = svc.store.meta(gid)
+    by_number = {a.number: a, b.number: b}
+    return gid, {seat: by_number[meta[f"seat{seat}"]] for seat in (0, 1)}
+
+
 def local_app(url: str, tmp: str, queue: str) -> Any:
     """The app on the Redis at ``url``: the local outbox, no limits, a fixed dealer seed, fictional numbers."""
     from service import create_app
@@ -223,17 +234,12 @@ def main() -> None:
         try:
             app = local_app(url, tmp, "trace")
             svc = app.extensions["slowspades"]
-            a, b = Player(app, "+15557770001"), Player(app, "+15557770002")
-            a.send("NEW " + b.number)
-            b.send("YES")
-            gid = game_of(svc, a.number)
-            numbers = {0: svc.store.meta(gid).get("seat0"), 1: svc.store.meta(gid).get("seat1")}
-            by_number = {a.number: a, b.number: b}
+            gid, players = two_phone_game(app, svc, "+15557770001", "+15557770002")
             for _ in range(8):  # warm up: the draw's first moves, untraced
                 seat, text = next_text(svc, gid, ("", ""))
-                by_number[str(numbers[seat])].send(text)
+                players[seat].send(text)
             seat, text = next_text(svc, gid, ("", ""))
-            mover = by_number[str(numbers[seat])]
+            mover = players[seat]
             person = Trace()
             person.run(lambda: mover.send(text))
             person.report(f"person move ({text!r}: webhook + handle_inbound)", args.list)
