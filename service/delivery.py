@@ -8,6 +8,7 @@ claim and raise :class:`TransientSendError` so that Celery retries with backoff.
 
 from __future__ import annotations
 
+import json
 import smtplib
 import ssl
 from email.message import EmailMessage
@@ -98,7 +99,8 @@ def status_callback_url(cfg: dict[str, Any], outbox_id: str) -> str:
 
 
 def build_email(cfg: dict[str, Any], entry: dict[str, Any]) -> EmailMessage:
-    """The email of an outbox entry: plain text with an HTML alternative, threaded per game."""
+    """The email of an outbox entry: plain text with an HTML alternative, threaded per game; its outbox id in the
+    ``outbox`` user variable of Mailgun (``X-Mailgun-Variables``), for the delivery receipts."""
     msg = EmailMessage()
     msg["From"] = cfg["MAIL_FROM"]
     msg["To"] = entry["to"]
@@ -110,6 +112,8 @@ def build_email(cfg: dict[str, Any], entry: dict[str, Any]) -> EmailMessage:
     if entry.get("in_reply_to"):
         msg["In-Reply-To"] = entry["in_reply_to"]
         msg["References"] = entry.get("references") or entry["in_reply_to"]
+    if entry.get("id"):  # Mailgun returns it in its events (POST /email/events): the receipt's outbox entry
+        msg["X-Mailgun-Variables"] = json.dumps({"outbox": entry["id"]})
     msg.set_content(entry["body"])
     if entry.get("html"):
         msg.add_alternative(entry["html"], subtype="html")

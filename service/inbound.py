@@ -34,10 +34,11 @@ from .games.moves import player_move
 from .games.players import default_lang, lang_of_record, name_of, seat_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
-from .lifecycle import commands, invitations, reminders, routing
+from .lifecycle import commands, invitations, reach, reminders, routing
 from .lifecycle.commands import Message
 from .store import Batch, player_owner
 from .store.codec import text, text_hash
+from .store.reach import CODE as UNREACH
 
 
 @dataclass(frozen=True)
@@ -279,6 +280,8 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
     if raw_done is not None:
         owner = player_owner(sender)
         return Result([f"{owner}#{n}" for n in text(raw_done).split(",") if n], Outcome.DUPLICATE)
+    if life.get(UNREACH):  # a message from an address receipts marked unreachable: it is reached again
+        reach.resume(svc, sender)
     first = "kind" not in record
     if first or "lang" not in record:
         record = svc.players.ensure(sender, default_lang(svc.config, sender))
