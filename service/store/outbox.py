@@ -148,8 +148,8 @@ end
 local tries = tonumber(redis.call('HGET', KEYS[1], n .. ':tries') or '0')
 if tries >= tonumber(ARGV[5]) then return 'spent' end
 local old = redis.call('HGET', KEYS[1], n .. ':osid') or ''
-redis.call('HSET', KEYS[1], n .. ':s', 'queued', n .. ':t', ARGV[3], n .. ':tries', tries + 1,
-           n .. ':osid', (old .. ' ' .. sid):gsub('^ ', ''))
+if old ~= '' then old = old .. ' ' end
+redis.call('HSET', KEYS[1], n .. ':s', 'queued', n .. ':t', ARGV[3], n .. ':tries', tries + 1, n .. ':osid', old .. sid)
 redis.call('HDEL', KEYS[1], n .. ':sid', n .. ':by')
 redis.call('ZADD', KEYS[2], ARGV[4], n)
 return 'queued'
