@@ -20,9 +20,9 @@ Twilio's error pages; ``bounce`` and ``complained`` for email):
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from typing import Any, Callable
 
-from . import logs
+from . import logs, metrics
 from .context import Services
 from .lifecycle import reach
 from .store import now_ms
@@ -86,17 +86,23 @@ def on_failure(svc: Services, outbox_id: str, provider_id: str, code: str,
             due_ms = now_ms() + int(delays[tries] * 1000)  # the outbox's queue is in real time (the sweep's)
             got = svc.store.retry_failed(outbox_id, provider_id, due_ms, len(delays))
             if got != "spent":
-                logs.outbox_entry(outbox_id, entry.get("to", ""), entry.get("channel", ""),
-                                  "retried" if got == "queued" else got, code)
+                if got == "queued":
+                    _told(entry, outbox_id, "retried", code)
                 return "retry" if got == "queued" else got
         if code not in HANDSET:
             return "failed"
         what = "unreachable"
+    _told(entry, outbox_id, "failed", code)
     if what != "unreachable":
-        logs.outbox_entry(outbox_id, entry.get("to", ""), entry.get("channel", ""), what, code)
         return what
     mark(svc, str(entry.get("to", "")), code, dispatch)
     return "unreachable"
+
+
+def _told(entry: dict[str, Any], outbox_id: str, status: str, code: str) -> None:
+    """A receipt's failure in the metrics (the outbox alerts count them by code) and the log."""
+    metrics.outbox(str(entry.get("channel", "")), status, code)
+    logs.outbox_entry(outbox_id, str(entry.get("to", "")), str(entry.get("channel", "")), status, code)
 
 
 def mark(svc: Services, address: str, code: str, dispatch: Callable[[list[str]], None]) -> None:
