@@ -19,7 +19,7 @@ from urllib.parse import quote
 from twilio.base.exceptions import TwilioException, TwilioRestException
 from twilio.rest import Client as TwilioClient
 
-from . import limits, logs, metrics
+from . import limits, logs, metrics, receipts
 from .addresses import EMAIL, SMS
 from .context import Services
 from .lifecycle.optout import FINAL, may_send
@@ -207,11 +207,23 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     except PermanentSendError as exc:
         metrics.outbox(channel, "failed", exc.code)
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", exc.code)
-        return svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
+        status = svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
+        if exc.code in receipts.UNREACHABLE:  # the provider refused the address itself (21610: STOP at the carrier)
+            receipts.mark(svc, entry["to"], exc.code, lambda ids: _send_each(svc, ids))
+        return status
     metrics.outbox(channel, "sent", sender.name)
     logs.outbox_entry(outbox_id, entry["to"], channel, "sent", sender.name)
     # local and SMTP hand-offs are final as far as we can know; Twilio reports 'delivered' later
     return svc.store.set_status(outbox_id, "sent", provider_id=provider_id, token=token)
+
+
+def _send_each(svc: Services, outbox_ids: list[str]) -> None:
+    """:func:`deliver` each entry now; one the provider cannot take now is left to the sweep."""
+    for oid in outbox_ids:
+        try:
+            deliver(svc, oid)
+        except TransientSendError:
+            pass  # queued again: the sweep sends it
 
 
 def deliver_local_many(svc: Services, outbox_ids: list[str], recipients: Iterable[str] = (), tail: Any = None,

@@ -191,3 +191,15 @@ def test_an_unreachable_player_does_not_lose_by_timeout(client, svc, celery_work
         assert svc.store.meta(gid)["status"] == "over"
     finally:
         service_clock.reset(svc.redis)
+
+
+def test_where_a_message_goes_drops_unreachable_addresses(svc) -> None:  # type: ignore[no-untyped-def]
+    from service.channels import destination, drop_unreachable
+
+    svc.reach.mark_unreachable(MAIL, "bounce", 1)
+    assert drop_unreachable(svc, [MAIL, PHONE]) == [PHONE]
+    assert svc.reach.mark_unreachable(MAIL, "complained", 2) == (False, 1)  # the first code and time are kept
+    here = destination(svc, MAIL, "prompt", "en", 3)  # nothing else to take over: the home address, as before
+    assert (here.address, here.channel, here.template) == (MAIL, "email", None)
+    svc.reach.clear_unreachable(MAIL)
+    assert drop_unreachable(svc, [MAIL, PHONE]) == [MAIL, PHONE]
