@@ -80,7 +80,8 @@ def game_head(game_id: str) -> str:
 
 
 def player_life(address: str) -> str:
-    """Hash: ``tz``, ``remind`` (0/1), ``auto`` (0/1), ``stopped`` (0/1), ``last`` (last prompted game id)."""
+    """Hash: ``tz``, ``remind`` (0/1), ``auto`` (0/1), ``stopped`` (0/1), ``last`` (last prompted game id),
+    ``unreach``/``unreach_ms`` (the address is unreachable: the provider's code, since when; :mod:`.reach`)."""
     return "{p:" + address + "}:life"
 
 
