@@ -126,7 +126,7 @@ def test_a_temporary_failure_is_sent_again_later_once_then_the_number_is_unreach
     # the second attempt fails too, and the third: the retries are spent and the phone counts as unreachable
     assert twilio_status(client, oid, "undelivered", "30003", sid="SMb") == 204
     wait_for(lambda: status(svc, oid) == "queued", 10, "queued again")
-    svc.store.retry_failed(oid, "x", 0, 2)  # (nothing: not that attempt)
+    assert svc.store.retry_failed(oid, "SMb", 0, 2) == "moved"  # that attempt is queued again already
     assert deliver(svc, oid) == "sent" and svc.store.outbox_entry(oid)["tries"] == 2
     assert twilio_status(client, oid, "undelivered", "30003", sid="SMc") == 204
     wait_for(lambda: svc.reach.unreachable(PHONE) == "30003", 10, "unreachable after the retries")
