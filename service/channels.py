@@ -1,0 +1,121 @@
+"""Where a player's message goes: :func:`destination`, asked wherever an outbox entry's address is chosen (the game's
+notices and prompts, the lifecycle's messages), at the time the entry is written; the entry is rendered for the
+channel it names.
+
+A player is their *home* address (the seats of their games); addresses linked to it (``LINK``,
+:mod:`service.store.links`) act for it and may be written to instead:
+
+1. **a reply is a reply**: while an inbound message of the player is being handled (:func:`replying`), what is
+   written to them goes back to the address the message came from, linked or not (it just wrote: it is reachable,
+   and a WhatsApp address is inside its window);
+2. otherwise the candidates are the home and its linked addresses, those of the kind ``VIA`` named first, then in
+   link order (the home first), without the addresses that sent STOP;
+3. each step of :data:`STEPS` may drop candidates or turn one into a template (see there);
+4. the first candidate left is the destination; if none is left, the home address as before linking.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Mapping
+
+from .addresses import address_kind
+from .context import Services
+from .store.links import Route
+
+
+@dataclass(frozen=True)
+class Template:
+    """An approved WhatsApp Content template to send instead of free text (``ContentSid``, ``ContentVariables``)."""
+
+    sid: str
+    variables: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Destination:
+    """Where one message goes: the address, its channel (``sms``, ``email``, ``whatsapp``), and the template it
+    is sent as (None: free text rendered for ``channel``)."""
+
+    address: str
+    channel: str
+    template: Template | None = None
+
+    @classmethod
+    def to(cls, address: str) -> "Destination":
+        return cls(address, address_kind(address))
+
+
+@dataclass
+class Ask:
+    """What a step is asked about: the player (``home``), the message's kind and language, and the time."""
+
+    svc: Services
+    home: str
+    kind: str
+    lang: str
+    now: int | None = None  # ms of the service clock; read on first use (:meth:`now_ms`) when the caller had none
+    route: Route = field(default_factory=lambda: Route(""))
+
+    def now_ms(self) -> int:
+        if self.now is None:
+            self.now = self.svc.store.clock.now_ms()
+        return self.now
+
+
+#: A step takes the candidates in order and gives back those left (it may replace one with a templated one).
+Step = Callable[[Ask, list[Destination]], list[Destination]]
+
+#: The steps, in order, after the candidates are ordered (``VIA`` first, then link order) and stopped ones dropped.
+#: - receipts: drop the addresses the providers' receipts say are unreachable (``service.store.reach``);
+#: - whatsapp: a WhatsApp candidate outside its 24-hour window goes as the template configured for (kind, lang),
+#:   else it is dropped (the next candidate takes it) and the operator's log says so, without the address.
+STEPS: list[Step] = []
+
+_REPLYING: ContextVar[tuple[str, str] | None] = ContextVar("slowspades_replying", default=None)
+
+
+@contextmanager
+def replying(home: str, origin: str) -> Iterator[None]:
+    """While an inbound message from ``origin`` (acting for ``home``) is handled: what is written to ``home`` goes
+    back to ``origin`` (rule 1 of the module docstring)."""
+    token = _REPLYING.set((home, origin))
+    try:
+        yield
+    finally:
+        _REPLYING.reset(token)
+
+
+def reply_origin(home: str) -> str | None:
+    """The address the inbound message being handled came from, if it is ``home``'s; else None."""
+    now = _REPLYING.get()
+    return now[1] if now is not None and now[0] == home else None
+
+
+def candidates(route: Route) -> list[Destination]:
+    """The home's addresses that have not sent STOP: those of the kind ``VIA`` named first, then in link order."""
+    reachable = route.reachable()
+    if route.via:
+        reachable = sorted(reachable, key=lambda a: address_kind(a) != route.via)  # stable: link order kept
+    return [Destination.to(a) for a in reachable]
+
+
+def destination(svc: Services, home: str, kind: str, lang: str, now_ms: int | None = None, *,
+                life: Mapping[str, str] | None = None) -> Destination:
+    """Where message ``kind`` (in ``lang``) to the player ``home`` goes now (the module docstring).
+
+    ``life``: the home's life hash if the caller read it (a move's read of its players has: no read here then);
+    ``now_ms``: the service clock, if the caller has it."""
+    origin = reply_origin(home)
+    if origin is not None:
+        return Destination.to(origin)
+    route = Route.of(home, life) if life is not None else svc.links.route(home)
+    found = candidates(route)
+    ask = Ask(svc, home, kind, lang, now_ms, route)
+    for step in STEPS:
+        if not found:
+            break
+        found = step(ask, found)
+    return found[0] if found else Destination.to(home)
