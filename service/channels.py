@@ -8,8 +8,8 @@ A player is their *home* address (the seats of their games); addresses linked to
 1. **a reply is a reply**: while an inbound message of the player is being handled (:func:`replying`), what is
    written to them goes back to the address the message came from, linked or not (it just wrote: it is reachable,
    and a WhatsApp address is inside its window);
-2. otherwise the candidates are the home and its linked addresses, those of the kind ``VIA`` named first, then in
-   link order (the home first), without the addresses that sent STOP;
+2. otherwise the candidates are the home and its linked addresses, what ``VIA`` named first (an address of theirs,
+   or those of a kind), then in link order (the home first), without the addresses that sent STOP;
 3. each step of :data:`STEPS` may drop candidates or turn one into a template (see there);
 4. the first candidate left is the destination; if none is left, the home address as before linking.
 """
@@ -21,7 +21,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
-from .addresses import address_kind
+from .addresses import EMAIL, SMS, WHATSAPP, address_kind
 from .context import Services
 from .store.links import Route
 
@@ -74,6 +74,8 @@ Step = Callable[[Ask, list[Destination]], list[Destination]]
 #:   else it is dropped (the next candidate takes it) and the operator's log says so, without the address.
 STEPS: list[Step] = []
 
+KINDS = (SMS, EMAIL, WHATSAPP)  # what VIA may name besides one address
+
 _REPLYING: ContextVar[tuple[str, str] | None] = ContextVar("slowspades_replying", default=None)
 
 
@@ -94,11 +96,28 @@ def reply_origin(home: str) -> str | None:
     return now[1] if now is not None and now[0] == home else None
 
 
+def reply_to(home: str) -> str:
+    """Where a reply to ``home`` goes: the address their message being handled came from, else ``home``. A reply
+    is never routed by ``VIA``: it answers the address that wrote."""
+    return reply_origin(home) or home
+
+
+def reply_channel(home: str) -> str:
+    """The channel a reply to ``home`` is rendered for (:func:`reply_to`'s)."""
+    return address_kind(reply_to(home))
+
+
+def via_first(route: Route, address: str) -> bool:
+    """Whether ``address`` (one of the route's) is what ``VIA`` named: the address itself, or one of the kind named."""
+    return address == route.via or (route.via in KINDS and address_kind(address) == route.via)
+
+
 def candidates(route: Route) -> list[Destination]:
-    """The home's addresses that have not sent STOP: those of the kind ``VIA`` named first, then in link order."""
+    """The home's addresses that have not sent STOP: what ``VIA`` named first (an address, or those of a kind), then
+    in link order."""
     reachable = route.reachable()
     if route.via:
-        reachable = sorted(reachable, key=lambda a: address_kind(a) != route.via)  # stable: link order kept
+        reachable = sorted(reachable, key=lambda a: not via_first(route, a))  # stable: link order kept
     return [Destination.to(a) for a in reachable]
 
 
