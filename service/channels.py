@@ -1,45 +1,152 @@
-"""Where a message to a player goes: :func:`destination`, a few steps over the player's addresses.
+"""Where a player's message goes: :func:`destination`, asked wherever an outbox entry's address is chosen (the game's
+notices and prompts, the lifecycle's messages), at the time the entry is written; the entry is rendered for the
+channel it names.
 
-The steps, in order (issue 24's shared contract): the player's addresses, their chosen channel first (linked
-channels); :func:`drop_unreachable`, the addresses delivery receipts say cannot be reached; the WhatsApp window.
-Whatever remains first is the destination; if nothing remains, the home address, as before any of this.
+A player is their *home* address (the seats of their games); addresses linked to it (``LINK``,
+:mod:`service.store.links`) act for it and may be written to instead:
+
+1. **a reply is a reply**: while an inbound message of the player is being handled (:func:`replying`), what is
+   written to them goes back to the address the message came from, linked or not (it just wrote: it is reachable,
+   and a WhatsApp address is inside its window);
+2. otherwise the candidates are the home and its linked addresses, what ``VIA`` named first (an address of theirs,
+   or those of a kind), then in link order (the home first), without the addresses that sent STOP;
+3. each step of :data:`STEPS` may drop candidates or turn one into a template (see there);
+4. the first candidate left is the destination; if none is left, the home address as before linking.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Mapping
 
-from .addresses import address_kind
+from .addresses import EMAIL, SMS, WHATSAPP, address_kind
 from .context import Services
+from .store.links import Route
+
+
+@dataclass(frozen=True)
+class Template:
+    """An approved WhatsApp Content template to send instead of free text (``ContentSid``, ``ContentVariables``)."""
+
+    sid: str
+    variables: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
 class Destination:
-    """An outbox entry's address, its channel, and the provider template it goes as (None: free text)."""
+    """Where one message goes: the address, its channel (``sms``, ``email``, ``whatsapp``), and the template it
+    is sent as (None: free text rendered for ``channel``)."""
 
     address: str
     channel: str
-    template: Any = None
+    template: Template | None = None
+
+    @classmethod
+    def to(cls, address: str) -> "Destination":
+        return cls(address, address_kind(address))
 
 
-def candidates(svc: Services, home: str) -> list[str]:
-    """The player's addresses, the one they chose first (the home address alone until channels are linked)."""
-    return [home]
+@dataclass
+class Ask:
+    """What a step is asked about: the player (``home``), the message's kind and language, and the time."""
+
+    svc: Services
+    home: str
+    kind: str
+    lang: str
+    now: int | None = None  # ms of the service clock; read on first use (:meth:`now_ms`) when the caller had none
+    route: Route = field(default_factory=lambda: Route(""))
+
+    def now_ms(self) -> int:
+        if self.now is None:
+            self.now = self.svc.store.clock.now_ms()
+        return self.now
 
 
-def drop_unreachable(svc: Services, addresses: list[str]) -> list[str]:
-    """The addresses delivery receipts do not say are unreachable (one round trip)."""
-    return [a for a, code in zip(addresses, svc.reach.unreachable_many(addresses)) if not code]
+#: A step takes the candidates in order and gives back those left (it may replace one with a templated one).
+Step = Callable[[Ask, list[Destination]], list[Destination]]
+
+#: The steps, in order, after the candidates are ordered (``VIA`` first, then link order) and stopped ones dropped.
+#: - receipts: drop the addresses the providers' receipts say are unreachable (``service.store.reach``);
+#: - whatsapp: a WhatsApp candidate outside its 24-hour window goes as the template configured for (kind, lang),
+#:   else it is dropped (the next candidate takes it) and the operator's log says so, without the address.
+def drop_unreachable(ask: Ask, found: list[Destination]) -> list[Destination]:
+    """The receipts' step: without the addresses delivery receipts marked unreachable (one round trip)."""
+    codes = ask.svc.reach.unreachable_many([d.address for d in found])
+    return [d for d, code in zip(found, codes) if not code]
 
 
-def destination(svc: Services, home: str, kind: str, lang: str, now_ms: int) -> Destination:
-    """Where a message of ``kind`` to the player ``home`` goes now."""
-    kept = drop_unreachable(svc, candidates(svc, home))
-    address = kept[0] if kept else home
-    return Destination(address, address_kind(address))
+STEPS: list[Step] = [drop_unreachable]
+
+KINDS = (SMS, EMAIL, WHATSAPP)  # what VIA may name besides one address
+
+_REPLYING: ContextVar[tuple[str, str] | None] = ContextVar("slowspades_replying", default=None)
+
+
+@contextmanager
+def replying(home: str, origin: str) -> Iterator[None]:
+    """While an inbound message from ``origin`` (acting for ``home``) is handled: what is written to ``home`` goes
+    back to ``origin`` (rule 1 of the module docstring)."""
+    token = _REPLYING.set((home, origin))
+    try:
+        yield
+    finally:
+        _REPLYING.reset(token)
+
+
+def reply_origin(home: str) -> str | None:
+    """The address the inbound message being handled came from, if it is ``home``'s; else None."""
+    now = _REPLYING.get()
+    return now[1] if now is not None and now[0] == home else None
+
+
+def reply_to(home: str) -> str:
+    """Where a reply to ``home`` goes: the address their message being handled came from, else ``home``. A reply
+    is never routed by ``VIA``: it answers the address that wrote."""
+    return reply_origin(home) or home
+
+
+def reply_channel(home: str) -> str:
+    """The channel a reply to ``home`` is rendered for (:func:`reply_to`'s)."""
+    return address_kind(reply_to(home))
+
+
+def via_first(route: Route, address: str) -> bool:
+    """Whether ``address`` (one of the route's) is what ``VIA`` named: the address itself, or one of the kind named."""
+    return address == route.via or (route.via in KINDS and address_kind(address) == route.via)
+
+
+def candidates(route: Route) -> list[Destination]:
+    """The home's addresses that have not sent STOP: what ``VIA`` named first (an address, or those of a kind), then
+    in link order."""
+    reachable = route.reachable()
+    if route.via:
+        reachable = sorted(reachable, key=lambda a: not via_first(route, a))  # stable: link order kept
+    return [Destination.to(a) for a in reachable]
 
 
 def reachable(svc: Services, home: str) -> bool:
-    """Whether any address of the player can be reached (receipts say nothing against it)."""
-    return bool(drop_unreachable(svc, candidates(svc, home)))
+    """Whether any address of the player ``home`` that has not sent STOP can be reached, as far as the delivery
+    receipts tell."""
+    return bool(drop_unreachable(Ask(svc, home, "", ""), candidates(svc.links.route(home))))
+
+
+def destination(svc: Services, home: str, kind: str, lang: str, now_ms: int | None = None, *,
+                life: Mapping[str, str] | None = None) -> Destination:
+    """Where message ``kind`` (in ``lang``) to the player ``home`` goes now (the module docstring).
+
+    ``life``: the home's life hash if the caller read it (a move's read of its players has: no read here then);
+    ``now_ms``: the service clock, if the caller has it."""
+    origin = reply_origin(home)
+    if origin is not None:
+        return Destination.to(origin)
+    route = Route.of(home, life) if life is not None else svc.links.route(home)
+    found = candidates(route)
+    ask = Ask(svc, home, kind, lang, now_ms, route)
+    for step in STEPS:
+        if not found:
+            break
+        found = step(ask, found)
+    return found[0] if found else Destination.to(home)

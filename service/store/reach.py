@@ -3,13 +3,14 @@
 Two fields of the address's life hash (``{p:<address>}:life``, :func:`.keys.player_life`): ``unreach``, the code
 (Twilio's error code such as ``30005``, or ``bounce``/``complained`` for an email), and ``unreach_ms``, when it was
 marked. A delivery receipt that says the address cannot be reached marks it (:meth:`Reach.mark_unreachable`); any
-message from the address clears it (:meth:`Reach.clear_unreachable`). The inbound handler reads the life hash with the
-message already, so a player who was never unreachable costs no extra round trip.
+message from the address clears it (:meth:`Reach.clear_unreachable`). The inbound handler reads the mark of the address
+that wrote in the round trip that reads the message (:meth:`Reach.queue_unreachable`): no extra round trip.
 """
 
 from __future__ import annotations
 
 from .base import Client
+from .client import Pipeline
 from .codec import text
 from .keys import player_life
 
@@ -35,6 +36,11 @@ class Reach:
         for address in addresses:
             pipe.hget(player_life(address), CODE)
         return [text(raw) if raw else "" for raw in pipe.execute()] if addresses else []
+
+    @staticmethod
+    def queue_unreachable(pipe: Pipeline, address: str) -> None:
+        """:meth:`unreachable` queued on a caller's pipeline (its reply: the code, or None)."""
+        pipe.hget(player_life(address), CODE)
 
     def since(self, address: str) -> int | None:
         """When the address was marked unreachable (ms), or None."""

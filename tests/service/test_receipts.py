@@ -193,13 +193,31 @@ def test_an_unreachable_player_does_not_lose_by_timeout(client, svc, celery_work
         service_clock.reset(svc.redis)
 
 
-def test_where_a_message_goes_drops_unreachable_addresses(svc) -> None:  # type: ignore[no-untyped-def]
-    from service.channels import destination, drop_unreachable
 
-    svc.reach.mark_unreachable(MAIL, "bounce", 1)
-    assert drop_unreachable(svc, [MAIL, PHONE]) == [PHONE]
-    assert svc.reach.mark_unreachable(MAIL, "complained", 2) == (False, 1)  # the first code and time are kept
-    here = destination(svc, MAIL, "prompt", "en", 3)  # nothing else to take over: the home address, as before
-    assert (here.address, here.channel, here.template) == (MAIL, "email", None)
-    svc.reach.clear_unreachable(MAIL)
-    assert drop_unreachable(svc, [MAIL, PHONE]) == [MAIL, PHONE]
+def test_a_linked_channel_takes_over_and_the_game_waits_only_when_none_is_left(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
+    from service.channels import destination
+    from service.lifecycle.reminders import paused_until
+    from tests.lifecycle.helpers import ALICE, BOB, DAVE
+
+    gid = start_game(svc)
+    code = svc.links.new_code(BOB, DAVE, 0, 10**12)  # Bob linked his email (as LINK and the code sent back do)
+    assert svc.links.take_code(DAVE, code, 1, 5).status == "ok" and svc.links.add_link(BOB, DAVE)
+    prompt = [e for e in svc.store.outbox_entries(game_owner(gid)) if e["to"] == BOB][-1]
+    assert twilio_status(client, prompt["id"], "undelivered", "30006", sid="SMl") == 204  # a landline
+    wait_for(lambda: svc.reach.unreachable(BOB) == "30006", 10, "the number unreachable")
+    assert destination(svc, BOB, "reminder", "nb").address == DAVE  # his email takes over
+    from .helpers import worker_idle
+
+    worker_idle(app)
+    now = svc.store.clock.now_ms()
+    assert paused_until(svc, gid, now) is None and "opponent_unreachable" not in [m["kind"] for m in local(svc, ALICE)]
+    mail = queue_sent(svc, DAVE)  # then his mailbox bounces too: nothing is left, the game waits
+    hard = {"event": "failed", "severity": "permanent", "reason": "bounce", "user-variables": {"outbox": mail}}
+    assert mailgun_event(client, hard).status_code == 200
+    wait_for(lambda: "opponent_unreachable" in [m["kind"] for m in local(svc, ALICE)], 10, "Alice told")
+    assert paused_until(svc, gid, svc.store.clock.now_ms()) is not None
+    assert destination(svc, BOB, "reminder", "nb").address == BOB  # none left: the home, as before
+    lifecycle_command(svc, DAVE, "GAMES")  # he writes from his mailbox: the game goes on
+    assert svc.reach.unreachable(DAVE) == "" and svc.reach.unreachable(BOB) == "30006"
+    assert paused_until(svc, gid, svc.store.clock.now_ms()) is None
+    assert destination(svc, BOB, "reminder", "nb").address == DAVE
