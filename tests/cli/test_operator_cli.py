@@ -144,6 +144,9 @@ def test_outbox_list_shows_the_receipts_codes_and_unreachable_recipients(played:
     assert (rows[failed]["status"], rows[failed]["code"], rows[failed]["unreachable"]) == ("failed", "30005", "30005")
     line = next(x for x in played.cli("outbox", "list", "--status", "failed").output.splitlines() if failed in x)
     assert line.split()[1:3] == ["failed", "30005"] and line.endswith("(unreachable: 30005)")
+    shown = json.loads(played.cli("players", "show", BOB, "--json").output)
+    assert shown["unreachable"] == {"code": "30005", "since_ms": 0}
+    assert "unreachable: 30005 since" in played.cli("players", "show", BOB).output
 
 
 def test_players_show_lists_a_players_games_and_turns(played: Played) -> None:
