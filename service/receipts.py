@@ -73,11 +73,13 @@ def retry_delays_s(svc: Services) -> list[float]:
 def on_failure(svc: Services, outbox_id: str, provider_id: str, code: str,
                dispatch: Callable[[list[str]], None]) -> str:
     """What a failure receipt of ``outbox_id`` (attempt ``provider_id``, code ``code``) leads to; returns what was done:
-    ``retry``, ``unreachable``, ``window``, ``failed``, or ``missing``. Idempotent (a task delivered twice, or a receipt
+    ``retry``, ``unreachable``, ``window``, ``failed``, ``stale`` (not the entry's last attempt), or ``missing``. Idempotent (a task delivered twice, or a receipt
     seen twice, does it once). ``dispatch``: sends the outbox entries it wrote (the opponents' notices)."""
     entry = svc.store.outbox_entry(outbox_id)
     if entry is None:
         return "missing"
+    if provider_id and entry.get("sid") and entry["sid"] != provider_id:
+        return "stale"  # a receipt of an earlier attempt, seen again: the entry's last attempt decides
     what = kind_of(code)
     if what == "retry":
         delays = retry_delays_s(svc)

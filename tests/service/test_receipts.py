@@ -133,6 +133,25 @@ def test_a_temporary_failure_is_sent_again_later_once_then_the_number_is_unreach
     assert status(svc, oid) == "failed" and len(local(svc, PHONE)) == 3
 
 
+def test_a_late_receipt_of_an_earlier_attempt_decides_nothing(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
+    from service.receipts import on_failure
+
+    app.config["RECEIPT_RETRY_DELAYS"] = "0"
+    oid = queue_sent(svc)
+    assert twilio_status(client, oid, "undelivered", "30003", sid="SMa") == 204  # retried once (the only retry)
+    wait_for(lambda: status(svc, oid) == "queued", 10, "queued again")
+    assert deliver(svc, oid) == "sent"
+    assert twilio_status(client, oid, "failed", "30007", sid="SMb") == 204  # the retry filtered by the carrier
+    from .helpers import worker_idle
+
+    worker_idle(app)
+    # the first attempt's 30003 seen again, its retries spent: it does not mark the number (SMb decided: 30007)
+    assert on_failure(svc, oid, "SMa", "30003", lambda ids: None) == "stale"
+    assert twilio_status(client, oid, "undelivered", "30003", sid="SMa") == 204
+    worker_idle(app)
+    assert svc.reach.unreachable(PHONE) == "" and svc.store.outbox_entry(oid)["error"] == "twilio error 30007"
+
+
 def test_mailgun_events_delivered_and_a_hard_bounce(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
     delivered, bounced = queue_sent(svc, MAIL), queue_sent(svc, MAIL, "Again.")
     # the outbox id rides in the email as Mailgun's user variable, and comes back in its events
