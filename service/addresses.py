@@ -1,4 +1,5 @@
-"""Players are known by their address: an E.164 phone number or an email address.
+"""Players are known by their address: an E.164 phone number (SMS), a WhatsApp address (``whatsapp:+<E.164>``, as
+Twilio writes it: a channel of its own, another player than the same number by SMS) or an email address.
 
 Also here: the addresses the service gives a seat: its email reply address (``play+<token>@<domain>``)
 and its private game page (``/g/<token>``). No I/O: the tokens themselves are kept by
@@ -14,7 +15,8 @@ from functools import lru_cache
 
 import phonenumbers
 
-SMS, EMAIL = "sms", "email"
+SMS, EMAIL, WHATSAPP = "sms", "email", "whatsapp"
+WHATSAPP_PREFIX = "whatsapp:"
 _EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 
 
@@ -24,7 +26,8 @@ class BadAddress(ValueError):
 
 @dataclass(frozen=True)
 class Address:
-    """A normalised player address: ``kind`` is ``sms`` (``value`` in E.164) or ``email`` (lower case)."""
+    """A normalised player address: ``kind`` is ``sms`` (``value`` in E.164), ``whatsapp`` (``value``
+    ``whatsapp:+<E.164>``) or ``email`` (lower case)."""
 
     kind: str
     value: str
@@ -34,8 +37,15 @@ class Address:
 
 
 def parse_address(text: str, default_region: str = "US") -> Address:
-    """A phone number (to E.164) or an email address, from what a player typed or a provider sent."""
+    """A phone number (to E.164), a WhatsApp address (``whatsapp:`` and a number: ``whatsapp:+<E.164>``) or an
+    email address, from what a player typed or a provider sent."""
     raw = (text or "").strip()
+    if raw[:len(WHATSAPP_PREFIX)].lower() == WHATSAPP_PREFIX:
+        number = raw[len(WHATSAPP_PREFIX):].strip()
+        e164 = _e164(number, None if number.startswith("+") else default_region) if "@" not in number else None
+        if e164 is None:
+            raise BadAddress(raw)
+        return Address(WHATSAPP, WHATSAPP_PREFIX + e164)
     if "@" in raw:
         _name, addr = parseaddr(raw)
         addr = (addr or raw).strip().lower()
@@ -61,7 +71,15 @@ def _e164(raw: str, region: str | None) -> str | None:
 
 
 def address_kind(value: str) -> str:
+    """The channel of a normalised address: ``whatsapp``, ``email`` or ``sms``."""
+    if value.startswith(WHATSAPP_PREFIX):
+        return WHATSAPP
     return EMAIL if "@" in value else SMS
+
+
+def phone_number(value: str) -> str:
+    """The E.164 number of an SMS or WhatsApp address (``whatsapp:+30...``: ``+30...``); an email as it is."""
+    return value.removeprefix(WHATSAPP_PREFIX)
 
 
 #: The "game" of a player's own reply token (:meth:`service.store.players.Players.own_reply_token`): none.
