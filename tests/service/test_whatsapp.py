@@ -200,3 +200,77 @@ def test_nowhere_else_to_go_the_message_is_not_handed_to_twilio(client, svc, cel
     stored = svc.store.outbox_entry(entry["id"])
     assert stored["status"] == "failed" and stored["error"] == WINDOW_CLOSED
     assert len(sent_to(twilio, WA)) == sent  # Twilio would refuse it (63016): not even asked
+
+
+def test_a_turn_prompt_outside_the_window_goes_as_the_turn_template(client, svc, celery_worker, twilio) -> None:  # type: ignore[no-untyped-def]
+    """The WhatsApp player waits (strict alternation in the draw, ALT) more than a day; the SMS player's move makes it
+    their turn: the prompt goes as the ``turn`` template, the prompt itself its variable."""
+    svc.config["WHATSAPP_TEMPLATES"] = "turn.el=HXturn0el"
+    try:
+        resp, mid = post_sms(client, WA, f"NEW {SMS} ALT")
+        wait_handled(svc, mid)
+        gid = game_id_for(mid)
+        resp, mid = post_sms(client, SMS, "YES")
+        wait_handled(svc, mid)
+        for _ in range(6):  # moves until only the SMS player is to move
+            game = load_game(svc, gid)
+            if game.movers == (1,):
+                break
+            resp, mid = post_sms(client, (WA, SMS)[game.movers[0]], command_text(choose(game, game.movers[0])))
+            wait_handled(svc, mid)
+        assert load_game(svc, gid).movers == (1,)
+        wait_outbox_settled(svc)
+        assert all("ContentSid" not in d for d in sent_to(twilio, WA))
+        before = len(sent_to(twilio, WA))
+        svc.store.clock.advance(25 * HOUR_S)
+        while not sent_to(twilio, WA)[before:]:  # the SMS player moves until the WhatsApp player hears of it
+            game = load_game(svc, gid)
+            assert game.movers == (1,)
+            resp, mid = post_sms(client, SMS, command_text(choose(game, 1)))
+            wait_handled(svc, mid)
+            wait_outbox_settled(svc)
+        [prompt] = sent_to(twilio, WA)[before:]
+        assert 0 in load_game(svc, gid).movers
+        entry = next(e for e in svc.store.outbox_entries(f"g:{gid}") if e["to"] == WA and e.get("content_sid"))
+        assert prompt["ContentSid"] == "HXturn0el" and "Body" not in prompt and entry["kind"] == "update"
+        assert json.loads(prompt["ContentVariables"]) == {"1": entry["body"]} and GREEK_LOWER_ACCENTED.search(entry["body"])
+    finally:
+        svc.config.pop("WHATSAPP_TEMPLATES", None)
+
+
+# -- the sender ---------------------------------------------------------------------------------------------
+def queue_one(svc: Any, entry: dict[str, Any]) -> str:
+    [oid] = svc.store.append("g:g1", -1, outbox=[entry]).outbox_ids
+    return str(oid)
+
+
+def test_twilio_gets_a_template_or_the_text_and_a_long_text_in_parts(svc, twilio, app) -> None:  # type: ignore[no-untyped-def]
+    from service.delivery import deliver
+
+    template = queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "Υπενθύμιση: σειρά σου", "kind": "reminder",
+                               "content_sid": "HXr", "content_variables": '{"1": "Υπενθύμιση: σειρά σου"}'})
+    assert deliver(svc, template) == "sent"
+    [req] = twilio.requests
+    assert req["data"] == {"To": WA, "From": "whatsapp:" + WA_SENDER, "ContentSid": "HXr",
+                           "ContentVariables": '{"1": "Υπενθύμιση: σειρά σου"}',
+                           "StatusCallback": "https://spades.example.test/sms/status?o=g%3Ag1%231"}
+    long = " ".join(["άλφα"] * 700)  # 3,499 characters: past Twilio's 1,600, three messages in order
+    assert deliver(svc, queue_one(svc, {"channel": "whatsapp", "to": WA, "body": long, "kind": "update"})) == "sent"
+    bodies = [r["data"]["Body"] for r in twilio.requests[1:]]
+    assert len(bodies) == 3 and all(len(b) <= 1600 for b in bodies) and " ".join(bodies) == long
+    app.config.update(TWILIO_WHATSAPP_FROM="MG" + "2" * 32)  # a Messaging Service holding the WhatsApp sender
+    app.config.pop("_SENDERS", None)
+    assert deliver(svc, queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "hi", "kind": "help"})) == "sent"
+    last = twilio.requests[-1]["data"]
+    assert last["MessagingServiceSid"] == "MG" + "2" * 32 and "From" not in last and last["Body"] == "hi"
+
+
+def test_templates_setting_is_read_or_refused_at_start() -> None:
+    from service.config import load_config
+    from service.whatsapp import BadTemplates, template_sid
+
+    cfg = load_config({"SLOWSPADES_WHATSAPP_TEMPLATES": "turn.en=HX1, reminder.el=HX2,invite.fr=HX3"})
+    assert template_sid(cfg, "reminder", "el") == "HX2" and template_sid(cfg, "reminder", "en") is None
+    for bad in ("turn=HX1", "update.en=HX1", "turn.de=HX1", "turn.en="):
+        with pytest.raises(BadTemplates):
+            load_config({"SLOWSPADES_WHATSAPP_TEMPLATES": bad})
