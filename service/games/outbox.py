@@ -43,9 +43,9 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
         lang = lang_of(svc, address)
         kind_of_template = template_kind(kind, bool(rendered.replies))
         dest = destination(svc, address, kind_of_template, lang, svc.store.clock.now_ms())
-        if dest.address != address:  # fell back to a linked channel
-            return outbound(svc, dest.address, refinish(rendered, dest.channel, lang), game_id=game_id, seat=seat,
-                            meta=meta, meta_updates=meta_updates, kind=kind, about=about)
+        if dest.address != address:  # fell back to a linked channel: the entry says whose it is (``home``)
+            return dict(outbound(svc, dest.address, refinish(rendered, dest.channel, lang), game_id=game_id, seat=seat,
+                                 meta=meta, meta_updates=meta_updates, kind=kind, about=about), home=address)
     entry: dict[str, Any] = {"channel": channel, "to": address, "body": rendered.text, "kind": kind}
     if channel == WHATSAPP:
         if dest.template is not None:

@@ -202,33 +202,60 @@ def test_nowhere_else_to_go_the_message_is_not_handed_to_twilio(client, svc, cel
     assert len(sent_to(twilio, WA)) == sent  # Twilio would refuse it (63016): not even asked
 
 
+def whatsapp_waits_a_day(client: Any, svc: Any) -> str:
+    """A game in strict alternation (ALT) played until only the SMS player is to move; then the clock moves on a
+    day and an hour: the WhatsApp player's window is closed."""
+    resp, mid = post_sms(client, WA, f"NEW {SMS} ALT")
+    wait_handled(svc, mid)
+    gid = game_id_for(mid)
+    resp, mid = post_sms(client, SMS, "YES")
+    wait_handled(svc, mid)
+    for _ in range(6):
+        game = load_game(svc, gid)
+        if game.movers == (1,):
+            break
+        resp, mid = post_sms(client, (WA, SMS)[game.movers[0]], command_text(choose(game, game.movers[0])))
+        wait_handled(svc, mid)
+    assert load_game(svc, gid).movers == (1,)
+    wait_outbox_settled(svc)
+    svc.store.clock.advance(25 * HOUR_S)
+    return gid
+
+
+def sms_moves_until(client: Any, svc: Any, gid: str, told: Any) -> None:
+    """The SMS player moves until ``told()`` (the WhatsApp player heard of it)."""
+    while not told():
+        game = load_game(svc, gid)
+        assert game.movers == (1,)
+        resp, mid = post_sms(client, SMS, command_text(choose(game, 1)))
+        wait_handled(svc, mid)
+        wait_outbox_settled(svc)
+
+
+def test_a_turn_prompt_outside_the_window_without_a_template_goes_by_the_linked_sms(
+        client, svc, celery_worker, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The move's messages written at once into the local outbox: the WhatsApp player's prompt goes to their linked
+    number by SMS, and is sent (not refused as if it were nobody's)."""
+    monkeypatch.setattr(svc, "links", StaticLinks({WA: [WA, WA_BY_SMS]}), raising=False)
+    gid = whatsapp_waits_a_day(client, svc)
+    to_wa = len(local_messages(svc, WA))
+    sms_moves_until(client, svc, gid, lambda: local_messages(svc, WA_BY_SMS))
+    [prompt] = local_messages(svc, WA_BY_SMS)
+    assert len(local_messages(svc, WA)) == to_wa and 0 in load_game(svc, gid).movers
+    assert prompt["channel"] == "sms" and is_gsm7(prompt["body"]) and prompt["home"] == WA
+    entry = svc.store.outbox_entry(prompt["id"])
+    assert entry["status"] == "sent" and entry["to"] == WA_BY_SMS
+
+
 def test_a_turn_prompt_outside_the_window_goes_as_the_turn_template(client, svc, celery_worker, twilio) -> None:  # type: ignore[no-untyped-def]
     """The WhatsApp player waits (strict alternation in the draw, ALT) more than a day; the SMS player's move makes it
     their turn: the prompt goes as the ``turn`` template, the prompt itself its variable."""
     svc.config["WHATSAPP_TEMPLATES"] = "turn.el=HXturn0el"
     try:
-        resp, mid = post_sms(client, WA, f"NEW {SMS} ALT")
-        wait_handled(svc, mid)
-        gid = game_id_for(mid)
-        resp, mid = post_sms(client, SMS, "YES")
-        wait_handled(svc, mid)
-        for _ in range(6):  # moves until only the SMS player is to move
-            game = load_game(svc, gid)
-            if game.movers == (1,):
-                break
-            resp, mid = post_sms(client, (WA, SMS)[game.movers[0]], command_text(choose(game, game.movers[0])))
-            wait_handled(svc, mid)
-        assert load_game(svc, gid).movers == (1,)
-        wait_outbox_settled(svc)
+        gid = whatsapp_waits_a_day(client, svc)
         assert all("ContentSid" not in d for d in sent_to(twilio, WA))
         before = len(sent_to(twilio, WA))
-        svc.store.clock.advance(25 * HOUR_S)
-        while not sent_to(twilio, WA)[before:]:  # the SMS player moves until the WhatsApp player hears of it
-            game = load_game(svc, gid)
-            assert game.movers == (1,)
-            resp, mid = post_sms(client, SMS, command_text(choose(game, 1)))
-            wait_handled(svc, mid)
-            wait_outbox_settled(svc)
+        sms_moves_until(client, svc, gid, lambda: sent_to(twilio, WA)[before:])
         [prompt] = sent_to(twilio, WA)[before:]
         assert 0 in load_game(svc, gid).movers
         entry = next(e for e in svc.store.outbox_entries(f"g:{gid}") if e["to"] == WA and e.get("content_sid"))
@@ -274,3 +301,18 @@ def test_templates_setting_is_read_or_refused_at_start() -> None:
     for bad in ("turn=HX1", "update.en=HX1", "turn.de=HX1", "turn.en="):
         with pytest.raises(BadTemplates):
             load_config({"SLOWSPADES_WHATSAPP_TEMPLATES": bad})
+
+
+def test_whatsapp_messages_are_not_sms_for_the_daily_cap(svc) -> None:  # type: ignore[no-untyped-def]
+    from service import limits
+
+    svc.config.update(SMS_DAILY_CAP=2, SMS_CAP_RESERVE=0)
+    try:
+        wa = [{"channel": "whatsapp", "to": f"whatsapp:+3069123456{n:02d}", "body": "x", "kind": "invite"}
+              for n in range(5)]
+        sms = [{"channel": "sms", "to": f"+155512300{n:02d}", "body": "x", "kind": "help"} for n in range(3)]
+        may, held = limits.split_sms(svc, wa + sms)
+        assert may[:5] == wa and len(held) == 3  # WhatsApp passes; the batch of 3 SMS crosses the cap of 2
+        assert svc.store.sms_today(limits.day())[0] == 3
+    finally:
+        svc.config.update(SMS_DAILY_CAP=0, SMS_CAP_RESERVE=20)
