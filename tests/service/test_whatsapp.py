@@ -157,27 +157,18 @@ def test_a_reminder_inside_the_window_is_free_text_outside_it_the_template(clien
         svc.config.pop("WHATSAPP_TEMPLATES", None)
 
 
-class StaticLinks:
-    """The contract's ``Links`` read side (``service.store.links`` of the linking work), held in memory: the
-    player's linked addresses, home first."""
-
-    def __init__(self, linked: dict[str, list[str]]) -> None:
-        self.links = linked
-
-    def home(self, address: str) -> str:
-        return next((h for h, addresses in self.links.items() if address in addresses), address)
-
-    def linked(self, home: str) -> list[str]:
-        return list(self.links.get(home, [home]))
-
-    def via(self, home: str) -> str:
-        return ""
+def link(svc: Any, home: str, address: str) -> None:
+    """``address`` linked to ``home`` through the links store, as LINK and its code sent back do."""
+    now = svc.store.clock.now_ms()
+    code = svc.links.new_code(home, address, now, 600)
+    assert svc.links.take_code(address, code, now, 5).status == "ok"
+    assert svc.links.add_link(home, address)
 
 
-def test_no_template_falls_back_to_the_linked_channel_and_says_so(client, svc, celery_worker, twilio, caplog,
-                                                                  monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(svc, "links", StaticLinks({WA: [WA, WA_BY_SMS]}), raising=False)
+def test_no_template_falls_back_to_the_linked_channel_and_says_so(client, svc, celery_worker, twilio,
+                                                                  caplog) -> None:  # type: ignore[no-untyped-def]
     start_with_whatsapp_to_move(client, svc)
+    link(svc, WA, WA_BY_SMS)
     advance_and_tick(svc, 12)  # inside the window: by WhatsApp
     before_sms = len(sent_to(twilio, WA_BY_SMS))
     with caplog.at_level(logging.WARNING, logger="service.channels"):
@@ -233,11 +224,11 @@ def sms_moves_until(client: Any, svc: Any, gid: str, told: Any) -> None:
 
 
 def test_a_turn_prompt_outside_the_window_without_a_template_goes_by_the_linked_sms(
-        client, svc, celery_worker, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
     """The move's messages written at once into the local outbox: the WhatsApp player's prompt goes to their linked
     number by SMS, and is sent (not refused as if it were nobody's)."""
-    monkeypatch.setattr(svc, "links", StaticLinks({WA: [WA, WA_BY_SMS]}), raising=False)
     gid = whatsapp_waits_a_day(client, svc)
+    link(svc, WA, WA_BY_SMS)
     to_wa = len(local_messages(svc, WA))
     sms_moves_until(client, svc, gid, lambda: local_messages(svc, WA_BY_SMS))
     [prompt] = local_messages(svc, WA_BY_SMS)
