@@ -21,13 +21,14 @@ from ..conversation_port import named
 from ..store import game_owner, keys, player_owner
 from ..whatsapp import template_kind
 from ..whatsapp import variables as template_variables
-from .players import is_stopped, lang_of, seat_of
+from .players import PlayerInfo, is_stopped, lang_of, seat_of
 from .result import Outcome, Result
 
 
 def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | None = None,
              seat: int | None = None, meta: dict[str, str] | None = None,
-             meta_updates: dict[str, str] | None = None, kind: str = "", about: str | None = None) -> dict[str, Any]:
+             meta_updates: dict[str, str] | None = None, kind: str = "", about: str | None = None,
+             player: PlayerInfo | None = None) -> dict[str, Any]:
     """An outbox entry for ``address`` (SMS, WhatsApp or email); email entries carry threading headers (the first
     message of a game to a seat starts its thread: ``thr<seat>`` is set in ``meta_updates``) and the link of
     the player's page of the game (issue 14, "Beyond"): of ``game_id``, or of ``about`` for a reply about a
@@ -37,11 +38,13 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
     outside it as an approved template (the entry's ``content_sid`` and ``content_variables``; its ``body`` the
     message as free-form would have said it), or by the player's next linked channel, the message finished
     for it (:func:`chat.render.refinish`); if nothing else takes it, the entry is marked ``window: closed`` and
-    the delivery does not hand it to Twilio, which would refuse it."""
+    the delivery does not hand it to Twilio, which would refuse it. ``player``: the recipient's
+    :class:`~service.games.players.PlayerInfo` when the caller read it (a move has: fewer reads then)."""
     channel = address_kind(address)
-    if channel == WHATSAPP:
-        lang = lang_of(svc, address)
-        dest = destination(svc, address, template_kind(kind, bool(rendered.replies)), lang)
+    if channel == WHATSAPP:  # ``player``: the recipient's language and life hash, if the caller read them
+        lang = player.lang if player is not None else lang_of(svc, address)
+        dest = destination(svc, address, template_kind(kind, bool(rendered.replies)), lang,
+                           life=player.life if player is not None else None)
         if dest.address != address:  # fell back to a linked channel: the entry says whose it is (``home``)
             return dict(outbound(svc, dest.address, refinish(rendered, dest.channel, lang), game_id=game_id, seat=seat,
                                  meta=meta, meta_updates=meta_updates, kind=kind, about=about), home=address)

@@ -129,7 +129,7 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
                                            target=game.rules.target, level=level)
         if rendered is not None:
             outbox.append(outbound(svc, address, rendered, game_id=game_id, seat=seat, meta=meta,
-                                   meta_updates=updates, kind=kind))
+                                   meta_updates=updates, kind=kind, player=me))
         if rendered is not None or address in summarised:
             updates[f"seen{seat}"] = str(game.version)
     return events, outbox
