@@ -307,3 +307,11 @@ def test_whatsapp_messages_are_not_sms_for_the_daily_cap(svc) -> None:  # type: 
         assert svc.store.sms_today(limits.day())[0] == 3
     finally:
         svc.config.update(SMS_DAILY_CAP=0, SMS_CAP_RESERVE=20)
+
+
+def test_a_whatsapp_address_in_a_log_line_is_its_player_hash() -> None:
+    from service.logs import scrub
+
+    for written in (WA, "whatsapp%3A%2B306912345678"):
+        line = scrub(f"sent to {written} at last")
+        assert line == f"sent to {pseudonym(WA)} at last" and "6912345678" not in line
