@@ -14,6 +14,7 @@ import phonenumbers
 
 from .gsm import is_gsm7, to_gsm7
 
+WHATSAPP_PREFIX = "whatsapp:"  # a WhatsApp address: the prefix and the number, as Twilio writes it
 NAME_MAX_SMS = 12  # characters of a player's name in an SMS
 _DIGITS = re.compile(r"\d")
 
@@ -42,8 +43,9 @@ def display_name(name: str, channel: str) -> str:
 
 @lru_cache(maxsize=4096)  # pure, and asked for the same few addresses at every message (parsing a number is slow)
 def short_address(address: str) -> str | None:
-    """The SMS form of a phone number (``+30..5678``) or email address (``dave@..``); None for a chosen name."""
-    address = address.strip()
+    """The SMS form of a phone number (``+30..5678``, a WhatsApp address ``whatsapp:+30...`` too) or email address
+    (``dave@..``); None for a chosen name."""
+    address = address.strip().removeprefix(WHATSAPP_PREFIX)
     if "@" in address and " " not in address:
         local = to_gsm7(address.split("@", 1)[0])[:NAME_MAX_SMS - 3]
         return f"{local}@.."

@@ -25,7 +25,7 @@ MAIL = "dana@example.org"
 
 def queue_sent(svc: Any, to: str = PHONE, body: str = "Your turn.") -> str:
     """An outbox entry written and "sent" through the local outbox, as a move's message is."""
-    channel = "email" if "@" in to else "sms"
+    channel = "email" if "@" in to else "whatsapp" if to.startswith("whatsapp:") else "sms"
     [oid] = svc.store.append(game_owner("g" + uuid.uuid4().hex[:8]), -1,
                              outbox=[{"channel": channel, "to": to, "body": body, "kind": "prompt"}]).outbox_ids
     assert deliver(svc, oid) == "sent"
@@ -89,6 +89,15 @@ def test_a_permanent_code_marks_the_number_unreachable(client, svc, celery_worke
     entry = svc.store.outbox_entry(oid)
     assert (entry["status"], entry["error"], entry["tries"]) == ("failed", f"twilio error {code}", 0)
     assert len(local(svc, PHONE)) == 1  # not sent again
+
+
+def test_whatsapp_receipts_come_to_the_same_callback(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    wa = "whatsapp:" + PHONE
+    read, gone = queue_sent(svc, wa), queue_sent(svc, wa, "Again.")
+    assert twilio_status(client, read, "read") == 204 and status(svc, read) == "delivered"  # read counts as delivered
+    assert twilio_status(client, gone, "failed", "63003") == 204  # no WhatsApp at that number
+    wait_for(lambda: svc.reach.unreachable(wa) == "63003", 10, "the WhatsApp address unreachable")
+    assert svc.reach.unreachable(PHONE) == ""  # the same number by SMS is another address
 
 
 @pytest.mark.parametrize("code", ["30007", "63016"])
