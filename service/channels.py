@@ -89,12 +89,14 @@ def whatsapp_step(ask: Ask, found: list[Destination]) -> list[Destination]:
     says so (the address as its keyed hash). A template is never used inside the window."""
     out: list[Destination] = []
     for d in found:
-        if d.channel == WHATSAPP:
-            if ask.now is None:  # the clock read with the window: one round trip
-                last, ask.now = ask.svc.store.last_inbound_and_now(d.address)
-            else:
-                last = ask.svc.store.last_inbound_ms(d.address)
-        if d.channel != WHATSAPP or window_open(last, ask.now_ms()):
+        if d.channel != WHATSAPP:
+            out.append(d)
+            continue
+        if ask.now is None:  # the clock read with the window: one round trip
+            last, ask.now = ask.svc.store.last_inbound_and_now(d.address)
+        else:
+            last = ask.svc.store.last_inbound_ms(d.address)
+        if window_open(last, ask.now):
             out.append(d)
             continue
         sid = template_sid(ask.svc.config, ask.kind, ask.lang)
