@@ -101,9 +101,13 @@ class Route:
         """The home first, then its linked addresses in link order."""
         return [self.home, *self.links]
 
+    def is_off(self, address: str) -> bool:
+        """Whether ``address`` (the home or one linked to it) sent STOP."""
+        return self.stopped if address == self.home else address in self.off
+
     def reachable(self) -> list[str]:
         """:attr:`linked` without the addresses that sent STOP."""
-        return [a for a in self.linked if not (self.stopped if a == self.home else a in self.off)]
+        return [a for a in self.linked if not self.is_off(a)]
 
 
 @dataclass(frozen=True)

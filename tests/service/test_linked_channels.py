@@ -183,6 +183,8 @@ def test_stop_on_one_address_leaves_the_other_in_play(client, svc, celery_worker
     out = send(client, svc, PHONE2, "STOP")  # the carrier's word: it confirms it itself; nothing else happens
     assert out == [] and svc.store.player_life_field(PHONE2, "stopped") == "1"
     assert svc.store.game_life_field(gid, f"pause:stop:{ALICE}") is None  # the game goes on
+    out = alice_moves_from(client, svc, gid, PHONE2)  # a move from the stopped phone still plays; its answer
+    assert [m["to"] for m in out if m["to"] in (ALICE, PHONE2)] == [ALICE]  # goes where the route says: home
     before = len(local_messages(svc))
     out = bob_prompts_alice(client, svc, gid)  # what Bob's move sends Alice goes home now
     assert [m["to"] for m in out if m["to"] in (ALICE, PHONE2)] == [ALICE]
