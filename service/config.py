@@ -31,6 +31,14 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "TWILIO_WEBHOOK_SHARED_KEY": ("", "str", "Secret of a Twilio webhook SharedKey, if a Webhook Rule signs with one "
                                              "(requests carrying X-Twilio-Webhooks-Signature-Settings)."),
     "TWILIO_FROM": ("", "str", "The Twilio number (E.164) that sends SMS; or a Messaging Service SID (MGxxx)."),
+    "TWILIO_WHATSAPP_FROM": ("", "str", "The WhatsApp sender registered with Twilio (E.164, with or without "
+                                        "'whatsapp:'), or a Messaging Service SID (MGxxx) holding it; empty: WhatsApp "
+                                        "messages go to the local outbox (docs/twilio.md#whatsapp)."),
+    "WHATSAPP_TEMPLATES": ("", "str", "Approved WhatsApp Content templates for messages outside a player's 24-hour "
+                                      "window: kind.lang=ContentSid, comma separated (kinds: turn, reminder, invite; "
+                                      "e.g. turn.en=HX...,reminder.el=HX...); each gets {{1}}, the message itself. "
+                                      "None for a kind and language: the player's other linked channel "
+                                      "(docs/twilio.md#templates)."),
     "SMTP_HOST": ("", "str", "SMTP server for outgoing email. Empty: emails go to the local outbox."),
     "SMTP_PORT": (587, "int", "SMTP port."),
     "SMTP_USER": ("", "str", "SMTP user name (empty: no login)."),

@@ -301,7 +301,7 @@ def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None 
     table, :mod:`service.prices`); past :func:`others_limit` or :func:`others_spend_limit`, one goes out only if it
     is not an invitation and its recipient plays a game between people (a game against the computer does not
     count)."""
-    sms = [e for e in entries if e.get("channel") in CAPPED_CHANNELS]
+    sms = [e for e in entries if e.get("channel") in CAPPED_CHANNELS and e.get("window") != "closed"]  # not sent
     if not sms:
         return entries, []
     people = dict(zip([id(e) for e in sms], svc.store.in_people_games([e["to"] for e in sms])))
@@ -330,7 +330,10 @@ def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None 
 
 
 def held_code(why: str) -> str:
-    """The metrics' code of an entry held back: ``sms_cap``, ``country``, or ``unsendable`` (STOP, the computer)."""
+    """The metrics' code of an entry held back: ``sms_cap``, ``country``, ``window_closed`` (WhatsApp, no template
+    and no other channel: ``service.delivery.WINDOW_CLOSED``), or ``unsendable`` (STOP, the computer)."""
+    if why.startswith("not sent: outside the WhatsApp"):
+        return "window_closed"
     return {CAPPED_ERROR: "sms_cap", COUNTRY_ERROR: "country"}.get(why, "unsendable")
 
 

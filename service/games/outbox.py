@@ -11,13 +11,16 @@ import uuid
 from typing import Any
 
 from chat.page import email_link
-from chat.render import Rendered
+from chat.render import Rendered, refinish
 from chat.render import render as chat_render
 
-from ..addresses import EMAIL, address_kind, page_url, reply_address
+from ..addresses import EMAIL, WHATSAPP, address_kind, page_url, reply_address
+from ..channels import destination
 from ..context import Services
 from ..conversation_port import named
 from ..store import game_owner, keys, player_owner
+from ..whatsapp import template_kind
+from ..whatsapp import variables as template_variables
 from .players import is_stopped, lang_of, seat_of
 from .result import Outcome, Result
 
@@ -25,12 +28,31 @@ from .result import Outcome, Result
 def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | None = None,
              seat: int | None = None, meta: dict[str, str] | None = None,
              meta_updates: dict[str, str] | None = None, kind: str = "", about: str | None = None) -> dict[str, Any]:
-    """An outbox entry for ``address`` (SMS or email); email entries carry threading headers (the first
+    """An outbox entry for ``address`` (SMS, WhatsApp or email); email entries carry threading headers (the first
     message of a game to a seat starts its thread: ``thr<seat>`` is set in ``meta_updates``) and the link of
     the player's page of the game (issue 14, "Beyond"): of ``game_id``, or of ``about`` for a reply about a
-    game that is written in the player's own outbox (``SCORE``, ``WEB``, an error)."""
+    game that is written in the player's own outbox (``SCORE``, ``WEB``, an error).
+
+    A WhatsApp address goes where :func:`service.channels.destination` says: free-form in its 24-hour window;
+    outside it as an approved template (the entry's ``content_sid`` and ``content_variables``; its ``body`` the
+    message as free-form would have said it), or by the player's next linked channel, the message finished
+    for it (:func:`chat.render.refinish`); if nothing else takes it, the entry is marked ``window: closed`` and
+    the delivery does not hand it to Twilio, which would refuse it."""
     channel = address_kind(address)
+    if channel == WHATSAPP:
+        lang = lang_of(svc, address)
+        kind_of_template = template_kind(kind, bool(rendered.replies))
+        dest = destination(svc, address, kind_of_template, lang, svc.store.clock.now_ms())
+        if dest.address != address:  # fell back to a linked channel
+            return outbound(svc, dest.address, refinish(rendered, dest.channel, lang), game_id=game_id, seat=seat,
+                            meta=meta, meta_updates=meta_updates, kind=kind, about=about)
     entry: dict[str, Any] = {"channel": channel, "to": address, "body": rendered.text, "kind": kind}
+    if channel == WHATSAPP:
+        if dest.template is not None:
+            entry["content_sid"] = dest.template.sid
+            entry["content_variables"] = template_variables(rendered.text)
+        elif dest.closed:
+            entry["window"] = "closed"
     if game_id:
         entry["game"] = game_id
     if channel == EMAIL:

@@ -19,6 +19,7 @@ SHARDS = 16  # the number of shards of each formerly global key (fixed: changing
 BEAT_LOCK = "{beat}:lock"
 CLOCK_OFFSET = "{clock}:offset"  # string: seconds added to real time (service.store.clock)
 BOT_PREFIX = "bot:"
+WHATSAPP_PREFIX = "whatsapp:"  # a WhatsApp address (service.addresses.WHATSAPP_PREFIX)
 
 
 def shard(name: str) -> int:
@@ -82,6 +83,12 @@ def game_head(game_id: str) -> str:
 def player_life(address: str) -> str:
     """Hash: ``tz``, ``remind`` (0/1), ``auto`` (0/1), ``stopped`` (0/1), ``last`` (last prompted game id)."""
     return "{p:" + address + "}:life"
+
+
+def whatsapp_window(address: str) -> str:
+    """String: when the last message of a WhatsApp address came in, ms of the service's clock (its 24-hour window,
+    :mod:`service.store.window`)."""
+    return "{p:" + address + "}:wa"
 
 
 def player_nums(address: str) -> str:

@@ -112,3 +112,16 @@ def test_a_price_file_with_a_bad_figure_is_refused() -> None:
     with pytest.raises(prices.PriceTableError, match="countries.FR.sms_out"):
         prices.parse({"default": dict.fromkeys(prices.FIELDS, 0.01), "whatsapp": {"twilio_fee": 0.005},
                       "email": {"per_message": 0.001}, "countries": {"FR": {"sms_out": "cheap"}}})
+
+
+def test_whatsapp_messages_count_at_their_price_and_one_never_sent_does_not(svc) -> None:  # type: ignore[no-untyped-def]
+    svc.config["DAILY_SPEND_CAP"] = 100.0
+    to = "whatsapp:+306912345678"
+    free_form = {"channel": "whatsapp", "to": to, "body": "Γύρος 1", "kind": "turn"}
+    template = {"channel": "whatsapp", "to": to, "body": "Γύρος 1", "kind": "turn", "content_sid": "HX1"}
+    closed = {"channel": "whatsapp", "to": to, "body": "Γύρος 1", "kind": "turn", "window": "closed"}
+    email = {"channel": "email", "to": "dana@example.org", "body": "x", "kind": "turn"}
+    go, held = limits.split_sms(svc, [free_form, template, closed, email])
+    assert len(go) == 4 and held == []  # under the caps: all go on (the closed one is refused by delivery)
+    count, micros, _ = svc.store.sent_today(limits.day())
+    assert count == 2 and micros == prices.to_micros(2 * (0.005 + 0.0212))  # Twilio's fee and Meta's, Greece
