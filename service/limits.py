@@ -68,11 +68,12 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                       "messages to players of games between people go out and the operator is told. "
                                       "0: no money cap."),
     "PRICES_FILE": ("", "str", "The price table (TOML, the layout of service/prices.toml, whose defaults are the "
-                               "providers' list prices with their date): the daily spend, its cap and what a game costs. "
-                               "Empty: service/prices.toml."),
+                               "providers' list prices with their date): the daily spend, its cap and what a game "
+                               "costs (docs/cost.md). Empty: service/prices.toml."),
     "SMS_CAP_RESERVE": (20, "int", "Percent of SLOWSPADES_SMS_DAILY_CAP (and of SLOWSPADES_DAILY_SPEND_CAP) kept "
-                                   "for messages to players of games between people: other SMS (invitations, replies to strangers or to players of the "
-                                   "computer only) stop at the rest. An invitation held waits for the next day."),
+                                   "for messages to players of games between people: other SMS (invitations, "
+                                   "replies to strangers or to players of the computer only) stop at the rest. An "
+                                   "invitation held waits for the next day."),
     "LIMIT_DOMAIN_INVITES_PER_DAY": (10, "int", "Invitations all the mailboxes of one email domain may send in a day "
                                                 "(UTC), but for the domains of SLOWSPADES_LIMIT_DOMAIN_SHARED. 0: no limit."),
     "LIMIT_DOMAIN_SHARED": ("gmail.com,googlemail.com,outlook.com,hotmail.com,live.com,yahoo.com,icloud.com,"

@@ -42,6 +42,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from .context import Services
+from .prices import MICROS
 from .store.gauges import games_by_status, outbox_backlog
 
 __all__ = ["CONTENT_TYPE_LATEST", "exposition"]
@@ -207,7 +208,7 @@ class ServiceState(Collector):
                                     value=cap)
             yield GaugeMetricFamily("slowspades_sms_today_spend", "What today's counted messages cost, each at its "
                                     "price in the price table (SLOWSPADES_PRICES_FILE; in its currency).",
-                                    value=spend / 1_000_000)
+                                    value=spend / MICROS)
             yield GaugeMetricFamily("slowspades_sms_daily_cap_spend", "SLOWSPADES_DAILY_SPEND_CAP (0: no money cap).",
                                     value=money)
             yield GaugeMetricFamily("slowspades_sms_cap_reached", "1 once today's SMS reached the daily cap.",

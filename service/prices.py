@@ -63,18 +63,19 @@ class Prices:
         return self.whatsapp_fee + meta
 
     def whatsapp_in(self, country: str) -> float:
+        """An inbound WhatsApp message: Twilio's fee, whatever the country (Meta charges nothing for it)."""
         return self.whatsapp_fee
 
     def entry(self, entry: Mapping[str, Any]) -> float:
-        """The price of an outbox entry (``channel``, ``to``, ``body``; a WhatsApp template's entry names its
-        ``template`` or ``content_sid``, and may name its ``template_category``)."""
+        """The price of an outbox entry (``channel``, ``to``, ``body``; a WhatsApp template's entry carries its
+        ``content_sid``, :mod:`service.channels`, and is a utility template unless it names a ``template_category``)."""
         channel = entry.get("channel") or address_kind(str(entry.get("to", "")))
         if channel == EMAIL:
             return self.email
         country = country_of(str(entry.get("to", "")))
         if channel == WHATSAPP:
             parts = len(whatsapp_parts(str(entry.get("body", ""))))  # a text past Twilio's limit: several messages
-            if not (entry.get("template") or entry.get("content_sid")):
+            if not entry.get("content_sid"):
                 return self.whatsapp_out(country) * parts
             category = str(entry.get("template_category") or "utility")
             return self.whatsapp_out(country, category if category in CATEGORIES else "utility")
