@@ -1,85 +1,156 @@
-"""Where a message to a player goes: :func:`destination`, called where an outbox entry's address is chosen.
+"""Where a player's message goes: :func:`destination`, asked wherever an outbox entry's address is chosen (the game's
+notices and prompts, the lifecycle's messages), at the time the entry is written; the entry is rendered for the
+channel it names.
 
-The candidates are the player's linked addresses (``Links.linked(home)``, the one ``VIA`` names first; the
-home address alone while the service keeps no links), each tried by the steps below in order; the first
-that takes it is the destination. If none does, the home address, as before channels could be linked (a
-WhatsApp home whose window is closed: ``closed``, the message cannot go).
+A player is their *home* address (the seats of their games); addresses linked to it (``LINK``,
+:mod:`service.store.links`) act for it and may be written to instead:
 
-* WhatsApp (:func:`whatsapp_step`): inside the address's 24-hour window (:mod:`service.store.window`) the
-  message goes free-form; outside it, a your-turn prompt, a reminder or an invitation goes as its approved
-  template (:mod:`service.whatsapp`), if one is configured for its kind and the player's language; anything
-  else, or a kind without a template, goes to the next candidate, and the operator's log says so (the address
-  as its keyed hash, :mod:`service.logs`). A template is never used inside the window.
+1. **a reply is a reply**: while an inbound message of the player is being handled (:func:`replying`), what is
+   written to them goes back to the address the message came from, linked or not (it just wrote: it is reachable,
+   and a WhatsApp address is inside its window);
+2. otherwise the candidates are the home and its linked addresses, those of the kind ``VIA`` named first, then in
+   link order (the home first), without the addresses that sent STOP;
+3. each step of :data:`STEPS` may drop candidates or turn one into a template (see there);
+4. the first candidate left is the destination; if none is left, the home address as before linking (with
+   ``held``: why a step dropped it, e.g. a WhatsApp home outside its window with no template: then the message
+   cannot go, and the delivery does not try).
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from typing import Any
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Mapping
 
 from . import logs
 from .addresses import WHATSAPP, address_kind
 from .context import Services
+from .store.links import Route
 from .store.window import window_open
 from .whatsapp import template_sid
 
 log = logging.getLogger(__name__)
 
+#: :attr:`Destination.held` of a WhatsApp home outside its window, with no template and nothing else to take it
+WINDOW_CLOSED = "window_closed"
+
 
 @dataclass(frozen=True)
 class Template:
-    """An approved WhatsApp Content template: its ``sid`` (ContentSid), of ``kind`` in ``lang``."""
+    """An approved WhatsApp Content template to send instead of free text (``ContentSid``, ``ContentVariables``)."""
 
     sid: str
-    kind: str
-    lang: str
+    variables: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
 class Destination:
-    """Where a message goes: ``address``, its ``channel``, and the template it goes as (None: free-form).
-    ``closed``: the home's WhatsApp window is closed and nothing else took the message (it cannot go)."""
+    """Where one message goes: the address, its channel (``sms``, ``email``, ``whatsapp``), and the template it
+    is sent as (None: free text rendered for ``channel``)."""
 
     address: str
     channel: str
     template: Template | None = None
-    closed: bool = False
+    held: str = ""  # the home, as the last resort, when a step dropped it: why (WINDOW_CLOSED); "" otherwise
+
+    @classmethod
+    def to(cls, address: str) -> "Destination":
+        return cls(address, address_kind(address))
 
 
-def candidates(svc: Services, home: str) -> list[str]:
-    """The player's addresses to try, in order: their linked addresses (``VIA``'s kind first), else the home."""
-    links: Any = getattr(svc, "links", None)
-    if links is None:
-        return [home]
-    linked = list(links.linked(home)) or [home]
-    via = links.via(home)
-    return sorted(linked, key=lambda a: address_kind(a) != via) if via else linked
+@dataclass
+class Ask:
+    """What a step is asked about: the player (``home``), the message's kind and language, and the time."""
+
+    svc: Services
+    home: str
+    kind: str
+    lang: str
+    now: int | None = None  # ms of the service clock; read on first use (:meth:`now_ms`) when the caller had none
+    route: Route = field(default_factory=lambda: Route(""))
+    held: str = ""  # why a step dropped the home (the last resort's Destination.held)
+
+    def now_ms(self) -> int:
+        if self.now is None:
+            self.now = self.svc.store.clock.now_ms()
+        return self.now
 
 
-def whatsapp_step(svc: Services, address: str, kind: str, lang: str, now_ms: int) -> Destination | None:
-    """A WhatsApp address: free-form within its window; outside it, the template of ``kind`` (a template kind,
-    :func:`service.whatsapp.template_kind`; ``""``: none) in ``lang`` if one is configured; else None (the next
-    candidate)."""
-    if window_open(svc.store.last_inbound_ms(address), now_ms):
-        return Destination(address, WHATSAPP)
-    sid = template_sid(svc.config, kind, lang) if kind else None
-    if sid:
-        return Destination(address, WHATSAPP, Template(sid, kind, lang))
-    log.warning("whatsapp window closed and no template for %s/%s: the next linked channel", kind or "-", lang,
-                extra={"player": logs.pseudonym(address), "channel": WHATSAPP, "code": "window_closed"})
-    return None
+#: A step takes the candidates in order and gives back those left (it may replace one with a templated one).
+Step = Callable[[Ask, list[Destination]], list[Destination]]
 
 
-def destination(svc: Services, home: str, kind: str, lang: str, now_ms: int) -> Destination:
-    """Where a message of ``kind`` (a template kind, or ``""``) in ``lang`` to the player ``home`` goes now."""
-    closed = False
-    for address in candidates(svc, home):
-        if address_kind(address) == WHATSAPP:
-            found = whatsapp_step(svc, address, kind, lang, now_ms)
-            if found is None:
-                closed = closed or address == home
-                continue
-            return found
-        return Destination(address, address_kind(address))
-    return Destination(home, address_kind(home), closed=closed)
+def whatsapp_step(ask: Ask, found: list[Destination]) -> list[Destination]:
+    """A WhatsApp candidate: kept (free text) inside its 24-hour window (:mod:`service.store.window`); outside it,
+    turned into the template configured for the message's kind and language (``ask.kind``, a template kind of
+    :func:`service.whatsapp.template_kind`; ``""``: none may go as a template), else dropped, and the operator's
+    log says so (the address as its keyed hash). A template is never used inside the window."""
+    out: list[Destination] = []
+    for d in found:
+        if d.channel != WHATSAPP or window_open(ask.svc.store.last_inbound_ms(d.address), ask.now_ms()):
+            out.append(d)
+            continue
+        sid = template_sid(ask.svc.config, ask.kind, ask.lang) if ask.kind else None
+        if sid:
+            out.append(Destination(d.address, WHATSAPP, Template(sid)))
+            continue
+        log.warning("whatsapp window closed and no template for %s/%s: the next linked channel", ask.kind or "-",
+                    ask.lang, extra={"player": logs.pseudonym(d.address), "channel": WHATSAPP, "code": WINDOW_CLOSED})
+        if d.address == ask.home:
+            ask.held = WINDOW_CLOSED
+    return out
+
+
+#: The steps, in order, after the candidates are ordered (``VIA`` first, then link order) and stopped ones dropped.
+#: - receipts: drop the addresses the providers' receipts say are unreachable (``service.store.reach``);
+#: - whatsapp: a WhatsApp candidate outside its 24-hour window goes as the template configured for (kind, lang),
+#:   else it is dropped (the next candidate takes it) and the operator's log says so, without the address.
+STEPS: list[Step] = [whatsapp_step]
+
+_REPLYING: ContextVar[tuple[str, str] | None] = ContextVar("slowspades_replying", default=None)
+
+
+@contextmanager
+def replying(home: str, origin: str) -> Iterator[None]:
+    """While an inbound message from ``origin`` (acting for ``home``) is handled: what is written to ``home`` goes
+    back to ``origin`` (rule 1 of the module docstring)."""
+    token = _REPLYING.set((home, origin))
+    try:
+        yield
+    finally:
+        _REPLYING.reset(token)
+
+
+def reply_origin(home: str) -> str | None:
+    """The address the inbound message being handled came from, if it is ``home``'s; else None."""
+    now = _REPLYING.get()
+    return now[1] if now is not None and now[0] == home else None
+
+
+def candidates(route: Route) -> list[Destination]:
+    """The home's addresses that have not sent STOP: those of the kind ``VIA`` named first, then in link order."""
+    reachable = route.reachable()
+    if route.via:
+        reachable = sorted(reachable, key=lambda a: address_kind(a) != route.via)  # stable: link order kept
+    return [Destination.to(a) for a in reachable]
+
+
+def destination(svc: Services, home: str, kind: str, lang: str, now_ms: int | None = None, *,
+                life: Mapping[str, str] | None = None) -> Destination:
+    """Where message ``kind`` (in ``lang``) to the player ``home`` goes now (the module docstring).
+
+    ``life``: the home's life hash if the caller read it (a move's read of its players has: no read here then);
+    ``now_ms``: the service clock, if the caller has it."""
+    origin = reply_origin(home)
+    if origin is not None:
+        return Destination.to(origin)
+    route = Route.of(home, life) if life is not None else svc.links.route(home)
+    found = candidates(route)
+    ask = Ask(svc, home, kind, lang, now_ms, route)
+    for step in STEPS:
+        if not found:
+            break
+        found = step(ask, found)
+    return found[0] if found else Destination(home, address_kind(home), held=ask.held)

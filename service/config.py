@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from .lifecycle.settings import SETTINGS as LIFECYCLE_SETTINGS
 from .store.base import is_cluster
+from .whatsapp import templates
 
 # name -> (default, kind, description). The README's table is written from this.
 SETTINGS: dict[str, tuple[Any, str, str]] = {
@@ -141,7 +142,9 @@ def load_config(environ: Mapping[str, str] | None = None, overrides: Mapping[str
 
 
 def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
-    """Fill the derived settings (broker URL, mail domain, Celery's own config)."""
+    """Fill the derived settings (broker URL, mail domain, Celery's own config); a WHATSAPP_TEMPLATES that does not
+    read is refused here, before any message needs it (:class:`service.whatsapp.BadTemplates`)."""
+    templates(cfg)
     if not cfg.get("BROKER_URL") and is_cluster(cfg):
         raise ValueError("SLOWSPADES_REDIS_URL names a Redis Cluster, which cannot be Celery's broker: "
                          "set SLOWSPADES_BROKER_URL (amqp://... for RabbitMQ, or a plain redis://)")

@@ -11,6 +11,7 @@ from spades.dealer import Dealer
 
 from .caches import GameCache, SeatCache
 from .store import Client, Store, connect
+from .store.links import Links
 from .store.players import Players
 
 
@@ -22,6 +23,7 @@ class Services:
     redis: Client
     store: Store = field(init=False)
     players: Players = field(init=False)
+    links: Links = field(init=False)  # linked channels and LINK codes (service.channels routes by them)
     games: GameCache = field(init=False)  # folded games of this process (service.games)
     seats: SeatCache = field(init=False)  # who sits in which game, as this process saw it
 
@@ -29,6 +31,7 @@ class Services:
         self.store = Store(self.redis, int(self.config.get("HANDLED_MESSAGE_TTL", 86400)),
                            int(self.config.get("REPLICA_WAIT_MS") or 0))
         self.players = Players(self.redis)
+        self.links = Links(self.redis)
         self.games = GameCache(self.store, int(self.config.get("GAME_CACHE_SIZE", 2000)))
         self.seats = SeatCache()
 

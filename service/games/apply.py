@@ -155,8 +155,10 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             prompted = {e["to"] for e in outbox if e.get("kind") != "news"}  # news of one's own move prompt nothing
             renote = tuple(a for a in told if a in prompted and (a not in infos or infos[a].life.get("last") != game_id))
             mine = list(zip(res.outbox_ids, outbox)) if send_now else []
-            claimed = tuple(dict(e, id=oid) for oid, e in mine if e["to"] in infos and infos[e["to"]].may_send)
-            unsendable = tuple(oid for oid, e in mine if not (e["to"] in infos and infos[e["to"]].may_send))
+            # a message gone to a player's linked address (service.channels) goes if its player may be sent to
+            whose = [(oid, e, infos.get(e.get("home") or e["to"])) for oid, e in mine]
+            claimed = tuple(dict(e, id=oid) for oid, e, info in whose if info is not None and info.may_send)
+            unsendable = tuple(oid for oid, e, info in whose if not (info is not None and info.may_send))
             after = AfterMove(TurnState.of(game, getattr(choice, "seat", None)), {**meta, **updates}, now.life, now.now_ms, told, renote,
                               res.turn, claimed, unsendable)
             metrics.move_applied(mover)

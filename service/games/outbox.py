@@ -15,7 +15,7 @@ from chat.render import Rendered, refinish
 from chat.render import render as chat_render
 
 from ..addresses import EMAIL, WHATSAPP, address_kind, page_url, reply_address
-from ..channels import destination
+from ..channels import WINDOW_CLOSED, destination
 from ..context import Services
 from ..conversation_port import named
 from ..store import game_owner, keys, player_owner
@@ -41,17 +41,16 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
     channel = address_kind(address)
     if channel == WHATSAPP:
         lang = lang_of(svc, address)
-        kind_of_template = template_kind(kind, bool(rendered.replies))
-        dest = destination(svc, address, kind_of_template, lang, svc.store.clock.now_ms())
-        if dest.address != address:  # fell back to a linked channel
-            return outbound(svc, dest.address, refinish(rendered, dest.channel, lang), game_id=game_id, seat=seat,
-                            meta=meta, meta_updates=meta_updates, kind=kind, about=about)
+        dest = destination(svc, address, template_kind(kind, bool(rendered.replies)), lang)
+        if dest.address != address:  # fell back to a linked channel: the entry says whose it is (``home``)
+            return dict(outbound(svc, dest.address, refinish(rendered, dest.channel, lang), game_id=game_id, seat=seat,
+                                 meta=meta, meta_updates=meta_updates, kind=kind, about=about), home=address)
     entry: dict[str, Any] = {"channel": channel, "to": address, "body": rendered.text, "kind": kind}
     if channel == WHATSAPP:
         if dest.template is not None:
             entry["content_sid"] = dest.template.sid
             entry["content_variables"] = template_variables(rendered.text)
-        elif dest.closed:
+        elif dest.held == WINDOW_CLOSED:
             entry["window"] = "closed"
     if game_id:
         entry["game"] = game_id

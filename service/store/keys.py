@@ -81,7 +81,10 @@ def game_head(game_id: str) -> str:
 
 
 def player_life(address: str) -> str:
-    """Hash: ``tz``, ``remind`` (0/1), ``auto`` (0/1), ``stopped`` (0/1), ``last`` (last prompted game id)."""
+    """Hash: ``tz``, ``remind`` (0/1), ``auto`` (0/1), ``stopped`` (0/1), ``last`` (last prompted game id); the
+    linked channels (``service.store.links``): on a home, ``links`` (its linked addresses, space-separated, in
+    link order), ``off`` (those of them that sent STOP) and ``via`` (the kind prompts go to first); on a linked
+    address, ``home`` (the address it acts for). Read with the rest of the hash wherever the hash is read."""
     return "{p:" + address + "}:life"
 
 
@@ -89,6 +92,18 @@ def whatsapp_window(address: str) -> str:
     """String: when the last message of a WhatsApp address came in, ms of the service's clock (its 24-hour window,
     :mod:`service.store.window`)."""
     return "{p:" + address + "}:wa"
+
+
+def link_code(address: str) -> str:
+    """Hash: the pending ``LINK`` code sent to ``address`` (``home``: who asked, ``code``, ``tries``: wrong codes
+    sent back so far), expiring with the code. In ``address``'s slot, with its life hash (one script checks the
+    code and writes ``home``)."""
+    return "{p:" + address + "}:linkcode"
+
+
+def link_requests(address: str, day: str) -> str:
+    """String: the ``LINK`` codes ``address`` (a home) asked for on ``day`` (a counter, expiring after the day)."""
+    return "{p:" + address + "}:linkreq:" + day
 
 
 def player_nums(address: str) -> str:

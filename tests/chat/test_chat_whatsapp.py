@@ -99,3 +99,17 @@ def test_whatsapp_addresses():
     for bad in ("whatsapp:", "whatsapp:hello", "whatsapp:a@b.example"):
         with pytest.raises(BadAddress):
             parse_address(bad)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_replies_a_whatsapp_message_offers_are_the_legal_moves(lang):
+    from chat.parse import parse
+
+    checked = 0
+    for m in _game(lang, "whatsapp").messages:
+        v = m.view
+        if v.to_move != m.seat or v.phase == "over" or not m.rendered.replies:
+            continue
+        assert {parse(r, lang).command(m.seat, v.phase) for r in m.rendered.replies} == set(v.legal), m.rendered.text
+        checked += 1
+    assert checked > 20

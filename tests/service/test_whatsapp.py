@@ -157,27 +157,18 @@ def test_a_reminder_inside_the_window_is_free_text_outside_it_the_template(clien
         svc.config.pop("WHATSAPP_TEMPLATES", None)
 
 
-class StaticLinks:
-    """The contract's ``Links`` read side (``service.store.links`` of the linking work), held in memory: the
-    player's linked addresses, home first."""
-
-    def __init__(self, linked: dict[str, list[str]]) -> None:
-        self.links = linked
-
-    def home(self, address: str) -> str:
-        return next((h for h, addresses in self.links.items() if address in addresses), address)
-
-    def linked(self, home: str) -> list[str]:
-        return list(self.links.get(home, [home]))
-
-    def via(self, home: str) -> str:
-        return ""
+def link(svc: Any, home: str, address: str) -> None:
+    """``address`` linked to ``home`` through the links store, as LINK and its code sent back do."""
+    now = svc.store.clock.now_ms()
+    code = svc.links.new_code(home, address, now, 600)
+    assert svc.links.take_code(address, code, now, 5).status == "ok"
+    assert svc.links.add_link(home, address)
 
 
-def test_no_template_falls_back_to_the_linked_channel_and_says_so(client, svc, celery_worker, twilio, caplog,
-                                                                  monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(svc, "links", StaticLinks({WA: [WA, WA_BY_SMS]}), raising=False)
+def test_no_template_falls_back_to_the_linked_channel_and_says_so(client, svc, celery_worker, twilio,
+                                                                  caplog) -> None:  # type: ignore[no-untyped-def]
     start_with_whatsapp_to_move(client, svc)
+    link(svc, WA, WA_BY_SMS)
     advance_and_tick(svc, 12)  # inside the window: by WhatsApp
     before_sms = len(sent_to(twilio, WA_BY_SMS))
     with caplog.at_level(logging.WARNING, logger="service.channels"):
@@ -200,3 +191,119 @@ def test_nowhere_else_to_go_the_message_is_not_handed_to_twilio(client, svc, cel
     stored = svc.store.outbox_entry(entry["id"])
     assert stored["status"] == "failed" and stored["error"] == WINDOW_CLOSED
     assert len(sent_to(twilio, WA)) == sent  # Twilio would refuse it (63016): not even asked
+
+
+def whatsapp_waits_a_day(client: Any, svc: Any) -> str:
+    """A game in strict alternation (ALT) played until only the SMS player is to move; then the clock moves on a
+    day and an hour: the WhatsApp player's window is closed."""
+    resp, mid = post_sms(client, WA, f"NEW {SMS} ALT")
+    wait_handled(svc, mid)
+    gid = game_id_for(mid)
+    resp, mid = post_sms(client, SMS, "YES")
+    wait_handled(svc, mid)
+    for _ in range(6):
+        game = load_game(svc, gid)
+        if game.movers == (1,):
+            break
+        resp, mid = post_sms(client, (WA, SMS)[game.movers[0]], command_text(choose(game, game.movers[0])))
+        wait_handled(svc, mid)
+    assert load_game(svc, gid).movers == (1,)
+    wait_outbox_settled(svc)
+    svc.store.clock.advance(25 * HOUR_S)
+    return gid
+
+
+def sms_moves_until(client: Any, svc: Any, gid: str, told: Any) -> None:
+    """The SMS player moves until ``told()`` (the WhatsApp player heard of it)."""
+    while not told():
+        game = load_game(svc, gid)
+        assert game.movers == (1,)
+        resp, mid = post_sms(client, SMS, command_text(choose(game, 1)))
+        wait_handled(svc, mid)
+        wait_outbox_settled(svc)
+
+
+def test_a_turn_prompt_outside_the_window_without_a_template_goes_by_the_linked_sms(
+        client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    """The move's messages written at once into the local outbox: the WhatsApp player's prompt goes to their linked
+    number by SMS, and is sent (not refused as if it were nobody's)."""
+    gid = whatsapp_waits_a_day(client, svc)
+    link(svc, WA, WA_BY_SMS)
+    to_wa = len(local_messages(svc, WA))
+    sms_moves_until(client, svc, gid, lambda: local_messages(svc, WA_BY_SMS))
+    [prompt] = local_messages(svc, WA_BY_SMS)
+    assert len(local_messages(svc, WA)) == to_wa and 0 in load_game(svc, gid).movers
+    assert prompt["channel"] == "sms" and is_gsm7(prompt["body"]) and prompt["home"] == WA
+    entry = svc.store.outbox_entry(prompt["id"])
+    assert entry["status"] == "sent" and entry["to"] == WA_BY_SMS
+
+
+def test_a_turn_prompt_outside_the_window_goes_as_the_turn_template(client, svc, celery_worker, twilio) -> None:  # type: ignore[no-untyped-def]
+    """The WhatsApp player waits (strict alternation in the draw, ALT) more than a day; the SMS player's move makes it
+    their turn: the prompt goes as the ``turn`` template, the prompt itself its variable."""
+    svc.config["WHATSAPP_TEMPLATES"] = "turn.el=HXturn0el"
+    try:
+        gid = whatsapp_waits_a_day(client, svc)
+        assert all("ContentSid" not in d for d in sent_to(twilio, WA))
+        before = len(sent_to(twilio, WA))
+        sms_moves_until(client, svc, gid, lambda: sent_to(twilio, WA)[before:])
+        [prompt] = sent_to(twilio, WA)[before:]
+        assert 0 in load_game(svc, gid).movers
+        entry = next(e for e in svc.store.outbox_entries(f"g:{gid}") if e["to"] == WA and e.get("content_sid"))
+        assert prompt["ContentSid"] == "HXturn0el" and "Body" not in prompt and entry["kind"] == "update"
+        assert json.loads(prompt["ContentVariables"]) == {"1": entry["body"]} and GREEK_LOWER_ACCENTED.search(entry["body"])
+    finally:
+        svc.config.pop("WHATSAPP_TEMPLATES", None)
+
+
+# -- the sender ---------------------------------------------------------------------------------------------
+def queue_one(svc: Any, entry: dict[str, Any]) -> str:
+    [oid] = svc.store.append("g:g1", -1, outbox=[entry]).outbox_ids
+    return str(oid)
+
+
+def test_twilio_gets_a_template_or_the_text_and_a_long_text_in_parts(svc, twilio, app) -> None:  # type: ignore[no-untyped-def]
+    from service.delivery import deliver
+
+    template = queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "Υπενθύμιση: σειρά σου", "kind": "reminder",
+                               "content_sid": "HXr", "content_variables": '{"1": "Υπενθύμιση: σειρά σου"}'})
+    assert deliver(svc, template) == "sent"
+    [req] = twilio.requests
+    assert req["data"] == {"To": WA, "From": "whatsapp:" + WA_SENDER, "ContentSid": "HXr",
+                           "ContentVariables": '{"1": "Υπενθύμιση: σειρά σου"}',
+                           "StatusCallback": "https://spades.example.test/sms/status?o=g%3Ag1%231"}
+    long = " ".join(["άλφα"] * 700)  # 3,499 characters: past Twilio's 1,600, three messages in order
+    assert deliver(svc, queue_one(svc, {"channel": "whatsapp", "to": WA, "body": long, "kind": "update"})) == "sent"
+    bodies = [r["data"]["Body"] for r in twilio.requests[1:]]
+    assert len(bodies) == 3 and all(len(b) <= 1600 for b in bodies) and " ".join(bodies) == long
+    app.config.update(TWILIO_WHATSAPP_FROM="MG" + "2" * 32)  # a Messaging Service holding the WhatsApp sender
+    app.config.pop("_SENDERS", None)
+    assert deliver(svc, queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "hi", "kind": "help"})) == "sent"
+    last = twilio.requests[-1]["data"]
+    assert last["MessagingServiceSid"] == "MG" + "2" * 32 and "From" not in last and last["Body"] == "hi"
+
+
+def test_templates_setting_is_read_or_refused_at_start() -> None:
+    from service.config import load_config
+    from service.whatsapp import BadTemplates, template_sid
+
+    cfg = load_config({"SLOWSPADES_WHATSAPP_TEMPLATES": "turn.en=HX1, reminder.el=HX2,invite.fr=HX3"})
+    assert template_sid(cfg, "reminder", "el") == "HX2" and template_sid(cfg, "reminder", "en") is None
+    for bad in ("turn=HX1", "update.en=HX1", "turn.de=HX1", "turn.en="):
+        with pytest.raises(BadTemplates):
+            load_config({"SLOWSPADES_WHATSAPP_TEMPLATES": bad})
+
+
+def test_whatsapp_messages_are_not_sms_for_the_daily_cap(svc) -> None:  # type: ignore[no-untyped-def]
+    from service import limits
+
+    svc.config.update(SMS_DAILY_CAP=2, SMS_CAP_RESERVE=0)
+    try:
+        wa = [{"channel": "whatsapp", "to": f"whatsapp:+3069123456{n:02d}", "body": "x", "kind": "invite"}
+              for n in range(5)]
+        sms = [{"channel": "sms", "to": f"+155512300{n:02d}", "body": "x", "kind": "help"} for n in range(3)]
+        may, held = limits.split_sms(svc, wa + sms)
+        assert may[:5] == wa and len(held) == 3  # WhatsApp passes; the batch of 3 SMS crosses the cap of 2
+        assert svc.store.sms_today(limits.day())[0] == 3
+    finally:
+        svc.config.update(SMS_DAILY_CAP=0, SMS_CAP_RESERVE=20)
