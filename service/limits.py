@@ -17,9 +17,9 @@ providers of ``LIMIT_DOMAIN_SHARED``), and invitations to numbers never seen hav
   countries of the service's languages' seed numbers (US, CA, FR, NO, ID, GR) and the operator's
   own (``DEFAULT_REGION``). Premium-rate and shared-cost numbers are refused wherever they are, and an
   invitation to a number that is not a valid one (``phonenumbers.is_valid_number``) is refused.
-* ``SMS_DAILY_CAP``: outgoing SMS (and WhatsApp messages) a day; ``DAILY_SPEND_CAP``: what they may cost a day, each
-  at its price in the price table (:mod:`service.prices`: an SMS by its segments and country, a WhatsApp message by
-  its kind). Past either cap the same happens. ``SMS_CAP_RESERVE`` percent of each is kept for the players of games
+* ``SMS_DAILY_CAP``: outgoing SMS a day; ``DAILY_SPEND_CAP``: what outgoing SMS and WhatsApp messages may cost a
+  day, each at its price in the price table (:mod:`service.prices`: an SMS by its segments and country, a WhatsApp
+  message by its kind). Past either cap the same happens (past the message cap to SMS only). ``SMS_CAP_RESERVE`` percent of each is kept for the players of games
   between people: past the rest, only messages to them go out (no invitation, no reply to a stranger or to
   someone who plays only the computer), the operator is told in the log (once a day) and by
   ``slowspades limits status`` (:func:`status_line`). An invitation the cap would hold waits for the next
@@ -60,8 +60,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                                     "number was never in a game between people (an invitation, a "
                                                     "reply to HELP or NEW BOT), besides SLOWSPADES_DEFAULT_REGION; "
                                                     "* for any. Premium-rate numbers: never."),
-    "SMS_DAILY_CAP": (2000, "int", "Outgoing SMS and WhatsApp messages a day (UTC); past it only messages to "
-                                   "players of games between people go out and the operator is told. 0: no cap."),
+    "SMS_DAILY_CAP": (2000, "int", "Outgoing SMS a day (UTC); past it only messages to players of games between "
+                                   "people go out and the operator is told. 0: no cap."),
     "DAILY_SPEND_CAP": (0.0, "float", "What the day's (UTC) outgoing SMS and WhatsApp messages may cost, in the "
                                       "currency of the price table (SLOWSPADES_PRICES_FILE), each at its price (an "
                                       "SMS per segment and country); past it, as past SLOWSPADES_SMS_DAILY_CAP, only "
@@ -264,7 +264,7 @@ def hour(now_s: float | None = None) -> str:
 
 
 # -- the daily SMS cap, the daily spend cap and the countries --------------------------------------------------------
-#: The channels the daily caps count (what Twilio bills per message)
+#: The channels the daily spend counts (what Twilio bills per message); the message cap counts SMS only
 CAPPED_CHANNELS = (SMS, WHATSAPP)
 
 
@@ -298,10 +298,10 @@ def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None 
               ) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
     """(entries that may go, (SMS entry held back, why)). An SMS to a number never in a game between people
     goes only to an allowed country (:func:`country_allowed`, whatever the message: ``HELP``, ``NEW BOT``...).
-    Each other SMS or WhatsApp message counts toward the day's caps, in messages and in money (its price in the
-    table, :mod:`service.prices`); past :func:`others_limit` or :func:`others_spend_limit`, one goes out only if it
-    is not an invitation and its recipient plays a game between people (a game against the computer does not
-    count)."""
+    Each other SMS counts toward the day's message cap, and each SMS or WhatsApp message toward its money cap at
+    its price in the table (:mod:`service.prices`); past :func:`others_limit` an SMS, past
+    :func:`others_spend_limit` either, goes out only if it is not an invitation and its recipient plays a game
+    between people (a game against the computer does not count)."""
     sms = [e for e in entries if e.get("channel") in CAPPED_CHANNELS and e.get("window") != "closed"]  # not sent
     if not sms:
         return entries, []
@@ -314,17 +314,20 @@ def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None 
     if (cap > 0 or money > 0) and counted:
         table = prices(svc.config)
         cost = sum(to_micros(table.entry(e)) for e in counted)
-        count, spend = svc.store.count_sent(day(now_s), len(counted), cost)
+        texts = sum(1 for e in counted if e.get("channel") == SMS)  # the message cap counts SMS only
+        count, spend = svc.store.count_sent(day(now_s), texts, cost)
         caps = (cap, money)
-        if _over(count, spend, caps, caps) and not _over(count - len(counted), spend - cost, caps, caps):
+        if _over(count, spend, caps, caps) and not _over(count - texts, spend - cost, caps, caps):
             # this batch crossed a cap: tell the operator, once a day
-            log.warning("SMS daily cap reached: %d SMS today (SLOWSPADES_SMS_DAILY_CAP=%d), %.2f %s spent "
-                        "(SLOWSPADES_DAILY_SPEND_CAP=%.2f); from now on today only messages to players of games "
-                        "between people go out", count, cap, spend / MICROS, table.currency, money / MICROS)
+            log.warning("SMS daily cap reached: %d SMS today (SLOWSPADES_SMS_DAILY_CAP=%d), %.2f %s spent on SMS "
+                        "and WhatsApp (SLOWSPADES_DAILY_SPEND_CAP=%.2f); from now on today only messages to players "
+                        "of games between people go out", count, cap, spend / MICROS, table.currency, money / MICROS)
             svc.store.mark_sms_capped(day(now_s), count)
-        if _over(count, spend, caps, (others_limit(svc), others_spend_limit(svc))):
+        by_count = cap > 0 and count > others_limit(svc)  # holds SMS
+        by_money = money > 0 and spend > others_spend_limit(svc)  # holds SMS and WhatsApp
+        if by_count or by_money:
             held.update({id(e): (e, CAPPED_ERROR) for e in counted
-                         if e.get("kind") == "invite" or not people[id(e)]})
+                         if (by_money or e.get("channel") == SMS) and (e.get("kind") == "invite" or not people[id(e)])})
     for why in held.values():
         metrics.limit(held_code(why[1]))
     return [e for e in entries if id(e) not in held], list(held.values())
@@ -341,8 +344,9 @@ def held_code(why: str) -> str:
 def invitation_held_until(svc: Services, invitee: str, now_s: float) -> int | None:
     """When an SMS invitation to ``invitee`` sent now would be held by a cap (in messages or in money): the next
     day's start (ms since the epoch, 00:00 UTC), when it is to go; else None."""
-    caps = (int(setting(svc, "SMS_DAILY_CAP")), spend_cap(svc))
-    if address_kind(invitee) not in CAPPED_CHANNELS or caps == (0, 0):
+    kind = address_kind(invitee)
+    caps = (int(setting(svc, "SMS_DAILY_CAP")) if kind == SMS else 0, spend_cap(svc))  # WhatsApp: the money cap
+    if kind not in CAPPED_CHANNELS or caps == (0, 0):
         return None
     count, spend, _capped = svc.store.sent_today(day(now_s))
     if not _over(count + 1, spend + 1, caps, (others_limit(svc), others_spend_limit(svc))):  # one more: past

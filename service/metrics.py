@@ -202,12 +202,12 @@ class ServiceState(Collector):
             sent, spend, capped = self.svc.store.sent_today(time.strftime("%Y%m%d", time.gmtime()))  # limits.day()
             cap = int(self.svc.config.get("SMS_DAILY_CAP") or 0)
             money = float(self.svc.config.get("DAILY_SPEND_CAP") or 0)
-            yield GaugeMetricFamily("slowspades_sms_today_messages", "SMS (and WhatsApp messages) counted toward "
-                                    "today's cap (UTC day).", value=sent)
+            yield GaugeMetricFamily("slowspades_sms_today_messages", "SMS counted toward today's cap (UTC day).",
+                                    value=sent)
             yield GaugeMetricFamily("slowspades_sms_daily_cap_messages", "SLOWSPADES_SMS_DAILY_CAP (0: no cap).",
                                     value=cap)
-            yield GaugeMetricFamily("slowspades_sms_today_spend", "What today's counted messages cost, each at its "
-                                    "price in the price table (SLOWSPADES_PRICES_FILE; in its currency).",
+            yield GaugeMetricFamily("slowspades_sms_today_spend", "What today's SMS and WhatsApp messages cost, each "
+                                    "at its price in the price table (SLOWSPADES_PRICES_FILE; in its currency).",
                                     value=spend / MICROS)
             yield GaugeMetricFamily("slowspades_sms_daily_cap_spend", "SLOWSPADES_DAILY_SPEND_CAP (0: no money cap).",
                                     value=money)

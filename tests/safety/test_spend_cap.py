@@ -6,6 +6,7 @@ next day, the operator is told once. Real Redis, the real handlers and delivery.
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
 import pytest
@@ -124,4 +125,16 @@ def test_whatsapp_messages_count_at_their_price_and_one_never_sent_does_not(svc)
     go, held = limits.split_sms(svc, [free_form, template, closed, email])
     assert len(go) == 4 and held == []  # under the caps: all go on (the closed one is refused by delivery)
     count, micros, _ = svc.store.sent_today(limits.day())
-    assert count == 2 and micros == prices.to_micros(2 * (0.005 + 0.0212))  # Twilio's fee and Meta's, Greece
+    assert micros == prices.to_micros(2 * (0.005 + 0.0212))  # Twilio's fee and Meta's, Greece
+    assert count == 0  # the message cap counts SMS only
+
+
+def test_past_the_money_cap_whatsapp_to_a_stranger_is_held_too(svc) -> None:  # type: ignore[no-untyped-def]
+    svc.config.update(DAILY_SPEND_CAP=1.0, SMS_CAP_RESERVE=0)
+    svc.store.count_sent(limits.day(), 0, prices.to_micros(1.0))
+    stranger = {"channel": "whatsapp", "to": "whatsapp:+306912345699", "body": "x", "kind": "help"}
+    go, held = limits.split_sms(svc, [stranger])
+    assert go == [] and held == [(stranger, limits.CAPPED_ERROR)]
+    assert limits.invitation_held_until(svc, "whatsapp:+306912345698", time.time()) is not None
+    svc.config.update(DAILY_SPEND_CAP=0.0)
+    assert limits.invitation_held_until(svc, "whatsapp:+306912345698", time.time()) is None
