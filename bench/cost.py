@@ -28,7 +28,9 @@ game's order (the game took the answers in that order). The paces (``PACES``), t
 * ``a day late``: each answer a day and 5 minutes after its prompt: the dearest reading of "once a day".
 
 A message to a player more than 24 hours after that player's last message (their window closed) must be a
-template (a utility template carrying the message's text as its variables, one message). With ``a day late`` those
+template (a utility template carrying the message's text as its variables, one message). The service has templates
+for turn prompts, reminders and invitations (``SLOWSPADES_WHATSAPP_TEMPLATES``); any other message outside the
+window would go by the player's other linked channel or not at all: counting it as a template is an upper bound. With ``a day late`` those
 are the prompts that follow the opponent's move (a player's own next prompt follows their own answer at once,
 inside the window); with ``daily sitting`` a window closes only if a player has nothing to answer in a whole
 day's sitting (the bench counts them: none in these games).
