@@ -84,9 +84,11 @@ class Prices:
         return 0.0
 
 
+@lru_cache(maxsize=4096)
 def country_of(address: str, default: str = "US") -> str:
     """The ISO country of a phone number or WhatsApp address (a number of no known region: its country code's
-    main region, ``+1 555...`` is the US); ``default`` when it is no number at all."""
+    main region, ``+1 555...`` is the US); ``default`` when it is no number at all. Cached: the same players are
+    priced at every move."""
     try:
         parsed = phonenumbers.parse(phone_number(address), None)
     except phonenumbers.NumberParseException:
