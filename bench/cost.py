@@ -19,13 +19,15 @@ reminders). The game's messages are in the order ``chat.simulate`` produced them
 clock starts at 0, when both players have just written (the invitation and its YES). A message of the service
 goes at the time of the reply that caused it (the first ones at 0). A reply comes when its player answers the
 prompt it answers (the last message to that player before it), and never before the event before it in the
-game's order (the game took the answers in that order). The paces (``PACES``), the same for both players:
+game's order (the game took the answers in that order). The paces (``PACES``), the same for both players but the last:
 
 * ``minutes``: each answer 5 minutes after its prompt.
 * ``daily sitting``: once a day: each player looks at their phone for half an hour from their own hour (19:00 and
   21:00 UTC) and answers within a minute whatever waits and whatever comes meanwhile (their own next draws); a
   prompt that comes outside the sitting waits for the next day's.
 * ``a day late``: each answer a day and 5 minutes after its prompt: the dearest reading of "once a day".
+* ``minutes / a day late``: the first player answers within minutes, the second a day late (the quick one's
+  prompts then come a day after their own last answer too: templates for both).
 
 A message to a player more than 24 hours after that player's last message (their window closed) must be a
 template (a utility template carrying the message's text as its variables, one message). The service has templates
@@ -118,8 +120,14 @@ def daily_sitting(seat: int, prompted_at: int, now: int) -> int:
     return max(at, start) + MINUTE_MS
 
 
+def one_of_each(seat: int, prompted_at: int, now: int) -> int:
+    """The first player answers within minutes, the second a day late."""
+    return (within_minutes if seat == 0 else a_day_late)(seat, prompted_at, now)
+
+
 Pace = Callable[[int, int, int], int]
-PACES: dict[str, Pace] = {"minutes": within_minutes, "daily sitting": daily_sitting, "a day late": a_day_late}
+PACES: dict[str, Pace] = {"minutes": within_minutes, "daily sitting": daily_sitting, "a day late": a_day_late,
+                          "minutes / a day late": one_of_each}
 
 
 @dataclass(frozen=True)
