@@ -39,7 +39,8 @@ GROUPS: tuple[tuple[str, tuple[Command, ...]], ...] = (
                        Command("new", " BOT", help=True), Command("yes"), Command("no"), Command("rematch"))),
     (_("You:"), (Command("name", " Ana"), Command("lang", " FR", help=True), Command("autoplay", " OFF"),
               Command("auto", " ON"), Command("dn_setting", " OFF"), Command("remind", " OFF"),
-              Command("tz", " Europe/Oslo"))),
+              Command("tz", " Europe/Oslo"), Command("link", " ana@example.com"), Command("link", " 482913"),
+              Command("via", " EMAIL"), Command("unlink"))),
     (_("Texts:"), (Command("help"), Command("rules", help=True), Command("stop"), Command("start"))),
 )
 COMMANDS: tuple[Command, ...] = tuple(c for _title, group in GROUPS for c in group)

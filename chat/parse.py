@@ -39,6 +39,7 @@ ENGINE_KINDS = frozenset({"double_nil", "draw", "keep", "discard", "exchange", "
 META_KINDS = frozenset({
     "stop", "start", "help", "hand", "score", "rules", "lang", "new", "yes", "no", "games",
     "remind", "pause", "tz", "auto", "autoplay", "dn_setting", "claim", "rematch", "name", "web",
+    "link", "unlink", "via",
 })
 #: Twilio's / carriers' reserved opt-out words.
 OPT_OUT_WORDS = ("STOP", "UNSUBSCRIBE", "END", "QUIT", "STOPALL", "REVOKE", "OPTOUT", "CANCEL")
@@ -63,14 +64,17 @@ class Intent:
       "ask me DN or DRAW at each hand", off = "always DRAW"); ``pause``: ``number`` (days,
       None if not given); ``tz``: ``arg`` = the zone name as typed; ``name``: ``arg`` = the
       name the player chose (checked by :func:`chat.names.check_name`: GSM-7, 1 to 12 characters,
-      not a phone number or an address);
+      not a phone number or an address); ``link``: ``arg`` = an address to link to the player's (E.164-ish
+      number, ``whatsapp:+<number>`` or an email address), or the six-digit code sent back from it; ``unlink``:
+      ``arg`` = the address to unlink, or None (the one the message came from); ``via``: ``arg`` = ``sms``,
+      ``email``, ``whatsapp`` or one address;
     * ``stop`` / ``start`` / ``help``: ``carrier`` is True for the carrier-reserved words
       (Twilio acts on those itself), False for a local word (``ARRET``, ``STOPP``...)
       the service must honour on its own;
     * ``unknown``: ``reason`` is ``empty``, ``too_long``, ``bad_card`` (``arg`` = the token),
       ``bad_lang`` (``arg`` = what was typed), ``missing_arg`` (``arg`` = the command word),
       ``bad_address`` (``NEW`` with something that is neither a number nor an address; ``arg`` =
-      it), ``bad_name`` (``arg`` = the name refused), ``greeting`` (``HI``, ``BONJOUR``...: say
+      it), ``bad_link`` (the same after ``LINK`` / ``UNLINK``), ``bad_name`` (``arg`` = the name refused), ``greeting`` (``HI``, ``BONJOUR``...: say
       what this is), ``bad_number`` or ``not_understood``.
     * ``web``: the link of the player's private page of the game (issue 14), no argument.
 
@@ -147,7 +151,10 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "hand": ("HAND", "CARDS", "STATUS"),
         "score": ("SCORE", "SCORES"),
         "rules": ("RULES",),
-        "web": ("WEB", "PAGE", "LINK", "SHEET"),
+        "web": ("WEB", "PAGE", "SHEET"),  # (LINK alone too: :func:`_link_intent`)
+        "link": ("LINK",),
+        "unlink": ("UNLINK",),
+        "via": ("VIA",),
         "resign": ("RESIGN", "FORFEIT", "GIVE UP", "CONCEDE"),
         "lang": ("LANG", "LANGUAGE"),
         "new": ("NEW", "INVITE", "CHALLENGE"),
@@ -511,6 +518,61 @@ _ALTERNATE = frozenset(normalize(w) for w in ("ALT", "ALTERNATE", "ALTERNER", "V
 _TARGET = frozenset(normalize(w) for w in ("TO", "TARGET", "A", "JUSTE", "TIL", "SAMPAI", "ΕΩΣ"))
 
 
+def _take_address(words: list[str], i: int) -> tuple[str, int, bool] | None:
+    """The address that begins at ``words[i]``: an email address (lower case), or a phone number (``+`` and its
+    digits, or its digits) written over one or more words. Returns (it, the index of its last word, True), or
+    (what was typed, that index, False) for a number too short; None when ``words[i]`` begins neither."""
+    w = words[i]
+    if _EMAIL.match(w.strip(".,;")):
+        return w.strip(".,;").lower(), i, True
+    if not (_PHONE.match(w) and (len(re.sub(r"\D", "", w)) >= 6 or (i + 1 < len(words) and _PHONE.match(words[i + 1])))):
+        return None
+    digits = w
+    while i + 1 < len(words) and _PHONE.match(words[i + 1]) and not words[i + 1].startswith("-"):
+        i += 1
+        digits += words[i]
+    plus = digits.strip().startswith("+") or digits.strip().startswith("00")
+    num = re.sub(r"\D", "", digits)
+    if num.startswith("00"):
+        num = num[2:]
+    if len(num) < 6:
+        return digits, i, False
+    return ("+" if plus else "") + num, i, True
+
+
+#: ``LINK 482913``: the code sent back from the address being linked (six digits, never a bid or a number).
+_LINK_CODE = re.compile(r"^\d{6}$")
+_WHATSAPP = "whatsapp"
+#: ``VIA <kind>``: the words of each kind of address, normalised.
+_VIA = {normalize(w): kind for kind, words in (("sms", ("SMS", "TEXT", "PHONE")), ("email", ("EMAIL", "E-MAIL", "MAIL")),
+                                               ("whatsapp", ("WHATSAPP", "WA"))) for w in words}
+
+
+def _link_intent(kind: str, raw_words: list[str], say: _Say) -> Intent:
+    """``LINK <address | code>`` and ``UNLINK [address]`` (``raw_words``: what follows the word, as typed). ``LINK``
+    alone is the game page's link (``WEB``), as it always was."""
+    if not raw_words:
+        return say("web") if kind == "link" else say("unlink")
+    if kind == "link" and len(raw_words) == 1 and _LINK_CODE.match(raw_words[0].strip(".,;")):
+        return say("link", arg=raw_words[0].strip(".,;"))
+    address = _one_address(raw_words)
+    if address is None:
+        return say("unknown", reason="bad_link", arg=" ".join(raw_words)[:20])
+    return say(kind, arg=address)
+
+
+def _one_address(raw_words: list[str]) -> str | None:
+    """The one address ``raw_words`` (as typed) are: a phone number, ``whatsapp:`` and a number, or an email address."""
+    typed = " ".join(raw_words)
+    prefix, words = "", raw_words
+    if typed[:len(_WHATSAPP)].lower() == _WHATSAPP:  # whatsapp:+30..., WhatsApp +30...
+        prefix, words = _WHATSAPP + ":", typed[len(_WHATSAPP):].lstrip(" :").split()
+    found = _take_address(words, 0) if words else None
+    if found is None or not found[2] or found[1] != len(words) - 1 or (prefix and "@" in found[0]):
+        return None
+    return prefix + found[0]
+
+
 def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
     """NEW <phone | email | BOT [EASY | NORMAL | HARD]> [BAGS] [FLOOR [n]] [TO n] [ALT] (ALT: strict alternation in the draw, RULES D11)."""
     table = _TABLES[lang]
@@ -523,21 +585,12 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
     while i < len(words):
         w = words[i]
         n = normalize(w)
-        if address is None and _EMAIL.match(w.strip(".,;")):
-            address = w.strip(".,;").lower()
-        elif address is None and _PHONE.match(w) and (
-                len(re.sub(r"\D", "", w)) >= 6 or (i + 1 < len(words) and _PHONE.match(words[i + 1]))):
-            digits = w
-            while i + 1 < len(words) and _PHONE.match(words[i + 1]) and not words[i + 1].startswith("-"):
-                i += 1
-                digits += words[i]
-            plus = digits.strip().startswith("+") or digits.strip().startswith("00")
-            num = re.sub(r"\D", "", digits)
-            if num.startswith("00"):
-                num = num[2:]
-            if len(num) < 6:
-                return say("unknown", reason="bad_address", arg=digits[:20])
-            address = ("+" if plus else "") + num
+        found = _take_address(words, i) if address is None else None
+        if found is not None:
+            said, i, ok = found
+            if not ok:
+                return say("unknown", reason="bad_address", arg=said[:20])
+            address = said
         elif address is None and table.get(n) == "bot":
             address = "BOT"
         elif address == "BOT" and n in _EASY:  # NEW BOT EASY: the computer's easy level
@@ -692,6 +745,13 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
         return say("name", arg=name)
     if kind == "greeting":
         return say("unknown", reason="greeting")
+    if kind in ("link", "unlink"):
+        return _link_intent(kind, raw.split()[1:], say)  # (LINK and UNLINK are one word)
+    if kind == "via":
+        if len(rest) == 1 and rest[0] in _VIA:
+            return say("via", arg=_VIA[rest[0]])
+        address = _one_address(raw.split()[1:])  # VIA ana@example.com: that address of the player's first
+        return say("via", arg=address) if address else say("unknown", reason="missing_arg", arg="via")
 
     # no command word: a bare number (a bid), cards, or nothing we know
     if len(tokens) == 1 and _NUMBER.match(tokens[0]):

@@ -201,18 +201,6 @@ def whatsapp_parts(text: str, limit: int = WHATSAPP_BODY_MAX) -> tuple[str, ...]
     return tuple(parts)
 
 
-def refinish(rendered: Rendered, channel: str, lang: str) -> Rendered:
-    """A WhatsApp message for another channel it falls back to: by SMS its text through :func:`finish_sms` (the
-    very SMS the template renders: nothing else differs), by email that text as a plain one. A message for its own
-    channel, or of another channel than WhatsApp, as it is."""
-    if rendered.channel != WHATSAPP or channel == WHATSAPP:
-        return rendered
-    if channel == SMS:
-        return Rendered(finish_sms(rendered.text, lang), replies=tuple(finish_sms(r, lang) for r in rendered.replies),
-                        channel=SMS)
-    return Rendered(rendered.text + "\n", replies=rendered.replies, channel=channel)
-
-
 def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), family: str = "",
            **context: Any) -> Rendered:
     """Render situation ``name`` in ``lang`` for ``channel`` (``"sms"``, ``"whatsapp"`` or ``"email"``).

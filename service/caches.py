@@ -118,6 +118,7 @@ class SeatCache:
     def __init__(self, size: int = 20000) -> None:
         self._d: OrderedDict[str, tuple[str, str]] = OrderedDict()
         self._by_address: OrderedDict[str, str] = OrderedDict()  # the game each address was last seen in
+        self._homes: OrderedDict[str, str] = OrderedDict()  # a linked address -> the home it was last seen acting for
         self._lock = threading.Lock()
         self.size = size
 
@@ -129,6 +130,23 @@ class SeatCache:
         """A guess at the player's last prompted game: the game this process last saw them in."""
         with self._lock:
             return self._by_address.get(address)
+
+    def home_of(self, address: str) -> str:
+        """A guess at the player ``address`` acts for (its home if linked, :mod:`service.store.links`): the one this
+        process last saw, else ``address`` itself. Only a guess: the inbound read checks it in the same round trip."""
+        with self._lock:
+            return self._homes.get(address, address)
+
+    def note_home(self, address: str, home: str) -> None:
+        """``address`` was seen acting for ``home`` (itself: not linked)."""
+        with self._lock:
+            if home == address:
+                self._homes.pop(address, None)
+                return
+            self._homes[address] = home
+            self._homes.move_to_end(address)
+            while len(self._homes) > self.size:
+                self._homes.popitem(last=False)
 
     def note(self, game_id: str, meta: dict[str, str]) -> None:
         if meta.get("status") not in ("active", "over"):
@@ -149,3 +167,4 @@ class SeatCache:
         with self._lock:
             self._d.clear()
             self._by_address.clear()
+            self._homes.clear()

@@ -8,8 +8,8 @@ A player is their *home* address (the seats of their games); addresses linked to
 1. **a reply is a reply**: while an inbound message of the player is being handled (:func:`replying`), what is
    written to them goes back to the address the message came from, linked or not (it just wrote: it is reachable,
    and a WhatsApp address is inside its window);
-2. otherwise the candidates are the home and its linked addresses, those of the kind ``VIA`` named first, then in
-   link order (the home first), without the addresses that sent STOP;
+2. otherwise the candidates are the home and its linked addresses, what ``VIA`` named first (an address of theirs,
+   or those of a kind), then in link order (the home first), without the addresses that sent STOP;
 3. each step of :data:`STEPS` may drop candidates or turn one into a template (see there);
 4. the first candidate left is the destination; if none is left, the home address as before linking (with
    ``held``: why a step dropped it, e.g. a WhatsApp home outside its window with no template: then the message
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
 from . import logs
-from .addresses import WHATSAPP, address_kind
+from .addresses import EMAIL, SMS, WHATSAPP, address_kind
 from .context import Services
 from .store.links import Route
 from .store.window import window_open
@@ -84,15 +84,20 @@ Step = Callable[[Ask, list[Destination]], list[Destination]]
 
 def whatsapp_step(ask: Ask, found: list[Destination]) -> list[Destination]:
     """A WhatsApp candidate: kept (free text) inside its 24-hour window (:mod:`service.store.window`); outside it,
-    turned into the template configured for the message's kind and language (``ask.kind``, a template kind of
-    :func:`service.whatsapp.template_kind`; ``""``: none may go as a template), else dropped, and the operator's
-    log says so (the address as its keyed hash). A template is never used inside the window."""
+    turned into the template configured for the message's kind and language (``ask.kind``: ``turn``, ``reminder``,
+    ``invite`` have templates, :mod:`service.whatsapp`; any other kind none), else dropped, and the operator's log
+    says so (the address as its keyed hash). A template is never used inside the window."""
     out: list[Destination] = []
     for d in found:
-        if d.channel != WHATSAPP or window_open(ask.svc.store.last_inbound_ms(d.address), ask.now_ms()):
+        if d.channel == WHATSAPP:
+            if ask.now is None:  # the clock read with the window: one round trip
+                last, ask.now = ask.svc.store.last_inbound_and_now(d.address)
+            else:
+                last = ask.svc.store.last_inbound_ms(d.address)
+        if d.channel != WHATSAPP or window_open(last, ask.now_ms()):
             out.append(d)
             continue
-        sid = template_sid(ask.svc.config, ask.kind, ask.lang) if ask.kind else None
+        sid = template_sid(ask.svc.config, ask.kind, ask.lang)
         if sid:
             out.append(Destination(d.address, WHATSAPP, Template(sid)))
             continue
@@ -108,6 +113,8 @@ def whatsapp_step(ask: Ask, found: list[Destination]) -> list[Destination]:
 #: - whatsapp: a WhatsApp candidate outside its 24-hour window goes as the template configured for (kind, lang),
 #:   else it is dropped (the next candidate takes it) and the operator's log says so, without the address.
 STEPS: list[Step] = [whatsapp_step]
+
+KINDS = (SMS, EMAIL, WHATSAPP)  # what VIA may name besides one address
 
 _REPLYING: ContextVar[tuple[str, str] | None] = ContextVar("slowspades_replying", default=None)
 
@@ -129,11 +136,28 @@ def reply_origin(home: str) -> str | None:
     return now[1] if now is not None and now[0] == home else None
 
 
+def reply_to(home: str) -> str:
+    """Where a reply to ``home`` goes: the address their message being handled came from, else ``home``. A reply
+    is never routed by ``VIA``: it answers the address that wrote."""
+    return reply_origin(home) or home
+
+
+def reply_channel(home: str) -> str:
+    """The channel a reply to ``home`` is rendered for (:func:`reply_to`'s)."""
+    return address_kind(reply_to(home))
+
+
+def via_first(route: Route, address: str) -> bool:
+    """Whether ``address`` (one of the route's) is what ``VIA`` named: the address itself, or one of the kind named."""
+    return address == route.via or (route.via in KINDS and address_kind(address) == route.via)
+
+
 def candidates(route: Route) -> list[Destination]:
-    """The home's addresses that have not sent STOP: those of the kind ``VIA`` named first, then in link order."""
+    """The home's addresses that have not sent STOP: what ``VIA`` named first (an address, or those of a kind), then
+    in link order."""
     reachable = route.reachable()
     if route.via:
-        reachable = sorted(reachable, key=lambda a: address_kind(a) != route.via)  # stable: link order kept
+        reachable = sorted(reachable, key=lambda a: not via_first(route, a))  # stable: link order kept
     return [Destination.to(a) for a in reachable]
 
 

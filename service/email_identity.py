@@ -37,9 +37,10 @@ DKIM_FIELD = "X-Mailgun-Dkim-Check-Result"
 _DKIM_D = re.compile(r"(?:^|;)\s*d\s*=\s*([^;\s]+)", re.IGNORECASE)
 _AR_DKIM_PASS = re.compile(r"\bdkim\s*=\s*pass\b[^;]*?\bheader\.d\s*=\s*([^;\s]+)", re.IGNORECASE)
 #: By email, these are taken only at a reply address issued to the sender (issue 22 case 2): they end,
-#: pause, claim or answer a game, or change what the player is called, told or sent.
+#: pause, claim or answer a game, or change what the player is called, told or sent, or who may act for them
+#: (``LINK``: the code mailed to an address carries its own reply address, so a forged ``From`` links nothing).
 NEEDS_REPLY_ADDRESS = frozenset({"resign", "yes", "no", "claim", "pause", "auto", "autoplay", "name", "lang",
-                                 "stop", "start", "remind", "tz", "dn_setting", "rematch"})
+                                 "stop", "start", "remind", "tz", "dn_setting", "rematch", "link", "unlink", "via"})
 
 
 class NotAnEmailSender(ValueError):

@@ -2,7 +2,7 @@
 
 :func:`handle_inbound` reads the message with ``chat.parse`` (through :mod:`service.conversation_port`)
 and dispatches it: the lifecycle's words (``NEW YES NO GAMES REMIND AUTO TZ PAUSE CLAIM REMATCH RESIGN
-STOP START``, :mod:`service.lifecycle.commands`), the words that change no game (``HELP RULES WEB LANG
+STOP START``, :mod:`service.lifecycle.commands`; ``LINK UNLINK VIA``, :mod:`service.lifecycle.linking`), the words that change no game (``HELP RULES WEB LANG
 DN ON/OFF``) and, for every other kind (moves, ``HAND``, ``SCORE``, what was not understood), the game
 the message is for (an email's reply address, ``#N``, else the game last prompted:
 :mod:`service.lifecycle.routing`), where a move goes to ``service.games`` (:func:`~service.games.moves.player_move`).
@@ -24,8 +24,8 @@ from chat.names import same_name
 from spades.events import HouseRules
 from spades.game import view
 
+from . import channels, email_identity
 from . import conversation_port as port
-from . import email_identity
 from .addresses import OWN, address_kind, page_expired, page_url
 from .context import Services
 from .games import outbox
@@ -34,7 +34,7 @@ from .games.moves import player_move
 from .games.players import default_lang, lang_of_record, name_of, seat_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
-from .lifecycle import commands, invitations, reminders, routing
+from .lifecycle import commands, invitations, linking, reminders, routing
 from .lifecycle.commands import Message
 from .store import Batch, player_owner
 from .store.codec import text, text_hash
@@ -148,11 +148,11 @@ def _web(svc: Services, m: Inbound) -> Result | None:
 # -- the game the message is for ------------------------------------------------------------------------
 #: A command about the player or a new game, refused for what it holds (``NAME 12``, ``AUTO`` with no ON or OFF,
 #: ``NEW 12``): the answer is about no game, so it carries no game's label (issue 23 case 9).
-_NO_GAME_ARGS = frozenset({"name", "lang", "tz", "remind", "auto", "autoplay", "new"})
+_NO_GAME_ARGS = frozenset({"name", "lang", "tz", "remind", "auto", "autoplay", "new", "via"})
 
 
 def _about_no_game(said: Intent) -> bool:
-    return said.is_unknown and (said.reason in ("bad_name", "bad_lang", "bad_address")
+    return said.is_unknown and (said.reason in ("bad_name", "bad_lang", "bad_address", "bad_link")
                                 or (said.reason == "missing_arg" and (said.arg or "").lower() in _NO_GAME_ARGS))
 
 
@@ -220,6 +220,9 @@ TABLE: dict[str, Handler] = {
     "autoplay": _autoplay_setting,
     "rules": _rules,
     "web": _web,
+    "link": linking.link,
+    "unlink": linking.unlink,
+    "via": linking.via,
 }
 
 
@@ -237,45 +240,74 @@ def dispatch(svc: Services, m: Inbound) -> Result:
 def handle_inbound(svc: Services, message_id: str, sender: str, send_now: str = "") -> Result:
     """Handle a recorded inbound message of ``sender`` once; see the module docstring.
 
+    ``sender`` acts for its home when it is linked to one (``LINK``, :mod:`service.store.links`): the home is read
+    in the same round trip as the message (with the home this process saw it act for last as the guess whose
+    record and game are read with it; a wrong guess costs one more round trip), and the message is handled as
+    the home's, its replies going back to ``sender`` (:func:`service.channels.replying`).
+
     ``send_now``: the claim token of the caller's delivery attempt when it sends a move's messages itself
     right after (the local outbox; empty otherwise): they are
     written claimed with that token (``Store.append(claimed=token)``) and handed back in ``Result.after.claimed``."""
-    owner = player_owner(sender)
-    batch = Batch(svc.store.pipeline())
-    batch.add_read("msg", lambda p: svc.store.queue_inbound(p, sender, message_id, claims=False))
-    batch.add("done", lambda p: svc.store.queue_consumed(p, owner, message_id))
-    guess = svc.seats.game_of(sender)
-    seated = guess is not None and sender in (svc.seats.get(guess) or ())
-    if not seated:
-        batch.add("record", lambda p: svc.store.queue_owner_meta(p, owner), text_hash)
-        batch.add("life", lambda p: svc.store.queue_player_life(p, sender), text_hash)
-    if guess:
-        batch.add_read("game", lambda p: queue_read(svc, guess, message_id, p))
-    got = batch.run()
+    actor = svc.seats.home_of(sender)
+    got, guess, seated = _read(svc, message_id, sender, actor)
+    home = text(got["home"]) if got["home"] else sender
+    if home != actor:  # linked or unlinked since this process saw the address: read again as the home's
+        _put_back(svc, guess, got.get("game"))
+        svc.seats.note_home(sender, home)
+        actor = home
+        got, guess, seated = _read(svc, message_id, sender, actor)
     pre: MoveRead | None = got.get("game")
     try:
         msg = got["msg"]
         if msg is None:  # handled already (its claim is left: a task delivered again, say), or unknown
             return Result([], Outcome.DUPLICATE if svc.store.inbound(sender, message_id) else Outcome.MISSING)
-        mine = pre.infos.get(sender) if pre is not None and seated else None
+        mine = pre.infos.get(actor) if pre is not None and seated else None
         if mine is not None:
             record, life = mine.record, mine.life
         else:  # not read with the game (or its seats changed since this process saw them): read here
             if seated:
                 again = Batch(svc.store.pipeline())
-                again.add("record", lambda p: svc.store.queue_owner_meta(p, owner), text_hash)
-                again.add("life", lambda p: svc.store.queue_player_life(p, sender), text_hash)
+                again.add("record", lambda p: svc.store.queue_owner_meta(p, player_owner(actor)), text_hash)
+                again.add("life", lambda p: svc.store.queue_player_life(p, actor), text_hash)
                 got.update(again.run())
             record, life = got["record"], got["life"]
-        return _handle(svc, message_id, sender, msg, got["done"], record, dict(life), pre, send_now)
+        with channels.replying(actor, sender):
+            return _handle(svc, message_id, actor, sender, msg, got["done"], record, dict(life), pre, send_now)
     finally:
-        if pre is not None and guess is not None and not pre.used:
-            svc.games.put(guess, pre.taken)  # not used for a move: back where it was taken from
+        _put_back(svc, guess, pre)
 
 
-def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], raw_done: bytes | str | None,
-            record: dict[str, str], life: dict[str, str], pre: MoveRead | None,
+def _read(svc: Services, message_id: str, sender: str, actor: str) -> tuple[dict[str, Any], str | None, bool]:
+    """One round trip: the message (``sender``'s), the home ``sender`` acts for, and as the player ``actor`` (the
+    guessed home) whether the message was handled, their record and life (unless read with the game) and, when
+    this process saw them in a game before, that game as a move needs it. Returns the replies, that game's id,
+    and whether ``actor`` sits in it."""
+    owner = player_owner(actor)
+    batch = Batch(svc.store.pipeline())
+    batch.add_read("msg", lambda p: svc.store.queue_inbound(p, sender, message_id, claims=False))
+    batch.add("home", lambda p: svc.links.queue_home(p, sender))
+    batch.add("done", lambda p: svc.store.queue_consumed(p, owner, message_id))
+    guess = svc.seats.game_of(actor)
+    seated = guess is not None and actor in (svc.seats.get(guess) or ())
+    if not seated:
+        batch.add("record", lambda p: svc.store.queue_owner_meta(p, owner), text_hash)
+        batch.add("life", lambda p: svc.store.queue_player_life(p, actor), text_hash)
+    if guess:
+        batch.add_read("game", lambda p: queue_read(svc, guess, message_id, p))
+    return batch.run(), guess, seated
+
+
+def _put_back(svc: Services, guess: str | None, pre: MoveRead | None) -> None:
+    """The game read with the message, not used for a move: back where it was taken from."""
+    if pre is not None and guess is not None and not pre.used:
+        svc.games.put(guess, pre.taken)
+        pre.used = True
+
+
+def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[str, str],
+            raw_done: bytes | str | None, record: dict[str, str], life: dict[str, str], pre: MoveRead | None,
             send_now: str) -> Result:
+    """The message of ``origin`` handled as the player ``sender``'s (their home: ``origin`` itself unless linked)."""
     if raw_done is not None:
         owner = player_owner(sender)
         return Result([f"{owner}#{n}" for n in text(raw_done).split(",") if n], Outcome.DUPLICATE)
@@ -283,11 +315,11 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
     if first or "lang" not in record:
         record = svc.players.ensure(sender, default_lang(svc.config, sender))
     lang = lang_of_record(svc.config, sender, record)
-    channel = address_kind(sender)
+    channel = address_kind(origin)
 
     token_game: str | None = None
     found = svc.players.reply_token(msg["token"]) if msg.get("token") else None
-    if msg.get("token") and (found is None or found[1] != sender):
+    if msg.get("token") and (found is None or found[1] not in (sender, origin)):
         return Result([], Outcome.IGNORED)
     if found is not None and found[0] != OWN:  # a game's reply address (not the player's own)
         meta = svc.store.meta(found[0])
@@ -305,7 +337,8 @@ def _handle(svc: Services, message_id: str, sender: str, msg: dict[str, str], ra
     if msg.get("flood"):  # the first message over the flood limit: only the notice, by the player's channel
         return outbox.reply(svc, sender, message_id, "limit_flood", Outcome.LIMIT_FLOOD, limit=int(msg["flood"]))
     said: Intent = port.parse_text(msg.get("body", ""), lang, channel)
-    return dispatch(svc, Inbound(message_id, sender, said, token_game, lang, channel, life, pre, send_now, first,
+    return dispatch(svc, Inbound(message_id, sender, said, token_game, origin=origin, lang=lang, channel=channel,
+                                 life=life, pre=pre, send_now=send_now, first=first,
                                  own_address=bool(msg.get("token")), page_ask=page_ask))
 
 

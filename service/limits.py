@@ -305,7 +305,8 @@ def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None 
     sms = [e for e in entries if e.get("channel") in CAPPED_CHANNELS and e.get("window") != "closed"]  # not sent
     if not sms:
         return entries, []
-    people = dict(zip([id(e) for e in sms], svc.store.in_people_games([e["to"] for e in sms])))
+    # whether the player plays people: the player is the entry's home when it goes to a linked number of theirs
+    people = dict(zip([id(e) for e in sms], svc.store.in_people_games([e.get("home") or e["to"] for e in sms])))
     held: dict[int, tuple[dict[str, Any], str]] = {
         id(e): (e, COUNTRY_ERROR) for e in sms
         if e.get("channel") == SMS and not people[id(e)] and not country_allowed(svc, e["to"])}

@@ -4,9 +4,11 @@ variables.
 Meta lets free-form WhatsApp messages go to a user only within 24 hours of the user's last message
 (:mod:`service.store.window`); outside that window a business may only send a template approved beforehand
 (``ContentSid``, with ``ContentVariables``). ``SLOWSPADES_WHATSAPP_TEMPLATES`` lists them by kind of message
-and language: ``turn.en=HX...,reminder.en=HX...,invite.el=HX...``. The kinds (:func:`template_kind`):
+and language: ``turn.en=HX...,reminder.en=HX...,invite.el=HX...``. The kinds, as the callers of
+:func:`service.channels.destination` name them:
 
-* ``turn``: a your-turn prompt (an ``update`` entry that asks for a move: it offers replies);
+* ``turn``: a your-turn prompt (the game's message to a player who is to move: ``service.games.turns``, the
+  prompt owed once a player left their game page);
 * ``reminder``: a reminder of a move owed;
 * ``invite``: an invitation to a game.
 
@@ -53,14 +55,6 @@ def templates(cfg: Mapping[str, Any]) -> dict[tuple[str, str], str]:
 def template_sid(cfg: Mapping[str, Any], kind: str, lang: str) -> str | None:
     """The ContentSid configured for ``kind`` in ``lang``, or None."""
     return templates(cfg).get((kind, lang))
-
-
-def template_kind(kind: str, offers_replies: bool) -> str:
-    """The template kind of an outbox entry of ``kind`` (``""``: none may go as a template): ``update`` is a
-    your-turn prompt when it offers replies (news to a player who waits does not), else its own kind."""
-    if kind == "update":
-        return "turn" if offers_replies else ""
-    return kind if kind in TEMPLATE_KINDS else ""
 
 
 def variables(text: str) -> str:

@@ -32,6 +32,7 @@ from ..context import Services
 from ..store import Batch, Pipeline, clock, game_owner, keys, now_ms
 from ..store.codec import text, text_hash
 from ..store.presence import presence_from
+from .outbox import recipient
 from .players import PlayerInfo, info_of, players_from, players_info, queue_players, seats
 from .presence import quiet_seats
 from .result import AfterMove, Outcome, Result, TurnState, movers_field
@@ -152,13 +153,12 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             elif hand:  # a new snapshot: the log before it compressed, the outbox compacted
                 svc.store.keep_in_play(game_id, res.last_stream_id, message_id)
             told = tuple(dict.fromkeys(e["to"] for e in outbox))
-            prompted = {e["to"] for e in outbox if e.get("kind") != "news"}  # news of one's own move prompt nothing
-            renote = tuple(a for a in told if a in prompted and (a not in infos or infos[a].life.get("last") != game_id))
+            players = tuple(dict.fromkeys(recipient(e) for e in outbox))  # their homes (a linked address's player)
+            prompted = {recipient(e) for e in outbox if e.get("kind") != "news"}  # news of one's own move prompt nothing
+            renote = tuple(a for a in players if a in prompted and (a not in infos or infos[a].life.get("last") != game_id))
             mine = list(zip(res.outbox_ids, outbox)) if send_now else []
-            # a message gone to a player's linked address (service.channels) goes if its player may be sent to
-            whose = [(oid, e, infos.get(e.get("home") or e["to"])) for oid, e in mine]
-            claimed = tuple(dict(e, id=oid) for oid, e, info in whose if info is not None and info.may_send)
-            unsendable = tuple(oid for oid, e, info in whose if not (info is not None and info.may_send))
+            claimed = tuple(dict(e, id=oid) for oid, e in mine if _reaches(infos, e))
+            unsendable = tuple(oid for oid, e in mine if not _reaches(infos, e))
             after = AfterMove(TurnState.of(game, getattr(choice, "seat", None)), {**meta, **updates}, now.life, now.now_ms, told, renote,
                               res.turn, claimed, unsendable)
             metrics.move_applied(mover)
@@ -167,6 +167,12 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             return Result(res.outbox_ids, Outcome.DUPLICATE, game_id)
         # conflict: someone appended first; the cached state is dropped, read and decide again
     raise RuntimeError(f"gave up on {message_id} after {MAX_ATTEMPTS} conflicts on game {game_id}")
+
+
+def _reaches(infos: dict[str, PlayerInfo], entry: dict[str, Any]) -> bool:
+    """Whether an entry's address may be sent to (its player read with the move; that address sent no STOP)."""
+    who = recipient(entry)
+    return who in infos and infos[who].reaches(entry["to"])
 
 
 def played_for(svc: Services, game_id: str, meta: dict[str, str], infos: dict[str, PlayerInfo],

@@ -13,7 +13,7 @@ from spades.errors import GameOverError, RuleError
 from spades.game import Game, view
 
 from .. import conversation_port as port
-from ..addresses import address_kind
+from ..channels import reply_channel
 from ..context import Services
 from .apply import MoveRead, apply
 from .outbox import reply_rendered
@@ -63,7 +63,7 @@ class PlayerMove:
         opp = info_of(read.infos, read.meta.get(f"seat{1 - seat}", ""), self.svc.config).name
         resolve_labels(self.svc, [me], read.game_id)
         label = me.labels[read.game_id]
-        channel = address_kind(self.sender)
+        channel = reply_channel(self.sender)  # a reply: to the address the move came from
         shown = view(read.taken.game, seat)
         if self.said.kind == "draw" and error.code == "double_nil_not_allowed":  # DRAW answers a question asked before
             error = port.DoubleNilAnswered(str(error), error.legal)

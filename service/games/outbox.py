@@ -2,7 +2,10 @@
 and writing replies and game notices once per message id.
 
 Every text is rendered by ``chat`` (``chat.render``; the lifecycle's from ``templates/lifecycle/``, with
-the same catalogues and SMS finishing pass), never built here.
+the same catalogues and SMS finishing pass), never built here. A message to a player goes where
+:func:`service.channels.destination` says (one of their linked addresses, ``VIA``), a reply to the address that
+wrote (:func:`service.channels.reply_to`), and is rendered for that address's channel; an entry to another
+address than the player's home names the home too (``home``: :func:`recipient`).
 """
 
 from __future__ import annotations
@@ -11,46 +14,50 @@ import uuid
 from typing import Any
 
 from chat.page import email_link
-from chat.render import Rendered, refinish
+from chat.render import Rendered
 from chat.render import render as chat_render
 
-from ..addresses import EMAIL, WHATSAPP, address_kind, page_url, reply_address
-from ..channels import WINDOW_CLOSED, destination
+from ..addresses import EMAIL, address_kind, page_url, reply_address
+from ..channels import WINDOW_CLOSED, Destination, destination, reply_to
 from ..context import Services
 from ..conversation_port import named
 from ..store import game_owner, keys, player_owner
-from ..whatsapp import template_kind
+from ..store.links import Route
 from ..whatsapp import variables as template_variables
-from .players import is_stopped, lang_of, seat_of
+from .players import lang_of, seat_of
 from .result import Outcome, Result
+
+
+def recipient(entry: dict[str, Any]) -> str:
+    """The player an outbox entry is for (their home address), whichever of their addresses it goes to."""
+    return str(entry.get("home") or entry["to"])
 
 
 def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | None = None,
              seat: int | None = None, meta: dict[str, str] | None = None,
-             meta_updates: dict[str, str] | None = None, kind: str = "", about: str | None = None) -> dict[str, Any]:
+             meta_updates: dict[str, str] | None = None, kind: str = "", about: str | None = None,
+             home: str | None = None, to: Destination | None = None) -> dict[str, Any]:
     """An outbox entry for ``address`` (SMS, WhatsApp or email); email entries carry threading headers (the first
     message of a game to a seat starts its thread: ``thr<seat>`` is set in ``meta_updates``) and the link of
     the player's page of the game (issue 14, "Beyond"): of ``game_id``, or of ``about`` for a reply about a
-    game that is written in the player's own outbox (``SCORE``, ``WEB``, an error).
+    game that is written in the player's own outbox (``SCORE``, ``WEB``, an error). ``home``: the player, when
+    ``address`` is another of their addresses (linked: :mod:`service.channels`).
 
-    A WhatsApp address goes where :func:`service.channels.destination` says: free-form in its 24-hour window;
-    outside it as an approved template (the entry's ``content_sid`` and ``content_variables``; its ``body`` the
-    message as free-form would have said it), or by the player's next linked channel, the message finished
-    for it (:func:`chat.render.refinish`); if nothing else takes it, the entry is marked ``window: closed`` and
-    the delivery does not hand it to Twilio, which would refuse it."""
+    ``to``: the destination :func:`service.channels.destination` chose for it, when the caller asked: a WhatsApp
+    address outside its 24-hour window goes as the approved template it names (the entry's ``content_sid`` and
+    ``content_variables``, :func:`service.whatsapp.variables`; its ``body`` the message as free text would have
+    said it); a WhatsApp home the window step dropped with nothing else to take the message (``held``) is marked
+    ``window: closed``, and the delivery does not hand it to Twilio, which would refuse it."""
     channel = address_kind(address)
-    if channel == WHATSAPP:
-        lang = lang_of(svc, address)
-        dest = destination(svc, address, template_kind(kind, bool(rendered.replies)), lang)
-        if dest.address != address:  # fell back to a linked channel: the entry says whose it is (``home``)
-            return dict(outbound(svc, dest.address, refinish(rendered, dest.channel, lang), game_id=game_id, seat=seat,
-                                 meta=meta, meta_updates=meta_updates, kind=kind, about=about), home=address)
     entry: dict[str, Any] = {"channel": channel, "to": address, "body": rendered.text, "kind": kind}
-    if channel == WHATSAPP:
-        if dest.template is not None:
-            entry["content_sid"] = dest.template.sid
+    if home and home != address:
+        entry["home"] = home
+    home = home or address
+    if to is not None and to.address == address:
+        if to.template is not None:
+            entry["content_sid"] = to.template.sid
             entry["content_variables"] = template_variables(rendered.text)
-        elif dest.held == WINDOW_CLOSED:
+        elif to.held == WINDOW_CLOSED:
             entry["window"] = "closed"
     if game_id:
         entry["game"] = game_id
@@ -61,6 +68,8 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
         entry["message_id"] = f"<{uuid.uuid4().hex}@{domain}>"
         if game_id is not None and seat is not None and meta is not None:
             token = meta.get(f"tok{seat}")
+            if not token and home != address and not keys.is_bot(home):  # a player's linked mailbox: the seat's
+                token = svc.players.ensure_reply_token(game_id, seat, home)  # own reply address, made once
             if token:
                 entry["reply_to"] = reply_address(token, domain)
             root = f"<game-{game_id}.{seat}@{domain}>"
@@ -71,10 +80,10 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
                 entry["message_id"] = root
                 if meta_updates is not None:
                     meta_updates[f"thr{seat}"] = "1"
-        if "reply_to" not in entry and not keys.is_bot(address):  # no game's: the player's own reply address
+        if "reply_to" not in entry and not keys.is_bot(address):  # no game's: the address's own reply address
             entry["reply_to"] = reply_address(svc.players.own_reply_token(address), domain)
         if game_id or about:
-            _link_page(svc, entry, address, game_id or about or "", seat, meta, meta_updates)
+            _link_page(svc, entry, home, game_id or about or "", seat, meta, meta_updates)
     return entry
 
 
@@ -101,15 +110,28 @@ def render(name: str, lang: str, channel: str, **context: Any) -> Rendered:
 
 def entry(svc: Services, address: str, name: str, *, game_id: str | None = None, seat: int | None = None,
           meta: dict[str, str] | None = None, meta_updates: dict[str, str] | None = None,
-          rendered: Rendered | None = None, even_if_stopped: bool = False, **context: Any) -> dict[str, Any] | None:
-    """The outbox entry of message ``name`` to ``address`` (a lifecycle template unless ``rendered`` is
-    given); None for the computer or a stopped number (unless ``even_if_stopped``)."""
-    if keys.is_bot(address) or (not even_if_stopped and is_stopped(svc, address)):
+          rendered: Rendered | None = None, even_if_stopped: bool = False, to: Destination | None = None,
+          **context: Any) -> dict[str, Any] | None:
+    """The outbox entry of message ``name`` to the player ``address`` (their home), at the address
+    :func:`~service.channels.destination` chooses, rendered for its channel (a lifecycle template). ``to``: that
+    destination, if the caller asked already (it rendered ``rendered`` for its channel); else a message
+    ``rendered`` already is a reply (rendered for :func:`~service.channels.reply_channel`) and goes to
+    :func:`~service.channels.reply_to`. None for the computer, or when the address chosen sent STOP (unless
+    ``even_if_stopped``)."""
+    if keys.is_bot(address):
         return None
+    life = svc.store.player_life(address)
+    route = Route.of(address, life)
     if rendered is None:
-        rendered = render(name, lang_of(svc, address), address_kind(address), **context)
-    return outbound(svc, address, rendered, game_id=game_id, seat=seat, meta=meta, meta_updates=meta_updates,
-                    kind=name)
+        lang = lang_of(svc, address)
+        to = to or destination(svc, address, name, lang, life=life)  # (its template, if any: the whatsapp step's)
+        rendered = render(name, lang, to.channel, **context)
+    elif to is None:
+        to = Destination.to(reply_to(address))
+    if not even_if_stopped and (route.stopped if to.address == address else to.address in route.off):
+        return None
+    return outbound(svc, to.address, rendered, game_id=game_id, seat=seat, meta=meta, meta_updates=meta_updates,
+                    kind=name, home=address, to=to)
 
 
 def send_reply(svc: Services, address: str, message_id: str, entries: list[dict[str, Any] | None],
@@ -123,9 +145,9 @@ def send_reply(svc: Services, address: str, message_id: str, entries: list[dict[
 def reply_rendered(svc: Services, address: str, message_id: str, rendered: Rendered, kind: str,
                    outcome: Outcome | str | None = None, game_id: str | None = None,
                    even_if_stopped: bool = True) -> Result:
-    """A reply rendered already (``chat``), tied to no game, in the sender's own outbox, once per message id.
-    An answer to the sender's own message goes even to a stopped number unless ``even_if_stopped`` is False."""
-    e = (outbound(svc, address, rendered, kind=kind, about=game_id) if even_if_stopped
+    """A reply rendered already (``chat``, for :func:`~service.channels.reply_channel`), tied to no game, in the
+    sender's own outbox, once per message id, to the address that wrote (:func:`~service.channels.reply_to`). An answer to the sender's own message goes even to a stopped number unless ``even_if_stopped`` is False."""
+    e = (outbound(svc, reply_to(address), rendered, kind=kind, about=game_id, home=address) if even_if_stopped
          else entry(svc, address, kind, rendered=rendered))
     return send_reply(svc, address, message_id, [e], outcome or kind, game_id)
 

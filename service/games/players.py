@@ -17,6 +17,7 @@ from ..store import Pipeline, Store, keys
 from ..store.codec import text, text_hash
 from ..store.keys import number_field
 from ..store.life import PLAYER_READS
+from ..store.links import Route
 
 UNFINISHED = ("invited", "active")
 
@@ -54,6 +55,12 @@ def name_of(svc: Services, address: str) -> str:
 def is_stopped(svc: Services, address: str) -> bool:
     """True once the player sent STOP (and not START since): nothing at all may be sent to them."""
     return svc.store.player_life_field(address, "stopped") == "1"
+
+
+def all_stopped(svc: Services, address: str) -> bool:
+    """True when nothing may be sent to the player ``address`` (their home) by any of their addresses: the home
+    and every address linked to it sent STOP (:mod:`service.store.links`)."""
+    return not svc.links.route(address).reachable()
 
 
 def seat_of(meta: Mapping[str, str], address: str) -> int | None:
@@ -98,7 +105,17 @@ class PlayerInfo:
 
     @property
     def may_send(self) -> bool:
-        return not keys.is_bot(self.address) and not self.stopped
+        """Whether anything may be sent to the player: not the computer, and one of their addresses (the home or
+        a linked one, :mod:`service.channels`) has not sent STOP."""
+        if keys.is_bot(self.address):
+            return False
+        return not self.stopped or ("links" in self.life and bool(Route.of(self.address, self.life).reachable()))
+
+    def reaches(self, address: str) -> bool:
+        """Whether ``address`` (the home or one linked to it) may be sent to: not the computer, no STOP from it."""
+        if keys.is_bot(self.address):
+            return False
+        return not self.stopped if address == self.address else address not in Route.of(self.address, self.life).off
 
     def flag(self, name: str, default: bool) -> bool:
         raw = self.life.get(name)

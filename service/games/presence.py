@@ -20,7 +20,7 @@ from spades.events import redact
 from spades.game import view
 
 from .. import conversation_port as port
-from ..addresses import address_kind
+from ..channels import destination
 from ..context import Services
 from ..store.due import Item
 from .outbox import notify_game
@@ -98,11 +98,12 @@ def back_from_page(svc: Services, item: Item, now_ms: int) -> tuple[int | None, 
     resolve_labels(svc, [me], game_id)
     news = [d for d in (redact(e, seat) for e in stored_since(svc, game_id, since, game.version)) if d is not None]
     shown = view(game, seat)
-    channel = address_kind(address)
+    to = destination(svc, address, "turn" if shown.my_turn else "update", me.lang, now_ms, life=me.life)
+    channel = to.channel
     rendered = (port.turn_message(shown, me.lang, channel, news, opp.name, me.labels[game_id])
                 or port.resend(shown, me.lang, channel, opp.name, me.labels[game_id]))
     out = notify_game(svc, game_id, f"page-left:{game_id}:{seat}:{game.version}",
-                      [(seat, "update", {"rendered": rendered})], meta_updates={f"seen{seat}": str(game.version)},
+                      [(seat, "update", {"rendered": rendered, "to": to})], meta_updates={f"seen{seat}": str(game.version)},
                       expected_version=game.version)
     return None, out.outbox_ids if out.outcome in ("ok", "duplicate") else []
 

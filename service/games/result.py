@@ -61,6 +61,13 @@ class Outcome(StrEnum):
     LEVEL_LIMIT = "level_limit"  # REMATCH EASIER / HARDER with no such level: nothing started
     DECLINED = "declined"
     STOPPED = "stopped"
+    # linked channels (service.lifecycle.linking)
+    LINK_SENT = "link_sent"  # a LINK code sent to the address to link
+    LINKED = "linked"  # the right code came back from it
+    LINK_FAILED = "link_failed"  # a wrong, expired or locked code, or none waiting: nothing linked
+    LINK_REFUSED = "link_refused"  # LINK or VIA refused (not an address, not free, the day's codes...)
+    UNLINKED = "unlinked"
+    VIA = "via"
     # the abuse limits (service.limits), each with its own reply
     LIMIT_FLOOD = "limit_flood"
     LIMIT_INVITES_DAY = "limit_invites_day"

@@ -16,7 +16,10 @@ from typing import Any, Sequence
 from chat.render import Rendered
 from spades.events import AUTO_DECIDED, Event, to_dict
 
+from ..addresses import EMAIL
+from ..channels import destination
 from ..context import Services
+from ..store import keys
 from . import levels
 from .outbox import entry, render
 from .players import label_of as game_label
@@ -120,13 +123,15 @@ def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[
         address = meta.get(f"seat{seat}", "")
         opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
         shown = game_label(svc, address, game_id) if address else ""
-        for ctx in summaries_from_events(dicts, seat, opp, shown) if hands_by_sms or "@" in address else ():
+        by_email = bool(address) and not keys.is_bot(address) and destination(
+            svc, address, "hand_summary", "").channel == EMAIL  # a player whose game messages go to a mailbox
+        for ctx in summaries_from_events(dicts, seat, opp, shown) if hands_by_sms or by_email else ():
             e = entry(svc, address, "hand_summary", game_id=game_id, seat=seat, meta=meta,
                       meta_updates=meta_updates, **ctx)
             if e:
                 out.append(e)
         ended = next((d for d in dicts if d.get("type") == "game_ended"), None)
-        if ended is not None and (hands_by_sms or "@" in address):
+        if ended is not None and (hands_by_sms or by_email):
             e = entry(svc, address, "game_summary", game_id=game_id, seat=seat, meta=meta,
                       meta_updates=meta_updates,
                       **game_summary(ended, seat, opp, shown, levels.level_of(meta.get(f"seat{1 - seat}", ""))))

@@ -17,11 +17,11 @@ from spades.events import Event, from_dict, redact
 from spades.game import Game, decide, fold, view
 
 from .. import conversation_port as port
-from ..addresses import address_kind
+from ..channels import destination
 from ..context import Services
 from ..store import keys
 from . import levels, summaries
-from .outbox import outbound
+from .outbox import outbound, recipient
 from .players import PlayerInfo, info_of, players_info, resolve_labels, seats
 
 _HAND_ENDS = ("hand_scored", "game_ended")
@@ -87,7 +87,7 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
     # the end of a hand: the summary (bids, tricks, points, bags, who draws next) by email; by SMS the
     # turn message tells it in one message with the last trick and the next question (issue 14 case 9)
     outbox = summaries.entries(svc, game_id, meta, events, updates, hands_by_sms=False, quiet=quiet)
-    summarised = {e["to"] for e in outbox}
+    summarised = {recipient(e) for e in outbox}
 
     def info(seat: int) -> PlayerInfo:
         return info_of(infos, meta.get(f"seat{seat}", ""), svc.config)
@@ -108,7 +108,11 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         shown = view(game, seat)
         if seat != actor and seat in movers_before and shown.my_turn and address not in summarised:
             continue  # still owes the move they were prompted for (RULES D11): the news waits
-        lang, channel = me.lang, address_kind(address)
+        lang = me.lang
+        # the home, a linked address, or where they wrote from; a prompt ("turn") may go as a WhatsApp template
+        to = destination(svc, address, "turn" if shown.my_turn and shown.phase != "over" else "update", lang,
+                         life=me.life)
+        channel = to.channel
         opp = info(1 - seat).name
         label = me.labels[game_id]
         level = levels.level_of(info(1 - seat).address)  # the computer's, when it is the opponent
@@ -128,8 +132,8 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
                                            first="me" if game.first_player == seat else "opp",
                                            target=game.rules.target, level=level)
         if rendered is not None:
-            outbox.append(outbound(svc, address, rendered, game_id=game_id, seat=seat, meta=meta,
-                                   meta_updates=updates, kind=kind))
+            outbox.append(outbound(svc, to.address, rendered, game_id=game_id, seat=seat, meta=meta,
+                                   meta_updates=updates, kind=kind, home=address, to=to))
         if rendered is not None or address in summarised:
             updates[f"seen{seat}"] = str(game.version)
     return events, outbox

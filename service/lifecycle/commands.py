@@ -10,6 +10,7 @@ from chat import Intent
 from chat import render as chat_render
 
 from ..addresses import SMS, address_kind
+from ..channels import reply_channel
 from ..context import Services
 from ..conversation_port import render_message
 from ..games import levels, outbox
@@ -27,25 +28,31 @@ class Message:
     address names (email)."""
 
     message_id: str
-    sender: str
+    sender: str  # the player: their home address (the address it came from, if linked to one: ``origin``)
     said: Intent
     token_game: str | None = None
+    origin: str = ""  # the address the message came from ("": ``sender``)
+
+    @property
+    def came_from(self) -> str:
+        """The address the message came from: ``sender``, or a linked address of theirs."""
+        return self.origin or self.sender
 
 
 def _setting(svc: Services, m: Message, setting: str, value: bool | str) -> Result:
-    rendered = chat_render("setting", lang_of(svc, m.sender), address_kind(m.sender), setting=setting, value=value)
+    rendered = chat_render("setting", lang_of(svc, m.sender), reply_channel(m.sender), setting=setting, value=value)
     e = outbox.entry(svc, m.sender, "setting", rendered=rendered)
     return outbox.send_reply(svc, m.sender, m.message_id, [e], setting)
 
 
 def stop(svc: Services, m: Message) -> Result:
     """``STOP``: a carrier's own word (SMS) the carrier confirms; any other, we do, once."""
-    confirm = not m.said.carrier or address_kind(m.sender) != SMS
-    return Result(optout.stop(svc, m.message_id, m.sender, confirm=confirm), Outcome.STOPPED)
+    confirm = not m.said.carrier or address_kind(m.came_from) != SMS
+    return Result(optout.stop(svc, m.message_id, m.sender, confirm=confirm, origin=m.came_from), Outcome.STOPPED)
 
 
 def start(svc: Services, m: Message) -> Result:
-    return Result(optout.start(svc, m.message_id, m.sender), Outcome.STARTED)
+    return Result(optout.start(svc, m.message_id, m.sender, origin=m.came_from), Outcome.STARTED)
 
 
 def new(svc: Services, m: Message) -> Result:
@@ -150,7 +157,7 @@ def ask_resign(svc: Services, m: Message) -> Result:
         return Result([], Outcome.IGNORED, gid)
     svc.store.set_player_life(m.sender, {"resign": gid, "resign_at": str(svc.store.clock.now_ms())})
     opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
-    rendered = render_message("confirm_resign", lang_of(svc, m.sender), address_kind(m.sender),
+    rendered = render_message("confirm_resign", lang_of(svc, m.sender), reply_channel(m.sender),
                               label=(label_of(svc, m.sender, gid) + " ").lstrip(), opp=opp)
     e = outbox.entry(svc, m.sender, "confirm_resign", rendered=rendered)
     return outbox.send_reply(svc, m.sender, m.message_id, [e], Outcome.CONFIRM_RESIGN, gid)

@@ -25,6 +25,7 @@ from spades.events import HouseRules
 
 from .. import limits, metrics
 from ..addresses import EMAIL, BadAddress, address_kind, parse_address
+from ..channels import destination
 from ..context import Services
 from ..conversation_port import render_message
 from ..games import levels, outbox, status
@@ -63,7 +64,7 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
     if said in _BOT_LEVELS:
         return start_bot_game(svc, message_id, sender, rules, _BOT_LEVELS[said])
     try:
-        invitee = parse_address(target, svc.config.get("DEFAULT_REGION", "US")).value
+        invitee = svc.links.home(parse_address(target, svc.config.get("DEFAULT_REGION", "US")).value)  # linked: its player
     except BadAddress:
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="bad_address", text=(target or "")[:40])
     if invitee == sender:
@@ -229,9 +230,10 @@ def decline(svc: Services, message_id: str, sender: str, game_id: str | None = N
     if meta.get("status") != "invited" or meta.get("seat1") != sender:
         return outbox.reply(svc, sender, message_id, "no_invitation")
     inviter = meta["seat0"]
-    e = outbox.entry(svc, inviter, "declined", game_id=gid, seat=0, meta=meta,
-                      rendered=render_message("declined", lang_of(svc, inviter), address_kind(inviter),
-                                              opp=name_of(svc, sender)))
+    lang = lang_of(svc, inviter)
+    to = destination(svc, inviter, "declined", lang)
+    e = outbox.entry(svc, inviter, "declined", game_id=gid, seat=0, meta=meta, to=to,
+                     rendered=render_message("declined", lang, to.channel, opp=name_of(svc, sender)))
     ok = outbox.entry(svc, sender, "decline_done", game_id=gid, seat=1, meta=meta, opp=name_of(svc, inviter))
     res = status.change(svc, gid, message_id, Outcome.DECLINED, [e, ok], {"status": "declined"})
     svc.store.due.cancel(Item("x", gid))

@@ -1,11 +1,15 @@
-"""``STOP`` and ``START``: after STOP nothing at all is sent to that number until START.
+"""``STOP`` and ``START``: after STOP nothing at all is sent to that address until START.
 
-STOP marks the player stopped (:func:`may_send` is then False for them: the delivery path and
-every lifecycle message check it), pauses each of their games without end, and tells each
-opponent that the game is paused. The carrier answers its own words (STOP, END, QUIT...) itself;
+STOP marks the address it came from stopped (:func:`may_send` is then False for it: the delivery path and
+every lifecycle message check it). The carrier answers its own words (STOP, END, QUIT...) itself;
 a word of the player's language (ARRET, STOPP...) and any stop word by email get one last message,
-the ``stopped`` confirmation (:data:`FINAL`: sent although the player is stopped). START lifts the mark, ends those pauses, tells each opponent the game goes
-on, sends the player the ``started`` message, and restarts the reminder schedule of every turn.
+the ``stopped`` confirmation (:data:`FINAL`: sent although the address is stopped).
+
+A player with linked addresses (``LINK``, :mod:`service.channels`) who still has one that did not send STOP
+plays on: their messages go there, nothing is paused, no opponent is told. Once no address of theirs takes
+messages (an unlinked player's STOP), STOP pauses each of their games without end and tells each opponent that
+the game is paused; START (from any of their addresses) lifts the mark, ends those pauses, tells each opponent
+the game goes on, sends the ``started`` message, and restarts the reminder schedule of every turn.
 """
 
 from __future__ import annotations
@@ -13,9 +17,10 @@ from __future__ import annotations
 from chat import render as chat_render
 
 from ..addresses import address_kind
+from ..channels import Destination
 from ..context import Services
 from ..games import outbox, status
-from ..games.players import is_stopped, label_of, lang_of, name_of, seat_of, unfinished_games
+from ..games.players import all_stopped, is_stopped, label_of, lang_of, name_of, seat_of, unfinished_games
 from ..games.result import Outcome
 from ..store import keys
 from . import reminders
@@ -34,16 +39,23 @@ def _pause_field(address: str) -> str:
     return f"pause:stop:{address}"
 
 
-def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None, confirm: bool = False) -> list[str]:
-    """``STOP``: mark the player, pause their games, tell their opponents, and with ``confirm`` tell the
-    player (a stop word the carrier does not answer). Returns outbox ids to dispatch."""
+def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None, confirm: bool = False,
+         origin: str = "") -> list[str]:
+    """``STOP`` from ``origin`` (``sender``, the player's home, or an address linked to it): mark that address,
+    and with ``confirm`` tell it (a stop word the carrier does not answer); if no address of the player's takes
+    messages any more, pause their games and tell their opponents. Returns outbox ids to dispatch."""
     now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
-    svc.store.set_player_life(sender, {"stopped": "1"})
+    origin = origin or sender
+    svc.store.set_player_life(origin, {"stopped": "1"})
+    if origin != sender:
+        svc.links.set_off(sender, origin, True)
     ids: list[str] = []
     if confirm and not keys.is_bot(sender):
-        e = outbox.entry(svc, sender, FINAL, even_if_stopped=True,
-                          rendered=chat_render(FINAL, lang_of(svc, sender), address_kind(sender)))
+        e = outbox.entry(svc, sender, FINAL, even_if_stopped=True, to=Destination.to(origin),
+                         rendered=chat_render(FINAL, lang_of(svc, sender), address_kind(origin)))
         ids += outbox.send_reply(svc, sender, message_id, [e], FINAL).outbox_ids
+    if not all_stopped(svc, sender):  # another address of theirs takes their messages: the games go on there
+        return ids
     for gid in unfinished_games(svc, sender, ("active",)):
         svc.store.add_game_life(gid, _pause_field(sender), f"{now_ms}-{FOREVER_MS}")
         meta = svc.store.meta(gid)
@@ -61,12 +73,19 @@ def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None,
     return ids
 
 
-def start(svc: Services, message_id: str, sender: str, now_ms: int | None = None) -> list[str]:
-    """``START``: lift the mark, resume the games, tell the opponents, welcome the player back."""
+def start(svc: Services, message_id: str, sender: str, now_ms: int | None = None, origin: str = "") -> list[str]:
+    """``START`` from ``origin`` (``sender``, the player's home, or an address linked to it): lift its mark,
+    welcome it back; unless another address of the player's took their messages meanwhile (their games went on),
+    resume the games and tell the opponents."""
     now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
-    svc.store.set_player_life(sender, {"stopped": "0"})
+    origin = origin or sender
+    route = svc.links.route(sender)
+    went_on = bool(route.links) and bool(route.reachable())  # a linked player reachable all along: nothing paused
+    svc.store.set_player_life(origin, {"stopped": "0"})
+    if origin != sender:
+        svc.links.set_off(sender, origin, False)
     ids: list[str] = []
-    for gid in unfinished_games(svc, sender, ("active",)):
+    for gid in [] if went_on else unfinished_games(svc, sender, ("active",)):
         raw = svc.store.game_life_field(gid, _pause_field(sender))
         if raw is not None:
             a = raw.partition("-")[0]
@@ -81,8 +100,8 @@ def start(svc: Services, message_id: str, sender: str, now_ms: int | None = None
             (1 - seat, "opponent_back", {"opp": name_of(svc, sender), "label": label_of(svc, other, gid)})])
         ids += out.outbox_ids
     has_game = bool(unfinished_games(svc, sender, ("active", "invited")))
-    welcome = chat_render("started", lang_of(svc, sender), address_kind(sender), has_game=has_game)
-    e = outbox.entry(svc, sender, "started", rendered=welcome)
+    welcome = chat_render("started", lang_of(svc, sender), address_kind(origin), has_game=has_game)
+    e = outbox.entry(svc, sender, "started", rendered=welcome, to=Destination.to(origin))
     if e is not None:
         ids += outbox.send_reply(svc, sender, message_id, [e], "started").outbox_ids
     return ids

@@ -24,10 +24,10 @@ from phonenumbers import timezone as pn_timezone
 from chat import prompt
 from spades.game import Game, view
 
-from ..addresses import address_kind
+from ..channels import destination
 from ..context import Services
 from ..games import outbox, presence
-from ..games.players import is_stopped, label_of, lang_of, name_of, unfinished_games
+from ..games.players import all_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Result, TurnState, movers_field
 from ..store import Pipeline, keys
 from ..store.codec import text
@@ -313,7 +313,7 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     if meta.get("status") != "active" or not owes(svc, game_id, seat, v):
         return None, []
     address = meta.get(f"seat{seat}", "")
-    if not address or is_stopped(svc, address):
+    if not address or all_stopped(svc, address):
         return None, []
     until = paused_until(svc, game_id, now_ms)
     if until is not None:
@@ -343,16 +343,16 @@ def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: st
     if not game.may_move(item.seat) or not owes(svc, item.game_id, item.seat, item.version):
         return []
     lang = lang_of(svc, address)
-    channel = address_kind(address)
+    to = destination(svc, address, "reminder", lang)  # the prompt inside is rendered for where the reminder goes
     opp = name_of(svc, meta.get(f"seat{1 - item.seat}", ""))
     label = label_of(svc, address, item.game_id)
-    shown = prompt(view(game, item.seat), lang, channel, events=None, opponent_name=opp,
+    shown = prompt(view(game, item.seat), lang, to.channel, events=None, opponent_name=opp,
                    game_label=label)
     limit = int(settings.get(svc.config, "REMIND_MAX"))
     out = outbox.notify_game(
         svc, item.game_id, "remind:" + item.member,
         [(item.seat, "reminder", {"prompt": shown.text, "prompt_html": shown.html or "", "n": item.n,
-                                  "of": limit, "opp": opp, "label": label})],
+                                  "of": limit, "opp": opp, "label": label, "to": to})],
         expected_version=game.version)
     if out.outcome in ("ok", "duplicate"):
         svc.store.set_player_life(address, {"last": item.game_id})  # the game they were last prompted about

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..context import Services
+from ..games.outbox import recipient
 from ..games.players import UNFINISHED, game_by_number, label_of, name_of, number_of, seat_of, unfinished_games
 from ..store import Pipeline, keys
 from ..store.codec import text
@@ -36,7 +37,7 @@ def note_outbox(svc: Services, outbox_ids: list[str]) -> None:
             continue
         e = svc.store.outbox_entry(oid)
         if e and e.get("game") and e.get("to"):
-            note_prompt(svc, e["to"], e["game"])
+            note_prompt(svc, recipient(e), e["game"])
 
 
 def queue_note_outbox(svc: Services, pipe: Pipeline, outbox_ids: list[str]) -> list[str]:
@@ -64,7 +65,7 @@ def note_outbox_from(svc: Services, replies: list[Any], tail: Pipeline | None = 
     """The second half of :func:`queue_note_outbox`, with the replies of its reads: note each message's game for
     its recipient (:func:`note_prompted`, with ``tail``)."""
     entries = [json.loads(text(raw)) for raw in replies if raw is not None]
-    note_prompted(svc, [(e.get("to", ""), e.get("game", "")) for e in entries], tail=tail)
+    note_prompted(svc, [(recipient(e), e.get("game", "")) for e in entries if e.get("to")], tail=tail)
 
 
 @dataclass(frozen=True)

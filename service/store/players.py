@@ -106,11 +106,21 @@ class Players:
         found = self.r.hget(meta, "rtok")
         if found is not None:
             return text(found)
-        token = self._issue(keys.reply_token, f"{OWN} {address}")
-        if not self.r.hsetnx(meta, "rtok", token):  # another process made one first: theirs is the one
-            self.r.delete(keys.reply_token(token))
-            token = text(self.r.hget(meta, "rtok") or b"")
+        return self._kept(meta, "rtok", keys.reply_token, self._issue(keys.reply_token, f"{OWN} {address}"))
+
+    def _kept(self, meta: str, field: str, key: Callable[[str], str], token: str) -> str:
+        """``token`` (issued at ``key(token)``) kept in ``field`` of the hash ``meta`` unless one is there already:
+        then that one (another process made one first), and ``token`` is forgotten."""
+        if not self.r.hsetnx(meta, field, token):
+            self.r.delete(key(token))
+            token = text(self.r.hget(meta, field) or b"")
         return token
+
+    def ensure_reply_token(self, game_id: str, seat: int, address: str) -> str:
+        """The seat's game reply token (``tok<seat>`` of the game's meta, issued for (game, ``address``: the seat's
+        player)), made now for a seat begun without one (a player whose linked mailbox gets the game's email)."""
+        return self._kept(owner_keys(game_owner(game_id))["meta"], f"tok{seat}", keys.reply_token,
+                          self.new_reply_token(game_id, address))
 
     def reply_token(self, token: str) -> tuple[str, str] | None:
         """(game id, address) that a reply token was issued for, or None."""
@@ -122,12 +132,8 @@ class Players:
 
     def ensure_web_token(self, game_id: str, seat: int) -> str:
         """The seat's page token (``web<seat>`` of the game's meta), made now for a game begun without one."""
-        meta = owner_keys(game_owner(game_id))["meta"]
-        token = self.new_web_token(game_id, seat)
-        if not self.r.hsetnx(meta, f"web{seat}", token):  # another process made one first: theirs is the one
-            self.r.delete(keys.web_token(token))
-            token = text(self.r.hget(meta, f"web{seat}") or b"")
-        return token
+        return self._kept(owner_keys(game_owner(game_id))["meta"], f"web{seat}", keys.web_token,
+                          self.new_web_token(game_id, seat))
 
     def renew_web_token(self, game_id: str, seat: int, now_ms: int) -> str:
         """``WEB`` once the seat's page expired: a fresh page token (``web<seat>``, renewed at ``webat<seat>``);

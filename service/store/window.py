@@ -19,6 +19,7 @@ from redis.client import Pipeline
 from redis.cluster import RedisCluster
 
 from .base import Client, queue_eval
+from .clock import now_ms_with, queue_offset
 from .codec import text
 from .keys import CLOCK_OFFSET, whatsapp_window
 
@@ -61,6 +62,14 @@ class WhatsAppWindows:
         pipe = self.r.pipeline(transaction=False)
         finish = self.queue_last_inbound(pipe, address)
         return finish(pipe.execute())
+
+    def last_inbound_and_now(self, address: str) -> tuple[int | None, int]:
+        """:meth:`last_inbound_ms` and the service clock's now, read in one round trip."""
+        pipe = self.r.pipeline(transaction=False)
+        finish = self.queue_last_inbound(pipe, address)
+        queue_offset(pipe)
+        replies = pipe.execute()
+        return finish(replies[:1]), now_ms_with(replies[1])
 
     def queue_last_inbound(self, pipe: Pipeline, address: str) -> Callable[[list[Any]], int | None]:
         """:meth:`last_inbound_ms` queued on ``pipe``; call the result with the replies of that read."""

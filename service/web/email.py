@@ -98,7 +98,7 @@ def inbound_email() -> ResponseReturnValue:
     reply_token = token_from_recipient(form.get("recipient", ""))
     if reply_token is not None:
         found = svc.players.reply_token(reply_token)
-        if found is None or found[1] != sender:
+        if found is None or (found[1] != sender and found[1] != svc.links.home(sender)):  # theirs, or their home's
             return reject("reply address does not belong to the sender")
     fields = {"channel": "email", "from": sender, "to": form.get("recipient", ""), "body": new_text(form),
               "subject": form.get("subject", ""), "received": now_ms(), "status": "queued"}

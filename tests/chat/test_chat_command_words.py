@@ -32,7 +32,8 @@ NAMED = {"%(new)s needs who you play: %(new)s +4791234567 (a phone, with its cou
 PHONE, ADDRESS = "+4791234567", "ana@example.com"
 ADDRESS_WORDS = frozenset({"email", "e-mail", "e-post", "e-mail-adresse"})
 #: Examples for the placeholders a command phrase may carry (the others end a phrase).
-EXAMPLES = {"name": "Ana", "num": "2", "n": "2", "count": "2", "code": "FR"}
+EXAMPLES = {"name": "Ana", "num": "2", "n": "2", "count": "2", "code": "FR", "digits": "482913", "kind": "EMAIL",
+            "addr": "ana@example.com"}
 
 _CALL = re.compile(r"\b(?:n?gettext|_)\(\s*\"((?:[^\"\\]|\\.)*)\"")
 _BOUND = re.compile(r"(\w+)=(?:_\(\s*)?\"([A-Z][A-Z ]*)\"\)?(?:\s+if\s.*?\selse\s+_\(\s*\"([A-Z][A-Z ]*)\"\))?")

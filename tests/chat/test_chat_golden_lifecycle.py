@@ -81,6 +81,13 @@ CONTEXTS: dict[str, list[dict]] = {
     "limit_domain": [{"domain": "example.net", "count": 10}],
     "limit_new_numbers": [{"count": 30}],
     "send_again": [{}],
+    "link_code": [{"who": NAME, "digits": "048213", "minutes": 15}, {"who": "+30..5678", "digits": "482913", "minutes": 15}],
+    "link_sent": [{"addr": "ana@example.com", "minutes": 15}],
+    "link_refused": [{"reason": r, "addr": "+47..4567"} for r in ("bad_address", "yours", "taken", "stopped", "limit")],
+    "link_failed": [{"reason": r} for r in ("wrong", "locked", "expired", "none")],
+    "linked": [{"here": True, "who": NAME, "kind": "EMAIL"}, {"here": False, "addr": "ana@example.com"}],
+    "unlinked": [{"addrs": "ana@example.com, +47..4567"}, {"addrs": ""}],
+    "via": [{"addr": "+47..4567", "kind": "SMS"}, {"addr": "", "kind": "WHATSAPP"}],
 }
 
 

@@ -307,3 +307,37 @@ def test_whatsapp_messages_are_not_sms_for_the_daily_cap(svc) -> None:  # type: 
         assert svc.store.sms_today(limits.day())[0] == 3
     finally:
         svc.config.update(SMS_DAILY_CAP=0, SMS_CAP_RESERVE=20)
+
+
+def test_a_whatsapp_address_in_a_log_line_is_its_player_hash() -> None:
+    from service.logs import scrub
+
+    for written in (WA, "whatsapp%3A%2B306912345678"):
+        line = scrub(f"sent to {written} at last")
+        assert line == f"sent to {pseudonym(WA)} at last" and "6912345678" not in line
+
+
+def test_an_invitation_outside_the_window_goes_as_the_invite_template(client, svc, celery_worker, twilio) -> None:  # type: ignore[no-untyped-def]
+    """The SMS player asks a REMATCH a day after the WhatsApp player resigned: the invitation goes as the
+    ``invite`` template in the WhatsApp player's language."""
+    svc.config["WHATSAPP_TEMPLATES"] = "invite.el=HXinvite0el,invite.en=HXinvite0en"
+    try:
+        gid = start_game(client, svc)
+        for text in ("RESIGN", "YES"):
+            resp, mid = post_sms(client, WA, text)
+            wait_handled(svc, mid)
+        assert svc.store.meta(gid)["status"] == "over"
+        wait_outbox_settled(svc)
+        before = len(sent_to(twilio, WA))
+        svc.store.clock.advance(25 * HOUR_S)
+        resp, mid = post_sms(client, SMS, "REMATCH")
+        wait_handled(svc, mid)
+        wait_outbox_settled(svc)
+        [invitation] = sent_to(twilio, WA)[before:]
+        assert invitation["ContentSid"] == "HXinvite0el" and "Body" not in invitation
+        text = json.loads(invitation["ContentVariables"])["1"]
+        assert "+1..0002" in text and GREEK_LOWER_ACCENTED.search(text)  # who invites, in Greek
+        entry = next(e for e in svc.store.outbox_entries(f"g:{game_id_for(mid)}") if e["to"] == WA)
+        assert entry["kind"] == "invite" and entry["body"] == text
+    finally:
+        svc.config.pop("WHATSAPP_TEMPLATES", None)

@@ -1,0 +1,150 @@
+"""``LINK``, ``UNLINK`` and ``VIA``: a player's linked addresses (where their messages go: :mod:`service.channels`).
+
+* ``LINK <address>`` (a phone number, ``whatsapp:+<number>`` or an email address), from the player, sends a six-digit
+  code to that address, in the player's language; ``LINK <code>`` sent back *from that address* links it: from then
+  on it acts for the player (their *home*: :mod:`service.store.links`). A code is random, single use, expires
+  (``LINK_CODE_TTL``) and locks after ``LINK_CODE_TRIES`` wrong ones; a player asks for at most
+  ``LINK_CODES_PER_DAY`` codes a day. A wrong, expired or locked code links nothing, and the reply says so.
+* Identity stays exact: no address acts for another until it sent back its own code. By email both ``LINK`` words
+  are taken only at a reply address issued to the sender (:data:`service.email_identity.NEEDS_REPLY_ADDRESS`): the
+  code mailed to an address carries that address's own reply address, so a forged ``From`` links nothing.
+* An address that acts for another player, has linked addresses of its own, or has a game under way or an
+  invitation cannot be linked (its games are its own identity's).
+* ``UNLINK`` from a linked address unlinks it; from the home, every linked address; ``UNLINK <address>`` from any
+  of the player's addresses unlinks that one. A ``VIA`` naming a kind no longer linked goes back to the default.
+* ``VIA SMS|EMAIL|WHATSAPP``: the player's prompts go to their address of that kind first (``VIA <address>``: to
+  that address of theirs first).
+"""
+
+from __future__ import annotations
+
+import re
+
+from chat.names import display_name
+
+from .. import limits
+from ..addresses import BadAddress, address_kind, parse_address
+from ..channels import Destination, destination, reply_channel, via_first
+from ..context import Services
+from ..games import outbox
+from ..games.players import is_stopped, lang_of, name_of, unfinished_games
+from ..games.result import Outcome, Result
+from ..store.links import Route
+from . import settings
+from .commands import Message
+
+_CODE = re.compile(r"^\d{6}$")
+KIND_WORDS = {"sms": "SMS", "email": "EMAIL", "whatsapp": "WHATSAPP"}  # what VIA takes, as the texts write it
+
+
+def link(svc: Services, m: Message) -> Result:
+    """``LINK <code>`` (from the address being linked) or ``LINK <address>`` (from the player)."""
+    arg = m.said.arg or ""
+    return _take(svc, m, arg) if _CODE.match(arg) else _ask(svc, m, arg)
+
+
+def _refused(svc: Services, m: Message, reason: str, typed: str) -> Result:
+    out = outbox.reply(svc, m.sender, m.message_id, "link_refused", Outcome.LINK_REFUSED, reason=reason,
+                       addr=display_name(typed, reply_channel(m.sender)))
+    return Result(out.outbox_ids, Outcome.LINK_REFUSED)
+
+
+def _free(svc: Services, address: str) -> bool:
+    """Whether ``address`` may be linked to someone: it acts for nobody else, has no linked addresses of its own
+    and no game under way or invitation."""
+    return (svc.links.home(address) == address and not svc.links.route(address).links
+            and not unfinished_games(svc, address))
+
+
+def _ask(svc: Services, m: Message, typed: str) -> Result:
+    """``LINK <address>``: a code to that address, and the player told where it went."""
+    home = m.sender
+    try:
+        other = parse_address(typed, svc.config.get("DEFAULT_REGION", "US")).value
+    except BadAddress:
+        return _refused(svc, m, "bad_address", typed[:40])
+    if other == home or svc.links.home(other) == home:
+        return _refused(svc, m, "yours", other)
+    if not _free(svc, other):
+        return _refused(svc, m, "taken", other)
+    if is_stopped(svc, other):
+        return _refused(svc, m, "stopped", other)
+    now = svc.store.clock.now_ms()
+    if svc.links.count_request(home, limits.day(now / 1000)) > int(settings.get(svc.config, "LINK_CODES_PER_DAY")):
+        return _refused(svc, m, "limit", other)
+    ttl = int(settings.get(svc.config, "LINK_CODE_TTL"))
+    code = svc.links.new_code(home, other, now, ttl)
+    lang, channel = lang_of(svc, home), address_kind(other)
+    sent = outbox.outbound(svc, other, outbox.render("link_code", lang, channel, digits=code, minutes=ttl // 60,
+                                                     who=display_name(name_of(svc, home), channel)),
+                           kind="link_code", home=home)
+    told = outbox.entry(svc, home, "link_sent", addr=display_name(other, reply_channel(home)), minutes=ttl // 60)
+    return outbox.send_reply(svc, home, m.message_id, [sent, told], Outcome.LINK_SENT)
+
+
+def _take(svc: Services, m: Message, code: str) -> Result:
+    """``LINK <code>`` from the address the code was sent to: linked if it is right (and still valid)."""
+    origin = m.came_from
+    if origin == m.sender and unfinished_games(svc, origin):  # it plays as itself: its games are its own
+        return _refused(svc, m, "taken", origin)
+    now = svc.store.clock.now_ms()
+    check = svc.links.take_code(origin, code, now, int(settings.get(svc.config, "LINK_CODE_TRIES")))
+    if check.status not in ("ok", "linked"):
+        lang = lang_of(svc, check.home or m.sender)  # the language the code was sent in
+        rendered = outbox.render("link_failed", lang, reply_channel(m.sender), reason=check.status)
+        return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "link_failed", Outcome.LINK_FAILED)
+    home = check.home
+    svc.links.add_link(home, origin)  # the home's side (the script wrote the address's); again on a retry: once
+    svc.seats.note_home(origin, home)
+    here = outbox.entry(svc, home, "linked", to=Destination.to(origin), here=True,
+                        who=display_name(name_of(svc, home), address_kind(origin)),
+                        kind=KIND_WORDS.get(address_kind(origin), ""))
+    there = destination(svc, home, "linked", lang_of(svc, home))
+    told = None if there.address == origin else outbox.entry(
+        svc, home, "linked", to=there, here=False, addr=display_name(origin, there.channel))
+    return outbox.send_reply(svc, m.sender, m.message_id, [here, told], Outcome.LINKED)
+
+
+def unlink(svc: Services, m: Message) -> Result:
+    """``UNLINK [address]`` (the module docstring)."""
+    home, origin = m.sender, m.came_from
+    links = list(svc.links.route(home).links)
+    if m.said.arg:
+        try:
+            named = parse_address(m.said.arg, svc.config.get("DEFAULT_REGION", "US")).value
+        except BadAddress:
+            named = ""
+        gone = [named] if named in links else [origin] if named == home and origin != home else []
+    else:
+        gone = [origin] if origin != home else links
+    for address in gone:
+        svc.links.unlink(home, address)
+        svc.seats.note_home(address, address)
+    left = svc.links.route(home)
+    if left.via and not any(via_first(left, a) for a in left.linked):
+        svc.links.set_via(home, "")  # what VIA named is no longer the player's: back to the default
+    channel = reply_channel(home)
+    out = outbox.reply(svc, home, m.message_id, "unlinked", Outcome.UNLINKED,
+                       addrs=", ".join(display_name(a, channel) for a in gone))
+    return Result(out.outbox_ids, Outcome.UNLINKED)
+
+
+def via(svc: Services, m: Message) -> Result:
+    """``VIA <kind>`` or ``VIA <address>``: the player's prompts go to their address of that kind (or that address of
+    theirs) first."""
+    home, said = m.sender, m.said.arg or ""
+    if said not in KIND_WORDS:
+        try:
+            said = parse_address(said, svc.config.get("DEFAULT_REGION", "US")).value
+        except BadAddress:
+            pass
+    route = svc.links.route(home)
+    wanted = Route(home, route.links, route.off, route.stopped, said)
+    mine = [a for a in route.linked if via_first(wanted, a)]
+    if mine:
+        svc.links.set_via(home, said)
+    addr = display_name(mine[0], reply_channel(home)) if mine else ""
+    kind = said if said in KIND_WORDS else address_kind(said)
+    outcome = Outcome.VIA if mine else Outcome.LINK_REFUSED
+    out = outbox.reply(svc, home, m.message_id, "via", outcome, addr=addr, kind=KIND_WORDS.get(kind, kind.upper()))
+    return Result(out.outbox_ids, outcome)
