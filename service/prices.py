@@ -119,9 +119,13 @@ def parse(data: Mapping[str, Any]) -> Prices:
 
 @lru_cache(maxsize=8)
 def load(path: str = "") -> Prices:
-    """The table of ``path`` (the packaged ``service/prices.toml`` when empty), read once per process."""
-    with open(path or DEFAULT_FILE, "rb") as f:
-        return parse(tomllib.load(f))
+    """The table of ``path`` (the packaged ``service/prices.toml`` when empty), read once per process; a file that
+    cannot be read, is not TOML or lacks a figure raises :class:`PriceTableError` naming it."""
+    try:
+        with open(path or DEFAULT_FILE, "rb") as f:
+            return parse(tomllib.load(f))
+    except (OSError, tomllib.TOMLDecodeError, PriceTableError) as exc:
+        raise PriceTableError(f"the price table {path or DEFAULT_FILE} (SLOWSPADES_PRICES_FILE): {exc}") from exc
 
 
 def prices(config: Mapping[str, Any]) -> Prices:

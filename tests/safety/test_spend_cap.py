@@ -109,10 +109,16 @@ def test_prices_of_whatsapp_and_email_and_the_country_of_a_number() -> None:
     assert table.entry({"channel": "email", "to": "a@example.org", "body": "x"}) == table.email
 
 
-def test_a_price_file_with_a_bad_figure_is_refused() -> None:
-    with pytest.raises(prices.PriceTableError, match="countries.FR.sms_out"):
-        prices.parse({"default": dict.fromkeys(prices.FIELDS, 0.01), "whatsapp": {"twilio_fee": 0.005},
-                      "email": {"per_message": 0.001}, "countries": {"FR": {"sms_out": "cheap"}}})
+def test_a_price_file_that_does_not_read_is_refused_at_start(tmp_path: Path) -> None:
+    from service.config import load_config
+
+    bad = tmp_path / "prices.toml"
+    bad.write_text(prices.DEFAULT_FILE.read_text(encoding="utf-8").replace(
+        "[countries.FR]\nsms_out = 0.072", '[countries.FR]\nsms_out = "cheap"'), encoding="utf-8")
+    for path, why in ((bad, "countries.FR.sms_out"), (tmp_path / "none.toml", "No such file")):
+        with pytest.raises(prices.PriceTableError, match=why):
+            load_config({"SLOWSPADES_PRICES_FILE": str(path)})
+    assert load_config({}) and prices.load().as_of  # the packaged table reads
 
 
 def test_whatsapp_messages_count_at_their_price_and_one_never_sent_does_not(svc) -> None:  # type: ignore[no-untyped-def]
