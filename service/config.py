@@ -10,6 +10,7 @@ import os
 from typing import Any, Mapping
 
 from .lifecycle.settings import SETTINGS as LIFECYCLE_SETTINGS
+from .prices import prices
 from .store.base import is_cluster
 from .whatsapp import templates
 
@@ -105,8 +106,6 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                  "python:service.gunicorn_conf); a Celery worker or beat: its --loglevel."),
     "LOG_HASH_KEY": ("", "str", "Key of the hash that replaces addresses in the logs (the same in every process "
                                 "of a deployment); empty: derived from the Twilio and Mailgun secrets."),
-    "SMS_PRICE": (0.0079, "float", "What one outgoing SMS costs (the metrics' spend: slowspades_sms_today_spend), "
-                                   "in your provider's currency."),
     "DEALER_SEED": ("", "str", "Tests and demos only: make shuffles reproducible. Empty: secure randomness."),
 }
 
@@ -150,8 +149,10 @@ def load_config(environ: Mapping[str, str] | None = None, overrides: Mapping[str
 
 def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
     """Fill the derived settings (broker URL, mail domain, Celery's own config); a WHATSAPP_TEMPLATES that does not
-    read is refused here, before any message needs it (:class:`service.whatsapp.BadTemplates`)."""
+    read is refused here, before any message needs it (:class:`service.whatsapp.BadTemplates`), and so is a price
+    table (``PRICES_FILE``) that does not (:class:`service.prices.PriceTableError`)."""
     templates(cfg)
+    prices(cfg)
     if not cfg.get("BROKER_URL") and is_cluster(cfg):
         raise ValueError("SLOWSPADES_REDIS_URL names a Redis Cluster, which cannot be Celery's broker: "
                          "set SLOWSPADES_BROKER_URL (amqp://... for RabbitMQ, or a plain redis://)")
