@@ -1,8 +1,10 @@
 """``slowspades players show ADDRESS``: a player's record and games. ``slowspades players export ADDRESS``: everything
-held about a player, as JSON (the right of access, GDPR article 15)."""
+held about a player, as JSON (the right of access, GDPR article 15). ``slowspades players forget ADDRESS`` and
+``players forget-inactive``: a player erased (the right to erasure, article 17; :mod:`service.forget`)."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -12,6 +14,7 @@ from spades.events import from_dict, redact
 from .. import logs
 from ..addresses import address_kind
 from ..context import Services
+from ..forget import InPlay, forget, inactive_players
 from ..games.players import name_of, seat_of
 from ..store import game_owner, player_owner
 from ..store.personal import player_keys
@@ -100,3 +103,48 @@ def player_export(svc: Services, addr: str) -> dict[str, Any]:
     return {"address": addr, "channel": address_kind(addr), "log_pseudonym": logs.pseudonym(addr),
             "record": svc.players.get(addr) or {}, "games": games, "replies_outside_games": replies,
             "stored": player_keys(svc.redis, addr)}
+
+
+@players.command("forget")
+@click.argument("address")
+@json_option
+@redis_option
+def players_forget(address: str, as_json: bool, redis_url: str | None) -> None:
+    """Forget a player (and every address linked to theirs): their keys deleted, their seats renamed "a forgotten
+    player", their address and name replaced in the texts kept. Refused while they have a game in play (exit 1)."""
+    svc = services(redis_url)
+    addr = normalise(svc, address)
+    if svc.players.get(svc.links.home(addr)) is None and not svc.players.games(svc.links.home(addr)):
+        fail(f"no player {addr}", as_json=as_json)
+    try:
+        done = forget(svc, addr)
+    except InPlay as exc:
+        emit({"forgotten": False, "games_in_play": exc.games}, as_json,
+             f"not forgotten: games in play {' '.join(exc.games)} (RESIGN, or wait for the timeout or the expiry)")
+        sys.exit(1)
+    data = {"forgotten": True, "addresses": len(done.addresses), "id": done.forgotten_id, "games": done.games,
+            "keys_deleted": done.keys_deleted, "texts_rewritten": done.texts_rewritten}
+    emit(data, as_json, f"forgotten: {len(done.addresses)} address(es), now {done.forgotten_id} in "
+                        f"{len(done.games)} game(s); {done.keys_deleted} keys deleted, {done.texts_rewritten} texts rewritten")
+
+
+@players.command("forget-inactive")
+@click.option("--days", type=float, default=None, help="Inactive for this many days (default: SLOWSPADES_FORGET_INACTIVE_DAYS).")
+@click.option("--dry-run", is_flag=True, help="List them, forget nobody.")
+@json_option
+@redis_option
+def players_forget_inactive(days: float | None, dry_run: bool, as_json: bool, redis_url: str | None) -> None:
+    """Forget every player with no game in play and nothing done for the retention time (run it daily, e.g. from
+    cron; nothing when the retention is 0)."""
+    svc = services(redis_url)
+    days = float(svc.config.get("FORGET_INACTIVE_DAYS") or 0) if days is None else days
+    found = inactive_players(svc, days, svc.store.clock.now_ms()) if days > 0 else []
+    forgotten = 0
+    for home in [] if dry_run else found:
+        try:
+            forget(svc, home)
+            forgotten += 1
+        except InPlay:  # a game began since it was listed
+            continue
+    emit({"days": days, "inactive": len(found), "forgotten": forgotten}, as_json,
+         f"{len(found)} player(s) inactive for {days:g} days; {forgotten} forgotten")
