@@ -10,8 +10,10 @@ gunicorn: what is left is the project's own work on a move and its Redis round t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import pstats
+import shutil
 import sys
 import tempfile
 import threading
@@ -80,6 +82,68 @@ def redis_cpu(url: str) -> float:
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
+class MetricsOff:
+    """While inside: every update of a prometheus_client metric (``labels``, ``inc``, ``observe``, ``set``) does
+    nothing, as if the service counted no metrics."""
+
+    def __enter__(self) -> None:
+        from prometheus_client import metrics
+
+        self.saved = [(cls, name, cls.__dict__[name]) for cls in (metrics.MetricWrapperBase, metrics.Counter,
+                                                                    metrics.Gauge, metrics.Histogram)
+                      for name in ("labels", "inc", "observe", "set", "dec") if name in cls.__dict__]
+        for cls, name, _f in self.saved:
+            setattr(cls, name, (lambda self, *a, **k: self) if name == "labels" else (lambda *a, **k: None))
+
+    def __exit__(self, *exc: object) -> None:
+        for cls, name, f in self.saved:
+            setattr(cls, name, f)
+
+
+def metrics_pair(moves: int, rounds: int) -> None:
+    """Issue 26's "the metrics cost at most 5 %": the CPU of a move (this process and Redis) with the metrics counted
+    and without, in alternating slices; the metrics in multiprocess mode (a ``PROMETHEUS_MULTIPROC_DIR``), as the
+    deployed processes count them."""
+    import os
+
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # read when prometheus_client is imported: start again with it
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = os.environ["BENCH_OWN_METRICS_DIR"] = tempfile.mkdtemp()
+        os.execv(sys.executable, [sys.executable, *sys.argv])
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, url = start_redis(tmp)
+        try:
+            app = local_app(url, tmp, "profile")
+            svc = app.extensions["slowspades"]
+            spent = {"on": 0.0, "off": 0.0}
+            games = iter(range(1, 1_000_000))
+            for round_ in range(rounds + 1):  # the first round warms the caches up and is not counted
+                for mode in ("on", "off") if round_ % 2 else ("off", "on"):
+                    redis0 = redis_cpu(url)
+                    done = 0
+                    with (MetricsOff() if mode == "off" else contextlib.nullcontext()):
+                        while done < moves:
+                            game = next(games)
+                            gid, players = two_phone_game(app, svc, f"+1555777{game:04d}", f"+1555888{game:04d}")
+                            while done < moves and svc.games.load(gid).phase != "over":
+                                seat, text = next_text(svc, gid, ("", ""))
+                                t0 = time.process_time()
+                                players[seat].handle(players[seat].post(text))
+                                spent[mode] += time.process_time() - t0
+                                done += 1
+                    spent[mode] += redis_cpu(url) - redis0
+                if round_ == 0:
+                    spent = {"on": 0.0, "off": 0.0}
+            per = {mode: secs / (moves * rounds) * 1000 for mode, secs in spent.items()}
+            print(f"{rounds} x {moves} moves each way; CPU per move (webhook + worker + Redis): metrics counted "
+                  f"{per['on']:.3f} ms, metrics off {per['off']:.3f} ms: the metrics cost "
+                  f"{(per['on'] - per['off']) / per['off'] * 100:+.1f} %")
+        finally:
+            proc.terminate()
+            proc.wait()
+            if os.environ.get("BENCH_OWN_METRICS_DIR"):
+                shutil.rmtree(os.environ["BENCH_OWN_METRICS_DIR"], ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--moves", type=int, default=300)
@@ -90,7 +154,13 @@ def main() -> None:
     ap.add_argument("--plain", action="store_true",
                     help="no profiler: the CPU a move costs this process and the Redis server, as they run")
     ap.add_argument("--only", default="", help="list only the functions whose file path contains this")
+    ap.add_argument("--metrics-pair", type=int, default=0, metavar="ROUNDS",
+                    help="no profiler: ROUNDS alternating slices of --moves moves with the metrics counted and with "
+                         "them off (prometheus_client's updates made no-ops), in multiprocess mode as deployed")
     args = ap.parse_args()
+    if args.metrics_pair:
+        metrics_pair(args.moves, args.metrics_pair)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_redis(tmp)
         try:

@@ -46,9 +46,13 @@ Any other message
     Game situations (rendered by the functions above): dn_offer, draw, exchange, bid, play,
     waiting, hand_over, game_over, error.
 
-``Rendered(text, subject=None, html=None, replies=())``: ``text`` is the SMS (one line, GSM-7
-only, Greek in GSM capitals) or the email's plain text; ``.segments`` its SMS cost;
-``replies`` the literal replies the message offers. Other helpers: ``chat.gsm`` (``is_gsm7``,
+Channels: ``sms``, ``whatsapp`` (the SMS templates in full Unicode: no GSM-7 folding, Greek in lower case
+with accents, one message per reply up to Twilio's 1,600 characters) and ``email``.
+
+``Rendered(text, subject=None, html=None, replies=(), channel="sms")``: ``text`` is the SMS (one line, GSM-7
+only, Greek in GSM capitals), the WhatsApp text (one line, as the catalogue writes it) or the email's plain
+text; ``.segments`` its SMS cost; ``.parts`` the provider messages it goes out as (one, but for a WhatsApp
+text past 1,600 characters); ``replies`` the literal replies the message offers. Other helpers: ``chat.gsm`` (``is_gsm7``,
 ``segments``, ``to_gsm7``), ``chat.names`` (``display_name``: a chosen name, or ``+30..5678`` /
 ``dave@..`` for an address in an SMS; ``check_name``), ``chat.languages`` (``language_for_address``,
 ``language_for_phone``, ``normalize_language``, ``LANGUAGES``), ``chat.simulate.play_game``

@@ -64,10 +64,11 @@ def language_for_phone(number: str) -> str:
 
 
 def language_for_address(address: str) -> str:
-    """The default language of a player's address: from the country of a phone number, English for email."""
+    """The default language of a player's address: from the country of a phone number (by SMS or WhatsApp,
+    ``whatsapp:+30...``), English for email."""
     if "@" in address:
         return DEFAULT_LANGUAGE
-    return language_for_phone(address)
+    return language_for_phone(address.removeprefix("whatsapp:"))
 
 
 def supported(lang: str | None) -> str:

@@ -19,7 +19,7 @@ from spades.game import PlayerView
 from .gsm import to_gsm7
 from .names import display_name
 from .parse import Intent
-from .render import Rendered, finish_sms, gettext, render
+from .render import TEXT_CHANNELS, Rendered, finish_text, gettext, render
 
 _RANK = {14: "A", 13: "K", 12: "Q", 11: "J"}
 
@@ -230,8 +230,8 @@ def prompt(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str,
     name = situation(view)
     ctx = context(view, events, opponent_name, game_label, channel)
     replies = replies_for(view, lang) if view.my_turn else ()
-    if channel == "sms":  # as the SMS writes them (Greek in GSM capitals)
-        replies = tuple(finish_sms(r, lang) for r in replies)
+    if channel in TEXT_CHANNELS:  # as the text writes them (an SMS: Greek in GSM capitals)
+        replies = tuple(finish_text(r, lang, channel) for r in replies)
     return render(name, lang, channel, replies=replies, level=level, **ctx)
 
 
@@ -297,6 +297,6 @@ def explain_error(error: RuleError | CardSyntaxError | Intent, view: PlayerView 
                                                            and not view.my_turn)
     ctx["show_hand"] = bool(ctx["play"] and ctx["play"]["mode"] != "list") or (ctx["phase"] in ("exchange", "bid"))
     replies = replies_for(view, lang) if view is not None and view.my_turn else ()
-    if channel == "sms":
-        replies = tuple(finish_sms(r, lang) for r in replies)
+    if channel in TEXT_CHANNELS:
+        replies = tuple(finish_text(r, lang, channel) for r in replies)
     return render("error", lang, channel, replies=replies, **ctx)

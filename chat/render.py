@@ -1,7 +1,7 @@
-"""Rendering: the Jinja2 environment over ``templates/``, gettext catalogues (Babel), and the SMS finishing pass.
+"""Rendering: the Jinja2 environment over ``templates/``, gettext catalogues (Babel), and the finishing passes.
 
 ``render(name, lang, channel, **context)`` renders ``templates/sms/<name>.txt.j2``
-(channel ``sms``) or ``templates/email/<name>.txt.j2`` plus ``<name>.html.j2``
+(channels ``sms`` and ``whatsapp``) or ``templates/email/<name>.txt.j2`` plus ``<name>.html.j2``
 (channel ``email``; the text template's first line is the subject). Templates
 translate with ``_()`` (gettext, new style: ``_("%(name)s led %(card)s.", name=..., card=...)``)
 against ``chat/locale/<lang>/LC_MESSAGES/messages.mo``.
@@ -10,6 +10,10 @@ An SMS is one line: whitespace collapses to single spaces; Greek is written in
 GSM-7 capitals (:func:`chat.gsm.greek_caps`); then :func:`chat.gsm.to_gsm7`
 guarantees the text never leaves GSM-7 (a player's name in another script
 becomes ``?``).
+
+A WhatsApp message is the same line in full Unicode (:func:`finish_whatsapp`): no GSM-7 folding, Greek in its
+own lower case with its accents. It is one message however long, up to Twilio's body limit
+(:data:`WHATSAPP_BODY_MAX`); :func:`whatsapp_parts` splits a longer one at spaces (:attr:`Rendered.parts`).
 
 Catalogues: extract with ``pybabel extract -F chat/babel.cfg -o chat/locale/messages.pot .``,
 update with ``pybabel update -i chat/locale/messages.pot -d chat/locale``, compile with
@@ -42,25 +46,38 @@ ROOT = Path(__file__).resolve().parent.parent
 _PACKAGED = Path(__file__).resolve().parent / "templates"
 TEMPLATES_DIR = _PACKAGED if _PACKAGED.is_dir() else ROOT / "templates"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-CHANNELS = ("sms", "email")
+SMS, WHATSAPP, EMAIL = "sms", "whatsapp", "email"
+CHANNELS = (SMS, WHATSAPP, EMAIL)
+#: Channels written with the SMS templates (``templates/sms/``), one line each
+TEXT_CHANNELS = (SMS, WHATSAPP)
+#: The longest body Twilio takes in one message (characters); WhatsApp gets one message per reply up to it
+WHATSAPP_BODY_MAX = 1600
 _URL = re.compile(r"(https?://[^\s]+|[^\s@(]+@[^\s@]+\.[a-z]+)")  # links and email addresses keep their case
 
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """One outbound message. ``text``: the SMS, or the email's plain text body; ``subject`` and
-    ``html`` for email only. ``replies``: the replies the message offers (literal texts a player
-    may send, each parsing to one legal command); empty when it offers none."""
+    """One outbound message. ``text``: the SMS or WhatsApp text, or the email's plain text body; ``subject``
+    and ``html`` for email only. ``replies``: the replies the message offers (literal texts a player
+    may send, each parsing to one legal command); empty when it offers none. ``channel``: what it was
+    rendered for."""
 
     text: str
     subject: str | None = None
     html: str | None = None
     replies: tuple[str, ...] = ()
+    channel: str = SMS
 
     @property
     def segments(self) -> int:
         """SMS segments this text costs (see :func:`chat.gsm.segments`)."""
         return segments(self.text)
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The provider messages this text goes out as: one, but for a WhatsApp text beyond Twilio's body limit
+        (:func:`whatsapp_parts`). An SMS is one message however many segments (the carrier joins them)."""
+        return whatsapp_parts(self.text) if self.channel == WHATSAPP else (self.text,)
 
 
 def _po_path(lang: str) -> Path:
@@ -170,9 +187,36 @@ def unforget(context: Mapping[str, Any], lang: str) -> dict[str, Any]:
     return out
 
 
+def finish_whatsapp(text: str) -> str:
+    """The WhatsApp finishing pass: one line, as the catalogue writes it (full Unicode, Greek in lower case with
+    its accents; nothing folded to GSM-7)."""
+    return _one_line(text)
+
+
+def finish_text(text: str, lang: str, channel: str) -> str:
+    """The finishing pass of ``channel`` (``sms``: :func:`finish_sms`; ``whatsapp``: :func:`finish_whatsapp`)."""
+    return finish_whatsapp(text) if channel == WHATSAPP else finish_sms(text, lang)
+
+
+def whatsapp_parts(text: str, limit: int = WHATSAPP_BODY_MAX) -> tuple[str, ...]:
+    """``text`` as messages of at most ``limit`` characters: itself when it fits, else cut at the last space
+    before each limit (a word longer than the limit is cut where it must be)."""
+    parts: list[str] = []
+    rest = text
+    while len(rest) > limit:
+        cut = rest.rfind(" ", 0, limit + 1)
+        if cut <= 0:
+            cut = limit
+        parts.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    if rest or not parts:
+        parts.append(rest)
+    return tuple(parts)
+
+
 def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), family: str = "",
            **context: Any) -> Rendered:
-    """Render situation ``name`` in ``lang`` for ``channel`` (``"sms"`` or ``"email"``).
+    """Render situation ``name`` in ``lang`` for ``channel`` (``"sms"``, ``"whatsapp"`` or ``"email"``).
 
     ``context`` holds the template's variables (see each template's header comment);
     ``replies`` is carried through to :attr:`Rendered.replies`. ``family`` names a folder of
@@ -182,12 +226,12 @@ def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), fa
     """
     lang = supported(lang)
     if channel not in CHANNELS:
-        raise ValueError(f"unknown channel {channel!r}: sms or email")
+        raise ValueError(f"unknown channel {channel!r}: {', '.join(CHANNELS)}")
     ctx = {"channel": channel, **unforget(context, lang)}
     root = f"{family}/" if family else ""
     text = environment(lang, sms=True).get_template(f"{root}sms/{name}.txt.j2").render(ctx)
-    if channel == "sms":
-        return Rendered(finish_sms(text, lang), replies=tuple(replies))
+    if channel in TEXT_CHANNELS:
+        return Rendered(finish_text(text, lang, channel), replies=tuple(replies), channel=channel)
     env = environment(lang)
     # the email says what the SMS says (same sentences, not shouted in capitals), laid out for email
     ctx["message"] = _one_line(text)
@@ -196,7 +240,8 @@ def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), fa
     ctx["body"] = rest.strip("\n")
     ctx["subject"] = " ".join(subject.split())
     html = env.get_template(f"{root}email/{name}.html.j2").render(ctx)
-    return Rendered(rest.strip("\n") + "\n", subject=" ".join(subject.split()), html=html, replies=tuple(replies))
+    return Rendered(rest.strip("\n") + "\n", subject=" ".join(subject.split()), html=html, replies=tuple(replies),
+                    channel=channel)
 
 
 if __name__ == "__main__":  # python -m chat.render compile

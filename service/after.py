@@ -20,7 +20,7 @@ from typing import Callable
 
 from . import inbound, logs, metrics
 from .context import Services
-from .delivery import UNSENDABLE, all_local, deliver_local_many
+from .delivery import UNSENDABLE, WINDOW_CLOSED, all_local, deliver_local_many
 from .games import presence
 from .games.result import BotTurn
 from .lifecycle import bot, hooks, invitations, reminders, routing, settings, timeouts
@@ -71,11 +71,14 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
     after = result.after
     claimed = list(after.claimed) if after else []  # a move's messages, born claimed for this handling
     unsendable = list(after.unsendable) if after else []
-    mine = {e["id"] for e in claimed} | set(unsendable)
+    closed = [e["id"] for e in claimed if e.get("window") == "closed"]  # WhatsApp that cannot go (service.channels)
+    claimed = [e for e in claimed if e.get("window") != "closed"]
+    mine = {e["id"] for e in claimed} | set(unsendable) | set(closed)
     rest = [oid for oid in result.outbox_ids if oid not in mine]
     tail = svc.store.pipeline()  # the last writes, in one round trip: queued below, executed here
     if local:
-        svc.store.settle_local_many(claimed, [(oid, UNSENDABLE) for oid in unsendable], tail=tail, token=attempt)
+        svc.store.settle_local_many(claimed, [(oid, UNSENDABLE) for oid in unsendable]
+                                    + [(oid, WINDOW_CLOSED) for oid in closed], tail=tail, token=attempt)
         if rest:  # any others (replies; a retry's): claimed and checked against STOP first
             deliver_local_many(svc, rest, after.told if after else (), tail=tail, by=attempt)
     else:
@@ -94,6 +97,8 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
     logs.handled(message_id, sender, result.game_id, str(result.outcome))
     if local:
         metrics.settled_local(claimed, len(unsendable))
+        if closed:
+            metrics.settled_local([], len(closed), "window_closed")
         logs.settled(claimed)
     return str(result.outcome)
 

@@ -11,19 +11,30 @@ A player is their *home* address (the seats of their games); addresses linked to
 2. otherwise the candidates are the home and its linked addresses, what ``VIA`` named first (an address of theirs,
    or those of a kind), then in link order (the home first), without the addresses that sent STOP;
 3. each step of :data:`STEPS` may drop candidates or turn one into a template (see there);
-4. the first candidate left is the destination; if none is left, the home address as before linking.
+4. the first candidate left is the destination; if none is left, the home address as before linking (with
+   ``held``: why a step dropped it, e.g. a WhatsApp home outside its window with no template: then the message
+   cannot go, and the delivery does not try).
 """
 
 from __future__ import annotations
 
+import logging
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
+from . import logs
 from .addresses import EMAIL, SMS, WHATSAPP, address_kind
 from .context import Services
 from .store.links import Route
+from .store.window import window_open
+from .whatsapp import template_sid
+
+log = logging.getLogger(__name__)
+
+#: :attr:`Destination.held` of a WhatsApp home outside its window, with no template and nothing else to take it
+WINDOW_CLOSED = "window_closed"
 
 
 @dataclass(frozen=True)
@@ -42,6 +53,7 @@ class Destination:
     address: str
     channel: str
     template: Template | None = None
+    held: str = ""  # the home, as the last resort, when a step dropped it: why (WINDOW_CLOSED); "" otherwise
 
     @classmethod
     def to(cls, address: str) -> "Destination":
@@ -58,6 +70,7 @@ class Ask:
     lang: str
     now: int | None = None  # ms of the service clock; read on first use (:meth:`now_ms`) when the caller had none
     route: Route = field(default_factory=lambda: Route(""))
+    held: str = ""  # why a step dropped the home (the last resort's Destination.held)
 
     def now_ms(self) -> int:
         if self.now is None:
@@ -68,11 +81,38 @@ class Ask:
 #: A step takes the candidates in order and gives back those left (it may replace one with a templated one).
 Step = Callable[[Ask, list[Destination]], list[Destination]]
 
+
+def whatsapp_step(ask: Ask, found: list[Destination]) -> list[Destination]:
+    """A WhatsApp candidate: kept (free text) inside its 24-hour window (:mod:`service.store.window`); outside it,
+    turned into the template configured for the message's kind and language (``ask.kind``: ``turn``, ``reminder``,
+    ``invite`` have templates, :mod:`service.whatsapp`; any other kind none), else dropped, and the operator's log
+    says so (the address as its keyed hash). A template is never used inside the window."""
+    out: list[Destination] = []
+    for d in found:
+        if d.channel == WHATSAPP:
+            if ask.now is None:  # the clock read with the window: one round trip
+                last, ask.now = ask.svc.store.last_inbound_and_now(d.address)
+            else:
+                last = ask.svc.store.last_inbound_ms(d.address)
+        if d.channel != WHATSAPP or window_open(last, ask.now_ms()):
+            out.append(d)
+            continue
+        sid = template_sid(ask.svc.config, ask.kind, ask.lang)
+        if sid:
+            out.append(Destination(d.address, WHATSAPP, Template(sid)))
+            continue
+        log.warning("whatsapp window closed and no template for %s/%s: the next linked channel", ask.kind or "-",
+                    ask.lang, extra={"player": logs.pseudonym(d.address), "channel": WHATSAPP, "code": WINDOW_CLOSED})
+        if d.address == ask.home:
+            ask.held = WINDOW_CLOSED
+    return out
+
+
 #: The steps, in order, after the candidates are ordered (``VIA`` first, then link order) and stopped ones dropped.
 #: - receipts: drop the addresses the providers' receipts say are unreachable (``service.store.reach``);
 #: - whatsapp: a WhatsApp candidate outside its 24-hour window goes as the template configured for (kind, lang),
 #:   else it is dropped (the next candidate takes it) and the operator's log says so, without the address.
-STEPS: list[Step] = []
+STEPS: list[Step] = [whatsapp_step]
 
 KINDS = (SMS, EMAIL, WHATSAPP)  # what VIA may name besides one address
 
@@ -137,4 +177,4 @@ def destination(svc: Services, home: str, kind: str, lang: str, now_ms: int | No
         if not found:
             break
         found = step(ask, found)
-    return found[0] if found else Destination.to(home)
+    return found[0] if found else Destination(home, address_kind(home), held=ask.held)

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from .lifecycle.settings import SETTINGS as LIFECYCLE_SETTINGS
 from .store.base import is_cluster
+from .whatsapp import templates
 
 # name -> (default, kind, description). The README's table is written from this.
 SETTINGS: dict[str, tuple[Any, str, str]] = {
@@ -31,6 +32,14 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "TWILIO_WEBHOOK_SHARED_KEY": ("", "str", "Secret of a Twilio webhook SharedKey, if a Webhook Rule signs with one "
                                              "(requests carrying X-Twilio-Webhooks-Signature-Settings)."),
     "TWILIO_FROM": ("", "str", "The Twilio number (E.164) that sends SMS; or a Messaging Service SID (MGxxx)."),
+    "TWILIO_WHATSAPP_FROM": ("", "str", "The WhatsApp sender registered with Twilio (E.164, with or without "
+                                        "'whatsapp:'), or a Messaging Service SID (MGxxx) holding it; empty: WhatsApp "
+                                        "messages go to the local outbox (docs/twilio.md#whatsapp)."),
+    "WHATSAPP_TEMPLATES": ("", "str", "Approved WhatsApp Content templates for messages outside a player's 24-hour "
+                                      "window: kind.lang=ContentSid, comma separated (kinds: turn, reminder, invite; "
+                                      "e.g. turn.en=HX...,reminder.el=HX...); each gets {{1}}, the message itself. "
+                                      "None for a kind and language: the player's other linked channel "
+                                      "(docs/twilio.md#templates)."),
     "SMTP_HOST": ("", "str", "SMTP server for outgoing email. Empty: emails go to the local outbox."),
     "SMTP_PORT": (587, "int", "SMTP port."),
     "SMTP_USER": ("", "str", "SMTP user name (empty: no login)."),
@@ -138,7 +147,9 @@ def load_config(environ: Mapping[str, str] | None = None, overrides: Mapping[str
 
 
 def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
-    """Fill the derived settings (broker URL, mail domain, Celery's own config)."""
+    """Fill the derived settings (broker URL, mail domain, Celery's own config); a WHATSAPP_TEMPLATES that does not
+    read is refused here, before any message needs it (:class:`service.whatsapp.BadTemplates`)."""
+    templates(cfg)
     if not cfg.get("BROKER_URL") and is_cluster(cfg):
         raise ValueError("SLOWSPADES_REDIS_URL names a Redis Cluster, which cannot be Celery's broker: "
                          "set SLOWSPADES_BROKER_URL (amqp://... for RabbitMQ, or a plain redis://)")

@@ -1,4 +1,4 @@
-"""Senders of outbound messages: Twilio (SMS), SMTP (email), and the local outbox in Redis.
+"""Senders of outbound messages: Twilio (SMS and WhatsApp), SMTP (email), and the local outbox in Redis.
 
 :func:`deliver` claims an outbox entry before sending (a sent entry is never sent
 again), sends it with the sender its channel is configured for, and records
@@ -18,13 +18,18 @@ from urllib.parse import quote
 from twilio.base.exceptions import TwilioException, TwilioRestException
 from twilio.rest import Client as TwilioClient
 
+from chat.render import whatsapp_parts
+
 from . import limits, logs, metrics
-from .addresses import EMAIL, SMS
+from .addresses import EMAIL, SMS, WHATSAPP, WHATSAPP_PREFIX
 from .context import Services
 from .lifecycle.optout import FINAL, may_send
 from .store import Batch, keys, new_claim_token, split_outbox_id
 
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
+#: the error of a WhatsApp entry outside the player's 24-hour window with no template and no other channel
+#: (service.channels): Twilio would refuse it (63016)
+WINDOW_CLOSED = "not sent: outside the WhatsApp 24-hour window, with no template for it and no other channel"
 
 
 class SendError(Exception):
@@ -64,7 +69,13 @@ class LocalSender:
 
 
 class TwilioSender:
-    """SMS through Twilio's Messages API, with a status callback naming the outbox entry."""
+    """SMS and WhatsApp through Twilio's Messages API, with a status callback naming the outbox entry.
+
+    A WhatsApp entry goes from ``whatsapp:`` + ``TWILIO_WHATSAPP_FROM`` (or its Messaging Service); one carrying
+    ``content_sid`` (a template, outside the player's 24-hour window: :mod:`service.channels`) is sent as that
+    Content template with its ``content_variables`` and no body. A WhatsApp body past Twilio's 1,600 characters
+    (:attr:`chat.render.Rendered.parts`) goes as several messages, in order; if one after the first fails, the
+    entry fails for good (the rest is not sent again, so nothing goes twice)."""
 
     name = "twilio"
 
@@ -75,13 +86,26 @@ class TwilioSender:
                                    http_client=cfg.get("TWILIO_HTTP_CLIENT"))
 
     def send(self, entry: dict[str, Any]) -> str:
-        sender = self.cfg["TWILIO_FROM"]
-        kwargs: dict[str, Any] = {"to": entry["to"], "body": entry["body"],
-                                  "status_callback": status_callback_url(self.cfg, entry["id"])}
+        whatsapp = entry.get("channel") == WHATSAPP
+        sender = whatsapp_sender(self.cfg) if whatsapp else self.cfg["TWILIO_FROM"]
+        kwargs: dict[str, Any] = {"to": entry["to"], "status_callback": status_callback_url(self.cfg, entry["id"])}
         if sender.startswith("MG"):
             kwargs["messaging_service_sid"] = sender
         else:
             kwargs["from_"] = sender
+        if whatsapp and entry.get("content_sid"):
+            return self._create(dict(kwargs, content_sid=entry["content_sid"],
+                                     content_variables=entry.get("content_variables") or "{}"))
+        parts = whatsapp_parts(entry["body"]) if whatsapp else (entry["body"],)
+        sid = self._create(dict(kwargs, body=parts[0]))
+        for part in parts[1:]:
+            try:
+                self._create(dict(kwargs, body=part))
+            except SendError as exc:  # the first part went: no retry may send it again
+                raise PermanentSendError(f"part of a long WhatsApp message not sent: {exc}", exc.code) from exc
+        return sid
+
+    def _create(self, kwargs: dict[str, Any]) -> str:
         try:
             msg = self.client.messages.create(**kwargs)
         except TwilioRestException as exc:
@@ -91,6 +115,14 @@ class TwilioSender:
         except (TwilioException, OSError) as exc:  # connection errors, timeouts
             raise TransientSendError(f"twilio: {exc}") from exc
         return str(msg.sid)
+
+
+def whatsapp_sender(cfg: dict[str, Any]) -> str:
+    """``TWILIO_WHATSAPP_FROM`` as Twilio's ``From`` takes it: ``whatsapp:+<number>``, or a Messaging Service SID."""
+    sender = str(cfg.get("TWILIO_WHATSAPP_FROM") or "").strip()
+    if sender.startswith("MG"):
+        return sender
+    return WHATSAPP_PREFIX + sender.removeprefix(WHATSAPP_PREFIX)
 
 
 def status_callback_url(cfg: dict[str, Any], outbox_id: str) -> str:
@@ -156,7 +188,9 @@ def sender_for(svc: Services, channel: str) -> Sender:
         return cache[channel]
     sender: Sender = LocalSender(svc)
     if cfg.get("DELIVERY", "auto") != "local":
-        if channel == SMS and cfg.get("TWILIO_ACCOUNT_SID") and cfg.get("TWILIO_AUTH_TOKEN") and cfg.get("TWILIO_FROM"):
+        twilio = bool(cfg.get("TWILIO_ACCOUNT_SID") and cfg.get("TWILIO_AUTH_TOKEN"))
+        if twilio and ((channel == SMS and cfg.get("TWILIO_FROM"))
+                       or (channel == WHATSAPP and cfg.get("TWILIO_WHATSAPP_FROM"))):
             sender = TwilioSender(svc)
         elif channel == EMAIL and cfg.get("SMTP_HOST"):
             sender = SmtpSender(svc)
@@ -166,7 +200,7 @@ def sender_for(svc: Services, channel: str) -> Sender:
 
 def all_local(svc: Services) -> bool:
     """True when every channel goes to the local outbox (then the worker delivers inline, no extra task)."""
-    return all(isinstance(sender_for(svc, channel), LocalSender) for channel in (SMS, EMAIL))
+    return all(isinstance(sender_for(svc, channel), LocalSender) for channel in (SMS, WHATSAPP, EMAIL))
 
 
 def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
@@ -181,6 +215,10 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         metrics.outbox(channel, "failed", "unsendable")
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", "unsendable")
         return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE, token=token)
+    if entry.get("window") == "closed":
+        metrics.outbox(channel, "failed", "window_closed")
+        logs.outbox_entry(outbox_id, entry["to"], channel, "failed", "window_closed")
+        return svc.store.set_status(outbox_id, "failed", error=WINDOW_CLOSED, token=token)
     held = limits.split_sms(svc, [entry])[1] if channel == SMS else []
     if held:  # past the day's SMS cap, or a stranger's number of a country not allowed
         metrics.outbox(channel, "failed", limits.held_code(held[0][1]))
@@ -250,6 +288,8 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
         for e in entries:
             if keys.is_bot(e["to"]) or (e["to"] in stopped and e.get("kind") != FINAL):  # STOP: nothing but its confirmation
                 refused.append((e["id"], UNSENDABLE))
+            elif e.get("window") == "closed":
+                refused.append((e["id"], WINDOW_CLOSED))
             else:
                 sent.append(e)
         svc.store.settle_local_many(sent, refused, tail=tail, token=by)

@@ -289,7 +289,10 @@ def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None 
 
 
 def held_code(why: str) -> str:
-    """The metrics' code of an entry held back: ``sms_cap``, ``country``, or ``unsendable`` (STOP, the computer)."""
+    """The metrics' code of an entry held back: ``sms_cap``, ``country``, ``window_closed`` (WhatsApp, no template
+    and no other channel: ``service.delivery.WINDOW_CLOSED``), or ``unsendable`` (STOP, the computer)."""
+    if why.startswith("not sent: outside the WhatsApp"):
+        return "window_closed"
     return {CAPPED_ERROR: "sms_cap", COUNTRY_ERROR: "country"}.get(why, "unsendable")
 
 

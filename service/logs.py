@@ -32,9 +32,10 @@ from .store import split_outbox_id
 
 log = logging.getLogger("slowspades")  # the service's own lines (their logger's name)
 
-#: what is an address in a log line: an E.164 number (``+`` and 7 to 15 digits) or an email address, either
-#: possibly URL-encoded (a query string in an access log line)
-ADDRESS = re.compile(r"(?:\+|%2[bB])\d{7,15}\b|[\w.!#$&'*+/=?^`{|}~-]+(?:@|%40)(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}\b")
+#: what is an address in a log line: an E.164 number (``+`` and 7 to 15 digits; a WhatsApp address with its
+#: ``whatsapp:``, hashed whole as the ``player`` field is) or an email address, either possibly URL-encoded (a query
+#: string in an access log line)
+ADDRESS = re.compile(r"(?:whatsapp(?::|%3[aA]))?(?:\+|%2[bB])\d{7,15}\b|[\w.!#$&'*+/=?^`{|}~-]+(?:@|%40)(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}\b")
 #: the fields of a record a line carries when it has them (``extra=`` of a logging call: ``message_id``, as a
 #: record has a ``message`` of its own) and their names in the line
 FIELDS = {"game": "game", "message_id": "message", "outbox": "outbox", "player": "player", "channel": "channel",

@@ -18,11 +18,12 @@ from chat.render import Rendered
 from chat.render import render as chat_render
 
 from ..addresses import EMAIL, address_kind, page_url, reply_address
-from ..channels import Destination, destination, reply_to
+from ..channels import WINDOW_CLOSED, Destination, destination, reply_to
 from ..context import Services
 from ..conversation_port import named
 from ..store import game_owner, keys, player_owner
 from ..store.links import Route
+from ..whatsapp import variables as template_variables
 from .players import lang_of, seat_of
 from .result import Outcome, Result
 
@@ -35,17 +36,29 @@ def recipient(entry: dict[str, Any]) -> str:
 def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | None = None,
              seat: int | None = None, meta: dict[str, str] | None = None,
              meta_updates: dict[str, str] | None = None, kind: str = "", about: str | None = None,
-             home: str | None = None) -> dict[str, Any]:
-    """An outbox entry for ``address`` (SMS or email); email entries carry threading headers (the first
+             home: str | None = None, to: Destination | None = None) -> dict[str, Any]:
+    """An outbox entry for ``address`` (SMS, WhatsApp or email); email entries carry threading headers (the first
     message of a game to a seat starts its thread: ``thr<seat>`` is set in ``meta_updates``) and the link of
     the player's page of the game (issue 14, "Beyond"): of ``game_id``, or of ``about`` for a reply about a
     game that is written in the player's own outbox (``SCORE``, ``WEB``, an error). ``home``: the player, when
-    ``address`` is another of their addresses (linked: :mod:`service.channels`)."""
+    ``address`` is another of their addresses (linked: :mod:`service.channels`).
+
+    ``to``: the destination :func:`service.channels.destination` chose for it, when the caller asked: a WhatsApp
+    address outside its 24-hour window goes as the approved template it names (the entry's ``content_sid`` and
+    ``content_variables``, :func:`service.whatsapp.variables`; its ``body`` the message as free text would have
+    said it); a WhatsApp home the window step dropped with nothing else to take the message (``held``) is marked
+    ``window: closed``, and the delivery does not hand it to Twilio, which would refuse it."""
     channel = address_kind(address)
     entry: dict[str, Any] = {"channel": channel, "to": address, "body": rendered.text, "kind": kind}
     if home and home != address:
         entry["home"] = home
     home = home or address
+    if to is not None and to.address == address:
+        if to.template is not None:
+            entry["content_sid"] = to.template.sid
+            entry["content_variables"] = template_variables(rendered.text)
+        elif to.held == WINDOW_CLOSED:
+            entry["window"] = "closed"
     if game_id:
         entry["game"] = game_id
     if channel == EMAIL:
@@ -118,7 +131,7 @@ def entry(svc: Services, address: str, name: str, *, game_id: str | None = None,
     if not even_if_stopped and (route.stopped if to.address == address else to.address in route.off):
         return None
     return outbound(svc, to.address, rendered, game_id=game_id, seat=seat, meta=meta, meta_updates=meta_updates,
-                    kind=name, home=address)
+                    kind=name, home=address, to=to)
 
 
 def send_reply(svc: Services, address: str, message_id: str, entries: list[dict[str, Any] | None],

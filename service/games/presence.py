@@ -98,7 +98,7 @@ def back_from_page(svc: Services, item: Item, now_ms: int) -> tuple[int | None, 
     resolve_labels(svc, [me], game_id)
     news = [d for d in (redact(e, seat) for e in stored_since(svc, game_id, since, game.version)) if d is not None]
     shown = view(game, seat)
-    to = destination(svc, address, "update", me.lang, now_ms, life=me.life)
+    to = destination(svc, address, "turn" if shown.my_turn else "update", me.lang, now_ms, life=me.life)
     channel = to.channel
     rendered = (port.turn_message(shown, me.lang, channel, news, opp.name, me.labels[game_id])
                 or port.resend(shown, me.lang, channel, opp.name, me.labels[game_id]))

@@ -109,7 +109,9 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         if seat != actor and seat in movers_before and shown.my_turn and address not in summarised:
             continue  # still owes the move they were prompted for (RULES D11): the news waits
         lang = me.lang
-        to = destination(svc, address, "update", lang, life=me.life)  # the home, a linked address, or where they wrote from
+        # the home, a linked address, or where they wrote from; a prompt ("turn") may go as a WhatsApp template
+        to = destination(svc, address, "turn" if shown.my_turn and shown.phase != "over" else "update", lang,
+                         life=me.life)
         channel = to.channel
         opp = info(1 - seat).name
         label = me.labels[game_id]
@@ -131,7 +133,7 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
                                            target=game.rules.target, level=level)
         if rendered is not None:
             outbox.append(outbound(svc, to.address, rendered, game_id=game_id, seat=seat, meta=meta,
-                                   meta_updates=updates, kind=kind, home=address))
+                                   meta_updates=updates, kind=kind, home=address, to=to))
         if rendered is not None or address in summarised:
             updates[f"seen{seat}"] = str(game.version)
     return events, outbox

@@ -77,6 +77,7 @@ from .presence import PagePresence
 from .reads import QueuedReads
 from .replica import ReplicaLagError, lagged, registry_shard, run_replicated
 from .snapshot import InPlayGames
+from .window import WhatsAppWindows
 
 __all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "ReplicaLagError", "Store", "StoredEvent",
            "SETTLE_LUA", "game_owner", "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]
@@ -180,7 +181,7 @@ class AppendResult:
 
 
 class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayGames, LifeRecords, QueuedReads,
-            OperatorReads, PagePresence):
+            OperatorReads, PagePresence, WhatsAppWindows):
     """Events, outbox and inbound messages on one Redis (or Redis Cluster) client."""
 
     SCRIPTS = {"_append": APPEND_LUA}

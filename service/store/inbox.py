@@ -10,7 +10,7 @@ from redis.commands.core import Script
 
 from .base import Client, now_ms, queue_eval, queue_script
 from .codec import text, text_hash
-from .keys import inbound_keys, mailgun_token, message_digest, pending_key, pending_member, shards
+from .keys import WHATSAPP_PREFIX, inbound_keys, mailgun_token, message_digest, pending_key, pending_member, shards
 from .replica import ReplicaLagError, lagged, registry_shard, run_replicated
 
 CLAIM_INBOUND_LUA = r"""
@@ -38,13 +38,15 @@ return 'new'
 
 
 class InboundRecords:
-    """Claiming, recording, reading and marking inbound messages."""
+    """Claiming, recording, reading and marking inbound messages (a WhatsApp address's record also opens its
+    24-hour window again: :class:`~service.store.window.WhatsAppWindows`, on the same round trip)."""
 
     r: Client
     dedupe_window_s: int
     replica_wait_ms: int
     SCRIPTS = {"_claim_in": CLAIM_INBOUND_LUA}
     _claim_in: Script
+    queue_touch_window: Callable[[Pipeline, str, int], None]  # service.store.window
 
     def record_inbound(self, address: str, message_id: str, fields: dict[str, str], ttl_s: int) -> str:
         """Claim and record a message from ``address`` (kept ``ttl_s`` until handled); returns ``new``,
@@ -60,9 +62,14 @@ class InboundRecords:
         expire_at = (now_s // self.dedupe_window_s + 2) * self.dedupe_window_s + 60
         pending, member = self.pending_shard(address, message_id), pending_member(address, message_id)
         claim_args = [message_digest(message_id), ttl_s, expire_at, *flat]
+
+        def queue(pipe: Pipeline) -> None:
+            if address.startswith(WHATSAPP_PREFIX):  # its 24-hour window opens again (service.store.window)
+                self.queue_touch_window(pipe, address, int(fields.get("received") or now_ms()))
+            queue_script(pipe, self._claim_in, keys, claim_args)
+
         if self.replica_wait_ms:  # the record on a replica too before the webhook answers (service.store.replica)
-            replies, acked = run_replicated(self.r, keys[0], self.replica_wait_ms,
-                                            lambda pipe: queue_script(pipe, self._claim_in, keys, claim_args),
+            replies, acked = run_replicated(self.r, keys[0], self.replica_wait_ms, queue,
                                             index=(pending, member, now_ms(), True))
             claim = text(replies[-1])
             if acked < 1:  # on this master only: gone if a partition cut it off and its replica took over
@@ -72,7 +79,7 @@ class InboundRecords:
         else:
             pipe = self.r.pipeline(transaction=False)
             pipe.zadd(pending, {member: now_ms()}, nx=True)  # the sweep finds it if we die
-            queue_script(pipe, self._claim_in, keys, claim_args)
+            queue(pipe)
             claim = text(pipe.execute()[-1])
         if claim == "done":
             self.r.zrem(pending, member)

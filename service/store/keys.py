@@ -19,6 +19,7 @@ SHARDS = 16  # the number of shards of each formerly global key (fixed: changing
 BEAT_LOCK = "{beat}:lock"
 CLOCK_OFFSET = "{clock}:offset"  # string: seconds added to real time (service.store.clock)
 BOT_PREFIX = "bot:"
+WHATSAPP_PREFIX = "whatsapp:"  # a WhatsApp address (service.addresses.WHATSAPP_PREFIX)
 
 
 def shard(name: str) -> int:
@@ -85,6 +86,12 @@ def player_life(address: str) -> str:
     link order), ``off`` (those of them that sent STOP) and ``via`` (the kind prompts go to first); on a linked
     address, ``home`` (the address it acts for). Read with the rest of the hash wherever the hash is read."""
     return "{p:" + address + "}:life"
+
+
+def whatsapp_window(address: str) -> str:
+    """String: when the last message of a WhatsApp address came in, ms of the service's clock (its 24-hour window,
+    :mod:`service.store.window`)."""
+    return "{p:" + address + "}:wa"
 
 
 def link_code(address: str) -> str:

@@ -1,16 +1,19 @@
-"""The local simulator: two phones and an email inbox in one page, talking to the real webhooks.
+"""The local simulator: two phones, a WhatsApp phone and an email inbox in one page, talking to the real webhooks.
 
 Served under ``/simulator/`` only when the simulator is switched on
 (``SLOWSPADES_SIMULATOR=1``; the app factory registers this blueprint only then, so
 every simulator URL is a 404 otherwise). It never short-cuts the service:
 
-* ``POST /simulator/sign`` builds the exact form Twilio (``/sms``) or Mailgun
+* ``POST /simulator/sign`` builds the exact form Twilio (``/sms``, an SMS or a WhatsApp message) or Mailgun
   (``/email/inbound``) would post and signs it with the local secrets; the page then
   posts that form itself to the real webhook, which verifies the signature as it
   would in production.
 * ``GET /simulator/messages`` reads the local outbox (``Store.read_local``, where the
   worker "sends" messages when no provider is configured), each SMS with its
-  segment count; the page polls it.
+  segment count, each WhatsApp message with its count of messages and the template it went as (if any);
+  the page polls it.
+* ``GET /simulator/window?address=whatsapp:+...`` tells a WhatsApp address's 24-hour window
+  (:mod:`service.store.window`): open and when it closes, or closed.
 * ``GET|POST /simulator/clock`` shows and advances the service clock
   (:mod:`service.store.clock`) and then runs the beat jobs at once, so due reminders fire.
 
@@ -45,7 +48,9 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from twilio.request_validator import RequestValidator
 
+from ..addresses import WHATSAPP_PREFIX
 from ..store.keys import simulator_secret
+from ..store.window import window_left_ms
 
 ASSETS = Path(__file__).with_name("simulator_assets")
 bp = Blueprint("simulator", __name__, url_prefix="/simulator", static_folder=str(ASSETS),
@@ -53,7 +58,8 @@ bp = Blueprint("simulator", __name__, url_prefix="/simulator", static_folder=str
 
 #: The devices on the page: (element id, label, default address).
 DEVICES = (("phone-a", "Phone A", "+15550001001"), ("phone-b", "Phone B", "+15550001002"),
-           ("inbox", "Email", "carol@example.com"))
+           ("whatsapp", "WhatsApp", "whatsapp:+15550001003"), ("inbox", "Email", "carol@example.com"))
+CHANNELS = {"inbox": "email", "whatsapp": "whatsapp"}  # a device's channel; the others' is sms
 #: The number the phones text when Twilio is not configured (a US 555 number).
 SERVICE_NUMBER = "+15550000000"
 SECRET_KEYS = {"TWILIO_AUTH_TOKEN": simulator_secret("twilio"), "MAILGUN_SIGNING_KEY": simulator_secret("mailgun")}
@@ -189,9 +195,15 @@ def page() -> ResponseReturnValue:
 def config() -> ResponseReturnValue:
     """The devices and addresses the page shows (overridable with ``?phone-a=...&phone-b=...&inbox=...``)."""
     devices = [{"id": i, "label": label, "address": request.args.get(i, default),
-                "channel": "email" if i == "inbox" else "sms"} for i, label, default in DEVICES]
-    return jsonify(devices=devices, service_number=service_number(), mail_to=mail_address(),
-                   public_base_url=current_app.config["PUBLIC_BASE_URL"])
+                "channel": CHANNELS.get(i, "sms")} for i, label, default in DEVICES]
+    return jsonify(devices=devices, service_number=service_number(), whatsapp_number=whatsapp_number(),
+                   mail_to=mail_address(), public_base_url=current_app.config["PUBLIC_BASE_URL"])
+
+
+def whatsapp_number() -> str:
+    """The address the WhatsApp phone writes to: the configured WhatsApp sender, else the service's number."""
+    sender = str(current_app.config.get("TWILIO_WHATSAPP_FROM") or "").removeprefix(WHATSAPP_PREFIX)
+    return WHATSAPP_PREFIX + (sender if sender.startswith("+") else service_number())
 
 
 # -- signing what a provider would post --------------------------------------------------
@@ -240,8 +252,11 @@ def sign() -> ResponseReturnValue:
     if not sender:
         abort(400)
     base = current_app.config["PUBLIC_BASE_URL"]
-    if channel == "sms":
-        form = twilio_form(sender, body, str(data.get("to") or service_number()))
+    if channel in ("sms", "whatsapp"):  # a WhatsApp message: the same webhook, From whatsapp:+...
+        if (channel == "whatsapp") != sender.startswith(WHATSAPP_PREFIX):
+            abort(400)
+        default_to = whatsapp_number() if channel == "whatsapp" else service_number()
+        form = twilio_form(sender, body, str(data.get("to") or default_to))
         sig = sign_twilio(base + "/sms", form, str(current_app.config["TWILIO_AUTH_TOKEN"]))
         return jsonify(path="/sms", form=form, headers={"X-Twilio-Signature": sig})
     if channel == "email":
@@ -261,6 +276,9 @@ def describe(stream_id: str, entry: dict[str, Any]) -> dict[str, Any]:
            "game": entry.get("game", "")}
     if entry.get("channel") == "sms":
         out.update(sms_stats(body))
+    elif entry.get("channel") == "whatsapp":
+        out.update(whatsapp_stats(body), template=entry.get("content_sid") or "",
+                   variables=entry.get("content_variables") or "")
     else:
         out.update(subject=entry.get("subject", ""), reply_to=entry.get("reply_to", ""),
                    message_id=entry.get("message_id", ""), html=entry.get("html", ""))
@@ -278,6 +296,13 @@ def sms_stats(body: str) -> dict[str, Any]:
             "chars": len(body)}
 
 
+def whatsapp_stats(body: str) -> dict[str, Any]:
+    """How many WhatsApp messages a body goes as (one up to Twilio's 1,600 characters) and its length."""
+    from chat.render import whatsapp_parts  # as sms_stats: chat is read only when a message is shown
+
+    return {"parts": len(whatsapp_parts(body)), "chars": len(body)}
+
+
 @bp.get("/messages")
 def messages() -> ResponseReturnValue:
     """Messages sent to the local outbox after stream id ``after`` (else the last ones), oldest first."""
@@ -288,6 +313,23 @@ def messages() -> ResponseReturnValue:
     out = [describe(sid, message) for sid, message in raw]
     last = out[-1]["stream_id"] if out else after
     return jsonify(messages=out, last=last)
+
+
+# -- the WhatsApp window -------------------------------------------------------------------
+@bp.get("/window")
+def window() -> ResponseReturnValue:
+    """A WhatsApp address's 24-hour window now, by the service's clock: ``open`` and ``left_ms`` (when it
+    closes), ``last_ms`` (its last message in), and ``text`` as the page shows it (``open · closes in 23:59``,
+    ``closed``)."""
+    address = request.args.get("address", "")
+    if not address.startswith(WHATSAPP_PREFIX):
+        abort(400)
+    store = _svc().store
+    last, now = store.last_inbound_ms(address), store.clock.now_ms()
+    left = window_left_ms(last, now)
+    minutes = -(-left // 60_000)  # rounded up: open for less than a minute still shows 00:01
+    text = f"open · closes in {minutes // 60:02d}:{minutes % 60:02d}" if left else "closed"
+    return jsonify(address=address, open=bool(left), left_ms=left, last_ms=last, now_ms=now, text=text)
 
 
 # -- the clock ---------------------------------------------------------------------------

@@ -1,4 +1,9 @@
-"""``POST /sms``: Twilio's incoming-message webhook. Verify, claim the MessageSid, record, queue, empty TwiML.
+"""``POST /sms``: Twilio's incoming-message webhook, SMS and WhatsApp alike. Verify, claim the MessageSid, record,
+queue, empty TwiML.
+
+A WhatsApp message comes the same way, signed the same way, from ``From: whatsapp:+<number>``: that address is a
+player of its own (:data:`service.addresses.WHATSAPP`), and its record opens its 24-hour window again
+(:mod:`service.store.window`, on the record's own round trip).
 
 Twilio does not retry a messaging webhook: while Redis does not answer, the message is kept on local
 disk (``service.spool``) and 200 answered; if the disk fails too, the answer is TwiML asking the player
@@ -17,7 +22,7 @@ from chat.languages import language_for_address
 from chat.render import render as chat_render
 
 from .. import limits
-from ..addresses import BadAddress, parse_address
+from ..addresses import SMS, WHATSAPP, BadAddress, parse_address
 from ..spool import SpoolError
 from ..store import now_ms
 from . import UNREACHABLE, install_spool, take_inbound, twilio_signature_ok
@@ -72,14 +77,16 @@ def inbound_sms() -> Response:
     if not sid:
         abort(400)
     try:
-        sender = parse_address(request.form.get("From", ""), current_app.config["DEFAULT_REGION"]).value
+        address = parse_address(request.form.get("From", ""), current_app.config["DEFAULT_REGION"])
     except BadAddress:
         return empty_twiml()  # not a phone number we can answer; nothing to do
+    sender = address.value
     flooded, flood = flood_answer(sender)
     if flooded is not None:  # over SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE: dropped (told once)
         return flooded
     message_id = f"sms:{sid}"
-    fields = {"channel": "sms", "from": sender, "to": request.form.get("To", ""), "body": request.form.get("Body", ""),
+    channel = WHATSAPP if address.kind == WHATSAPP else SMS
+    fields = {"channel": channel, "from": sender, "to": request.form.get("To", ""), "body": request.form.get("Body", ""),
               "received": now_ms(), "status": "queued"}
     if flood:
         fields["flood"] = flood
@@ -88,5 +95,5 @@ def inbound_sms() -> Response:
     except SpoolError:  # not even the disk: Twilio will not retry, so the player is asked to
         log.exception("inbound %s could not be kept: asking the sender to send it again", message_id)
         lang = language_for_address(sender)  # Redis does not answer: the language the number suggests
-        return twiml_message(chat_render("send_again", lang, "sms", family="lifecycle").text)
+        return twiml_message(chat_render("send_again", lang, channel, family="lifecycle").text)
     return empty_twiml()

@@ -26,8 +26,9 @@ from tests.waiting import wait_for
 pytestmark = pytest.mark.browser
 
 PHONE_A, PHONE_B, EMAIL = "+15550001001", "+15550001002", "carol@example.com"
+WHATSAPP = "whatsapp:+15550001003"
 SCREENSHOT_ENV = "SLOWSPADES_SCREENSHOT"
-DEVICE = {PHONE_A: "#phone-a", PHONE_B: "#phone-b", EMAIL: "#inbox"}
+DEVICE = {PHONE_A: "#phone-a", PHONE_B: "#phone-b", EMAIL: "#inbox", WHATSAPP: "#whatsapp"}
 
 
 def shown(page: Any, address: str) -> list[str]:
@@ -92,6 +93,7 @@ def open_simulator(chromium: Any, live: Any) -> Any:
     assert page.inner_text("#phone-a .address") == PHONE_A
     assert page.inner_text("#phone-b .address") == PHONE_B
     assert page.inner_text("#inbox .address") == EMAIL
+    assert page.inner_text("#whatsapp .address") == WHATSAPP
     return page
 
 
@@ -157,6 +159,9 @@ def test_two_phones_play_until_the_first_trick_is_won(chromium: Any, live_servic
         type_into(page, EMAIL, "HELP")
         wait_for("the emailed answer", lambda: shown(page, EMAIL))
         phones_match_outbox(page, live, (EMAIL,))
+        type_into(page, WHATSAPP, "HELP")  # and the WhatsApp phone (the picture shows all four)
+        wait_for("the WhatsApp answer", lambda: shown(page, WHATSAPP))
+        phones_match_outbox(page, live, (WHATSAPP,))
         shot = Path(os.environ.get(SCREENSHOT_ENV) or tmp_path / "simulator.png")
         shot.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shot))
@@ -198,5 +203,29 @@ def test_the_header_names_the_numbers_of_the_phones_shown(chromium: Any, live_se
         assert page.inner_text("#start-hint") == "NEW +306912345678"
         assert page.inner_text("#start-from") == "Phone A (+4791234567)"
         assert "+15550001002" not in page.inner_text("header.bar")
+    finally:
+        page.close()
+
+
+def test_the_whatsapp_phone_shows_its_window(chromium: Any, live_service: Any) -> None:
+    """The WhatsApp phone beside the SMS phones: its window closed until it writes, then open (and when it closes);
+    the answer is one WhatsApp message; the clock moved on a day, closed again."""
+    live = live_service
+    page = open_simulator(chromium, live)
+    try:
+        window = page.locator("#whatsapp header .window")
+        wait_for("the window shown closed", lambda: window.inner_text() == "window closed")
+        type_into(page, WHATSAPP, "HELP")
+        wait_for("the answer by WhatsApp", lambda: shown(page, WHATSAPP))
+        phones_match_outbox(page, live, (WHATSAPP,))
+        answer = page.locator("#whatsapp .msg.in").first
+        assert answer.get_attribute("data-parts") == "1" and answer.get_attribute("data-template") == ""
+        assert "1 message" in page.locator("#whatsapp .msg.in .meta").first.inner_text()
+        wait_for("the window shown open", lambda: window.get_attribute("data-open") == "1")
+        assert window.inner_text().startswith("window open · closes in 2")  # 24:00 or 23:59
+        page.select_option("#clock-step", "86400")
+        page.click("#clock-advance")
+        wait_for("the window shown closed a day later", lambda: window.inner_text() == "window closed")
+        assert len(shown(page, PHONE_A)) == 0 and len(shown(page, PHONE_B)) == 0
     finally:
         page.close()

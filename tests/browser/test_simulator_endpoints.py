@@ -37,8 +37,8 @@ def test_environment_switch_turns_it_on(redis_url: str, redis_client: redis_lib.
     assert page.status_code == 200 and b"Slow Spades" in page.data
     assert client.get("/simulator/assets/simulator.js").status_code == 200
     devices = client.get("/simulator/config").json["devices"]
-    assert [d["channel"] for d in devices] == ["sms", "sms", "email"]
-    assert len({d["address"] for d in devices}) == 3
+    assert [d["channel"] for d in devices] == ["sms", "sms", "whatsapp", "email"]
+    assert len({d["address"] for d in devices}) == 4
 
 
 def test_signed_sms_is_accepted_by_the_real_webhook_and_a_tampered_one_refused(
@@ -111,3 +111,39 @@ def test_clock_control_advances_the_shared_clock(redis_url: str, redis_client: r
     assert "workers.tasks.sweep_outbox" in got["fired"]
     assert client.post("/simulator/clock", json={"seconds": -5}).status_code == 400
     assert client.post("/simulator/clock", json={"reset": True}).json["offset_ms"] == 0
+
+
+def test_a_signed_whatsapp_message_opens_its_window_until_the_clock_passes_a_day(
+        redis_url: str, redis_client: redis_lib.Redis) -> None:
+    app = make_app(redis_url, SIMULATOR=True, TWILIO_AUTH_TOKEN="local-token")
+    client = app.test_client()
+    wa = "whatsapp:+15550001003"
+    assert client.get("/simulator/window", query_string={"address": wa}).json["text"] == "closed"
+    signed = client.post("/simulator/sign", json={"channel": "whatsapp", "from": wa, "body": "HELP"}).json
+    assert signed["path"] == "/sms" and signed["form"]["From"] == wa
+    assert signed["form"]["To"] == "whatsapp:+15550000000"
+    assert client.post("/simulator/sign", json={"channel": "whatsapp", "from": "+15550001003", "body": "x"}).status_code == 400
+    assert client.post("/sms", data=signed["form"], headers=signed["headers"]).status_code == 200
+    recorded = app.extensions["slowspades"].store.inbound(wa, "sms:" + signed["form"]["MessageSid"])
+    assert recorded is not None and recorded["channel"] == "whatsapp"
+    got = client.get("/simulator/window", query_string={"address": wa}).json
+    assert got["open"] and got["text"] in ("open · closes in 24:00", "open · closes in 23:59")
+    client.post("/simulator/clock", json={"seconds": 23 * 3600 + 30 * 60})
+    assert client.get("/simulator/window", query_string={"address": wa}).json["text"] in (
+        "open · closes in 00:30", "open · closes in 00:29")
+    client.post("/simulator/clock", json={"seconds": 3600})
+    closed = client.get("/simulator/window", query_string={"address": wa}).json
+    assert not closed["open"] and closed["text"] == "closed" and closed["last_ms"]
+    assert client.get("/simulator/window", query_string={"address": "+15550001001"}).status_code == 400
+
+
+def test_outbox_messages_show_whatsapp_messages_and_templates(redis_url: str, redis_client: redis_lib.Redis) -> None:
+    app = make_app(redis_url, SIMULATOR=True)
+    store = app.extensions["slowspades"].store
+    wa = "whatsapp:+15550001003"
+    store.push_local({"channel": "whatsapp", "to": wa, "body": "Γύρος 1. " + "ά" * 400, "kind": "update"})
+    store.push_local({"channel": "whatsapp", "to": wa, "body": "Reminder: Hand 1.", "kind": "reminder",
+                      "content_sid": "HXabc", "content_variables": '{"1": "Reminder: Hand 1."}'})
+    free, template = app.test_client().get("/simulator/messages").json["messages"]
+    assert (free["parts"], free["template"], free["chars"]) == (1, "", 409) and "segments" not in free
+    assert template["template"] == "HXabc" and template["variables"] == '{"1": "Reminder: Hand 1."}'

@@ -2,7 +2,7 @@
 // and shows what the service sends it, read from the local outbox.
 "use strict";
 
-const state = { devices: {}, byAddress: {}, last: "", mailTo: "", serviceNumber: "" };
+const state = { devices: {}, byAddress: {}, last: "", mailTo: "", serviceNumber: "", whatsappNumber: "" };
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -50,9 +50,11 @@ function addOut(dev, text, extra) {
 async function sendFrom(dev, text) {
   text = text.trim();
   if (!text) return;
-  if (dev.channel === "sms") {
+  if (dev.channel === "sms" || dev.channel === "whatsapp") {
     const { li, meta } = addOut(dev, text);
-    await postAndShow(li, meta, { channel: "sms", from: dev.address, to: state.serviceNumber, body: text });
+    const to = dev.channel === "whatsapp" ? state.whatsappNumber : state.serviceNumber;
+    await postAndShow(li, meta, { channel: dev.channel, from: dev.address, to, body: text });
+    if (dev.channel === "whatsapp") refreshWindows();  // its message opened the window again
     return;
   }
   const to = dev.toInput.value.trim() || state.mailTo;
@@ -94,6 +96,18 @@ function showIncoming(m) {
     li.append(el("span", "meta", time(m.time_ms)));
     dev.lastMail = m;
     if (m.reply_to) dev.toInput.value = m.reply_to;
+  } else if (m.channel === "whatsapp") {
+    // one WhatsApp message however long (up to 1600 characters), in full Unicode; outside the 24-hour window
+    // it went as an approved template, whose one variable is this text
+    li.dataset.parts = String(m.parts);
+    li.dataset.template = m.template || "";
+    if (m.template) li.classList.add("template");
+    li.append(el("span", "body", m.body));
+    const meta = el("span", "meta");
+    const how = m.template ? "template " + m.template : (m.parts === 1 ? "1 message" : m.parts + " messages");
+    meta.append(el("span", "seg" + (m.template ? " multi" : ""), how),
+      document.createTextNode(" · " + m.chars + " chars · " + time(m.time_ms)));
+    li.append(meta);
   } else {
     li.dataset.segments = String(m.segments);
     li.append(el("span", "body", m.body));
@@ -120,6 +134,20 @@ async function poll() {
   setTimeout(poll, 400);
 }
 
+// Each WhatsApp phone's 24-hour window, by the service's clock: open (and when it closes) or closed.
+async function refreshWindows() {
+  for (const dev of Object.values(state.devices)) {
+    if (dev.channel !== "whatsapp") continue;
+    try {
+      const r = await fetch("window?address=" + encodeURIComponent(dev.address));
+      if (!r.ok) continue;
+      const w = await r.json();
+      dev.windowEl.textContent = "window " + w.text;
+      dev.windowEl.dataset.open = w.open ? "1" : "0";
+    } catch (err) { /* the server restarts: try again */ }
+  }
+}
+
 function showClock(c) {
   document.getElementById("clock-now").textContent = time(c.now_ms);
   document.getElementById("clock-offset").textContent = c.offset_ms ? "(+" + c.offset_hours + " h)" : "";
@@ -133,12 +161,16 @@ function setupClock() {
   document.getElementById("clock-advance").addEventListener("click", async () => {
     const seconds = Number(document.getElementById("clock-step").value);
     showClock(await postJSON("clock", { seconds }));
+    refreshWindows();
   });
   document.getElementById("clock-reset").addEventListener("click", async () => {
     showClock(await postJSON("clock", { reset: true }));
+    refreshWindows();
   });
   refreshClock();
   setInterval(refreshClock, 15000);
+  refreshWindows();
+  setInterval(refreshWindows, 5000);
 }
 
 async function main() {
@@ -146,15 +178,22 @@ async function main() {
   const cfg = await (await fetch("config?" + params.toString())).json();
   state.mailTo = cfg.mail_to;
   state.serviceNumber = cfg.service_number;
+  state.whatsappNumber = cfg.whatsapp_number;
   const root = document.getElementById("devices");
   for (const d of cfg.devices) {
-    const tpl = document.getElementById(d.channel === "sms" ? "phone-tpl" : "inbox-tpl");
+    const tpl = document.getElementById(d.channel === "email" ? "inbox-tpl" : "phone-tpl");
     const node = tpl.content.firstElementChild.cloneNode(true);
     node.id = d.id;
     node.dataset.address = d.address;
     node.querySelector(".label").textContent = d.label;
     node.querySelector(".address").textContent = d.address;
     const dev = { id: d.id, address: d.address, channel: d.channel, node, thread: node.querySelector(".thread"), lastMail: null };
+    if (d.channel === "whatsapp") {
+      node.classList.add("whatsapp");
+      dev.windowEl = el("span", "window", "window …");
+      node.querySelector("header").append(dev.windowEl);
+      node.querySelector("form [name=body]").placeholder = "WhatsApp message";
+    }
     const form = node.querySelector("form");
     const body = form.querySelector("[name=body]");
     if (d.channel === "email") {
