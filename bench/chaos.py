@@ -8,6 +8,11 @@ worker, the beat (their whole process group: the supervisor starts them again, a
 and a systemd unit with ``Restart=always`` would) and Redis (started again after a random 0.5 to
 3 s, as its service manager would; at least ``--redis-kills`` times, all while moves are flowing).
 
+Twilio's delivery receipts arrive all the while: for every SMS the service "sends" (the local outbox holds what
+Twilio would have been handed), a thread posts Twilio-signed status callbacks to ``/sms/status`` as Twilio does,
+``sent`` then ``delivered``, a fifth of them twice and a fifth out of order (``delivered`` first), Redis kills or
+not. Twilio does not retry a status callback, so one answered 503 while Redis is down is lost (counted).
+
 Then it lets everything settle and prints:
 
 * moves answered 200, applied, lost (answered 200, never handled), applied twice; moves answered 200
@@ -15,6 +20,8 @@ Then it lets everything settle and prints:
 * outbox entries sent, unsent (still queued or sending), sent twice (the local outbox holds the
   entry more than once), failed;
 * games that ``slowspades games verify`` rejects;
+* receipts posted, recorded (204), lost to a Redis restart (503) or answered otherwise (a failure), and the entries
+  they marked delivered;
 * worker restarts caused by Redis: the supervisor's restarts of the worker beyond the kills above;
 * the moves sent before a Redis restart and applied after it, and the longest time from Redis answering
   again to such a move applied.
@@ -43,6 +50,7 @@ import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -210,6 +218,62 @@ class Tally:
         #                                     from Redis answering again to the move applied
 
 
+class Receipts:
+    """Twilio's side of the delivery receipts: signed status callbacks for every SMS the local outbox received."""
+
+    def __init__(self, svc: Services, base: str, seed: int) -> None:
+        self.svc, self.base, self.rng = svc, base, random.Random(seed)
+        self.cursor = "-"
+        self.answers: Counter[int] = Counter()  # HTTP status -> callbacks answered so
+        self.messages = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def post(self, session: requests.Session, outbox_id: str, status: str) -> None:
+        url = f"{self.base}/sms/status?o={quote(outbox_id, safe='')}"
+        params = {"MessageSid": "SM" + uuid.uuid5(uuid.NAMESPACE_URL, outbox_id).hex, "MessageStatus": status,
+                  "AccountSid": "AC" + "0" * 32, "From": "+15550000000"}
+        sig = RequestValidator(TOKEN).compute_signature(url, params)
+        try:
+            code = session.post(url, data=params, headers={"X-Twilio-Signature": sig}, timeout=30).status_code
+        except requests.RequestException:
+            code = 0
+        self.answers[code] += 1
+
+    def catch_up(self, session: requests.Session) -> int:
+        """The callbacks of the messages the local outbox received since the last call; how many messages."""
+        try:
+            found = self.svc.store.read_local(count=500, after=self.cursor)
+        except UNREACHABLE:
+            return 0
+        for cursor, message in found:
+            self.cursor = "(" + cursor
+            if message.get("channel") != "sms" or "#" not in str(message.get("id", "")):
+                continue
+            self.messages += 1
+            roll = self.rng.random()
+            order = ["delivered", "sent"] if roll < 0.2 else ["sent", "delivered"]
+            if roll > 0.8:
+                order += order
+            for status in order:
+                self.post(session, str(message["id"]), status)
+        return len(found)
+
+    def run(self) -> None:
+        session = requests.Session()
+        while not self.stop.is_set():
+            if not self.catch_up(session):
+                self.stop.wait(0.2)
+
+    def finish(self) -> None:
+        """Stop once the callbacks of every message the local outbox holds now are posted."""
+        self.stop.set()
+        self.thread.join(60)
+        session = requests.Session()
+        while self.catch_up(session):
+            pass
+
+
 def post_move(session: requests.Session, base: str, sender: str, body: str) -> tuple[int, str]:
     sid = "SM" + uuid.uuid4().hex
     params = {"MessageSid": sid, "AccountSid": "AC" + "0" * 32, "From": sender, "To": "+15550000000",
@@ -312,7 +376,7 @@ def settle(svc: Services, cluster: Cluster, timeout: float) -> None:
     log("did not settle in time")
 
 
-def report(svc: Services, tally: Tally, gids: list[str]) -> dict[str, int]:
+def report(svc: Services, tally: Tally, gids: list[str], receipts: Receipts) -> dict[str, int]:
     applied: Counter[str] = Counter()  # by digest: a game's head and archive keep message ids as digests
     for gid in gids:
         for se in svc.store.load(gid):
@@ -345,6 +409,12 @@ def report(svc: Services, tally: Tally, gids: list[str]) -> dict[str, int]:
         "outbox entries unsent": statuses["queued"] + statuses["sending"],
         "outbox entries sent twice": sum(1 for n in sent_ids.values() if n > 1),
         "outbox entries failed": statuses["failed"],
+        "outbox entries delivered (receipts; of those a finished game keeps)": statuses["delivered"],
+        "outbox entries left 'sent' (no receipt recorded)": statuses["sent"],
+        "receipts posted": sum(receipts.answers.values()),
+        "receipts recorded (204)": receipts.answers[204],
+        "receipts lost to a Redis restart (503)": receipts.answers[503],
+        "receipts answered otherwise": sum(n for c, n in receipts.answers.items() if c not in (204, 503)),
         "games": len(gids),
         "games over": sum(1 for gid in gids if svc.store.meta(gid).get("status") == "over"),
         "games verify rejects": len(rejected),
@@ -389,6 +459,8 @@ def main() -> int:
             return any(t.is_alive() for t in threads)
 
         monkey = threading.Thread(target=chaos, args=(cluster, args, stop, rng, playing), daemon=True)
+        receipts = Receipts(svc, cluster.base, seed)
+        receipts.thread.start()
         t0 = time.monotonic()
         for t in threads:
             t.start()
@@ -400,7 +472,8 @@ def main() -> int:
             t.join(max(0.0, deadline - time.monotonic()) + 1)
         log(f"games done after {time.monotonic() - t0:.0f} s; settling")
         settle(svc, cluster, 180)
-        figures = report(svc, tally, gids)
+        receipts.finish()
+        figures = report(svc, tally, gids, receipts)
         figures["redis kills"] = cluster.kills["redis"]
         figures["redis kills while moves were flowing"] = cluster.under_load["redis"]
         figures["worker kills"] = cluster.kills["worker"]
@@ -421,6 +494,7 @@ def main() -> int:
             print(f"{name:>45}: {value}")
         bad = figures["moves lost"] + figures["moves applied twice"] + figures["outbox entries unsent"] + \
             figures["outbox entries sent twice"] + figures["games verify rejects"] + \
+            figures["receipts answered otherwise"] + \
             figures["worker restarts caused by Redis (not killed)"]
         return 1 if bad else 0
     finally:

@@ -13,7 +13,7 @@ from . import logs
 from .config import load_config
 from .context import Services
 from .lifecycle import settings
-from .web import email, game, headers, health, rules, simulator, sms, status
+from .web import email, email_events, game, headers, health, rules, simulator, sms, status
 from .web import metrics as web_metrics
 
 # the modules holding the tasks: a worker imports them when it starts (``include``)
@@ -30,6 +30,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(sms.bp)
     app.register_blueprint(status.bp)
     app.register_blueprint(email.bp)
+    app.register_blueprint(email_events.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(game.bp)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import inbound, logs, metrics
+from . import inbound, logs, metrics, receipts
 from .context import Services
 from .delivery import UNSENDABLE, WINDOW_CLOSED, all_local, deliver_local_many
 from .games import presence
@@ -30,6 +30,7 @@ from .store.due import Item
 DELIVER = "workers.tasks.deliver"
 HANDLE_INBOUND = "workers.tasks.handle_inbound"
 BOT_MOVE = "workers.beat.bot_move"
+RECEIPT = "workers.tasks.receipt"
 
 SendTask = Callable[..., object]  # Celery's ``app.send_task(name, args=[...], countdown=...)``
 
@@ -170,3 +171,9 @@ def sweep(svc: Services, send_task: SendTask) -> int:
     for sender, message_id in pending:
         send_task(HANDLE_INBOUND, args=[message_id, sender])
     return len(stale) + len(pending)
+
+
+def receipt(svc: Services, outbox_id: str, provider_id: str, code: str, send_task: SendTask) -> str:
+    """What a failure receipt leads to (:func:`service.receipts.on_failure`), the opponents' notices sent as any
+    other message."""
+    return receipts.on_failure(svc, outbox_id, provider_id, code, celery_outlets(svc, send_task).dispatch)

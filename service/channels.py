@@ -108,11 +108,17 @@ def whatsapp_step(ask: Ask, found: list[Destination]) -> list[Destination]:
     return out
 
 
+def drop_unreachable(ask: Ask, found: list[Destination]) -> list[Destination]:
+    """The receipts' step: without the addresses delivery receipts marked unreachable (one round trip)."""
+    codes = ask.svc.reach.unreachable_many([d.address for d in found])
+    return [d for d, code in zip(found, codes) if not code]
+
+
 #: The steps, in order, after the candidates are ordered (``VIA`` first, then link order) and stopped ones dropped.
 #: - receipts: drop the addresses the providers' receipts say are unreachable (``service.store.reach``);
 #: - whatsapp: a WhatsApp candidate outside its 24-hour window goes as the template configured for (kind, lang),
 #:   else it is dropped (the next candidate takes it) and the operator's log says so, without the address.
-STEPS: list[Step] = [whatsapp_step]
+STEPS: list[Step] = [drop_unreachable, whatsapp_step]
 
 KINDS = (SMS, EMAIL, WHATSAPP)  # what VIA may name besides one address
 
@@ -159,6 +165,12 @@ def candidates(route: Route) -> list[Destination]:
     if route.via:
         reachable = sorted(reachable, key=lambda a: not via_first(route, a))  # stable: link order kept
     return [Destination.to(a) for a in reachable]
+
+
+def reachable(svc: Services, home: str) -> bool:
+    """Whether any address of the player ``home`` that has not sent STOP can be reached, as far as the delivery
+    receipts tell."""
+    return bool(drop_unreachable(Ask(svc, home, "", ""), candidates(svc.links.route(home))))
 
 
 def destination(svc: Services, home: str, kind: str, lang: str, now_ms: int | None = None, *,

@@ -49,11 +49,16 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "MAIL_FROM": ("Slow Spades <play@spades.localhost>", "str", "From: header of outgoing email."),
     "MAIL_DOMAIN": ("", "str", "Domain of the per-game reply addresses (play+<token>@domain); "
                                "empty: the domain of SLOWSPADES_MAIL_FROM."),
-    "MAILGUN_SIGNING_KEY": ("", "str", "Mailgun HTTP webhook signing key (verifies /email/inbound)."),
+    "MAILGUN_SIGNING_KEY": ("", "str", "Mailgun HTTP webhook signing key (verifies /email/inbound and "
+                                       "/email/events)."),
     "MAILGUN_MAX_AGE": (300, "int", "Reject Mailgun posts whose timestamp is older (or newer) than this, seconds."),
     "DELIVERY": ("auto", "str", "auto: Twilio/SMTP when configured, else the local outbox; local: always local."),
     "DEFAULT_REGION": ("US", "str", "Region for phone numbers typed without +country code (phonenumbers)."),
     "LANG": ("en", "str", "Default language of a new player."),
+    "RECEIPT_RETRY_DELAYS": ("900,3600,14400", "str", "Seconds before a message a delivery receipt says failed for a "
+                             "while (Twilio 30003 handset unreachable, 30008 unknown...) is sent again, one delay "
+                             "per retry (so at most that many retries; the sweep sends it). 30003 after the last one "
+                             "marks the number unreachable (see docs/operating.md, Unreachable players)."),
     "SWEEP_AFTER": (60, "int", "Re-dispatch outbox entries still queued after this many seconds."),
     "SWEEP_EVERY": (30.0, "float", "Beat interval of the outbox sweep, seconds."),
     "SEND_LEASE": (120, "int", "An entry claimed for sending but not confirmed after this many seconds may be "

@@ -13,6 +13,7 @@ from .caches import GameCache, SeatCache
 from .store import Client, Store, connect
 from .store.links import Links
 from .store.players import Players
+from .store.reach import Reach
 
 
 @dataclass
@@ -24,6 +25,7 @@ class Services:
     store: Store = field(init=False)
     players: Players = field(init=False)
     links: Links = field(init=False)  # linked channels and LINK codes (service.channels routes by them)
+    reach: Reach = field(init=False)  # unreachable addresses (delivery receipts)
     games: GameCache = field(init=False)  # folded games of this process (service.games)
     seats: SeatCache = field(init=False)  # who sits in which game, as this process saw it
 
@@ -32,6 +34,7 @@ class Services:
                            int(self.config.get("REPLICA_WAIT_MS") or 0))
         self.players = Players(self.redis)
         self.links = Links(self.redis)
+        self.reach = Reach(self.redis)
         self.games = GameCache(self.store, int(self.config.get("GAME_CACHE_SIZE", 2000)))
         self.seats = SeatCache()
 

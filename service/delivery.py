@@ -8,6 +8,7 @@ claim and raise :class:`TransientSendError` so that Celery retries with backoff.
 
 from __future__ import annotations
 
+import json
 import smtplib
 import ssl
 from email.message import EmailMessage
@@ -20,7 +21,7 @@ from twilio.rest import Client as TwilioClient
 
 from chat.render import whatsapp_parts
 
-from . import limits, logs, metrics
+from . import limits, logs, metrics, receipts
 from .addresses import EMAIL, SMS, WHATSAPP, WHATSAPP_PREFIX
 from .context import Services
 from .lifecycle.optout import FINAL, may_send
@@ -130,7 +131,8 @@ def status_callback_url(cfg: dict[str, Any], outbox_id: str) -> str:
 
 
 def build_email(cfg: dict[str, Any], entry: dict[str, Any]) -> EmailMessage:
-    """The email of an outbox entry: plain text with an HTML alternative, threaded per game."""
+    """The email of an outbox entry: plain text with an HTML alternative, threaded per game; its outbox id in the
+    ``outbox`` user variable of Mailgun (``X-Mailgun-Variables``), for the delivery receipts."""
     msg = EmailMessage()
     msg["From"] = cfg["MAIL_FROM"]
     msg["To"] = entry["to"]
@@ -142,6 +144,8 @@ def build_email(cfg: dict[str, Any], entry: dict[str, Any]) -> EmailMessage:
     if entry.get("in_reply_to"):
         msg["In-Reply-To"] = entry["in_reply_to"]
         msg["References"] = entry.get("references") or entry["in_reply_to"]
+    if entry.get("id"):  # Mailgun returns it in its events (POST /email/events): the receipt's outbox entry
+        msg["X-Mailgun-Variables"] = json.dumps({"outbox": entry["id"]})
     msg.set_content(entry["body"])
     if entry.get("html"):
         msg.add_alternative(entry["html"], subtype="html")
@@ -241,11 +245,23 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
     except PermanentSendError as exc:
         metrics.outbox(channel, "failed", exc.code)
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", exc.code)
-        return svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
+        status = svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
+        if exc.code in receipts.UNREACHABLE:  # the provider refused the address itself (21610: STOP at the carrier)
+            receipts.mark(svc, entry["to"], exc.code, lambda ids: _send_each(svc, ids))
+        return status
     metrics.outbox(channel, "sent", sender.name)
     logs.outbox_entry(outbox_id, entry["to"], channel, "sent", sender.name)
     # local and SMTP hand-offs are final as far as we can know; Twilio reports 'delivered' later
     return svc.store.set_status(outbox_id, "sent", provider_id=provider_id, token=token)
+
+
+def _send_each(svc: Services, outbox_ids: list[str]) -> None:
+    """:func:`deliver` each entry now; one the provider cannot take now is left to the sweep."""
+    for oid in outbox_ids:
+        try:
+            deliver(svc, oid)
+        except TransientSendError:
+            pass  # queued again: the sweep sends it
 
 
 def deliver_local_many(svc: Services, outbox_ids: list[str], recipients: Iterable[str] = (), tail: Any = None,

@@ -34,7 +34,7 @@ from .games.moves import player_move
 from .games.players import default_lang, lang_of_record, name_of, seat_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
-from .lifecycle import commands, invitations, linking, reminders, routing
+from .lifecycle import commands, invitations, linking, reach, reminders, routing
 from .lifecycle.commands import Message
 from .store import Batch, player_owner
 from .store.codec import text, text_hash
@@ -272,6 +272,8 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_now: str = 
                 got.update(again.run())
             record, life = got["record"], got["life"]
         with channels.replying(actor, sender):
+            if got["unreach"]:  # a message from an address receipts marked unreachable: it is reached again
+                reach.resume(svc, actor, sender)
             return _handle(svc, message_id, actor, sender, msg, got["done"], record, dict(life), pre, send_now)
     finally:
         _put_back(svc, guess, pre)
@@ -286,6 +288,7 @@ def _read(svc: Services, message_id: str, sender: str, actor: str) -> tuple[dict
     batch = Batch(svc.store.pipeline())
     batch.add_read("msg", lambda p: svc.store.queue_inbound(p, sender, message_id, claims=False))
     batch.add("home", lambda p: svc.links.queue_home(p, sender))
+    batch.add("unreach", lambda p: svc.reach.queue_unreachable(p, sender))  # receipts' mark: cleared if set
     batch.add("done", lambda p: svc.store.queue_consumed(p, owner, message_id))
     guess = svc.seats.game_of(actor)
     seated = guess is not None and actor in (svc.seats.get(guess) or ())

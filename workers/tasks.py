@@ -1,4 +1,4 @@
-"""Worker tasks: handle an inbound message, deliver an outbox entry, sweep the outbox.
+"""Worker tasks: handle an inbound message, deliver an outbox entry, act on a failure receipt, sweep the outbox.
 
 Each is a Celery entry point over :mod:`service.after` (what follows a change) or :mod:`service.delivery`.
 All are idempotent, so late acknowledgement (a task is redelivered if its worker dies) can only repeat
@@ -37,6 +37,13 @@ def handle_inbound(self: Task, message_id: str, sender: str) -> str:
 def deliver(self: Task, outbox_id: str) -> str:
     """Send one outbox entry (at most once); transient failures are retried with backoff."""
     return deliver_entry(_svc(), outbox_id, final_attempt=self.request.retries >= self.max_retries)
+
+
+@shared_task(name=after.RECEIPT, bind=True, ignore_result=True, autoretry_for=TRANSIENT_ERRORS,
+             retry_backoff=1, retry_backoff_max=60, retry_jitter=True, max_retries=10)
+def receipt(self: Task, outbox_id: str, provider_id: str, code: str) -> str:
+    """A delivery receipt said an entry failed with ``code``: retry it later, or mark its address unreachable."""
+    return after.receipt(_svc(), outbox_id, provider_id, code, self.app.send_task)
 
 
 @shared_task(name="workers.tasks.sweep_outbox", bind=True, ignore_result=True)

@@ -7,6 +7,7 @@ from flask import Flask
 
 from .. import celery_init_app
 from ..delivery import TransientSendError, deliver
+from ..receipts import provider_code
 from ..store import game_owner, player_owner
 from .common import emit, fail, json_option, normalise, redis_option, redis_shown, services, when
 
@@ -25,7 +26,8 @@ def outbox() -> None:
 @redis_option
 def outbox_list(status: str | None, game_id: str | None, to: str | None, limit: int, as_json: bool,
                 redis_url: str | None) -> None:
-    """Outbox entries, most recently updated first."""
+    """Outbox entries, most recently updated first: status, the provider's code of the last receipt (with the
+    retries of a temporary failure: ``30003 x2``), and whether the recipient is unreachable."""
     svc = services(redis_url)
     owners = [game_owner(game_id)] if game_id else svc.store.outbox_owners()
     if to and not game_id:
@@ -36,12 +38,20 @@ def outbox_list(status: str | None, game_id: str | None, to: str | None, limit: 
                and (target is None or e.get("to") == target)]
     entries.sort(key=lambda e: (e["updated_ms"], e["id"]), reverse=True)
     entries = entries[:limit]
-    lines = [f"Redis: {redis_shown(svc)}", f"{'ID':<30} {'STATUS':<9} {'CHANNEL':<7} {'TO':<24} {'UPDATED':<21} BODY"]
+    addresses = list(dict.fromkeys(str(e.get("to", "")) for e in entries))
+    unreachable = dict(zip(addresses, svc.reach.unreachable_many(addresses)))
+    for e in entries:  # the provider's code of the last receipt, retries of temporary failures, the recipient
+        e["code"] = provider_code(e.get("error"))
+        e["unreachable"] = unreachable.get(str(e.get("to", "")), "")
+    lines = [f"Redis: {redis_shown(svc)}", f"{'ID':<30} {'STATUS':<9} {'CODE':<10} {'CHANNEL':<7} {'TO':<24} "
+                                           f"{'UPDATED':<21} BODY"]
     for e in entries:
         body = " ".join(str(e.get("body", "")).split())
-        lines.append(f"{e['id']:<30} {e['status']:<9} {e.get('channel', ''):<7} {e.get('to', ''):<24} "
+        code = e["code"] + (f" x{e['tries']}" if e.get("tries") else "")
+        lines.append(f"{e['id']:<30} {e['status']:<9} {code:<10} {e.get('channel', ''):<7} {e.get('to', ''):<24} "
                      f"{when(e['updated_ms']):<21} {body[:60] + ('...' if len(body) > 60 else '')}"
-                     + (f"  [{e['error']}]" if e.get("error") else ""))
+                     + (f"  [{e['error']}]" if e.get("error") else "")
+                     + (f"  (unreachable: {e['unreachable']})" if e["unreachable"] else ""))
     if not entries:
         lines.append("(no messages)")
     emit({"redis": redis_shown(svc), "entries": entries}, as_json, "\n".join(lines))

@@ -46,9 +46,13 @@ def players_show(address: str, as_json: bool, redis_url: str | None) -> None:
         s["your_turn"] = addr in s["movers"]
         rows.append(s)
     own = svc.store.outbox_entries(player_owner(addr))
+    code, since = svc.reach.unreachable(addr), svc.reach.since(addr)
     data = {"address": addr, "channel": address_kind(addr), "record": record or {}, "games": rows,
-            "replies": len(own), "log_pseudonym": logs.pseudonym(addr)}
+            "replies": len(own), "log_pseudonym": logs.pseudonym(addr),
+            "unreachable": {"code": code, "since_ms": since} if code else None}
     lines = [f"{addr} ({address_kind(addr)}; in the logs {data['log_pseudonym']})"]
+    if code:  # delivery receipts said it cannot be reached (docs/operating.md, Unreachable players)
+        lines.append(f"  unreachable: {code} since {when(since or 0)} (until they write again)")
     lines += [f"  {k}: {when(int(v)) if k in ('created',) and v.isdigit() else v}" for k, v in sorted((record or {}).items())]
     lines.append(f"  games ({len(rows)}):")
     for r in rows:

@@ -84,7 +84,8 @@ def player_life(address: str) -> str:
     """Hash: ``tz``, ``remind`` (0/1), ``auto`` (0/1), ``stopped`` (0/1), ``last`` (last prompted game id); the
     linked channels (``service.store.links``): on a home, ``links`` (its linked addresses, space-separated, in
     link order), ``off`` (those of them that sent STOP) and ``via`` (the kind prompts go to first); on a linked
-    address, ``home`` (the address it acts for). Read with the rest of the hash wherever the hash is read."""
+    address, ``home`` (the address it acts for); ``unreach``/``unreach_ms`` (the address is unreachable: the
+    provider's code, since when; :mod:`.reach`). Read with the rest of the hash wherever the hash is read."""
     return "{p:" + address + "}:life"
 
 

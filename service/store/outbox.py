@@ -33,7 +33,7 @@ local function write_entry(outbox, outq, n, entry, now, claimed)
   redis.call('ZADD', outq, now, n)
 end
 local function drop_entry(outbox, n)
-  redis.call('HDEL', outbox, n, n .. ':s', n .. ':t', n .. ':sid', n .. ':err', n .. ':by')
+  redis.call('HDEL', outbox, n, n .. ':s', n .. ':t', n .. ':sid', n .. ':err', n .. ':by', n .. ':osid', n .. ':tries')
 end
 """
 
@@ -115,6 +115,47 @@ return new
 """
 
 
+RECEIPT_LUA = r"""
+-- KEYS: outbox, outq; ARGV: n, new status (sent/delivered/failed), now ms, provider id, error
+-- A provider's delivery receipt: moves the status forward only (a 'sent' after 'delivered' changes nothing), never
+-- while the entry waits to be sent again ('queued'), nor for a provider id of an earlier attempt ('<n>:osid', the ids
+-- of the attempts a temporary failure sent again). Returns {status now, 1 if this receipt changed it}.
+local rank = {queued = 0, sending = 1, sent = 2, delivered = 3, failed = 3}
+local n, new, sid = ARGV[1], ARGV[2], ARGV[4]
+if not redis.call('HGET', KEYS[1], n) then return {'missing', 0} end
+local s = redis.call('HGET', KEYS[1], n .. ':s') or 'queued'
+if s == 'queued' then return {s, 0} end
+local old = redis.call('HGET', KEYS[1], n .. ':osid') or ''
+if sid ~= '' and string.find(' ' .. old .. ' ', ' ' .. sid .. ' ', 1, true) then return {s, 0} end
+if rank[new] <= rank[s] then return {s, 0} end
+redis.call('HSET', KEYS[1], n .. ':s', new, n .. ':t', ARGV[3])
+redis.call('HDEL', KEYS[1], n .. ':by')
+if sid ~= '' then redis.call('HSET', KEYS[1], n .. ':sid', sid) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], n .. ':err', ARGV[5]) end
+redis.call('ZREM', KEYS[2], n)
+return {new, 1}
+"""
+
+RETRY_LUA = r"""
+-- KEYS: outbox, outq (the owner is registered in its dirty shard first); ARGV: n, provider id, now ms, due ms, most
+-- retries. A failed attempt (that provider id, still the entry's) queued again to be sent at 'due', at most 'most'
+-- times: its provider id moves to '<n>:osid' (its late receipts change nothing), '<n>:tries' counts.
+local n, sid = ARGV[1], ARGV[2]
+if not redis.call('HGET', KEYS[1], n) then return 'missing' end
+if redis.call('HGET', KEYS[1], n .. ':s') ~= 'failed' or (redis.call('HGET', KEYS[1], n .. ':sid') or '') ~= sid then
+  return 'moved'
+end
+local tries = tonumber(redis.call('HGET', KEYS[1], n .. ':tries') or '0')
+if tries >= tonumber(ARGV[5]) then return 'spent' end
+local old = redis.call('HGET', KEYS[1], n .. ':osid') or ''
+if old ~= '' then old = old .. ' ' end
+redis.call('HSET', KEYS[1], n .. ':s', 'queued', n .. ':t', ARGV[3], n .. ':tries', tries + 1, n .. ':osid', old .. sid)
+redis.call('HDEL', KEYS[1], n .. ':sid', n .. ':by')
+redis.call('ZADD', KEYS[2], ARGV[4], n)
+return 'queued'
+"""
+
+
 def new_claim_token() -> str:
     """A token naming one delivery attempt (an outbox claim is never shared, even by two handlings of one message)."""
     return uuid.uuid4().hex
@@ -124,24 +165,27 @@ class OutboxRecords:
     """The outbox methods of :class:`service.store.Store` (its ``r`` and registered scripts)."""
 
     SCRIPTS = {"_claim": CLAIM_LUA, "_settle": SETTLE_LUA, "_status": STATUS_LUA, "_requeue": REQUEUE_LUA,
-               "_zrem_if": ZREM_IF_SCORE_LUA}
+               "_zrem_if": ZREM_IF_SCORE_LUA, "_receipt": RECEIPT_LUA, "_retry": RETRY_LUA}
     r: Client
     _claim: Script
     _settle: Script
     _status: Script
     _zrem_if: Script
     _requeue: Script
+    _receipt: Script
+    _retry: Script
 
     def outbox_entry(self, outbox_id: str) -> dict[str, Any] | None:
-        """The entry with its ``status``, ``sid``, ``error`` and ``updated_ms``; None if unknown."""
+        """The entry with its ``status``, ``sid``, ``error``, ``updated_ms`` and ``tries`` (times a temporary failure
+        was sent again); None if unknown."""
         owner, n = split_outbox_id(outbox_id)
         key = owner_keys(owner)["outbox"]
-        raw, s, t, sid, err = self.r.hmget(key, n, f"{n}:s", f"{n}:t", f"{n}:sid", f"{n}:err")
+        raw, s, t, sid, err, tries = self.r.hmget(key, n, f"{n}:s", f"{n}:t", f"{n}:sid", f"{n}:err", f"{n}:tries")
         if raw is None:
             return None
         entry = json.loads(text(raw))
         entry.update(id=outbox_id, status=text(s), updated_ms=int(text(t or 0)),
-                     sid=text(sid) if sid else None, error=text(err) if err else None)
+                     sid=text(sid) if sid else None, error=text(err) if err else None, tries=int(text(tries or 0)))
         return entry
 
     def outbox_entries(self, owner: str) -> list[dict[str, Any]]:
@@ -220,6 +264,26 @@ class OutboxRecords:
         k = owner_keys(owner)
         return text(self._status(keys=[k["outbox"], k["outq"]],
                                args=[n, status, now_ms(), provider_id, error[:500], token]))
+
+    def record_receipt(self, outbox_id: str, status: str, provider_id: str = "", error: str = "") -> tuple[str, bool]:
+        """A provider's delivery receipt (``sent``, ``delivered``, ``failed``): (the status now, whether this receipt
+        changed it). Idempotent, and never moves a status back (``RECEIPT_LUA``). Raises ValueError for a malformed
+        id."""
+        owner, n = split_outbox_id(outbox_id)
+        k = owner_keys(owner)
+        now, changed = self._receipt(keys=[k["outbox"], k["outq"]], args=[n, status, now_ms(), provider_id, error[:500]])
+        return text(now), bool(int(changed))
+
+    def retry_failed(self, outbox_id: str, provider_id: str, due_ms: int, most: int) -> str:
+        """Queue again an entry whose attempt ``provider_id`` failed for a while (``RETRY_LUA``), to be sent at
+        ``due_ms``: ``queued``, or ``spent`` (``most`` retries done), ``moved`` (not that failed attempt any more:
+        a receipt seen twice), ``missing``."""
+        owner, n = split_outbox_id(outbox_id)
+        k = owner_keys(owner)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.zadd(dirty_key(owner), {owner: now_ms()})  # before the entry is queued, as Store.append does
+        queue_script(pipe, self._retry, [k["outbox"], k["outq"]], [n, provider_id, now_ms(), due_ms, most])
+        return text(pipe.execute()[-1])
 
     def stale_outbox(self, older_than_s: float) -> list[str]:
         """Outbox ids still queued (or stuck sending) for longer than ``older_than_s``; tidies the dirty shards."""

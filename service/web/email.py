@@ -16,6 +16,7 @@ import hashlib
 import hmac
 import math
 import time
+from typing import Any, Mapping
 
 from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
@@ -50,6 +51,22 @@ def mailgun_signature_ok(key: str, timestamp: str, token: str, signature: str) -
     return hmac.compare_digest(expected, signature)
 
 
+def mailgun_refusal(cfg: Mapping[str, Any], timestamp: str, token: str, signature: str) -> str:
+    """Why a Mailgun post is not taken (``""``: it is): a bad signature, a timestamp not within
+    ``MAILGUN_MAX_AGE`` of now (or not a finite number). The replay guard (a token seen before) is the caller's."""
+    if not mailgun_signature_ok(cfg.get("MAILGUN_SIGNING_KEY", ""), timestamp, token, signature):
+        return "bad signature"
+    try:
+        age = abs(time.time() - float(timestamp))
+    except ValueError:
+        return "bad timestamp"
+    if not math.isfinite(age):  # 'nan' compares false with everything: it would pass the age check
+        return "bad timestamp"
+    if age > int(cfg["MAILGUN_MAX_AGE"]):
+        return "stale timestamp"
+    return ""
+
+
 def new_text(form: dict[str, str]) -> str:
     """The new text of a reply, without quoted history or signature."""
     stripped = (form.get("stripped-text") or "").strip()
@@ -66,16 +83,9 @@ def inbound_email() -> ResponseReturnValue:
     svc = current_app.extensions["slowspades"]
     form = request.form
     timestamp, token, signature = form.get("timestamp", ""), form.get("token", ""), form.get("signature", "")
-    if not mailgun_signature_ok(cfg.get("MAILGUN_SIGNING_KEY", ""), timestamp, token, signature):
-        return reject("bad signature")
-    try:
-        age = abs(time.time() - float(timestamp))
-    except ValueError:
-        return reject("bad timestamp")
-    if not math.isfinite(age):  # 'nan' compares false with everything: it would pass the age check
-        return reject("bad timestamp")
-    if age > int(cfg["MAILGUN_MAX_AGE"]):
-        return reject("stale timestamp")
+    refused = mailgun_refusal(cfg, timestamp, token, signature)
+    if refused:
+        return reject(refused)
     header_id = (form.get("Message-Id") or form.get("message-id") or "").strip().strip("<>")
     message_id = f"mail:{header_id or token}"
     try:

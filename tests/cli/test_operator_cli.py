@@ -132,6 +132,23 @@ def test_outbox_list_and_resend_a_failed_message(played: Played) -> None:
     assert played.cli("outbox", "resend", f"g:{ab}#9999").exit_code == 2
 
 
+def test_outbox_list_shows_the_receipts_codes_and_unreachable_recipients(played: Played) -> None:
+    ab = played.games["ann-bob"]
+    to_bob = [e for e in played.svc.store.outbox_entries(f"g:{ab}") if e["to"] == BOB]
+    delivered, failed = to_bob[-2]["id"], to_bob[-1]["id"]
+    played.svc.store.record_receipt(delivered, "delivered", "SMd")
+    played.svc.store.record_receipt(failed, "failed", "SMf", "twilio error 30005")
+    played.svc.reach.mark_unreachable(BOB, "30005", 0)
+    rows = {e["id"]: e for e in json.loads(played.cli("outbox", "list", "--to", BOB, "--json").output)["entries"]}
+    assert (rows[delivered]["status"], rows[delivered]["code"]) == ("delivered", "")
+    assert (rows[failed]["status"], rows[failed]["code"], rows[failed]["unreachable"]) == ("failed", "30005", "30005")
+    line = next(x for x in played.cli("outbox", "list", "--status", "failed").output.splitlines() if failed in x)
+    assert line.split()[1:3] == ["failed", "30005"] and line.endswith("(unreachable: 30005)")
+    shown = json.loads(played.cli("players", "show", BOB, "--json").output)
+    assert shown["unreachable"] == {"code": "30005", "since_ms": 0}
+    assert "unreachable: 30005 since" in played.cli("players", "show", BOB).output
+
+
 def test_players_show_lists_a_players_games_and_turns(played: Played) -> None:
     ab, ca = played.games["ann-bob"], played.games["carol-ann"]
     res = played.cli("players", "show", "+1 555 000 1001", "--json")

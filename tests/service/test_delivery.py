@@ -78,6 +78,7 @@ def test_a_refused_number_fails_for_good(svc, twilio) -> None:  # type: ignore[n
     oid = queue_one(svc, {"channel": "sms", "to": "+15551230001", "body": "x"})
     assert deliver(svc, oid) == "failed"
     assert "21211" in svc.store.outbox_entry(oid)["error"]
+    assert svc.reach.unreachable("+15551230001") == "21211"  # not a valid number: unreachable (receipts)
 
 
 def test_transient_failures_are_retried_by_celery_with_backoff(svc, twilio, celery_worker, app) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,68 @@
+"""Unreachable players: while the service cannot reach a player, their games wait for them.
+
+When delivery receipts mark an address unreachable (:mod:`service.receipts`) and no other address of its player (their
+home and the addresses linked to it, those that sent STOP aside) can take over (:func:`service.channels.reachable`),
+each of the player's active games is paused for them (a ``pause:reach:<home>:<since ms>`` interval in the game's life
+hash, open until they write: reminders wait and the timeout clock stops, for both players, as with STOP) and each
+opponent is told once, in their language (``opponent_unreachable``, written once per game and episode: its message id
+names the player and when the address was marked). A player with another address that can be reached plays on: their
+messages go there (``service.channels``' receipts step) and nothing waits.
+
+Any message from a marked address ends those pauses, restarts the reminders of the turns the player owes, and
+clears that address's mark (:func:`resume`; the inbound handler reads the mark in the message's own round trip).
+"""
+
+from __future__ import annotations
+
+from ..channels import reachable
+from ..context import Services
+from ..games import outbox
+from ..games.players import label_of, name_of, seat_of, unfinished_games
+from ..store import keys
+from . import reminders
+from .optout import FOREVER_MS
+
+
+def pause_field(home: str, since_ms: int | str) -> str:
+    """The game life field of the pause that began when the player ``home`` could no longer be reached (one per
+    episode)."""
+    return f"pause:reach:{home}:{since_ms}"
+
+
+def stop_clock(svc: Services, address: str, since_ms: int) -> list[str]:
+    """``address`` was marked unreachable at ``since_ms``: unless its player can be reached at another address, pause
+    their active games from then and tell each opponent (once). Returns the outbox ids to dispatch. Idempotent."""
+    home = svc.links.home(address)
+    if reachable(svc, home):
+        return []
+    ids: list[str] = []
+    for gid in unfinished_games(svc, home, ("active",)):
+        svc.store.add_game_life(gid, pause_field(home, since_ms), f"{since_ms}-{FOREVER_MS}")
+        meta = svc.store.meta(gid)
+        seat = seat_of(meta, home)
+        if seat is None:
+            continue
+        other = meta.get(f"seat{1 - seat}", "")
+        if keys.is_bot(other):
+            continue
+        out = outbox.notify_game(svc, gid, f"reach:{home}:{since_ms}", [
+            (1 - seat, "opponent_unreachable", {"opp": name_of(svc, home), "label": label_of(svc, other, gid)})])
+        ids += out.outbox_ids
+    return ids
+
+
+def resume(svc: Services, home: str, origin: str = "", now_ms: int | None = None) -> None:
+    """The player ``home`` wrote from ``origin`` (a marked address: its home, or one linked to it): end the pauses
+    unreachability began, restart the reminders of their turns, clear that address's mark."""
+    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
+    prefix = pause_field(home, "")
+    for gid in unfinished_games(svc, home, ("active",)):
+        ended = {}
+        for field, value in svc.store.game_life(gid).items():
+            start, _, end = value.partition("-")
+            if field.startswith(prefix) and int(end) > now_ms:
+                ended[field] = f"{start}-{max(int(start), now_ms)}"
+        if ended:
+            svc.store.set_game_life(gid, ended)
+            reminders.restart_turn(svc, gid, now_ms)
+    svc.reach.clear_unreachable(origin or home)
