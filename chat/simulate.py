@@ -58,9 +58,19 @@ class Sent:
     reply: str | None = None  # what the player answered to it, if it was their turn
 
 
+@dataclass(frozen=True)
+class Reply:
+    """One message a simulated player sent: ``after`` messages of the service had been sent before it."""
+
+    seat: int
+    text: str
+    after: int
+
+
 @dataclass
 class Transcript:
     messages: list[Sent] = field(default_factory=list)
+    replies: list[Reply] = field(default_factory=list)  # what the players sent, in order with ``messages``
     events: list[Event] = field(default_factory=list)
     game: Game | None = None
     hands: int = 0
@@ -136,6 +146,7 @@ def play_game(seed: int, langs: Sequence[str] = ("en", "en"), names: Sequence[st
         else:
             text = chooser(v, prompt_msg.rendered, rng)
         prompt_msg.reply = text
+        out.replies.append(Reply(seat, text, len(out.messages)))
         intent = parse(text, langs[seat])
         try:
             if intent.is_unknown:

@@ -10,6 +10,7 @@ import os
 from typing import Any, Mapping
 
 from .lifecycle.settings import SETTINGS as LIFECYCLE_SETTINGS
+from .prices import prices
 from .store.base import is_cluster
 from .whatsapp import templates
 
@@ -108,8 +109,6 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "FORGET_INACTIVE_DAYS": (0.0, "float", "Players with no game in play and nothing done for this many days are "
                                            "forgotten by `slowspades players forget-inactive` (0: never; "
                                            "docs/operating.md, Forget)."),
-    "SMS_PRICE": (0.0079, "float", "What one outgoing SMS costs (the metrics' spend: slowspades_sms_today_spend), "
-                                   "in your provider's currency."),
     "DEALER_SEED": ("", "str", "Tests and demos only: make shuffles reproducible. Empty: secure randomness."),
 }
 
@@ -153,8 +152,10 @@ def load_config(environ: Mapping[str, str] | None = None, overrides: Mapping[str
 
 def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
     """Fill the derived settings (broker URL, mail domain, Celery's own config); a WHATSAPP_TEMPLATES that does not
-    read is refused here, before any message needs it (:class:`service.whatsapp.BadTemplates`)."""
+    read is refused here, before any message needs it (:class:`service.whatsapp.BadTemplates`), and so is a price
+    table (``PRICES_FILE``) that does not (:class:`service.prices.PriceTableError`)."""
     templates(cfg)
+    prices(cfg)
     if not cfg.get("BROKER_URL") and is_cluster(cfg):
         raise ValueError("SLOWSPADES_REDIS_URL names a Redis Cluster, which cannot be Celery's broker: "
                          "set SLOWSPADES_BROKER_URL (amqp://... for RabbitMQ, or a plain redis://)")

@@ -223,8 +223,8 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         metrics.outbox(channel, "failed", "window_closed")
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", "window_closed")
         return svc.store.set_status(outbox_id, "failed", error=WINDOW_CLOSED, token=token)
-    held = limits.split_sms(svc, [entry])[1] if channel == SMS else []
-    if held:  # past the day's SMS cap, or a stranger's number of a country not allowed
+    held = limits.split_sms(svc, [entry])[1] if channel in limits.CAPPED_CHANNELS else []
+    if held:  # past the day's caps (messages or money), or a stranger's number of a country not allowed
         metrics.outbox(channel, "failed", limits.held_code(held[0][1]))
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", limits.held_code(held[0][1]))
         return svc.store.set_status(outbox_id, "failed", error=held[0][1], token=token)

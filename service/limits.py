@@ -17,7 +17,9 @@ providers of ``LIMIT_DOMAIN_SHARED``), and invitations to numbers never seen hav
   countries of the service's languages' seed numbers (US, CA, FR, NO, ID, GR) and the operator's
   own (``DEFAULT_REGION``). Premium-rate and shared-cost numbers are refused wherever they are, and an
   invitation to a number that is not a valid one (``phonenumbers.is_valid_number``) is refused.
-* ``SMS_DAILY_CAP``: outgoing SMS a day. ``SMS_CAP_RESERVE`` percent of it is kept for the players of games
+* ``SMS_DAILY_CAP``: outgoing SMS a day; ``DAILY_SPEND_CAP``: what outgoing SMS and WhatsApp messages may cost a
+  day, each at its price in the price table (:mod:`service.prices`: an SMS by its segments and country, a WhatsApp
+  message by its kind). Past either cap the same happens (past the message cap to SMS only). ``SMS_CAP_RESERVE`` percent of each is kept for the players of games
   between people: past the rest, only messages to them go out (no invitation, no reply to a stranger or to
   someone who plays only the computer), the operator is told in the log (once a day) and by
   ``slowspades limits status`` (:func:`status_line`). An invitation the cap would hold waits for the next
@@ -38,8 +40,9 @@ from typing import Any
 import phonenumbers
 
 from . import metrics
-from .addresses import SMS, address_kind
+from .addresses import SMS, WHATSAPP, address_kind
 from .context import Services
+from .prices import MICROS, prices, to_micros
 
 log = logging.getLogger(__name__)
 
@@ -59,9 +62,18 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                                     "* for any. Premium-rate numbers: never."),
     "SMS_DAILY_CAP": (2000, "int", "Outgoing SMS a day (UTC); past it only messages to players of games between "
                                    "people go out and the operator is told. 0: no cap."),
-    "SMS_CAP_RESERVE": (20, "int", "Percent of SLOWSPADES_SMS_DAILY_CAP kept for messages to players of games between "
-                                   "people: other SMS (invitations, replies to strangers or to players of the "
-                                   "computer only) stop at the rest. An invitation held waits for the next day."),
+    "DAILY_SPEND_CAP": (0.0, "float", "What the day's (UTC) outgoing SMS and WhatsApp messages may cost, in the "
+                                      "currency of the price table (SLOWSPADES_PRICES_FILE), each at its price (an "
+                                      "SMS per segment and country); past it, as past SLOWSPADES_SMS_DAILY_CAP, only "
+                                      "messages to players of games between people go out and the operator is told. "
+                                      "0: no money cap."),
+    "PRICES_FILE": ("", "str", "The price table (TOML, the layout of service/prices.toml, whose defaults are the "
+                               "providers' list prices with their date): the daily spend, its cap and what a game "
+                               "costs (docs/cost.md). Empty: service/prices.toml."),
+    "SMS_CAP_RESERVE": (20, "int", "Percent of SLOWSPADES_SMS_DAILY_CAP (and of SLOWSPADES_DAILY_SPEND_CAP) kept "
+                                   "for messages to players of games between people: other SMS (invitations, "
+                                   "replies to strangers or to players of the computer only) stop at the rest. An "
+                                   "invitation held waits for the next day."),
     "LIMIT_DOMAIN_INVITES_PER_DAY": (10, "int", "Invitations all the mailboxes of one email domain may send in a day "
                                                 "(UTC), but for the domains of SLOWSPADES_LIMIT_DOMAIN_SHARED. 0: no limit."),
     "LIMIT_DOMAIN_SHARED": ("gmail.com,googlemail.com,outlook.com,hotmail.com,live.com,yahoo.com,icloud.com,"
@@ -76,7 +88,7 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "LIMIT_NEW_NUMBERS_PER_HOUR": (30, "int", "SMS invitations, from all senders together, to numbers never in a "
                                               "game between people, in an hour. 0: no limit."),
 }
-CAPPED_ERROR = "not sent: the daily SMS cap (SLOWSPADES_SMS_DAILY_CAP) is reached"
+CAPPED_ERROR = "not sent: the daily cap (SLOWSPADES_SMS_DAILY_CAP or SLOWSPADES_DAILY_SPEND_CAP) is reached"
 COUNTRY_ERROR = "not sent: a number never in a game between people, of a country not allowed (SLOWSPADES_SMS_INVITE_COUNTRIES)"
 _GMAIL = {"googlemail.com": "gmail.com"}
 _COSTLY = {phonenumbers.PhoneNumberType.PREMIUM_RATE, phonenumbers.PhoneNumberType.SHARED_COST}
@@ -251,38 +263,72 @@ def hour(now_s: float | None = None) -> str:
                                   timezone.utc).strftime("%Y%m%d%H")
 
 
-# -- the daily SMS cap and the countries ------------------------------------------------------------------
-def others_limit(svc: Services) -> int:
-    """The day's SMS count past which only players of games between people are texted (0: no cap)."""
-    cap = int(setting(svc, "SMS_DAILY_CAP"))
+# -- the daily SMS cap, the daily spend cap and the countries --------------------------------------------------------
+#: The channels the daily spend counts (what Twilio bills per message); the message cap counts SMS only
+CAPPED_CHANNELS = (SMS, WHATSAPP)
+
+
+def _reserved(cap: int, svc: Services) -> int:
     reserve = min(100, max(0, int(setting(svc, "SMS_CAP_RESERVE"))))
     return cap * (100 - reserve) // 100 if cap > 0 else 0
+
+
+def others_limit(svc: Services) -> int:
+    """The day's SMS count past which only players of games between people are texted (0: no cap)."""
+    return _reserved(int(setting(svc, "SMS_DAILY_CAP")), svc)
+
+
+def spend_cap(svc: Services) -> int:
+    """``DAILY_SPEND_CAP`` in millionths of the price table's currency (0: no money cap)."""
+    return max(0, to_micros(float(setting(svc, "DAILY_SPEND_CAP"))))
+
+
+def others_spend_limit(svc: Services) -> int:
+    """The day's spend (millionths) past which only players of games between people are texted (0: no cap)."""
+    return _reserved(spend_cap(svc), svc)
+
+
+def _over(count: int, spend: int, caps: tuple[int, int], limits: tuple[int, int]) -> bool:
+    """Whether ``count`` messages costing ``spend`` are past ``limits`` (messages, millionths) of the caps that are
+    on (``caps``: 0 for a cap that is off)."""
+    return (caps[0] > 0 and count > limits[0]) or (caps[1] > 0 and spend > limits[1])
 
 
 def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None = None
               ) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
     """(entries that may go, (SMS entry held back, why)). An SMS to a number never in a game between people
     goes only to an allowed country (:func:`country_allowed`, whatever the message: ``HELP``, ``NEW BOT``...).
-    Each other SMS counts toward the day's cap; past :func:`others_limit`, an SMS goes out only if it is not
-    an invitation and its recipient plays a game between people (a game against the computer does not count)."""
-    sms = [e for e in entries if e.get("channel") == SMS]
+    Each other SMS counts toward the day's message cap, and each SMS or WhatsApp message toward its money cap at
+    its price in the table (:mod:`service.prices`); past :func:`others_limit` an SMS, past
+    :func:`others_spend_limit` either, goes out only if it is not an invitation and its recipient plays a game
+    between people (a game against the computer does not count)."""
+    sms = [e for e in entries if e.get("channel") in CAPPED_CHANNELS and e.get("window") != "closed"]  # not sent
     if not sms:
         return entries, []
     # whether the player plays people: the player is the entry's home when it goes to a linked number of theirs
     people = dict(zip([id(e) for e in sms], svc.store.in_people_games([e.get("home") or e["to"] for e in sms])))
     held: dict[int, tuple[dict[str, Any], str]] = {
-        id(e): (e, COUNTRY_ERROR) for e in sms if not people[id(e)] and not country_allowed(svc, e["to"])}
+        id(e): (e, COUNTRY_ERROR) for e in sms
+        if e.get("channel") == SMS and not people[id(e)] and not country_allowed(svc, e["to"])}
     counted = [e for e in sms if id(e) not in held]
-    limit, cap = others_limit(svc), int(setting(svc, "SMS_DAILY_CAP"))
-    if cap > 0 and counted:
-        count = svc.store.count_sms(day(now_s), len(counted))
-        if count > cap and count - len(counted) <= cap:  # this batch crossed it: tell the operator, once a day
-            log.warning("SMS daily cap reached: %d SMS today (SLOWSPADES_SMS_DAILY_CAP=%d); from now on today only "
-                        "messages to players of games between people go out", count, cap)
+    cap, money = int(setting(svc, "SMS_DAILY_CAP")), spend_cap(svc)
+    if (cap > 0 or money > 0) and counted:
+        table = prices(svc.config)
+        cost = sum(to_micros(table.entry(e)) for e in counted)
+        texts = sum(1 for e in counted if e.get("channel") == SMS)  # the message cap counts SMS only
+        count, spend = svc.store.count_sent(day(now_s), texts, cost)
+        caps = (cap, money)
+        if _over(count, spend, caps, caps) and not _over(count - texts, spend - cost, caps, caps):
+            # this batch crossed a cap: tell the operator, once a day
+            log.warning("SMS daily cap reached: %d SMS today (SLOWSPADES_SMS_DAILY_CAP=%d), %.2f %s spent on SMS "
+                        "and WhatsApp (SLOWSPADES_DAILY_SPEND_CAP=%.2f); from now on today only messages to players "
+                        "of games between people go out", count, cap, spend / MICROS, table.currency, money / MICROS)
             svc.store.mark_sms_capped(day(now_s), count)
-        if count > limit:
+        by_count = cap > 0 and count > others_limit(svc)  # holds SMS
+        by_money = money > 0 and spend > others_spend_limit(svc)  # holds SMS and WhatsApp
+        if by_count or by_money:
             held.update({id(e): (e, CAPPED_ERROR) for e in counted
-                         if e.get("kind") == "invite" or not people[id(e)]})
+                         if (by_money or e.get("channel") == SMS) and (e.get("kind") == "invite" or not people[id(e)])})
     for why in held.values():
         metrics.limit(held_code(why[1]))
     return [e for e in entries if id(e) not in held], list(held.values())
@@ -297,20 +343,26 @@ def held_code(why: str) -> str:
 
 
 def invitation_held_until(svc: Services, invitee: str, now_s: float) -> int | None:
-    """When an SMS invitation to ``invitee`` sent now would be held by the cap: the next day's start (ms since
-    the epoch, 00:00 UTC), when it is to go; else None."""
-    limit = others_limit(svc)
-    if address_kind(invitee) != SMS or limit <= 0 or svc.store.sms_today(day(now_s))[0] < limit:
+    """When an SMS invitation to ``invitee`` sent now would be held by a cap (in messages or in money): the next
+    day's start (ms since the epoch, 00:00 UTC), when it is to go; else None."""
+    kind = address_kind(invitee)
+    caps = (int(setting(svc, "SMS_DAILY_CAP")) if kind == SMS else 0, spend_cap(svc))  # WhatsApp: the money cap
+    if kind not in CAPPED_CHANNELS or caps == (0, 0):
+        return None
+    count, spend, _capped = svc.store.sent_today(day(now_s))
+    if not _over(count + 1, spend + 1, caps, (others_limit(svc), others_spend_limit(svc))):  # one more: past
         return None
     today = datetime.fromtimestamp(now_s, timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
     return int((today + timedelta(days=1)).timestamp() * 1000)
 
 
 def status_line(svc: Services, now_s: float | None = None) -> str:
-    """The operator's line about today's SMS: count, cap, and whether it was reached."""
-    n, capped = svc.store.sms_today(day(now_s))
-    cap = int(setting(svc, "SMS_DAILY_CAP"))
-    if cap <= 0:
-        return f"SMS today: {n} (no daily cap)"
-    state = "CAP REACHED: only messages to players in a game go out" if capped else "under the cap"
-    return f"SMS today: {n} of {cap} ({state})"
+    """The operator's line about today's SMS: count, cap, what they cost and whether a cap was reached."""
+    n, spend, capped = svc.store.sent_today(day(now_s))
+    cap, money, table = int(setting(svc, "SMS_DAILY_CAP")), spend_cap(svc), prices(svc.config)
+    state = ("CAP REACHED: only messages to players in a game go out" if capped else "under the cap")
+    count = f"SMS today: {n} of {cap}" if cap > 0 else f"SMS today: {n} (no daily cap)"
+    cost = (f"{spend / MICROS:.2f} of {money / MICROS:.2f} {table.currency}" if money > 0
+            else f"{spend / MICROS:.2f} {table.currency} (no money cap)")
+    tail = f" ({state})" if cap > 0 or money > 0 else ""
+    return f"{count}, costing {cost}, at the prices of {table.as_of}{tail}"

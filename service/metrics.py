@@ -10,7 +10,8 @@ metrics adds them up (``prometheus_client.multiprocess``); without it, a process
 
 Gauges of the service's state are read from Redis when ``/metrics`` is scraped (:class:`ServiceState`): unsent
 outbox entries and the age of the oldest, the Celery queue's depth, games in play and invitations waiting (a SCAN
-of the games, at most once a minute), the day's SMS against ``SMS_DAILY_CAP`` and their cost at ``SMS_PRICE``.
+of the games, at most once a minute), the day's SMS against ``SMS_DAILY_CAP`` and what they cost (each at its price
+in the price table, :mod:`service.prices`) against ``DAILY_SPEND_CAP``.
 
 Names follow Prometheus' conventions: a ``slowspades_`` prefix, the unit in the name (``_seconds``), ``_total``
 on counters (the client adds it); labels are words from small fixed sets (a channel, an outcome, a reason, a
@@ -41,6 +42,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from .context import Services
+from .prices import MICROS
 from .store.gauges import games_by_status, outbox_backlog
 
 __all__ = ["CONTENT_TYPE_LATEST", "exposition"]
@@ -197,17 +199,18 @@ class ServiceState(Collector):
         except Exception:  # noqa: BLE001
             errors.add_metric(["games"], 1)
         try:
-            sent, capped = self.svc.store.sms_today(time.strftime("%Y%m%d", time.gmtime()))  # limits.day()
+            sent, spend, capped = self.svc.store.sent_today(time.strftime("%Y%m%d", time.gmtime()))  # limits.day()
             cap = int(self.svc.config.get("SMS_DAILY_CAP") or 0)
-            price = float(self.svc.config.get("SMS_PRICE") or 0)
+            money = float(self.svc.config.get("DAILY_SPEND_CAP") or 0)
             yield GaugeMetricFamily("slowspades_sms_today_messages", "SMS counted toward today's cap (UTC day).",
                                     value=sent)
             yield GaugeMetricFamily("slowspades_sms_daily_cap_messages", "SLOWSPADES_SMS_DAILY_CAP (0: no cap).",
                                     value=cap)
-            yield GaugeMetricFamily("slowspades_sms_today_spend", "Today's SMS at SLOWSPADES_SMS_PRICE each (in "
-                                    "the currency of that price).", value=sent * price)
-            yield GaugeMetricFamily("slowspades_sms_daily_cap_spend", "The daily cap at SLOWSPADES_SMS_PRICE.",
-                                    value=cap * price)
+            yield GaugeMetricFamily("slowspades_sms_today_spend", "What today's SMS and WhatsApp messages cost, each "
+                                    "at its price in the price table (SLOWSPADES_PRICES_FILE; in its currency).",
+                                    value=spend / MICROS)
+            yield GaugeMetricFamily("slowspades_sms_daily_cap_spend", "SLOWSPADES_DAILY_SPEND_CAP (0: no money cap).",
+                                    value=money)
             yield GaugeMetricFamily("slowspades_sms_cap_reached", "1 once today's SMS reached the daily cap.",
                                     value=1 if capped else 0)
         except Exception:  # noqa: BLE001

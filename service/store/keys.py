@@ -176,11 +176,12 @@ def number_field(game_id: str) -> str:
 def limit_keys(address: str, minute: int, day: str = "") -> dict[str, str]:
     """The keys of the abuse limits (``service.limits``): ``rate`` (``{p:<addr>}:rate:<minute>``, messages
     of ``address`` in that minute), ``invites`` (``{p:<addr>}:inv:<day>``, message ids of the day's
-    invitations), ``sms_day`` (``{sms:<day>}:n``, outgoing SMS of the day) and ``capped``
-    (``{sms:<day>}:capped``, set once the day's SMS cap is reached; one slot with the counter)."""
+    invitations), ``sms_day`` (``{sms:<day>}:n``, outgoing SMS of the day), ``spend_day``
+    (``{sms:<day>}:spend``, what the day's SMS and WhatsApp messages cost, in millionths of the price table's currency) and ``capped``
+    (``{sms:<day>}:capped``, set once the day's cap is reached; one slot with the counters)."""
     tag = "{" + player_owner(address) + "}"
     return {"rate": f"{tag}:rate:{minute}", "invites": f"{tag}:inv:{day}", "sms_day": "{sms:" + day + "}:n",
-            "capped": "{sms:" + day + "}:capped"}
+            "spend_day": "{sms:" + day + "}:spend", "capped": "{sms:" + day + "}:capped"}
 
 
 def name_field(name: str) -> str:

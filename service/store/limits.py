@@ -1,5 +1,5 @@
 """The counters of the abuse limits (:mod:`service.limits`): messages a minute, invitations a day, the day's
-SMS (a mixin of :class:`service.store.Store`). Keys: :func:`service.store.keys.limit_keys`."""
+SMS and what they cost (a mixin of :class:`service.store.Store`). Keys: :func:`service.store.keys.limit_keys`."""
 
 from __future__ import annotations
 
@@ -53,15 +53,32 @@ class LimitCounters:
         pipe.expire(key, 3 * 86400)
         return int(pipe.execute()[0])
 
+    def count_sent(self, day: str, n: int, micros: int) -> tuple[int, int]:
+        """Count ``n`` outgoing messages costing ``micros`` (millionths) in ``day``, in one round trip; returns the
+        day's (count, spend in millionths) so far."""
+        keys = limit_keys("", 0, day)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.incrby(keys["sms_day"], n)
+        pipe.incrby(keys["spend_day"], micros)
+        pipe.expire(keys["sms_day"], 3 * 86400)
+        pipe.expire(keys["spend_day"], 3 * 86400)
+        count, spend, _, _ = pipe.execute()
+        return int(count), int(spend)
+
     def mark_sms_capped(self, day: str, count: int) -> None:
         """Note that ``day``'s SMS cap was reached (at ``count``)."""
         self.r.set(limit_keys("", 0, day)["capped"], str(count), ex=3 * 86400)
 
     def sms_today(self, day: str) -> tuple[int, bool]:
         """(SMS counted in ``day``, whether its cap was reached)."""
+        sent, _spend, capped = self.sent_today(day)
+        return sent, capped
+
+    def sent_today(self, day: str) -> tuple[int, int, bool]:
+        """(messages counted in ``day``, their cost in millionths, whether the day's cap was reached)."""
         keys = limit_keys("", 0, day)
-        sent, capped = self.r.mget(keys["sms_day"], keys["capped"])
-        return int(sent or 0), capped is not None
+        sent, spend, capped = self.r.mget(keys["sms_day"], keys["spend_day"], keys["capped"])
+        return int(sent or 0), int(spend or 0), capped is not None
 
     def in_people_games(self, addresses: list[str], newest: int = 20) -> list[bool]:
         """For each address, whether it has been in a game between people (not the computer): the ``people``

@@ -222,7 +222,7 @@ def test_the_wheel_carries_its_templates_catalogues_and_assets(wheel: Path) -> N
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"chat/templates/sms/help.txt.j2", "chat/templates/email/help.html.j2", "chat/templates/web/game.html.j2",
             "chat/templates/lifecycle/sms/invite.txt.j2", "chat/locale/fr/LC_MESSAGES/messages.mo",
-            "service/web/simulator_assets/index.html"} <= names
+            "service/web/simulator_assets/index.html", "service/prices.toml"} <= names  # the price table too
     shipped = {n.removeprefix("chat/") for n in names if n.startswith("chat/templates/")}
     in_repo = {str(p.relative_to(ROOT)) for p in (ROOT / "templates").rglob("*") if p.is_file()}
     assert shipped == in_repo  # every template, and nothing else under that name
