@@ -4,6 +4,9 @@
 A player is a home address and the addresses linked to it (:mod:`service.store.links`): forgetting any of them
 forgets them all. What is erased and rewritten in Redis: :mod:`service.store.forget`. Here: the rules.
 
+* ``SLOWSPADES_FORGET_INACTIVE_DAYS`` (0: never) forgets, once a day (the beat's ``workers.beat.forget_inactive``,
+  or ``slowspades players forget-inactive`` run by the operator), every player with no game in play whose record
+  and games have seen nothing for that many days (:func:`forget_inactive`).
 * A player with a game in play (an invitation pending, or a game under way) is not forgotten: their opponent's game
   would lose a seat that may still move. They may ``RESIGN``; a game left alone times out (``CLAIM``) and an
   invitation expires; then forget. :class:`InPlay` says which games.
@@ -28,7 +31,7 @@ from .addresses import address_kind
 from .context import Services
 from .games.players import lang_of, seat_of
 from .store.forget import Forgetting, Scrub
-from .store.keys import game_owner, is_bot, player_owner
+from .store.keys import WHATSAPP_PREFIX, game_owner, is_bot, player_owner
 
 IN_PLAY = ("invited", "active")
 DAY_MS = 86_400_000
@@ -69,7 +72,7 @@ def scrubber(addresses: list[str], name: str, replacement: str) -> Scrub:
     """A function replacing in a text each of ``addresses`` (whole, and as a message shortens it) and the chosen
     ``name`` (as a whole word, any case; and as an SMS shortens it) by ``replacement``."""
     words: set[str] = set()
-    for a in addresses:
+    for a in [*addresses, *(a.removeprefix(WHATSAPP_PREFIX) for a in addresses if a.startswith(WHATSAPP_PREFIX))]:
         words.add(a)
         short = short_address(a)
         if short:
@@ -136,3 +139,16 @@ def inactive_players(svc: Services, days: float, now_ms: int) -> list[str]:
         if all(last_activity_ms(svc, gid, m) <= cutoff for gid, m in metas.items()):
             out.append(home)
     return out
+
+
+def forget_inactive(svc: Services, days: float, now_ms: int, dry_run: bool = False) -> tuple[int, int]:
+    """Forget every :func:`inactive_players` (none when ``days`` is 0); returns (found, forgotten)."""
+    found = inactive_players(svc, days, now_ms) if days > 0 else []
+    forgotten = 0
+    for home in [] if dry_run else found:
+        try:
+            forget(svc, home)
+            forgotten += 1
+        except InPlay:  # a game began since it was listed
+            continue
+    return len(found), forgotten

@@ -14,7 +14,7 @@ from spades.events import from_dict, redact
 from .. import logs
 from ..addresses import address_kind
 from ..context import Services
-from ..forget import InPlay, forget, inactive_players
+from ..forget import InPlay, forget, forget_inactive
 from ..games.players import name_of, seat_of
 from ..store import game_owner, player_owner
 from ..store.personal import player_keys
@@ -142,13 +142,6 @@ def players_forget_inactive(days: float | None, dry_run: bool, as_json: bool, re
     cron; nothing when the retention is 0)."""
     svc = services(redis_url)
     days = float(svc.config.get("FORGET_INACTIVE_DAYS") or 0) if days is None else days
-    found = inactive_players(svc, days, svc.store.clock.now_ms()) if days > 0 else []
-    forgotten = 0
-    for home in [] if dry_run else found:
-        try:
-            forget(svc, home)
-            forgotten += 1
-        except InPlay:  # a game began since it was listed
-            continue
-    emit({"days": days, "inactive": len(found), "forgotten": forgotten}, as_json,
-         f"{len(found)} player(s) inactive for {days:g} days; {forgotten} forgotten")
+    found, forgotten = forget_inactive(svc, days, svc.store.clock.now_ms(), dry_run)
+    emit({"days": days, "inactive": found, "forgotten": forgotten}, as_json,
+         f"{found} player(s) inactive for {days:g} days; {forgotten} forgotten")

@@ -6,7 +6,7 @@ What a player leaves in Redis, and what happens to it here:
 * every key under their hash tag (``{p:<address>}:*``: the record, settings, game numbers, replies outside
   games, claims of their inbound messages, limit counters, link codes), for each of their addresses: deleted
   (:meth:`Forgetting.erase_owner`), with their members of the shards that point at such keys (``{dirty:k}``,
-  ``{local:k}``, ``{inpend:k}``);
+  ``{local:k}``, ``{inpend:k}``: every shard, an entry may be in any);
 * their chosen name in the ``{names:k}`` index, and their own reply token (``rtok:<token>``): deleted;
 * a ``LINK`` code pending at another address for them (``{p:<other>}:linkcode``, ``home`` = theirs): deleted;
 * in each of their games (:meth:`Forgetting.forget_seat`): the meta's ``seat<n>`` becomes the forgotten id (the
@@ -28,15 +28,13 @@ from typing import Any, Callable
 from .base import Client, scan_keys
 from .codec import text
 from .keys import (
-    dirty_key,
     game_owner,
-    local_index_key,
     name_field,
     names_key,
     owner_keys,
-    pending_key,
     player_owner,
     reply_token,
+    shards,
     web_token,
 )
 
@@ -142,12 +140,14 @@ class Forgetting:
         deleted = 0
         for key in found:  # one at a time: on a cluster a DEL of several keys must lie in one slot (they do) ...
             deleted += int(self.r.delete(key))  # ... but one call each keeps this simple and the same everywhere
+        # the indexes: an owner's entry may lie in any shard (on a cluster, one on the node of the write it
+        # indexes: service.store.replica.registry_shard), so every shard is cleared
         pipe = self.r.pipeline(transaction=False)
-        pipe.zrem(dirty_key(owner), owner)
-        pipe.zrem(local_index_key(owner), owner)
+        for key in [*shards("dirty"), *shards("local")]:
+            pipe.zrem(key, owner)
         pipe.execute()
-        pending = pending_key(address)
-        mine: list[Any] = [m for m in self.r.zrange(pending, 0, -1) if text(m).partition(" ")[0] == address]
-        if mine:
-            self.r.zrem(pending, *mine)
+        for pending in shards("inpend"):
+            mine: list[Any] = [m for m in self.r.zrange(pending, 0, -1) if text(m).partition(" ")[0] == address]
+            if mine:
+                self.r.zrem(pending, *mine)
         return deleted

@@ -14,6 +14,8 @@ from click.testing import CliRunner, Result
 
 from service.store.base import scan_keys, unpack_log
 from service.store.personal import dump_key
+from tests.backends import BOTH
+from workers import beat
 
 from .helpers import post_sms, wait_handled
 from .mixed_game import EMAIL_PLAYER, SMS_PLAYER, play_mixed_game
@@ -84,7 +86,7 @@ def test_a_player_with_a_game_in_play_is_not_forgotten(client, svc, celery_worke
     assert svc.store.meta(gid)["seat0"] == SMS_PLAYER and svc.players.get(SMS_PLAYER)
 
 
-def test_the_retention_forgets_players_inactive_that_long(client, svc, smtp_server, celery_worker) -> None:  # type: ignore[no-untyped-def]
+def test_the_retention_forgets_players_inactive_that_long(app, client, svc, smtp_server, celery_worker) -> None:  # type: ignore[no-untyped-def]
     played = play_mixed_game(client, svc, smtp_server, target=100)
     resp, mid = post_sms(client, "+15557770002", f"NEW {EMAIL_PLAYER}")  # a game in play: kept, whatever its age
     wait_handled(svc, mid)
@@ -93,10 +95,32 @@ def test_the_retention_forgets_players_inactive_that_long(client, svc, smtp_serv
     try:
         res = cli(svc, "players", "forget-inactive", "--days", "30", "--dry-run", "--json")
         assert json.loads(res.output) == {"days": 30.0, "inactive": 1, "forgotten": 0}
-        res = cli(svc, "players", "forget-inactive", "--days", "30", "--json")
-        assert json.loads(res.output) == {"days": 30.0, "inactive": 1, "forgotten": 1}
+        app.config["FORGET_INACTIVE_DAYS"] = 30
+        with app.app_context():  # the beat's daily job
+            assert beat.forget_inactive() == 1
+            assert beat.forget_inactive() == 0
     finally:
         svc.store.clock.reset()
     assert svc.players.get(SMS_PLAYER) is None and svc.players.get("+15557770002") and svc.players.get(EMAIL_PLAYER)
     assert svc.store.meta(played.game_id)["seat0"].startswith("forgotten:")
     assert cli(svc, "games", "verify", played.game_id).exit_code == 0
+
+
+@BOTH
+def test_forgetting_a_linked_address_forgets_the_player_and_all_their_addresses(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    from .test_linked_channels import ALICE, BOB, PHONE2, link_phone, send, start
+
+    link_phone(client, svc)
+    send(client, svc, ALICE, "LINK +15551230008")  # a code pending at a third phone, never sent back
+    gid = start(client, svc)
+    send(client, svc, PHONE2, "RESIGN")  # from the linked phone: Alice's game
+    send(client, svc, PHONE2, "YES")
+    assert svc.store.meta(gid)["status"] == "over"
+    res = cli(svc, "players", "forget", PHONE2, "--json")
+    assert res.exit_code == 0 and json.loads(res.output)["addresses"] == 2, res.output
+    traces = re.compile(r"123000[189]")  # Alice's numbers, whole or shortened
+    left = {k: v for k, v in everything(svc).items() if traces.search(k + json.dumps(v, ensure_ascii=False))}
+    assert not left
+    assert cli(svc, "games", "verify", gid).exit_code == 0
+    html = client.get(f"/g/{svc.store.meta(gid)['web1']}").get_data(as_text=True)
+    assert "a forgotten player" in html and BOB in svc.store.meta(gid)["seat1"]
