@@ -7,6 +7,10 @@ forgets them all. What is erased and rewritten in Redis: :mod:`service.store.for
 * ``SLOWSPADES_FORGET_INACTIVE_DAYS`` (0: never) forgets, once a day (the beat's ``workers.beat.forget_inactive``,
   or ``slowspades players forget-inactive`` run by the operator), every player with no game in play whose record
   and games have seen nothing for that many days (:func:`forget_inactive`).
+* A forget reaches the live Redis only: a backup restored brings the player back. ``SLOWSPADES_FORGET_LEDGER``
+  names a file, kept apart from the backups, where every forget appends the keyed hash of each address it
+  forgot (:func:`ledger_hash`: an HMAC with the logs' key, never the address); after a restore, ``slowspades players
+  forget-ledger`` forgets again every player whose address hashes to a line of it (:func:`replay_ledger`).
 * A player with a game in play (an invitation pending, or a game under way) is not forgotten: their opponent's game
   would lose a seat that may still move. They may ``RESIGN``; a game left alone times out (``CLAIM``) and an
   invitation expires; then forget. :class:`InPlay` says which games.
@@ -20,6 +24,9 @@ forgets them all. What is erased and rewritten in Redis: :mod:`service.store.for
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import os
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -27,6 +34,7 @@ from dataclasses import dataclass, field
 from chat.names import FORGOTTEN, display_name, short_address
 from chat.render import gettext
 
+from . import logs
 from .addresses import address_kind
 from .context import Services
 from .games.players import lang_of, seat_of
@@ -101,6 +109,7 @@ def forget(svc: Services, address: str) -> Forgotten:
     if in_play:
         raise InPlay(in_play)
     name = (svc.players.get(home) or {}).get("name", "")
+    note_in_ledger(svc, addresses)  # first: a forget interrupted is still re-applied after a restore
     fid = forgotten_id()
     done = Forgotten(addresses, fid)
     store = Forgetting(svc.redis)
@@ -152,3 +161,37 @@ def forget_inactive(svc: Services, days: float, now_ms: int, dry_run: bool = Fal
         except InPlay:  # a game began since it was listed
             continue
     return len(found), forgotten
+
+
+def ledger_hash(svc: Services, address: str) -> str:
+    """How the ledger names an address: the hex HMAC-SHA256 of it with the logs' key (``SLOWSPADES_LOG_HASH_KEY``,
+    the same in every process of a deployment), apart from the logs' own hashes (another message is hashed)."""
+    return hmac.new(logs.set_key(svc.config), b"forget|" + address.lower().encode(), hashlib.sha256).hexdigest()
+
+
+def note_in_ledger(svc: Services, addresses: list[str]) -> None:
+    """Append the :func:`ledger_hash` of each of ``addresses`` to ``SLOWSPADES_FORGET_LEDGER`` (if set), on disk."""
+    path = str(svc.config.get("FORGET_LEDGER") or "")
+    if not path:
+        return
+    with open(path, "a", encoding="ascii") as f:
+        f.write("".join(ledger_hash(svc, a) + "\n" for a in addresses))
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def replay_ledger(svc: Services, path: str) -> tuple[list[str], list[str]]:
+    """After a backup was restored: forget every player with an address in the ledger at ``path``; returns (the
+    homes forgotten, the games in play that kept one from being forgotten)."""
+    with open(path, encoding="ascii") as f:
+        wanted = {line.strip() for line in f if line.strip()}
+    forgotten: list[str] = []
+    blocked: list[str] = []
+    for address in Forgetting(svc.redis).player_addresses():
+        if ledger_hash(svc, address) not in wanted or svc.players.get(address) is None:
+            continue  # (a player forgotten as another's linked address a moment ago has no record left)
+        try:
+            forgotten.append(forget(svc, address).forgotten_id)
+        except InPlay as exc:
+            blocked.extend(exc.games)
+    return forgotten, blocked

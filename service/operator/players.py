@@ -4,6 +4,7 @@ held about a player, as JSON (the right of access, GDPR article 15). ``slowspade
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -14,7 +15,7 @@ from spades.events import from_dict, redact
 from .. import logs
 from ..addresses import address_kind
 from ..context import Services
-from ..forget import InPlay, forget, forget_inactive
+from ..forget import InPlay, forget, forget_inactive, replay_ledger
 from ..games.players import name_of, seat_of
 from ..store import game_owner, player_owner
 from ..store.personal import player_keys
@@ -145,3 +146,20 @@ def players_forget_inactive(days: float | None, dry_run: bool, as_json: bool, re
     found, forgotten = forget_inactive(svc, days, svc.store.clock.now_ms(), dry_run)
     emit({"days": days, "inactive": found, "forgotten": forgotten}, as_json,
          f"{found} player(s) inactive for {days:g} days; {forgotten} forgotten")
+
+
+@players.command("forget-ledger")
+@click.option("--ledger", default=None, help="The ledger file (default: SLOWSPADES_FORGET_LEDGER).")
+@json_option
+@redis_option
+def players_forget_ledger(ledger: str | None, as_json: bool, redis_url: str | None) -> None:
+    """After restoring a backup: forget again every player the ledger lists (exit 1 if a game in play kept one)."""
+    svc = services(redis_url)
+    path = ledger or str(svc.config.get("FORGET_LEDGER") or "")
+    if not path or not os.path.exists(path):
+        fail(f"no ledger {path!r} (SLOWSPADES_FORGET_LEDGER or --ledger)", as_json=as_json)
+    forgotten, blocked = replay_ledger(svc, path)
+    emit({"forgotten": len(forgotten), "games_in_play": blocked}, as_json,
+         f"{len(forgotten)} player(s) forgotten again" + (f"; games in play: {' '.join(blocked)}" if blocked else ""))
+    if blocked:
+        sys.exit(1)

@@ -124,3 +124,21 @@ def test_forgetting_a_linked_address_forgets_the_player_and_all_their_addresses(
     assert cli(svc, "games", "verify", gid).exit_code == 0
     html = client.get(f"/g/{svc.store.meta(gid)['web1']}").get_data(as_text=True)
     assert "a forgotten player" in html and BOB in svc.store.meta(gid)["seat1"]
+
+
+def test_a_backup_restored_is_forgotten_again_from_the_ledger(client, svc, tmp_path, monkeypatch, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    ledger = tmp_path / "forgotten.ledger"
+    monkeypatch.setenv("SLOWSPADES_FORGET_LEDGER", str(ledger))  # the command's settings
+    for who in (SMS_PLAYER, "+15557770002"):
+        resp, mid = post_sms(client, who, "NAME Zoltan" if who == SMS_PLAYER else "HELP")
+        wait_handled(svc, mid)
+    backup = {k: svc.redis.dump(k) for k in scan_keys(svc.redis, "*")}  # what a snapshot taken now holds
+    assert cli(svc, "players", "forget", SMS_PLAYER).exit_code == 0
+    assert "5557770001" not in ledger.read_text() and len(ledger.read_text().split()) == 1  # a keyed hash, no address
+    for key, value in backup.items():  # the backup restored: the player is back
+        svc.redis.restore(key, 0, value, replace=True)
+    assert svc.players.get(SMS_PLAYER)
+    res = cli(svc, "players", "forget-ledger", "--json")
+    assert res.exit_code == 0 and json.loads(res.output) == {"forgotten": 1, "games_in_play": []}, res.output
+    assert svc.players.get(SMS_PLAYER) is None and svc.players.get("+15557770002")
+    assert not TRACES.search(json.dumps(everything(svc)))
