@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import html
 import os
 import re
 import secrets
@@ -88,7 +89,7 @@ def scrubber(addresses: list[str], name: str, replacement: str) -> Scrub:
         if address_kind(a) == "sms" and a.startswith("+"):
             words.add(a[1:])  # the digits alone
     if name:
-        words.update({name, display_name(name, "sms")})
+        words.update({name, display_name(name, "sms"), html.escape(name)})  # as written, cut by an SMS, in HTML
     alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
     pattern = re.compile(rf"(?<![\w+@.])(?:{alternatives})(?![\w@])", re.IGNORECASE)
 
