@@ -7,7 +7,7 @@ A player is their *home* address (the seats of their games); addresses linked to
 
 1. **a reply is a reply**: while an inbound message of the player is being handled (:func:`replying`), what is
    written to them goes back to the address the message came from, linked or not (it just wrote: it is reachable,
-   and a WhatsApp address is inside its window);
+   and a WhatsApp address is inside its window), unless that address sent STOP;
 2. otherwise the candidates are the home and its linked addresses, what ``VIA`` named first (an address of theirs,
    or those of a kind), then in link order (the home first), without the addresses that sent STOP;
 3. each step of :data:`STEPS` may drop candidates or turn one into a template (see there);
@@ -89,12 +89,14 @@ def whatsapp_step(ask: Ask, found: list[Destination]) -> list[Destination]:
     says so (the address as its keyed hash). A template is never used inside the window."""
     out: list[Destination] = []
     for d in found:
-        if d.channel == WHATSAPP:
-            if ask.now is None:  # the clock read with the window: one round trip
-                last, ask.now = ask.svc.store.last_inbound_and_now(d.address)
-            else:
-                last = ask.svc.store.last_inbound_ms(d.address)
-        if d.channel != WHATSAPP or window_open(last, ask.now_ms()):
+        if d.channel != WHATSAPP:
+            out.append(d)
+            continue
+        if ask.now is None:  # the clock read with the window: one round trip
+            last, ask.now = ask.svc.store.last_inbound_and_now(d.address)
+        else:
+            last = ask.svc.store.last_inbound_ms(d.address)
+        if window_open(last, ask.now):
             out.append(d)
             continue
         sid = template_sid(ask.svc.config, ask.kind, ask.lang)
@@ -179,10 +181,10 @@ def destination(svc: Services, home: str, kind: str, lang: str, now_ms: int | No
 
     ``life``: the home's life hash if the caller read it (a move's read of its players has: no read here then);
     ``now_ms``: the service clock, if the caller has it."""
-    origin = reply_origin(home)
-    if origin is not None:
-        return Destination.to(origin)
     route = Route.of(home, life) if life is not None else svc.links.route(home)
+    origin = reply_origin(home)
+    if origin is not None and not route.is_off(origin):  # (from an address that sent STOP: where the route says)
+        return Destination.to(origin)
     found = candidates(route)
     ask = Ask(svc, home, kind, lang, now_ms, route)
     for step in STEPS:

@@ -128,7 +128,7 @@ def entry(svc: Services, address: str, name: str, *, game_id: str | None = None,
         rendered = render(name, lang, to.channel, **context)
     elif to is None:
         to = Destination.to(reply_to(address))
-    if not even_if_stopped and (route.stopped if to.address == address else to.address in route.off):
+    if not even_if_stopped and route.is_off(to.address):
         return None
     return outbound(svc, to.address, rendered, game_id=game_id, seat=seat, meta=meta, meta_updates=meta_updates,
                     kind=name, home=address, to=to)

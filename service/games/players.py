@@ -115,7 +115,7 @@ class PlayerInfo:
         """Whether ``address`` (the home or one linked to it) may be sent to: not the computer, no STOP from it."""
         if keys.is_bot(self.address):
             return False
-        return not self.stopped if address == self.address else address not in Route.of(self.address, self.life).off
+        return not Route.of(self.address, self.life).is_off(address)
 
     def flag(self, name: str, default: bool) -> bool:
         raw = self.life.get(name)

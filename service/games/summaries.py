@@ -11,7 +11,7 @@ email with an HTML table).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from chat.render import Rendered
 from spades.events import AUTO_DECIDED, Event, to_dict
@@ -105,13 +105,15 @@ def render_game(context: dict[str, Any], lang: str, channel: str) -> Rendered:
 
 def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[Event | dict[str, Any]],
             meta_updates: dict[str, str] | None = None, hands_by_sms: bool = True,
-            quiet: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
+            quiet: frozenset[int] = frozenset(), lives: Mapping[str, Mapping[str, str]] | None = None
+            ) -> list[dict[str, Any]]:
     """Outbox entries of the hand summary (and the game summary) for both players, if ``events`` end a hand.
 
     ``events`` are engine events (or their dicts). The computer and stopped numbers get nothing.
     ``hands_by_sms`` False: no hand or game summary to an SMS player (their turn message tells the hand's end, and
     the game's with its last tricks and last hand, issue 23 case 1).
     ``quiet``: the seats on their game page (:mod:`.presence`), who get nothing (the page shows it).
+    ``lives``: the players' life hashes, if the caller read them (where their messages go: none read here then).
     """
     dicts = [e if isinstance(e, dict) else to_dict(e) for e in events]
     if not any(d.get("type") in ("hand_scored", "game_ended") for d in dicts):
@@ -123,8 +125,8 @@ def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[
         address = meta.get(f"seat{seat}", "")
         opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
         shown = game_label(svc, address, game_id) if address else ""
-        by_email = bool(address) and not keys.is_bot(address) and destination(
-            svc, address, "hand_summary", "").channel == EMAIL  # a player whose game messages go to a mailbox
+        by_email = bool(address) and not keys.is_bot(address) and destination(  # their game messages go to a mailbox
+            svc, address, "hand_summary", "", life=(lives or {}).get(address)).channel == EMAIL
         for ctx in summaries_from_events(dicts, seat, opp, shown) if hands_by_sms or by_email else ():
             e = entry(svc, address, "hand_summary", game_id=game_id, seat=seat, meta=meta,
                       meta_updates=meta_updates, **ctx)

@@ -86,7 +86,8 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
     before = game.version - len(events)
     # the end of a hand: the summary (bids, tricks, points, bags, who draws next) by email; by SMS the
     # turn message tells it in one message with the last trick and the next question (issue 14 case 9)
-    outbox = summaries.entries(svc, game_id, meta, events, updates, hands_by_sms=False, quiet=quiet)
+    outbox = summaries.entries(svc, game_id, meta, events, updates, hands_by_sms=False, quiet=quiet,
+                               lives={a: i.life for a, i in infos.items()})
     summarised = {recipient(e) for e in outbox}
 
     def info(seat: int) -> PlayerInfo:

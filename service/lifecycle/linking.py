@@ -74,10 +74,11 @@ def _ask(svc: Services, m: Message, typed: str) -> Result:
         return _refused(svc, m, "limit", other)
     ttl = int(settings.get(svc.config, "LINK_CODE_TTL"))
     code = svc.links.new_code(home, other, now, ttl)
-    lang, channel = lang_of(svc, home), address_kind(other)
-    sent = outbox.outbound(svc, other, outbox.render("link_code", lang, channel, digits=code, minutes=ttl // 60,
-                                                     who=display_name(name_of(svc, home), channel)),
-                           kind="link_code", home=home)
+    lang = lang_of(svc, home)
+    to = destination(svc, other, "link_code", lang, now)  # the address's own (its steps: a WhatsApp window...)
+    sent = outbox.outbound(svc, to.address, outbox.render("link_code", lang, to.channel, digits=code,
+                                                          minutes=ttl // 60, who=display_name(name_of(svc, home), to.channel)),
+                           kind="link_code", home=home, to=to)
     told = outbox.entry(svc, home, "link_sent", addr=display_name(other, reply_channel(home)), minutes=ttl // 60)
     return outbox.send_reply(svc, home, m.message_id, [sent, told], Outcome.LINK_SENT)
 

@@ -12,6 +12,7 @@ Redis commands on its keys:
 :mod:`.inbox`       inbound messages: the record, the claim of a message id, the pending index
 :mod:`.life`        the life hashes of games and players (turns, reminders, game numbers)
 :mod:`.players`     player records, chosen names, reply and page tokens
+:mod:`.links`       linked channels: who an address acts for, a home's addresses and VIA, LINK codes
 :mod:`.due`         the lifecycle's due work and the beat lock
 :mod:`.limits`      the counters of the abuse limits and the daily SMS cap
 :mod:`.clock`       the shared clock's offset

@@ -53,6 +53,12 @@ redis.call('HSET', KEYS[2], 'home', c[1])
 return {'ok', c[1]}
 """
 
+UNHOME_LUA = r"""
+-- KEYS: an address's life hash. ARGV: a home. The address no longer acts for that home (if it did): 1, else 0.
+if redis.call('HGET', KEYS[1], 'home') == ARGV[1] then redis.call('HDEL', KEYS[1], 'home') return 1 end
+return 0
+"""
+
 # a space-separated list field of a hash, an address added (once) or removed
 LIST_LUA = r"""
 -- KEYS: a life hash. ARGV: field, address, 'add' or 'del'. Returns 1 if the field changed.
@@ -95,9 +101,13 @@ class Route:
         """The home first, then its linked addresses in link order."""
         return [self.home, *self.links]
 
+    def is_off(self, address: str) -> bool:
+        """Whether ``address`` (the home or one linked to it) sent STOP."""
+        return self.stopped if address == self.home else address in self.off
+
     def reachable(self) -> list[str]:
         """:attr:`linked` without the addresses that sent STOP."""
-        return [a for a in self.linked if not (self.stopped if a == self.home else a in self.off)]
+        return [a for a in self.linked if not self.is_off(a)]
 
 
 @dataclass(frozen=True)
@@ -114,11 +124,13 @@ class Links:
 
     _take: Script
     _list: Script
+    _unhome: Script
 
     def __init__(self, client: Client) -> None:
         self.r = client
         self._take = client.register_script(TAKE_CODE_LUA)
         self._list = client.register_script(LIST_LUA)
+        self._unhome = client.register_script(UNHOME_LUA)
 
     # -- who an address acts for -------------------------------------------------------------------------
     def home(self, address: str) -> str:
@@ -166,12 +178,10 @@ class Links:
     def unlink(self, home: str, address: str) -> bool:
         """``address`` no longer acts for ``home`` (its ``home`` removed first), nor is prompted (removed from the
         home's ``links`` and ``off``). True if it was linked to ``home``."""
-        raw = self.r.hget(player_life(address), "home")
-        if raw is not None and text(raw) == home:
-            self.r.hdel(player_life(address), "home")
+        acted = bool(self._unhome(keys=[player_life(address)], args=[home]))
         changed = bool(self._list(keys=[player_life(home)], args=["links", address, "del"]))
         self._list(keys=[player_life(home)], args=["off", address, "del"])
-        return changed or (raw is not None and text(raw) == home)
+        return acted or changed
 
     # -- codes ---------------------------------------------------------------------------------------------
     def new_code(self, home: str, address: str, now_ms: int, ttl_s: int) -> str:

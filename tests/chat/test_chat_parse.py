@@ -229,3 +229,34 @@ def test_normalizing_an_ascii_text_the_short_way_gives_what_each_character_gives
     chars = [chr(i) for i in range(128)]
     texts = chars + ["".join(rng.choice(chars) for _ in range(rng.randrange(1, 30))) for _ in range(5000)]
     assert [normalize(t) for t in texts] == [normalize_each(t) for t in texts]
+
+
+#: LINK, UNLINK and VIA (docs/channels.md): an address, a six-digit code, or a kind; the same words in every language.
+LINK_TABLE: list[tuple[str, str, dict]] = [
+    ("LINK you@Example.com", "link", {"arg": "you@example.com"}),
+    ("link +30 691 234 5678", "link", {"arg": "+306912345678"}),
+    ("LINK whatsapp:+306912345678", "link", {"arg": "whatsapp:+306912345678"}),
+    ("LINK WhatsApp +30 6912345678", "link", {"arg": "whatsapp:+306912345678"}),
+    ("LINK 482913", "link", {"arg": "482913"}),
+    ("LINK 048213.", "link", {"arg": "048213"}),
+    ("LINK", "web", {}),  # alone: the page's link, as before
+    ("LINK 12", "unknown", {"reason": "bad_link"}),  # neither a code nor a number
+    ("LINK ana", "unknown", {"reason": "bad_link"}),
+    ("LINK whatsapp:ana@example.com", "unknown", {"reason": "bad_link"}),
+    ("UNLINK", "unlink", {"arg": None}),
+    ("UNLINK +47 912 34 567", "unlink", {"arg": "+4791234567"}),
+    ("VIA SMS", "via", {"arg": "sms"}), ("via e-mail", "via", {"arg": "email"}), ("VIA WhatsApp", "via", {"arg": "whatsapp"}),
+    ("VIA ana@example.com", "via", {"arg": "ana@example.com"}),
+    ("VIA", "unknown", {"reason": "missing_arg", "arg": "via"}), ("VIA POST", "unknown", {"reason": "missing_arg"}),
+    ("482913", "unknown", {}),  # a bare code is no bid, and links nothing
+    ("K", "keep", {}), ("QH", "play", {}), ("BID 4", "bid", {"number": 4}),  # moves never read as a code
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("text,kind,extra", LINK_TABLE)
+def test_link_unlink_and_via(text, kind, extra, lang):
+    intent = parse(text, lang)
+    assert intent.kind == kind, (text, lang, intent)
+    for key, value in extra.items():
+        assert getattr(intent, key) == value, (text, lang, key, intent)

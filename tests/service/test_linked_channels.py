@@ -103,6 +103,7 @@ def bob_prompts_alice(client: Any, svc: Any, gid: str, alice_from: str = ALICE) 
 def test_the_right_code_links_and_a_move_from_the_linked_phone_plays_the_homes_game(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
     gid = start(client, svc)
     link_phone(client, svc)
+    svc.seats.note_home(PHONE2, PHONE2)  # as a worker that never saw the link: the home is read with the message
     out = alice_moves_from(client, svc, gid, PHONE2)
     assert svc.store.meta(gid)["seat0"] == ALICE  # the home stays who plays
     mine = [m for m in out if m["to"] in (ALICE, PHONE2)]
@@ -182,6 +183,8 @@ def test_stop_on_one_address_leaves_the_other_in_play(client, svc, celery_worker
     out = send(client, svc, PHONE2, "STOP")  # the carrier's word: it confirms it itself; nothing else happens
     assert out == [] and svc.store.player_life_field(PHONE2, "stopped") == "1"
     assert svc.store.game_life_field(gid, f"pause:stop:{ALICE}") is None  # the game goes on
+    out = alice_moves_from(client, svc, gid, PHONE2)  # a move from the stopped phone still plays; its answer
+    assert [m["to"] for m in out if m["to"] in (ALICE, PHONE2)] == [ALICE]  # goes where the route says: home
     before = len(local_messages(svc))
     out = bob_prompts_alice(client, svc, gid)  # what Bob's move sends Alice goes home now
     assert [m["to"] for m in out if m["to"] in (ALICE, PHONE2)] == [ALICE]
@@ -201,5 +204,6 @@ def test_unlink_from_the_linked_phone(client, svc, celery_worker) -> None:  # ty
     assert [m["to"] for m in out] == [PHONE2] and out[0]["body"].startswith("Unlinked: +1..0009.")
     assert svc.links.home(PHONE2) == PHONE2 and svc.links.linked(ALICE) == [ALICE]
     version = svc.store.version(gid)
+    svc.seats.note_home(PHONE2, ALICE)  # as a worker that saw it act for Alice before: its guess is checked
     send(client, svc, PHONE2, "K")  # no longer Alice: nothing changes in her game
     assert svc.store.version(gid) == version
