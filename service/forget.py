@@ -121,10 +121,10 @@ def forget(svc: Services, address: str) -> Forgotten:
             continue
         opponent = meta.get(f"seat{1 - seat}", "")
         scrub = scrubber(addresses, name, gettext(lang_of(svc, opponent), "a forgotten player"))
-        store.forget_seat(gid, seat, fid)
         done.texts_rewritten += store.rewrite_texts(game_owner(gid), scrub, gone, fid)
         if opponent and not opponent.startswith(FORGOTTEN):
             done.texts_rewritten += store.rewrite_texts(player_owner(opponent), scrub, gone, fid)
+        store.forget_seat(gid, seat, fid)  # last: a forget run again finds the game by its seat until then
         done.games.append(gid)
     if name:
         store.release_name(home, name)
