@@ -16,6 +16,9 @@ from .gsm import is_gsm7, to_gsm7
 
 WHATSAPP_PREFIX = "whatsapp:"  # a WhatsApp address: the prefix and the number, as Twilio writes it
 NAME_MAX_SMS = 12  # characters of a player's name in an SMS
+#: how a forgotten player's seat is named once ``slowspades players forget`` erased their address: this prefix and
+#: a random id; a message or page shows them as "a forgotten player" in the reader's language (:func:`is_forgotten`)
+FORGOTTEN = "forgotten:"
 _DIGITS = re.compile(r"\d")
 
 
@@ -30,6 +33,8 @@ def display_name(name: str, channel: str) -> str:
     number or address contains them, so the short form cannot be mistaken for another number.
     """
     name = " ".join((name or "").split()) or "?"
+    if is_forgotten(name):  # the template's language names them (chat.render.unforget)
+        return FORGOTTEN
     short = short_address(name)
     if short is not None:  # an address is personal data: shown to another player shortened on every channel
         return short
@@ -39,6 +44,12 @@ def display_name(name: str, channel: str) -> str:
     if len(name) > NAME_MAX_SMS:
         name = name[:NAME_MAX_SMS].rstrip(" -.,'")
     return name
+
+
+def is_forgotten(name: str) -> bool:
+    """True for the seat of a forgotten player (:data:`FORGOTTEN` and its id, or :data:`FORGOTTEN` alone as
+    :func:`display_name` shows it)."""
+    return name.startswith(FORGOTTEN)
 
 
 @lru_cache(maxsize=4096)  # pure, and asked for the same few addresses at every message (parsing a number is slow)

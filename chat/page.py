@@ -18,7 +18,7 @@ from spades.game import MAX_EXCHANGE, PlayerView
 
 from .messages import hand_groups
 from .names import display_name, short_address
-from .render import environment
+from .render import environment, unforget
 
 SUIT_COLOR = {"S": "#000", "C": "#000", "H": "#c00", "D": "#c00"}
 
@@ -112,7 +112,7 @@ WEB_PARTS: dict[str, Any] = {"version": 0, "move_url": "", "poll_url": "", "scri
 
 def render_page(lang: str, context: Mapping[str, Any]) -> str:
     """``templates/web/game.html.j2`` in ``lang`` with a :func:`page_context` (and the web's :data:`WEB_PARTS`)."""
-    return environment(lang).get_template("web/game.html.j2").render(**{**WEB_PARTS, **context})
+    return environment(lang).get_template("web/game.html.j2").render(**{**WEB_PARTS, **unforget(context, lang)})
 
 
 def render_expired(lang: str) -> str:

@@ -29,7 +29,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import jinja2
 from babel.messages.mofile import write_mo
@@ -38,6 +38,7 @@ from babel.support import NullTranslations, Translations
 
 from .gsm import greek_caps, segments, to_gsm7
 from .languages import LANGUAGES, supported
+from .names import is_forgotten
 
 ROOT = Path(__file__).resolve().parent.parent
 #: ``chat/templates/`` in an installed wheel (``setup.py`` copies the top-level ``templates/`` there), else the
@@ -174,6 +175,18 @@ def finish_sms(text: str, lang: str) -> str:
     return to_gsm7(line)
 
 
+def unforget(context: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """``context`` with a forgotten player's name (``opp``, and ``opp`` of each of ``games``: :data:`FORGOTTEN`)
+    as ``lang`` says it: "a forgotten player"."""
+    out = dict(context)
+    if isinstance(out.get("opp"), str) and is_forgotten(out["opp"]):
+        out["opp"] = gettext(lang, "a forgotten player")
+    if isinstance(out.get("games"), list):
+        out["games"] = [dict(g, opp=gettext(lang, "a forgotten player"))
+                        if isinstance(g, dict) and is_forgotten(str(g.get("opp") or "")) else g for g in out["games"]]
+    return out
+
+
 def finish_whatsapp(text: str) -> str:
     """The WhatsApp finishing pass: one line, as the catalogue writes it (full Unicode, Greek in lower case with
     its accents; nothing folded to GSM-7)."""
@@ -214,7 +227,7 @@ def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), fa
     lang = supported(lang)
     if channel not in CHANNELS:
         raise ValueError(f"unknown channel {channel!r}: {', '.join(CHANNELS)}")
-    ctx = {"channel": channel, **context}
+    ctx = {"channel": channel, **unforget(context, lang)}
     root = f"{family}/" if family else ""
     text = environment(lang, sms=True).get_template(f"{root}sms/{name}.txt.j2").render(ctx)
     if channel in TEXT_CHANNELS:

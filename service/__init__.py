@@ -43,7 +43,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
 def celery_init_app(app: Flask) -> Celery:
     """A Celery app whose tasks run inside ``app``'s context, configured from ``app.config['CELERY']``, with
-    the lifecycle's tick in its beat schedule (every ``BEAT_EVERY`` seconds)."""
+    the lifecycle's tick in its beat schedule (every ``BEAT_EVERY`` seconds), and the retention's forget once a day
+    when ``FORGET_INACTIVE_DAYS`` is set."""
 
     class FlaskTask(Task):
         def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -54,6 +55,8 @@ def celery_init_app(app: Flask) -> Celery:
     celery_app.config_from_object(app.config["CELERY"])
     schedule = dict(celery_app.conf.beat_schedule or {})
     schedule["lifecycle-tick"] = {"task": "workers.beat.tick", "schedule": float(settings.get(app.config, "BEAT_EVERY"))}
+    if float(app.config.get("FORGET_INACTIVE_DAYS") or 0) > 0:  # the retention (service.forget), once a day
+        schedule["forget-inactive"] = {"task": "workers.beat.forget_inactive", "schedule": 86400.0}
     celery_app.conf.beat_schedule = schedule
     celery_app.conf.slowspades_metrics_port = int(app.config.get("METRICS_PORT") or 0)  # service.metrics
     celery_app.set_default()

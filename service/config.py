@@ -106,6 +106,12 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                  "python:service.gunicorn_conf); a Celery worker or beat: its --loglevel."),
     "LOG_HASH_KEY": ("", "str", "Key of the hash that replaces addresses in the logs (the same in every process "
                                 "of a deployment); empty: derived from the Twilio and Mailgun secrets."),
+    "FORGET_INACTIVE_DAYS": (0.0, "float", "Players with no game in play and nothing done for this many days are "
+                                           "forgotten by `slowspades players forget-inactive` (0: never; "
+                                           "docs/operating.md, Forget)."),
+    "FORGET_LEDGER": ("", "str", "A file (kept apart from Redis' backups) where each forget appends the keyed hash "
+                                 "of the addresses it forgot; `slowspades players forget-ledger` re-applies it after "
+                                 "a backup is restored. Empty: none."),
     "DEALER_SEED": ("", "str", "Tests and demos only: make shuffles reproducible. Empty: secure randomness."),
 }
 

@@ -18,11 +18,12 @@ from typing import Callable
 from celery import Task, shared_task
 from flask import current_app
 
-from service import after, metrics
+from service import after, forget, metrics
 from service.context import Services
 from service.games.result import BotTurn
 
 TICK = "workers.beat.tick"
+FORGET_INACTIVE = "workers.beat.forget_inactive"
 BOT_MOVE = after.BOT_MOVE
 
 
@@ -54,3 +55,11 @@ def bot_move(self: Task, game_id: str, seat: int, version: int) -> int:
     ids = after.bot_move(svc, game_id, seat, version, outlets)
     after.send_out(svc, ids, outlets)
     return len(ids)
+
+
+@shared_task(name=FORGET_INACTIVE, ignore_result=True)
+def forget_inactive() -> int:
+    """Beat job, daily when ``SLOWSPADES_FORGET_INACTIVE_DAYS`` is set: forget the players inactive that long
+    (:func:`service.forget.forget_inactive`; run twice, the second finds nobody)."""
+    svc = _svc()
+    return forget.forget_inactive(svc, float(svc.config.get("FORGET_INACTIVE_DAYS") or 0), svc.store.clock.now_ms())[1]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from chat import Intent
 from chat import render as chat_render
+from chat.names import is_forgotten
 
 from ..addresses import SMS, address_kind
 from ..channels import reply_channel
@@ -190,6 +191,8 @@ def rematch(svc: Services, m: Message) -> Result:
     if gid is None or seat is None or meta.get("status") != "over":
         return _no_such_game(svc, m)
     opponent = meta.get(f"seat{1 - seat}", "")
+    if is_forgotten(opponent):  # erased (slowspades players forget): nobody to invite
+        return _no_such_game(svc, m)
     rules = invitations.rules_of(meta)
     level = levels.level_of(opponent)
     if m.said.arg in ("easier", "harder"):

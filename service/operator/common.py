@@ -18,6 +18,7 @@ from .. import logs
 from ..addresses import BadAddress, parse_address
 from ..config import load_config
 from ..context import Services
+from ..forget import last_activity_ms
 from ..store.client import describe
 
 redis_option = click.option("--redis-url", envvar="SLOWSPADES_REDIS_URL", default=None,
@@ -62,12 +63,6 @@ def fail(message: str, code: int = 2, as_json: bool = False) -> NoReturn:
 
 def load_game(svc: Services, game_id: str) -> Game:
     return fold(from_dict(se.event) for se in svc.store.load(game_id))
-
-
-def last_activity_ms(svc: Services, game_id: str, meta: dict[str, str]) -> int:
-    """The time of the game's last append (its stream's last id), else when it was created."""
-    times = [int(meta.get(k) or 0) for k in ("created", "started", "ended")]
-    return max([*times, svc.store.last_append_ms(game_id) or 0])
 
 
 def game_summary(svc: Services, game_id: str) -> dict[str, Any]:

@@ -1,8 +1,11 @@
 """``slowspades players show ADDRESS``: a player's record and games. ``slowspades players export ADDRESS``: everything
-held about a player, as JSON (the right of access, GDPR article 15)."""
+held about a player, as JSON (the right of access, GDPR article 15). ``slowspades players forget ADDRESS`` and
+``players forget-inactive``: a player erased (the right to erasure, article 17; :mod:`service.forget`)."""
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import click
@@ -12,6 +15,7 @@ from spades.events import from_dict, redact
 from .. import logs
 from ..addresses import address_kind
 from ..context import Services
+from ..forget import InPlay, forget, forget_inactive, replay_ledger
 from ..games.players import name_of, seat_of
 from ..store import game_owner, player_owner
 from ..store.personal import player_keys
@@ -104,3 +108,58 @@ def player_export(svc: Services, addr: str) -> dict[str, Any]:
     return {"address": addr, "channel": address_kind(addr), "log_pseudonym": logs.pseudonym(addr),
             "record": svc.players.get(addr) or {}, "games": games, "replies_outside_games": replies,
             "stored": player_keys(svc.redis, addr)}
+
+
+@players.command("forget")
+@click.argument("address")
+@json_option
+@redis_option
+def players_forget(address: str, as_json: bool, redis_url: str | None) -> None:
+    """Forget a player (and every address linked to theirs): their keys deleted, their seats renamed "a forgotten
+    player", their address and name replaced in the texts kept. Refused while they have a game in play (exit 1)."""
+    svc = services(redis_url)
+    addr = normalise(svc, address)
+    if svc.players.get(svc.links.home(addr)) is None and not svc.players.games(svc.links.home(addr)):
+        fail(f"no player {addr}", as_json=as_json)
+    try:
+        done = forget(svc, addr)
+    except InPlay as exc:
+        emit({"forgotten": False, "games_in_play": exc.games}, as_json,
+             f"not forgotten: games in play {' '.join(exc.games)} (RESIGN, or wait for the timeout or the expiry)")
+        sys.exit(1)
+    data = {"forgotten": True, "addresses": len(done.addresses), "id": done.forgotten_id, "games": done.games,
+            "keys_deleted": done.keys_deleted, "texts_rewritten": done.texts_rewritten}
+    emit(data, as_json, f"forgotten: {len(done.addresses)} address(es), now {done.forgotten_id} in "
+                        f"{len(done.games)} game(s); {done.keys_deleted} keys deleted, {done.texts_rewritten} texts rewritten")
+
+
+@players.command("forget-inactive")
+@click.option("--days", type=float, default=None, help="Inactive for this many days (default: SLOWSPADES_FORGET_INACTIVE_DAYS).")
+@click.option("--dry-run", is_flag=True, help="List them, forget nobody.")
+@json_option
+@redis_option
+def players_forget_inactive(days: float | None, dry_run: bool, as_json: bool, redis_url: str | None) -> None:
+    """Forget every player with no game in play and nothing done for the retention time (run it daily, e.g. from
+    cron; nothing when the retention is 0)."""
+    svc = services(redis_url)
+    days = float(svc.config.get("FORGET_INACTIVE_DAYS") or 0) if days is None else days
+    found, forgotten = forget_inactive(svc, days, svc.store.clock.now_ms(), dry_run)
+    emit({"days": days, "inactive": found, "forgotten": forgotten}, as_json,
+         f"{found} player(s) inactive for {days:g} days; {forgotten} forgotten")
+
+
+@players.command("forget-ledger")
+@click.option("--ledger", default=None, help="The ledger file (default: SLOWSPADES_FORGET_LEDGER).")
+@json_option
+@redis_option
+def players_forget_ledger(ledger: str | None, as_json: bool, redis_url: str | None) -> None:
+    """After restoring a backup: forget again every player the ledger lists (exit 1 if a game in play kept one)."""
+    svc = services(redis_url)
+    path = ledger or str(svc.config.get("FORGET_LEDGER") or "")
+    if not path or not os.path.exists(path):
+        fail(f"no ledger {path!r} (SLOWSPADES_FORGET_LEDGER or --ledger)", as_json=as_json)
+    forgotten, blocked = replay_ledger(svc, path)
+    emit({"forgotten": len(forgotten), "games_in_play": blocked}, as_json,
+         f"{len(forgotten)} player(s) forgotten again" + (f"; games in play: {' '.join(blocked)}" if blocked else ""))
+    if blocked:
+        sys.exit(1)

@@ -21,6 +21,8 @@ Redis commands on its keys:
 :mod:`.reads`       reads queued on a caller's pipeline
 :mod:`.batch`       named parts of one pipeline: one round trip, each part's replies by name
 :mod:`.operator`    the operator's reads and requeue
+:mod:`.personal`    every key of a player's, dumped (``players export``)
+:mod:`.forget`      a player erased: their keys and indexes, their seats renamed, the texts kept rewritten
 :mod:`.migrate`     the key layout's migrations
 :mod:`.client`      the connection (one Redis or a Redis Cluster), its errors and pipeline type
 :mod:`.broker`      Celery's Redis broker transport (kombu's, made to survive a Redis restart)
