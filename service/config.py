@@ -60,6 +60,9 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                              "while (Twilio 30003 handset unreachable, 30008 unknown...) is sent again, one delay "
                              "per retry (so at most that many retries; the sweep sends it). 30003 after the last one "
                              "marks the number unreachable (see docs/operating.md, Unreachable players)."),
+    "TASK_RETRY_MAX": (60, "int", "The longest wait, in seconds, between two retries of a worker's task that Redis "
+                                  "failed (a restart, a failover): the waits double from 1 s with jitter up to this. "
+                                  "Read when the worker starts."),
     "SWEEP_AFTER": (60, "int", "Re-dispatch outbox entries still queued after this many seconds."),
     "SWEEP_EVERY": (30.0, "float", "Beat interval of the outbox sweep, seconds."),
     "SEND_LEASE": (120, "int", "An entry claimed for sending but not confirmed after this many seconds may be "
@@ -141,14 +144,20 @@ def _convert(raw: str, kind: str) -> Any:
     return raw
 
 
+def setting(name: str, environ: Mapping[str, str] | None = None) -> Any:
+    """One setting from ``environ`` (default ``os.environ``), for what is fixed when a module is imported."""
+    default, kind, _doc = SETTINGS[name]
+    raw = (os.environ if environ is None else environ).get("SLOWSPADES_" + name)
+    return default if raw is None or raw == "" and kind != "str" else _convert(raw, kind)
+
+
 def load_config(environ: Mapping[str, str] | None = None, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Settings from ``environ`` (default ``os.environ``), keyed without the ``SLOWSPADES_`` prefix,
     then ``overrides``; derived settings are filled after both."""
     env = os.environ if environ is None else environ
     out: dict[str, Any] = {}
-    for name, (default, kind, _doc) in SETTINGS.items():
-        raw = env.get("SLOWSPADES_" + name)
-        out[name] = default if raw is None or raw == "" and kind != "str" else _convert(raw, kind)
+    for name in SETTINGS:
+        out[name] = setting(name, env)
     out.update(overrides or {})
     return finish_config(out)
 

@@ -176,6 +176,7 @@ TEST_CONFIG: dict[str, Any] = {
     "DELIVERY": "auto",
     "SMTP_HOST": "",
     "VISIBILITY_TIMEOUT": 5,
+    "TASK_RETRY_MAX": 8,  # a worker's retries across a Redis restart or failover wait at most 8 s, not 60
     "QUEUE": "service-tests",  # other suites run workers of their own apps on the same Redis
     # the flood limit and the daily SMS cap (service.limits) are tested on their own: games played by tests
     # send far faster than people do
@@ -299,7 +300,7 @@ def spawn_worker(redis_url: str, log: Path, app: str = "workers.celery_app:celer
 
     cmd = [sys.executable, "-m", "celery", "-A", app, "worker", "--pool=solo",
            "--concurrency=1", "--without-heartbeat", "--without-mingle", "--without-gossip",
-           "-n", f"w{uuid.uuid4().hex[:8]}@%h", "--loglevel=WARNING"]
+           "-n", f"w{uuid.uuid4().hex[:8]}@%h", "--loglevel=" + os.environ.get("TEST_WORKER_LOGLEVEL", "WARNING")]
     out = open(log, "ab")
     return subprocess.Popen(cmd, env={**worker_env(redis_url, **settings), **(env or {})}, stdout=out,
                             stderr=subprocess.STDOUT,

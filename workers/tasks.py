@@ -12,12 +12,15 @@ from celery import Task, shared_task
 from flask import current_app
 
 from service import after
+from service.config import setting
 from service.context import Services
 from service.delivery import TransientSendError
 from service.delivery import deliver as deliver_entry
 from service.store import TRANSIENT_ERRORS
 
 DELIVER = after.DELIVER
+#: The longest wait between two retries of a task that Redis failed (``SLOWSPADES_TASK_RETRY_MAX``)
+RETRY_MAX = int(setting("TASK_RETRY_MAX"))
 
 
 def _svc() -> Services:
@@ -26,7 +29,7 @@ def _svc() -> Services:
 
 
 @shared_task(name=after.HANDLE_INBOUND, bind=True, ignore_result=True, autoretry_for=TRANSIENT_ERRORS,
-             retry_backoff=1, retry_backoff_max=60, retry_jitter=True, max_retries=10)
+             retry_backoff=1, retry_backoff_max=RETRY_MAX, retry_jitter=True, max_retries=10)
 def handle_inbound(self: Task, message_id: str, sender: str) -> str:
     """Decide a recorded inbound message of ``sender`` and what follows it (retried on Redis errors)."""
     return after.handle_inbound(_svc(), message_id, sender, self.app.send_task)
@@ -40,7 +43,7 @@ def deliver(self: Task, outbox_id: str) -> str:
 
 
 @shared_task(name=after.RECEIPT, bind=True, ignore_result=True, autoretry_for=TRANSIENT_ERRORS,
-             retry_backoff=1, retry_backoff_max=60, retry_jitter=True, max_retries=10)
+             retry_backoff=1, retry_backoff_max=RETRY_MAX, retry_jitter=True, max_retries=10)
 def receipt(self: Task, outbox_id: str, provider_id: str, code: str) -> str:
     """A delivery receipt said an entry failed with ``code``: retry it later, or mark its address unreachable."""
     return after.receipt(_svc(), outbox_id, provider_id, code, self.app.send_task)
