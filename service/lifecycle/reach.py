@@ -6,7 +6,8 @@ each of the player's active games is paused for them (a ``pause:reach:<home>:<si
 hash, open until they write: reminders wait and the timeout clock stops, for both players, as with STOP) and each
 opponent is told once, in their language (``opponent_unreachable``, written once per game and episode: its message id
 names the player and when the address was marked). A player with another address that can be reached plays on: their
-messages go there (``service.channels``' receipts step) and nothing waits.
+messages go there (``service.channels``' receipts step), each turn they owe is prompted there at once (as a reminder:
+the prompt that failed may have been that turn's), and nothing waits.
 
 Any message from a marked address ends those pauses, restarts the reminders of the turns the player owes, and
 clears that address's mark (:func:`resume`; the inbound handler reads the mark in the message's own round trip).
@@ -30,11 +31,12 @@ def pause_field(home: str, since_ms: int | str) -> str:
 
 
 def stop_clock(svc: Services, address: str, since_ms: int) -> list[str]:
-    """``address`` was marked unreachable at ``since_ms``: unless its player can be reached at another address, pause
-    their active games from then and tell each opponent (once). Returns the outbox ids to dispatch. Idempotent."""
+    """``address`` was marked unreachable at ``since_ms``: if its player can be reached at another address, prompt
+    there the turns they owe (:func:`prompt_elsewhere`); else pause their active games from then and tell each
+    opponent (once). Returns the outbox ids to dispatch. Idempotent."""
     home = svc.links.home(address)
     if reachable(svc, home):
-        return []
+        return prompt_elsewhere(svc, home, since_ms)
     ids: list[str] = []
     for gid in unfinished_games(svc, home, ("active",)):
         svc.store.add_game_life(gid, pause_field(home, since_ms), f"{since_ms}-{FOREVER_MS}")
@@ -48,6 +50,18 @@ def stop_clock(svc: Services, address: str, since_ms: int) -> list[str]:
         out = outbox.notify_game(svc, gid, f"reach:{home}:{since_ms}", [
             (1 - seat, "opponent_unreachable", {"opp": name_of(svc, home), "label": label_of(svc, other, gid)})])
         ids += out.outbox_ids
+    return ids
+
+
+def prompt_elsewhere(svc: Services, home: str, since_ms: int) -> list[str]:
+    """Another address of the player ``home`` takes over from the one marked unreachable at ``since_ms``: each turn
+    they owe is prompted there now, as a reminder (the prompt may be what did not arrive), once per game and episode.
+    Returns the outbox ids to dispatch."""
+    ids: list[str] = []
+    for gid in unfinished_games(svc, home, ("active",)):
+        seat = seat_of(svc.store.meta(gid), home)
+        if seat is not None:
+            ids += reminders.remind_now(svc, gid, seat, f"reach:{home}:{since_ms}:turn")
     return ids
 
 

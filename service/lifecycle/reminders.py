@@ -338,7 +338,20 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     return None, ids
 
 
-def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: str) -> list[str]:
+def remind_now(svc: Services, game_id: str, seat: int, message_id: str) -> list[str]:
+    """The reminder of the turn ``seat`` owes in ``game_id``, written now (where :func:`service.channels.destination`
+    sends the player's reminders) under ``message_id`` (once: the append is keyed by it); the beat's schedule is left
+    as it is. Returns the outbox ids written, none if the seat owes no move."""
+    t = turns(svc, game_id).get(seat)
+    meta = svc.store.meta(game_id)
+    address = meta.get(f"seat{seat}", "")
+    if t is None or not address or meta.get("status") != "active":
+        return []
+    return _write_reminder(svc, Item("r", game_id, seat, t["v"], 1), meta, address, message_id)
+
+
+def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: str,
+                    message_id: str | None = None) -> list[str]:
     game = svc.games.load(item.game_id)
     if not game.may_move(item.seat) or not owes(svc, item.game_id, item.seat, item.version):
         return []
@@ -350,7 +363,7 @@ def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: st
                    game_label=label)
     limit = int(settings.get(svc.config, "REMIND_MAX"))
     out = outbox.notify_game(
-        svc, item.game_id, "remind:" + item.member,
+        svc, item.game_id, message_id or "remind:" + item.member,
         [(item.seat, "reminder", {"prompt": shown.text, "prompt_html": shown.html or "", "n": item.n,
                                   "of": limit, "opp": opp, "label": label, "to": to})],
         expected_version=game.version)

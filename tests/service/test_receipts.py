@@ -237,6 +237,12 @@ def test_a_linked_channel_takes_over_and_the_game_waits_only_when_none_is_left(c
     from .helpers import worker_idle
 
     worker_idle(app)
+    # the turn he owes (the draw: both players owe it at the start) is prompted in his mailbox at once, not 12 h on
+    [mailed] = wait_for(lambda: [m for m in local(svc, DAVE) if m["kind"] == "reminder"], 10, "the prompt mailed")
+    assert mailed["channel"] == "email" and "K" in mailed["body"] and mailed["game"] == gid
+    twilio_status(client, prompt["id"], "undelivered", "30006", sid="SMl")  # the receipt again: nothing new
+    worker_idle(app)
+    assert len([m for m in local(svc, DAVE) if m["kind"] == "reminder"]) == 1
     now = svc.store.clock.now_ms()
     assert paused_until(svc, gid, now) is None and "opponent_unreachable" not in [m["kind"] for m in local(svc, ALICE)]
     mail = queue_sent(svc, DAVE)  # then his mailbox bounces too: nothing is left, the game waits
