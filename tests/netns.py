@@ -32,6 +32,8 @@ from typing import Any, Iterable
 
 import redis
 
+from tests.waiting import wait_for
+
 ROOT = Path(__file__).resolve().parents[1]
 NODE_PORT, PROXY_PORT, BUS_PORT = 7000, 7100, 17000
 PREFIX = "ssn"  # every namespace and link made here starts with it (and the maker's pid)
@@ -325,14 +327,11 @@ class Broker:
                                                 "--appendonly", "no", "--protected-mode", "no", "--dir", str(base)]),
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         client = redis.Redis(host=host.ip, port=port, socket_timeout=1)
-        for _ in range(200):
-            try:
-                client.ping()
-                return
-            except redis.RedisError:
-                time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("the broker did not start")
+        try:
+            wait_for("the broker to start", client.ping, timeout=10, interval=0.05, ignore=(redis.RedisError,))
+        except AssertionError:
+            self.stop()
+            raise
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -416,15 +415,9 @@ class Stack:
     def wait_web(self, timeout_s: float) -> None:
         import requests
 
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(self.base_url + "/healthz", timeout=1).status_code == 200:
-                    return
-            except requests.RequestException:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"the web did not start (see {self.base / 'web.log'})")
+        wait_for(f"the web to start (see {self.base / 'web.log'})",
+                 lambda: requests.get(self.base_url + "/healthz", timeout=1).status_code == 200,
+                 timeout=timeout_s, interval=0.1, ignore=(requests.RequestException,))
 
     def post_sms(self, session: Any, sender: str, body: str, timeout: float = 30) -> tuple[int, str]:
         """A signed incoming-SMS webhook, as Twilio sends it; (HTTP status, 0 if no answer; the message id)."""
