@@ -111,9 +111,12 @@ def whatsapp_step(ask: Ask, found: list[Destination]) -> list[Destination]:
 
 
 def drop_unreachable(ask: Ask, found: list[Destination]) -> list[Destination]:
-    """The receipts' step: without the addresses delivery receipts marked unreachable (one round trip)."""
-    codes = ask.svc.reach.unreachable_many([d.address for d in found])
-    return [d for d, code in zip(found, codes) if not code]
+    """The receipts' step: without the addresses delivery receipts marked unreachable. The home's mark comes with its
+    route (the same life hash); the linked addresses' are read, in one round trip (none for a player with no link)."""
+    others = [d.address for d in found if d.address != ask.route.home]
+    codes = dict(zip(others, ask.svc.reach.unreachable_many(others))) if others else {}
+    codes[ask.route.home] = ask.route.unreach
+    return [d for d in found if not codes.get(d.address)]
 
 
 #: The steps, in order, after the candidates are ordered (``VIA`` first, then link order) and stopped ones dropped.
@@ -172,7 +175,8 @@ def candidates(route: Route) -> list[Destination]:
 def reachable(svc: Services, home: str) -> bool:
     """Whether any address of the player ``home`` that has not sent STOP can be reached, as far as the delivery
     receipts tell."""
-    return bool(drop_unreachable(Ask(svc, home, "", ""), candidates(svc.links.route(home))))
+    route = svc.links.route(home)
+    return bool(drop_unreachable(Ask(svc, home, "", "", route=route), candidates(route)))
 
 
 def destination(svc: Services, home: str, kind: str, lang: str, now_ms: int | None = None, *,

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from chat.names import display_name
 
@@ -29,7 +30,6 @@ from ..context import Services
 from ..games import outbox
 from ..games.players import is_stopped, lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
-from ..store.links import Route
 from . import settings
 from .commands import Message
 
@@ -140,7 +140,7 @@ def via(svc: Services, m: Message) -> Result:
         except BadAddress:
             pass
     route = svc.links.route(home)
-    wanted = Route(home, route.links, route.off, route.stopped, said)
+    wanted = replace(route, via=said)
     mine = [a for a in route.linked if via_first(wanted, a)]
     if mine:
         svc.links.set_via(home, said)

@@ -30,8 +30,11 @@ from redis.commands.core import Script
 from .base import Client
 from .codec import text
 from .keys import link_code, link_requests, player_life
+from .reach import CODE as UNREACH
 
 CODE_DIGITS = 6
+#: the fields of a home's life hash its :class:`Route` is made of
+ROUTE_FIELDS = ("links", "off", "stopped", "via", UNREACH)
 
 TAKE_CODE_LUA = r"""
 -- KEYS: the address's code hash, the address's life hash. ARGV: code sent back, max tries, now ms.
@@ -82,19 +85,21 @@ return 1
 @dataclass(frozen=True)
 class Route:
     """What routing needs of a home, from its life hash: its linked addresses (in link order), those of them
-    that sent STOP, whether the home itself did, and the kind prompts go to first (``""``: the default)."""
+    that sent STOP, whether the home itself did, the kind prompts go to first (``""``: the default), and the code
+    delivery receipts marked the home unreachable with (``""``: none; :mod:`.reach`, a field of the same hash)."""
 
     home: str
     links: tuple[str, ...] = ()
     off: frozenset[str] = frozenset()
     stopped: bool = False
     via: str = ""
+    unreach: str = ""
 
     @classmethod
     def of(cls, home: str, life: Mapping[str, str]) -> "Route":
         """The route of ``home`` from its life hash as read (``Store.player_life``, ``PlayerInfo.life``)."""
         return cls(home, tuple((life.get("links") or "").split()), frozenset((life.get("off") or "").split()),
-                   life.get("stopped") == "1", life.get("via") or "")
+                   life.get("stopped") == "1", life.get("via") or "", life.get(UNREACH) or "")
 
     @property
     def linked(self) -> list[str]:
@@ -145,9 +150,9 @@ class Links:
 
     # -- where a home's messages go ------------------------------------------------------------------------
     def route(self, home: str) -> Route:
-        """The :class:`Route` of ``home`` (one read of four fields of its life hash)."""
-        raw = self.r.hmget(player_life(home), "links", "off", "stopped", "via")
-        return Route.of(home, {k: text(v) for k, v in zip(("links", "off", "stopped", "via"), raw) if v is not None})
+        """The :class:`Route` of ``home`` (one read of five fields of its life hash)."""
+        raw = self.r.hmget(player_life(home), *ROUTE_FIELDS)
+        return Route.of(home, {k: text(v) for k, v in zip(ROUTE_FIELDS, raw) if v is not None})
 
     def linked(self, home: str) -> list[str]:
         """The home first, then the addresses linked to it, in link order."""
