@@ -250,7 +250,8 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_now: str = 
     written claimed with that token (``Store.append(claimed=token)``) and handed back in ``Result.after.claimed``."""
     actor = svc.seats.home_of(sender)
     got, guess, seated = _read(svc, message_id, sender, actor)
-    home = text(got["home"]) if got["home"] else sender
+    home_raw = got["sender"][0]
+    home = text(home_raw) if home_raw else sender
     if home != actor:  # linked or unlinked since this process saw the address: read again as the home's
         _put_back(svc, guess, got.get("game"))
         svc.seats.note_home(sender, home)
@@ -272,7 +273,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_now: str = 
                 got.update(again.run())
             record, life = got["record"], got["life"]
         with channels.replying(actor, sender):
-            if got["unreach"]:  # a message from an address receipts marked unreachable: it is reached again
+            if got["sender"][1]:  # a message from an address receipts marked unreachable: it is reached again
                 reach.resume(svc, actor, sender)
             return _handle(svc, message_id, actor, sender, msg, got["done"], record, dict(life), pre, send_now)
     finally:
@@ -287,8 +288,7 @@ def _read(svc: Services, message_id: str, sender: str, actor: str) -> tuple[dict
     owner = player_owner(actor)
     batch = Batch(svc.store.pipeline())
     batch.add_read("msg", lambda p: svc.store.queue_inbound(p, sender, message_id, claims=False))
-    batch.add("home", lambda p: svc.links.queue_home(p, sender))
-    batch.add("unreach", lambda p: svc.reach.queue_unreachable(p, sender))  # receipts' mark: cleared if set
+    batch.add("sender", lambda p: svc.links.queue_sender(p, sender))  # its home, and the receipts' mark (cleared)
     batch.add("done", lambda p: svc.store.queue_consumed(p, owner, message_id))
     guess = svc.seats.game_of(actor)
     seated = guess is not None and actor in (svc.seats.get(guess) or ())

@@ -5,7 +5,7 @@ A player is known by their *home* address (the one they first played from: the g
 keys). A *linked* address acts for its home. Nothing here crosses a hash slot in one command or script:
 
 * on the linked address, in its life hash (``{p:<linked>}:life``): ``home``, the address it acts for. The inbound
-  path reads it in the round trip that reads the message (:meth:`Links.queue_home`);
+  path reads it in the round trip that reads the message (:meth:`Links.queue_sender`);
 * on the home, in its life hash (``{p:<home>}:life``): ``links`` (the linked addresses, space-separated, in link
   order), ``off`` (those of them that sent STOP) and ``via`` (the kind of address prompts go to first). Whoever
   reads the home's life hash (a move's read of its players does) has them without another read;
@@ -144,9 +144,11 @@ class Links:
         return text(raw) if raw else address
 
     @staticmethod
-    def queue_home(pipe: Pipeline, address: str) -> None:
-        """:meth:`home` queued on a caller's pipeline: its reply is the home, or None (``address`` itself)."""
-        pipe.hget(player_life(address), "home")
+    def queue_sender(pipe: Pipeline, address: str) -> None:
+        """What the inbound path needs of the address that wrote, queued on its pipeline (one ``HMGET`` of its life
+        hash): its reply is ``[home, unreachable]``, the home it acts for (None: itself) and the code delivery receipts
+        marked it with (None: none, :mod:`.reach`)."""
+        pipe.hmget(player_life(address), "home", UNREACH)
 
     # -- where a home's messages go ------------------------------------------------------------------------
     def route(self, home: str) -> Route:

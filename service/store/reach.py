@@ -4,13 +4,12 @@ Two fields of the address's life hash (``{p:<address>}:life``, :func:`.keys.play
 (Twilio's error code such as ``30005``, or ``bounce``/``complained`` for an email), and ``unreach_ms``, when it was
 marked. A delivery receipt that says the address cannot be reached marks it (:meth:`Reach.mark_unreachable`); any
 message from the address clears it (:meth:`Reach.clear_unreachable`). The inbound handler reads the mark of the address
-that wrote in the round trip that reads the message (:meth:`Reach.queue_unreachable`): no extra round trip.
+that wrote in the round trip that reads the message, with the home it acts for (:meth:`.links.Links.queue_sender`).
 """
 
 from __future__ import annotations
 
 from .base import Client
-from .client import Pipeline
 from .codec import text
 from .keys import player_life
 
@@ -36,11 +35,6 @@ class Reach:
         for address in addresses:
             pipe.hget(player_life(address), CODE)
         return [text(raw) if raw else "" for raw in pipe.execute()] if addresses else []
-
-    @staticmethod
-    def queue_unreachable(pipe: Pipeline, address: str) -> None:
-        """:meth:`unreachable` queued on a caller's pipeline (its reply: the code, or None)."""
-        pipe.hget(player_life(address), CODE)
 
     def since(self, address: str) -> int | None:
         """When the address was marked unreachable (ms), or None."""
