@@ -42,7 +42,7 @@ import phonenumbers
 from . import metrics
 from .addresses import SMS, WHATSAPP, address_kind
 from .context import Services
-from .prices import MICROS, prices, to_micros
+from .prices import MICROS, country_of, prices, to_micros
 
 log = logging.getLogger(__name__)
 
@@ -185,10 +185,7 @@ def country_allowed(svc: Services, number: str) -> bool:
     if phonenumbers.number_type(parsed) in _COSTLY:
         return False
     allowed = allowed_countries(svc)
-    # a valid number's own region (+1 876... is Jamaica, not the US); else its country code's main one
-    region = phonenumbers.region_code_for_number(parsed) or phonenumbers.region_code_for_country_code(
-        parsed.country_code or 0)
-    return allowed is None or region in allowed
+    return allowed is None or country_of(number) in allowed
 
 
 def country_refusal(svc: Services, invitee: str) -> Refusal | None:
