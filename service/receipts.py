@@ -66,8 +66,8 @@ def kind_of(code: str) -> str:
 
 
 def retry_delays_s(svc: Services) -> list[float]:
-    raw = str(svc.config.get("RECEIPT_RETRY_DELAYS", "900,3600,14400"))
-    return [float(x) for x in raw.replace(" ", "").split(",") if x]
+    """``RECEIPT_RETRY_DELAYS``: the seconds before each retry."""
+    return [float(x) for x in str(svc.config["RECEIPT_RETRY_DELAYS"]).replace(" ", "").split(",") if x]
 
 
 def on_failure(svc: Services, outbox_id: str, provider_id: str, code: str,
