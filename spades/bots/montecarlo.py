@@ -33,7 +33,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..cards import DECK, Card
 from ..commands import Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Keep, Play
@@ -96,15 +96,51 @@ class Settings:
     set_malus: float = SET_MALUS
     hard_cap_s: float = HARD_CAP_S
     abort_s: float = ABORT_S
+    pairs: bool = False  # the opponent's hand drawn as the draw's pairs give it (:func:`kept_good_weights`)
 
 
 #: The ``hard`` level: ``pimc`` spending more of its time (card play: the last six tricks searched
-#: exactly and up to 12,000 positions over 12 to 64 samples; the bid: 96 samples) and reading its
+#: exactly and up to 12,000 positions over 12 to 64 samples; the bid: 96 samples), reading its
 #: sampled trick counts lower (a stronger opponent than ``basic``, the spread was fitted against,
-#: takes more tricks from it): two fewer 10%, one fewer 35%, as is 50%, one more 5%. Each step of
-#: the reading lower came out ahead in paired trials; trials in docs/bots.md.
+#: takes more tricks from it): two fewer 10%, one fewer 35%, as is 50%, one more 5%; drawing the
+#: opponent's hand as the draw's pairs deal it (``pairs``), and with that prior reading their bid
+#: with a variance of 0.7, near the spread of real bids about the count (0.7 to 1.3), not 0.3
+#: (the tight reading had made up for the weighted prior's too weak hands). Trials in docs/bots.md.
 HARD = Settings(exact_tricks=6, play_nodes=12000, play_samples=(12, 64), bid_samples=96,
-                spread=((-2, 0.1), (-1, 0.35), (0, 0.5), (1, 0.05)))
+                spread=((-2, 0.1), (-1, 0.35), (0, 0.5), (1, 0.05)), pairs=True, bid_read_var=0.7)
+
+def good(c: int) -> bool:
+    """A card the usual draw keeps when it is offered: a spade, an ace, a king or a queen (section 3)."""
+    return c < 13 or c % 13 >= 10
+
+
+def _ways(kept_good: int, good_total: int, pairs: int = 13) -> int:
+    """For one kept hand of ``kept_good`` good cards (:func:`good`), how many ways the opponent's draw gives
+    it: their ``2 * pairs`` cards, ``good_total`` of them good, matched into pairs and ordered, when the
+    opponent keeps the first card of a pair exactly when it is good (section 3: a kept first card is good;
+    a first card let go is not, and the second is then kept whatever it is). The pairs' own order multiplies
+    every hand alike and is left out.
+
+    A kept card that is not good was the second of its pair, after a discarded card that is not good (one
+    order); a kept good card may be first (any discarded card second) or second after a discarded card that
+    is not good (two orders then). So the bad kept cards take bad discards one each, and the good kept cards
+    take the rest, doubled for each bad one. Every kept hand with as many good cards is as likely, so this
+    count, a function of ``kept_good`` alone, is each such hand's weight."""
+    bad_kept = pairs - kept_good
+    bad_discarded = 2 * pairs - good_total - bad_kept
+    doubled = bad_discarded - bad_kept  # bad discards left for the good kept cards
+    if kept_good < 0 or bad_kept < 0 or doubled < 0 or kept_good > good_total:
+        return 0
+    return math.perm(bad_discarded, bad_kept) * math.factorial(kept_good) << doubled
+
+
+def kept_good_weights(good_total: int, good_played: int, good_free: int, bad_free: int, n: int) -> list[int]:
+    """Weights of the opponent holding ``j`` good cards among the ``n`` they still hold, j = 0..n: they played
+    ``good_played`` good cards already and may hold any of ``good_free`` good and ``bad_free`` other cards
+    (:func:`_ways`; the cards within each kind equally likely)."""
+    return [math.comb(good_free, j) * math.comb(bad_free, n - j) * _ways(good_played + j, good_total)
+            for j in range(n + 1)]
+
 
 _KEEP = (Keep(0), Keep(1))
 _DISCARD = (Discard(0), Discard(1))
@@ -252,6 +288,9 @@ class MonteCarloStrategy:
             keyed = sorted(allowed, key=lambda c: log(rand() + 1e-300) * draw_weight[c])
             return keyed[len(keyed) - n:]
 
+        if self.settings.pairs and not any(view.double_nil) and view.exchange is None:
+            draw = self._pair_draw(view, allowed, n) or draw
+
         if bid is None and not view.double_nil[opp]:
             out = []
             for _ in range(count):
@@ -274,6 +313,30 @@ class MonteCarloStrategy:
             raw.append(mask)
             weights.append(math.exp(-0.5 * (est - target) ** 2 / var))
         return rng.choices(raw, weights=weights, k=count)
+
+    def _pair_draw(self, view: PlayerView, allowed: list[int], n: int) -> Callable[[], list[int]] | None:
+        """Draws of the opponent's ``n`` cards from ``allowed`` as the draw's pairs give them (:func:`_ways`):
+        how many good cards first, then which, uniformly within each kind; None when no kept hand of the
+        usual draw agrees with what the opponent has played."""
+        opp_played = self.opponent_played(view)
+        mine = {c.index for c in view.hand} | {c.index for c in view.discarded}
+        theirs = set(opp_played)
+        mine.update(c.index for c in view.played if c.index not in theirs)
+        good_total = sum(1 for c in range(52) if c not in mine and good(c))
+        good_free = [c for c in allowed if good(c)]
+        bad_free = [c for c in allowed if not good(c)]
+        weights = kept_good_weights(good_total, sum(1 for c in opp_played if good(c)), len(good_free),
+                                    len(bad_free), n)
+        if not any(weights):
+            return None
+        counts = range(n + 1)
+        rng = self.rng
+
+        def draw() -> list[int]:
+            j = rng.choices(counts, weights=weights)[0]
+            return rng.sample(good_free, j) + rng.sample(bad_free, n - j)
+
+        return draw
 
     @staticmethod
     def opponent_played(view: PlayerView) -> list[int]:

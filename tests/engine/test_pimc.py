@@ -7,6 +7,7 @@ exchange), 5 (bids), 6 (play), 7-8 (scoring, bags).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Callable
 
 import pytest
@@ -208,3 +209,54 @@ def test_pimc_bids_high_with_a_strong_hand() -> None:
     game = to_bid("2S 3S 4H 5H 6H 7H 4D 5D 6D 7D 2C 3C 4C", "AS KS QS JS 10S 9S AH AD AC 2H 3H 2D 3D")
     command = MonteCarloStrategy(seed=2).choose(view(game, 1))
     assert isinstance(command, Bid) and command.tricks >= 8
+
+
+@pytest.mark.parametrize("good_total", range(7))
+def test_the_draw_pairs_weight_each_kept_hand_as_often_as_the_draw_deals_it(good_total: int) -> None:
+    """Section 3, exhaustively on a draw of three pairs: every order of six cards, ``good_total`` of them
+    good, is drawn by a player who keeps the first card of a pair exactly when it is good; each kept hand
+    comes out as many times as ``_ways`` says (times the 3! orders of the pairs)."""
+    from itertools import permutations
+    from math import factorial
+
+    from spades.bots.montecarlo import _ways
+
+    is_good = [i < good_total for i in range(6)]
+    dealt: dict[frozenset[int], int] = {}
+    for order in permutations(range(6)):
+        kept = frozenset(order[k] if is_good[order[k]] else order[k + 1] for k in range(0, 6, 2))
+        dealt[kept] = dealt.get(kept, 0) + 1
+    from itertools import combinations
+    for hand in combinations(range(6), 3):
+        kept_good = sum(is_good[c] for c in hand)
+        assert dealt.get(frozenset(hand), 0) == factorial(3) * _ways(kept_good, good_total, pairs=3), hand
+
+
+def test_hard_reads_the_opponents_hand_as_the_draw_deals_it_not_by_card_weights() -> None:
+    """Section 3: the opponent keeps the good card of each pair they are offered (a spade, an ace, a king, a
+    queen). ``hard``'s samples hold as many good cards as that draw, played out on random orders of the unseen
+    cards, deals the opponent; weighting each card 2.7 (``pimc``) gives a card fewer. No sample holds a card
+    this player has seen."""
+    from spades.bots.montecarlo import HARD, good
+
+    game, events = start(deck_for(cards("AS KS QS JS TS 9S 8S AH KH QH AD KD QD"),
+                                  cards("7S 6S 5S 4S 3S 2S JH TH 9H 8H 7H 6H 5H")))
+    draw_all_keep(game, events)
+    me = view(game, 0)
+    seen = {c.index for c in me.hand} | {c.index for c in me.discarded}
+    unseen = [c for c in range(52) if c not in seen]
+    rng = random.Random(5)
+    dealt = 0
+    for _ in range(20000):
+        rng.shuffle(unseen)
+        dealt += sum(good(unseen[k]) or good(unseen[k + 1]) and not good(unseen[k]) for k in range(0, 26, 2))
+    expected = dealt / 20000
+    seen_mask = sum(1 << c for c in seen)
+    means = {}
+    for pairs in (True, False):
+        bot = MonteCarloStrategy(seed=3, settings=replace(HARD, pairs=pairs))
+        hands = bot.samples(me, 4000)
+        assert all(not h & seen_mask and bin(h).count("1") == 13 for h in hands)
+        means[pairs] = sum(sum(1 for c in range(52) if h >> c & 1 and good(c)) for h in hands) / len(hands)
+    assert abs(means[True] - expected) < 0.06, (means, expected)
+    assert means[False] < expected - 0.7, (means, expected)
