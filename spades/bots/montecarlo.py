@@ -72,10 +72,16 @@ BAG_COST = 5.0  # what a bag costs of the future (10 bags cost 100)
 #: at the table; this makes the search prefer the card that keeps the bid safe over saving bags.
 SET_MALUS = 30.0
 
+
+def good(c: int) -> bool:
+    """A card the usual draw keeps when it is offered: a spade, an ace, a king or a queen (section 3)."""
+    return c < 13 or c % 13 >= 10
+
+
 #: How much likelier the opponent is to have kept a card than discarded it, before any play: a
-#: player who keeps the good card of a draw pair (a spade, an ace, a king, a queen) ends up with
-#: such a card about 2.7 times as often as with another (section 3).
-DRAFT_WEIGHT = tuple(2.7 if c < 13 or c % 13 >= 10 else 1.0 for c in range(52))
+#: player who keeps the good card of a draw pair (:func:`good`) ends up with such a card about 2.7
+#: times as often as with another (section 3). (``pimc``'s prior; ``hard`` draws as :func:`_ways` counts.)
+DRAFT_WEIGHT = tuple(2.7 if good(c) else 1.0 for c in range(52))
 
 
 
@@ -108,10 +114,6 @@ class Settings:
 #: (the tight reading had made up for the weighted prior's too weak hands). Trials in docs/bots.md.
 HARD = Settings(exact_tricks=6, play_nodes=12000, play_samples=(12, 64), bid_samples=96,
                 spread=((-2, 0.1), (-1, 0.35), (0, 0.5), (1, 0.05)), pairs=True, bid_read_var=0.7)
-
-def good(c: int) -> bool:
-    """A card the usual draw keeps when it is offered: a spade, an ace, a king or a queen (section 3)."""
-    return c < 13 or c % 13 >= 10
 
 
 def _ways(kept_good: int, good_total: int, pairs: int = 13) -> int:
@@ -220,10 +222,7 @@ class MonteCarloStrategy:
         """Keep a card worth more than the average unseen card (section 3)."""
         if view.double_nil[view.seat]:
             return danger(card.index) <= 5
-        r = card.rank
-        if card.suit.value == "S":
-            return True
-        return r >= 12
+        return good(card.index)
 
     @staticmethod
     def wants_double_nil(view: PlayerView) -> bool:
@@ -288,8 +287,9 @@ class MonteCarloStrategy:
             keyed = sorted(allowed, key=lambda c: log(rand() + 1e-300) * draw_weight[c])
             return keyed[len(keyed) - n:]
 
-        if self.settings.pairs and not any(view.double_nil) and view.exchange is None:
-            draw = self._pair_draw(view, allowed, n) or draw
+        played_by_opp = self.opponent_played(view)
+        if self.settings.pairs and not any(view.double_nil):  # (an exchange follows a double nil only)
+            draw = self._pair_draw(pool, played_by_opp, allowed, n) or draw
 
         if bid is None and not view.double_nil[opp]:
             out = []
@@ -299,7 +299,6 @@ class MonteCarloStrategy:
                     mask |= 1 << c
                 out.append(mask)
             return out
-        played_by_opp = self.opponent_played(view)
         target = 0.0 if nil else float(bid or 0)
         raw: list[int] = []
         weights: list[float] = []
@@ -314,19 +313,17 @@ class MonteCarloStrategy:
             weights.append(math.exp(-0.5 * (est - target) ** 2 / var))
         return rng.choices(raw, weights=weights, k=count)
 
-    def _pair_draw(self, view: PlayerView, allowed: list[int], n: int) -> Callable[[], list[int]] | None:
+    def _pair_draw(self, pool: list[int], played_by_opp: list[int], allowed: list[int],
+                   n: int) -> Callable[[], list[int]] | None:
         """Draws of the opponent's ``n`` cards from ``allowed`` as the draw's pairs give them (:func:`_ways`):
         how many good cards first, then which, uniformly within each kind; None when no kept hand of the
-        usual draw agrees with what the opponent has played."""
-        opp_played = self.opponent_played(view)
-        mine = {c.index for c in view.hand} | {c.index for c in view.discarded}
-        theirs = set(opp_played)
-        mine.update(c.index for c in view.played if c.index not in theirs)
-        good_total = sum(1 for c in range(52) if c not in mine and good(c))
+        usual draw agrees with what the opponent has played. Their 26 cards are the ``pool`` (:meth:`unseen`)
+        and the cards they have played."""
+        good_played = sum(1 for c in played_by_opp if good(c))
         good_free = [c for c in allowed if good(c)]
         bad_free = [c for c in allowed if not good(c)]
-        weights = kept_good_weights(good_total, sum(1 for c in opp_played if good(c)), len(good_free),
-                                    len(bad_free), n)
+        good_total = sum(1 for c in pool if good(c)) + good_played
+        weights = kept_good_weights(good_total, good_played, len(good_free), len(bad_free), n)
         if not any(weights):
             return None
         counts = range(n + 1)

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from itertools import combinations, permutations
+from math import factorial
 from typing import Callable
 
 import pytest
 
 from spades import bots
 from spades.arena import play_game, run_arena
-from spades.bots.montecarlo import MonteCarloStrategy
+from spades.bots.montecarlo import HARD, MonteCarloStrategy, _ways, good
 from spades.bots.randombot import RandomStrategy
 from spades.commands import Bid, Command, Discard, Exchange, Keep, Play
 from spades.dealer import Dealer
@@ -216,17 +218,11 @@ def test_the_draw_pairs_weight_each_kept_hand_as_often_as_the_draw_deals_it(good
     """Section 3, exhaustively on a draw of three pairs: every order of six cards, ``good_total`` of them
     good, is drawn by a player who keeps the first card of a pair exactly when it is good; each kept hand
     comes out as many times as ``_ways`` says (times the 3! orders of the pairs)."""
-    from itertools import permutations
-    from math import factorial
-
-    from spades.bots.montecarlo import _ways
-
     is_good = [i < good_total for i in range(6)]
     dealt: dict[frozenset[int], int] = {}
     for order in permutations(range(6)):
         kept = frozenset(order[k] if is_good[order[k]] else order[k + 1] for k in range(0, 6, 2))
         dealt[kept] = dealt.get(kept, 0) + 1
-    from itertools import combinations
     for hand in combinations(range(6), 3):
         kept_good = sum(is_good[c] for c in hand)
         assert dealt.get(frozenset(hand), 0) == factorial(3) * _ways(kept_good, good_total, pairs=3), hand
@@ -237,8 +233,6 @@ def test_hard_reads_the_opponents_hand_as_the_draw_deals_it_not_by_card_weights(
     queen). ``hard``'s samples hold as many good cards as that draw, played out on random orders of the unseen
     cards, deals the opponent; weighting each card 2.7 (``pimc``) gives a card fewer. No sample holds a card
     this player has seen."""
-    from spades.bots.montecarlo import HARD, good
-
     game, events = start(deck_for(cards("AS KS QS JS TS 9S 8S AH KH QH AD KD QD"),
                                   cards("7S 6S 5S 4S 3S 2S JH TH 9H 8H 7H 6H 5H")))
     draw_all_keep(game, events)
