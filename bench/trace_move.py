@@ -12,6 +12,10 @@ between modules (a call into a project module from another: the caller is the in
 on the stack, so a call made through Flask, Jinja or Celery is counted from the project module that
 called them), how many of those go back into a module already visited, and the distinct module-to-module
 links. ``--list`` prints the modules and their call counts.
+
+``--merge PKG[,PKG...]`` counts each named package as one module (``--merge service.store,spades``): what the
+counts would be if those packages were each one file, the same calls made. It shows what merging modules can
+and cannot win: calls between layers (the game's code reading the store, the texts reading the cards) stay.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import redis  # noqa: E402
 from twilio.request_validator import RequestValidator  # noqa: E402
 
 PACKAGES = ("spades", "chat", "service", "workers")
+MERGED: tuple[str, ...] = ()  # --merge: packages counted as one module each
 TOKEN = "trace-token"
 BASE = "https://trace.example.test"
 
@@ -50,7 +55,11 @@ def module_of(filename: str) -> str | None:
     parts = list(rel.with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
-    return ".".join(parts)
+    name = ".".join(parts)
+    for package in MERGED:
+        if name == package or name.startswith(package + "."):
+            return package
+    return name
 
 
 class Trace:
@@ -228,7 +237,11 @@ def local_app(url: str, tmp: str, queue: str) -> Any:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--list", action="store_true", help="print the modules visited")
+    ap.add_argument("--merge", default="", metavar="PKG,...",
+                    help="count each of these packages as one module (service.store,service.games,spades,...)")
     args = ap.parse_args()
+    global MERGED
+    MERGED = tuple(p.strip() for p in args.merge.split(",") if p.strip())
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_redis(tmp)
         try:
