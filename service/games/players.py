@@ -79,13 +79,12 @@ def seats(meta: Mapping[str, str]) -> list[str]:
 class PlayerInfo:
     """What rendering a game message needs of one player: the same answers as :func:`lang_of`,
     :func:`name_of`, :func:`is_stopped`, the player's flags and :func:`label`, from their record,
-    ``life`` hash, game numbers and newest games, read together with the caller's own commands."""
+    ``life`` hash and game numbers, read together with the caller's own commands."""
 
     address: str
     record: dict[str, str]
     life: dict[str, str]
     nums: dict[str, str]
-    games: list[str]
     configured_lang: str = "en"  # ``SLOWSPADES_LANG`` (:func:`default_lang`)
     labels: dict[str, str] = field(default_factory=dict)  # game id -> "#N" or "" once known
 
@@ -124,11 +123,11 @@ class PlayerInfo:
 
 def info_of(infos: Mapping[str, PlayerInfo], address: str, config: Mapping[str, Any]) -> PlayerInfo:
     """The info of ``address`` among ``infos``, or an empty one (the computer, an empty seat)."""
-    return infos.get(address) or PlayerInfo(address, {}, {}, {}, [], config.get("LANG", "en") or "en")
+    return infos.get(address) or PlayerInfo(address, {}, {}, {}, config.get("LANG", "en") or "en")
 
 
 def queue_players(store: Store, pipe: Pipeline, addresses: list[str]) -> None:
-    """Queue on ``pipe`` the reads :func:`players_from` parses (record, life, numbers, newest 100 games)."""
+    """Queue on ``pipe`` the reads :func:`players_from` parses (record, life, game numbers)."""
     for address in addresses:
         store.queue_player(pipe, address)
 
@@ -138,9 +137,8 @@ def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[
     out: dict[str, PlayerInfo] = {}
     configured = config.get("LANG", "en") or "en"
     for i, address in enumerate(addresses):
-        rec, life, nums, games = replies[i * PLAYER_READS:(i + 1) * PLAYER_READS]
-        out[address] = PlayerInfo(address, text_hash(rec), text_hash(life), text_hash(nums),
-                                  [text(g) for g in games], configured)
+        rec, life, nums = replies[i * PLAYER_READS:(i + 1) * PLAYER_READS]
+        out[address] = PlayerInfo(address, text_hash(rec), text_hash(life), text_hash(nums), configured)
     return out
 
 
@@ -199,14 +197,14 @@ def resolve_labels(svc: Services, infos: list[PlayerInfo], game_id: str) -> None
 
     A player's unfinished games are among the games their numbers point at (every game gets a
     number for each person when it is created, and a number is not given again while its game
-    is unfinished), so only those games' status is read, not every game of the player.
+    is unfinished), so only those games' status is read, not every game of the player; and only when
+    their numbers point at two games or more (a player who never had two games at once has one number).
     """
     asks: list[tuple[PlayerInfo, list[str]]] = []
     for info in infos:
         if game_id in info.labels:
             continue
-        newest = set(info.games)
-        numbered = {v for k, v in info.nums.items() if k.isdigit() and v in newest}
+        numbered = {v for k, v in info.nums.items() if k.isdigit()}
         if len(numbered) < 2:
             info.labels[game_id] = ""
         else:

@@ -95,7 +95,7 @@ APPEND_LUA = SEAT_TURNS_LUA + ENTRY_LUA + r"""
 --   turn: [version, seat(s), since, actor], recorded in life unless a newer turn is (with each seat's own
 --     turn, SEAT_TURNS_LUA); the reply then ends with 1 or 0 and the turn recorded before (version, seat)
 local ev, meta, consumed, outbox, outq, life, snap = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
-local state = redis.call('HMGET', meta, 'head', 'archived')
+local state = redis.call('HMGET', meta, 'head', 'archived', 'outseq')
 local head = tonumber(state[1] or '0')
 local archived = state[2]
 local expected = tonumber(ARGV[1])
@@ -125,15 +125,16 @@ if ARGV[5] and ARGV[5] ~= '' and last ~= '' then
   redis.call('HSET', snap, 'sid', last, 's', ARGV[5])
 end
 local ids = {}
+local fields = {}
 if #p.outbox > 0 then
-  local n = redis.call('HINCRBY', meta, 'outseq', #p.outbox) - #p.outbox
+  local n = tonumber(state[3] or '0')
   for _, entry in ipairs(p.outbox) do
     n = n + 1
     write_entry(outbox, outq, n, entry, now, p.claimed)
     ids[#ids + 1] = tostring(n)
   end
+  fields[1], fields[2] = 'outseq', tostring(n)
 end
-local fields = {}
 for k, v in pairs(p.meta) do fields[#fields + 1] = k; fields[#fields + 1] = v end
 if #fields > 0 then redis.call('HSET', meta, unpack(fields)) end
 local idlist = table.concat(ids, ',')
@@ -145,14 +146,11 @@ if p.ttl and p.ttl > 0 then
 end
 local reply = {'ok', tostring(version + #p.events), idlist, last}
 if type(p.turn) == 'table' then
-  local was = redis.call('HMGET', life, 'v', 'seat', 'since')
-  local v = tonumber(was[1] or '-1')
-  local seat = was[2] or ''
+  local was = redis.call('HMGET', life, 'v', 'seat', 'since', 'v0', 'v1')
+  local turn, v, seat = turn_fields(was, tostring(p.turn[1]), p.turn[2], tostring(p.turn[3]), p.turn[4] or '')
   local fresh = 0
-  if v < tonumber(p.turn[1]) then
-    local old_since = was[3] or p.turn[3]
-    redis.call('HSET', life, 'v', p.turn[1], 'seat', p.turn[2], 'since', p.turn[3])
-    seat_turns(life, v, seat, old_since, p.turn[1], p.turn[2], p.turn[3], p.turn[4] or '')
+  if #turn > 0 then
+    redis.call('HSET', life, unpack(turn))
     fresh = 1
   end
   reply[5], reply[6], reply[7] = fresh, tostring(v), seat

@@ -20,34 +20,43 @@ from .keys import game_life, number_field, owner_keys, player_life, player_nums,
 # seats owing one ("0", "1", "01"); ``v<seat>`` / ``since<seat>``: when the move that seat owes began. A
 # seat that owed a move before and still does, and did not make this one (``actor``), keeps its own.
 SEAT_TURNS_LUA = r"""
-local function seat_turns(life, old_v, old_seat, old_since, version, movers, since, actor)
+-- The turn's fields to write to a game's life hash, in one HSET: ``was`` is HMGET life v seat since v0 v1
+-- (TURN_FIELDS); the turn is recorded unless a newer one is. Returns the fields (empty if not newer) and the
+-- turn before (version, -1 for none; seat(s)).
+local function turn_fields(was, version, movers, since, actor)
+  local old_v = tonumber(was[1] or '-1')
+  local old_seat = was[2] or ''
+  if old_v >= tonumber(version) then return {}, old_v, old_seat end
+  local old_since = was[3] or since
+  local fields = {'v', version, 'seat', movers, 'since', since}
   for s = 0, 1 do
     local c = tostring(s)
     if string.find(movers, c, 1, true) then
       if old_v >= 0 and string.find(old_seat, c, 1, true) and actor ~= '' and actor ~= c then
-        if redis.call('HEXISTS', life, 'v' .. c) == 0 then
-          redis.call('HSET', life, 'v' .. c, tostring(old_v), 'since' .. c, old_since)
+        if not was[4 + s] then
+          fields[#fields + 1] = 'v' .. c; fields[#fields + 1] = tostring(old_v)
+          fields[#fields + 1] = 'since' .. c; fields[#fields + 1] = old_since
         end
       else
-        redis.call('HSET', life, 'v' .. c, version, 'since' .. c, since)
+        fields[#fields + 1] = 'v' .. c; fields[#fields + 1] = version
+        fields[#fields + 1] = 'since' .. c; fields[#fields + 1] = since
       end
     end
   end
+  return fields, old_v, old_seat
 end
 """
 
 TURN_LUA = SEAT_TURNS_LUA + r"""
 -- KEYS: life; ARGV: version, seat(s), since ms, actor seat or ''. Records the turn unless a newer one is.
-local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
-if v >= tonumber(ARGV[1]) then return {0, tostring(v), redis.call('HGET', KEYS[1], 'seat') or ''} end
-local old = redis.call('HGET', KEYS[1], 'seat') or ''
-local old_since = redis.call('HGET', KEYS[1], 'since') or ARGV[3]
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'seat', ARGV[2], 'since', ARGV[3])
-seat_turns(KEYS[1], v, old, old_since, ARGV[1], ARGV[2], ARGV[3], ARGV[4] or '')
+local was = redis.call('HMGET', KEYS[1], 'v', 'seat', 'since', 'v0', 'v1')
+local fields, v, old = turn_fields(was, ARGV[1], ARGV[2], ARGV[3], ARGV[4] or '')
+if #fields == 0 then return {0, tostring(v), old} end
+redis.call('HSET', KEYS[1], unpack(fields))
 return {1, tostring(v), old}
 """
 
-PLAYER_READS = 4  # the replies :meth:`LifeRecords.queue_player` queues
+PLAYER_READS = 3  # the replies :meth:`LifeRecords.queue_player` queues
 
 
 
@@ -89,12 +98,10 @@ class LifeRecords:
         for address in addresses:
             self.queue_stopped(pipe, address)
     def queue_player(self, pipe: Pipeline, address: str) -> None:
-        """Queue the :data:`PLAYER_READS` reads of a player: record, life hash, game numbers, newest 100 games."""
-        k = owner_keys(player_owner(address))
-        pipe.hgetall(k["meta"])
+        """Queue the :data:`PLAYER_READS` reads of a player: record, life hash, game numbers."""
+        pipe.hgetall(owner_keys(player_owner(address))["meta"])
         pipe.hgetall(player_life(address))
         pipe.hgetall(player_nums(address))
-        pipe.zrevrange(k["games"], 0, 99)
 
     # -- a game's life -------------------------------------------------------------------------------------
     def game_life(self, game_id: str) -> dict[str, str]:
