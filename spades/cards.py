@@ -67,6 +67,7 @@ class Card:
     suit: Suit
     _key: int = field(init=False, repr=False, compare=False)
     _order: int = field(init=False, repr=False, compare=False)
+    _code: str = field(init=False, repr=False, compare=False)  # ``code``, made once for each of the 52
 
     def __new__(cls, rank: int, suit: Suit) -> "Card":
         if _CANON:
@@ -80,13 +81,14 @@ class Card:
             raise CardSyntaxError(f"{self.rank!r}{self.suit!r}")
         object.__setattr__(self, "_key", _SUIT_INDEX[self.suit] * 13 + self.rank - 2)
         object.__setattr__(self, "_order", _DISPLAY_INDEX[self.suit] * 13 + 14 - self.rank)
+        object.__setattr__(self, "_code", RANK_NAMES.get(self.rank, str(self.rank)) + self.suit.value)
 
     def __reduce__(self) -> tuple[object, tuple[int, Suit]]:
         return card_of, (self.rank, self.suit)
 
     @property
     def code(self) -> str:
-        return RANK_NAMES.get(self.rank, str(self.rank)) + self.suit.value
+        return self._code
 
     @property
     def rank_code(self) -> str:
