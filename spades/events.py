@@ -209,11 +209,17 @@ def _encode(value: Any) -> Any:
     return value
 
 
+#: Each event type's field names, in order (``dataclasses.fields`` walks the class on every call).
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls))
+                                                    for cls in EVENT_TYPES.values()}
+
+
 def to_dict(event: Event) -> dict[str, Any]:
     """The event as a JSON-ready dict: ``{"type": ..., "v": 1, ...fields}``."""
     out: dict[str, Any] = {"type": event.type, "v": SCHEMA_VERSION}
-    for f in fields(event):
-        out[f.name] = _encode(getattr(event, f.name))
+    names = _FIELD_NAMES.get(type(event)) or tuple(f.name for f in fields(event))
+    for name in names:
+        out[name] = _encode(getattr(event, name))
     if type(event) is CardPlayed and not event.auto:
         del out["auto"]  # a card the player chose is written as before ``auto`` existed
     return out
