@@ -46,6 +46,17 @@ def test_signature_checked_against_the_public_url_not_the_internal_one(client, s
     assert client.post("/sms", data=params, headers={"X-Twilio-Signature": public}).status_code == 200
 
 
+def test_a_signature_over_the_url_with_its_default_port_is_taken_too(client, svc) -> None:  # type: ignore[no-untyped-def]
+    """Twilio may sign ``https://host:443/sms`` for ``https://host/sms``: the one-HMAC check misses it, the
+    SDK's own check (with and without the port) takes it; with another port it stays refused."""
+    params = sms_params(ALICE, "HELP")
+    host = BASE.split("://", 1)[1]
+    with_port = twilio_sign(BASE.replace(host, host + ":443") + "/sms", params)
+    assert client.post("/sms", data=params, headers={"X-Twilio-Signature": with_port}).status_code == 200
+    other_port = twilio_sign(BASE.replace(host, host + ":8443") + "/sms", params)
+    assert client.post("/sms", data=params, headers={"X-Twilio-Signature": other_port}).status_code == 403
+
+
 def test_shared_key_signatures_with_hmac_sha256(client, svc, app) -> None:  # type: ignore[no-untyped-def]
     from twilio.request_validator import RequestValidator
 
