@@ -103,6 +103,7 @@ class Settings:
     hard_cap_s: float = HARD_CAP_S
     abort_s: float = ABORT_S
     pairs: bool = False  # the opponent's hand drawn as the draw's pairs give it (:func:`kept_good_weights`)
+    bag_cost: float = BAG_COST  # what a bag carried costs of the future (half that near the end)
 
 
 #: The ``hard`` level: ``pimc`` spending more of its time (card play: the last six tricks searched
@@ -357,13 +358,12 @@ class MonteCarloStrategy:
         return out
 
     # -- values ----------------------------------------------------------------------------------
-    @staticmethod
-    def side_value(view: PlayerView, side: int, bid: int, double_nil: bool, tricks: int) -> tuple[float, int]:
+    def side_value(self, view: PlayerView, side: int, bid: int, double_nil: bool, tricks: int) -> tuple[float, int]:
         """(hand value with the bag cost, new game total) for ``side`` taking ``tricks``."""
         hs = score_player(bid=bid, double_nil=double_nil, tricks=tricks, score_before=view.scores[side],
                           bags_before=view.bags[side], rules=view.rules)
         near_end = max(view.scores) >= view.rules.target - 150
-        cost = BAG_COST / 2 if near_end else BAG_COST
+        cost = self.settings.bag_cost / 2 if near_end else self.settings.bag_cost
         return hs.hand_total - cost * (hs.bags_carried - view.bags[side]), hs.game_total
 
     def utility(self, view: PlayerView) -> list[float]:
