@@ -19,17 +19,23 @@ CLAIM_INBOUND_LUA = r"""
 -- Claims a message id once: 'new' (recorded now), 'pending' (recorded, not yet handled), 'done' (handled).
 -- A claim seen before writes too (the record's expiry again; the claim's expiry, unchanged), so that a WAIT
 -- after it counts the replicas that have the record or the claim, not only those of an earlier write.
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
-  return 'pending'
-end
 local function done(seen)
   local left = redis.call('PTTL', seen)
   if left > 0 then redis.call('PEXPIRE', seen, left) end
   return 'done'
 end
-if redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then return done(KEYS[3]) end
-if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return done(KEYS[2]) end  -- claimed in this window already
+-- claimed before: still recorded (not handled yet), else handled. A new message (the common case) is told by its
+-- claim alone, without looking for its record first. (A record left unhandled past both windows of its claim is
+-- recorded again as new: queued again, as 'pending' would have it.)
+local function seen_before(seen)
+  if redis.call('EXISTS', KEYS[1]) == 1 then
+    redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
+    return 'pending'
+  end
+  return done(seen)
+end
+if redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then return seen_before(KEYS[3]) end
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return seen_before(KEYS[2]) end  -- claimed in this window already
 redis.call('EXPIREAT', KEYS[2], tonumber(ARGV[3]))
 redis.call('HSET', KEYS[1], unpack(ARGV, 4))
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
