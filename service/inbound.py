@@ -288,16 +288,27 @@ def _read(svc: Services, message_id: str, sender: str, actor: str) -> tuple[dict
     owner = player_owner(actor)
     batch = Batch(svc.store.pipeline())
     batch.add_read("msg", lambda p: svc.store.queue_inbound(p, sender, message_id, claims=False))
-    batch.add("sender", lambda p: svc.links.queue_sender(p, sender))  # its home, and the receipts' mark (cleared)
-    batch.add("done", lambda p: svc.store.queue_consumed(p, owner, message_id))
     guess = svc.seats.game_of(actor)
     seated = guess is not None and actor in (svc.seats.get(guess) or ())
+    from_game = seated and sender == actor  # the game's read takes the sender's whole life hash: its home is there
+    if not from_game:
+        batch.add("sender", lambda p: svc.links.queue_sender(p, sender))  # its home, and the receipts' mark
+    batch.add("done", lambda p: svc.store.queue_consumed(p, owner, message_id))
     if not seated:
         batch.add("record", lambda p: svc.store.queue_owner_meta(p, owner), text_hash)
         batch.add("life", lambda p: svc.store.queue_player_life(p, actor), text_hash)
     if guess:
         batch.add_read("game", lambda p: queue_read(svc, guess, message_id, p))
-    return batch.run(), guess, seated
+    got = batch.run()
+    if from_game:
+        mine = got["game"].infos.get(actor)
+        if mine is not None:
+            got["sender"] = svc.links.sender_from(mine.life)
+        else:  # the seats changed since this process saw them: read it apart
+            again = Batch(svc.store.pipeline())
+            again.add("sender", lambda p: svc.links.queue_sender(p, sender))
+            got.update(again.run())
+    return got, guess, seated
 
 
 def _put_back(svc: Services, guess: str | None, pre: MoveRead | None) -> None:

@@ -150,6 +150,11 @@ class Links:
         marked it with (None: none, :mod:`.reach`)."""
         pipe.hmget(player_life(address), "home", UNREACH)
 
+    @staticmethod
+    def sender_from(life: Mapping[str, str]) -> list[str | None]:
+        """:meth:`queue_sender`'s reply taken from the address's whole life hash, when the caller read it anyway."""
+        return [life.get("home"), life.get(UNREACH)]
+
     # -- where a home's messages go ------------------------------------------------------------------------
     def route(self, home: str) -> Route:
         """The :class:`Route` of ``home`` (one read of five fields of its life hash)."""

@@ -224,6 +224,23 @@ def test_an_unreachable_player_does_not_lose_by_timeout(client, svc, celery_work
 
 
 
+def test_a_move_from_a_marked_number_makes_it_reachable_again(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
+    """A number receipts marked unreachable that writes a move in the game this process holds (the move's read
+    takes the player's life hash with the game, not apart) is reachable again."""
+    gid = start_game(svc)
+    p = mover(svc, gid)
+    game = load(svc, gid)
+    move(svc, p, command_text(choose(game, game.movers[0])))  # the process now holds the game and its seats
+    prompt = [e for e in svc.store.outbox_entries(game_owner(gid)) if e["to"] == p][-1]
+    assert twilio_status(client, prompt["id"], "undelivered", "30005", sid="SMm") == 204
+    wait_for(lambda: svc.reach.unreachable(p) == "30005", 10, "the number marked unreachable")
+    game = load(svc, gid)
+    seat = 0 if svc.store.meta(gid)["seat0"] == p else 1
+    assert seat in game.movers
+    move(svc, p, command_text(choose(game, seat)))
+    assert svc.reach.unreachable(p) == ""
+
+
 def test_a_linked_channel_takes_over_and_the_game_waits_only_when_none_is_left(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
     from service.channels import destination
     from service.lifecycle.reminders import paused_until
