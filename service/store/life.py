@@ -20,26 +20,27 @@ from .keys import game_life, number_field, owner_keys, player_life, player_nums,
 # seats owing one ("0", "1", "01"); ``v<seat>`` / ``since<seat>``: when the move that seat owes began. A
 # seat that owed a move before and still does, and did not make this one (``actor``), keeps its own.
 SEAT_TURNS_LUA = r"""
--- The turn's fields to write to a game's life hash, in one HSET: ``was`` is HMGET life v seat since v0 v1
--- (TURN_FIELDS); the turn is recorded unless a newer one is. Returns the fields (empty if not newer) and the
--- turn before (version, -1 for none; seat(s)).
+-- The turn's fields to write to a game's life hash, in one HSET: ``was`` is HMGET life v seat since v0 v1;
+-- the turn is recorded unless a newer one is. Returns the fields (empty if not newer) and the turn before
+-- (version, -1 for none; seat(s)).
 local function turn_fields(was, version, movers, since, actor)
   local old_v = tonumber(was[1] or '-1')
   local old_seat = was[2] or ''
   if old_v >= tonumber(version) then return {}, old_v, old_seat end
   local old_since = was[3] or since
   local fields = {'v', version, 'seat', movers, 'since', since}
+  local function seat_turn(c, v, at)
+    fields[#fields + 1] = 'v' .. c; fields[#fields + 1] = v
+    fields[#fields + 1] = 'since' .. c; fields[#fields + 1] = at
+  end
   for s = 0, 1 do
     local c = tostring(s)
     if string.find(movers, c, 1, true) then
-      if old_v >= 0 and string.find(old_seat, c, 1, true) and actor ~= '' and actor ~= c then
-        if not was[4 + s] then
-          fields[#fields + 1] = 'v' .. c; fields[#fields + 1] = tostring(old_v)
-          fields[#fields + 1] = 'since' .. c; fields[#fields + 1] = old_since
-        end
-      else
-        fields[#fields + 1] = 'v' .. c; fields[#fields + 1] = version
-        fields[#fields + 1] = 'since' .. c; fields[#fields + 1] = since
+      local still_owed = old_v >= 0 and string.find(old_seat, c, 1, true) and actor ~= '' and actor ~= c
+      if not still_owed then
+        seat_turn(c, version, since)
+      elseif not was[4 + s] then
+        seat_turn(c, tostring(old_v), old_since)
       end
     end
   end
