@@ -70,6 +70,16 @@ def test_shared_key_signatures_with_hmac_sha256(client, svc, app) -> None:  # ty
                                                      **settings}).status_code == 403
 
 
+def test_a_signature_in_an_algorithm_twilio_does_not_have_is_refused_not_an_error(client, svc, app) -> None:  # type: ignore[no-untyped-def]
+    """A settings header naming an algorithm the SDK does not know is a 403, never a 500, and records nothing."""
+    app.config["TWILIO_WEBHOOK_SHARED_KEY"] = "shared-secret"
+    params = sms_params(ALICE, "HELP")
+    settings = {"X-Twilio-Webhooks-Signature-Settings": "key=webhooks_sharedkey_1,algorithm=HMAC_MD5"}
+    sig = twilio_sign(BASE + "/sms", params, token="shared-secret")
+    assert client.post("/sms", data=params, headers={"X-Twilio-Signature": sig, **settings}).status_code == 403
+    assert svc.redis.dbsize() == 0
+
+
 def test_a_webhook_delivered_twice_is_applied_once(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
     gid = start_sms_game(client, svc)
     game = load_game(svc, gid)
