@@ -50,7 +50,7 @@ def hand_groups(cards: Iterable[Card]) -> list[dict[str, Any]]:
     for suit in SUIT_ORDER:
         ranks = sorted((c for c in cards if c.suit is suit), key=lambda c: -c.rank)
         if ranks:
-            groups.append({"suit": suit.letter, "ranks": [c.rank_code for c in ranks], "codes": [c.code for c in ranks]})
+            groups.append({"suit": suit.value, "ranks": [c.rank_code for c in ranks], "codes": [c.code for c in ranks]})
     return groups
 
 

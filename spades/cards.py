@@ -12,7 +12,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Iterable
+from types import MappingProxyType
+from typing import Callable, Iterable, Mapping
 
 from .base_errors import CardSyntaxError
 
@@ -65,9 +66,13 @@ class Card:
 
     rank: int
     suit: Suit
-    _key: int = field(init=False, repr=False, compare=False)
+    #: The canonical code (``AS``, ``10H``), made once for each of the 52 (a field: reading it calls nothing).
+    code: str = field(init=False, repr=False, compare=False)
+    #: The rank as shown (``A``, ``10``, ``7``).
+    rank_code: str = field(init=False, repr=False, compare=False)
+    #: A dense number 0..51, stable across runs.
+    index: int = field(init=False, repr=False, compare=False)
     _order: int = field(init=False, repr=False, compare=False)
-    _code: str = field(init=False, repr=False, compare=False)  # ``code``, made once for each of the 52
 
     def __new__(cls, rank: int, suit: Suit) -> "Card":
         if _CANON:
@@ -79,25 +84,13 @@ class Card:
     def __post_init__(self) -> None:
         if not (isinstance(self.rank, int) and 2 <= self.rank <= 14 and isinstance(self.suit, Suit)):
             raise CardSyntaxError(f"{self.rank!r}{self.suit!r}")
-        object.__setattr__(self, "_key", _SUIT_INDEX[self.suit] * 13 + self.rank - 2)
+        object.__setattr__(self, "index", _SUIT_INDEX[self.suit] * 13 + self.rank - 2)
         object.__setattr__(self, "_order", _DISPLAY_INDEX[self.suit] * 13 + 14 - self.rank)
-        object.__setattr__(self, "_code", RANK_NAMES.get(self.rank, str(self.rank)) + self.suit.value)
+        object.__setattr__(self, "rank_code", RANK_NAMES.get(self.rank, str(self.rank)))
+        object.__setattr__(self, "code", self.rank_code + self.suit.value)
 
     def __reduce__(self) -> tuple[object, tuple[int, Suit]]:
         return card_of, (self.rank, self.suit)
-
-    @property
-    def code(self) -> str:
-        return self._code
-
-    @property
-    def rank_code(self) -> str:
-        return RANK_NAMES.get(self.rank, str(self.rank))
-
-    @property
-    def index(self) -> int:
-        """A dense number 0..51, stable across runs."""
-        return self._key
 
     def __str__(self) -> str:
         return self.code
@@ -123,6 +116,8 @@ DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in ran
 _CANON.extend(DECK)
 _BY_CODE = {card.code: card for card in DECK}
 _BY_CODE.update({card.code.replace("10", "T"): card for card in DECK if card.rank == 10})
+#: Each card by its canonical code (``AS``, ``10H``): what stored events are read with, a lookup and no call.
+BY_CODE: Mapping[str, Card] = MappingProxyType({card.code: card for card in DECK})
 
 
 def card_of(rank: int, suit: Suit) -> Card:
@@ -130,16 +125,13 @@ def card_of(rank: int, suit: Suit) -> Card:
     return DECK[_SUIT_INDEX[suit] * 13 + rank - 2]
 
 
-_ORDER = attrgetter("_order")
-
-
-def sort_key(card: Card) -> int:
-    """Hands are shown grouped by suit (spades, hearts, clubs, diamonds), high cards first."""
-    return card._order
+#: A card's place in a hand as shown: grouped by suit (spades, hearts, clubs, diamonds), high cards first
+#: (an attribute getter: sorting calls no Python function per card).
+sort_key: Callable[[Card], int] = attrgetter("_order")
 
 
 def sorted_hand(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=_ORDER)
+    return sorted(cards, key=sort_key)
 
 
 def parse_card(text: str, suit_letters: dict[str, Suit] | None = None) -> Card:

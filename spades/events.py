@@ -10,9 +10,9 @@ its meaning and who may see it; :func:`redact` is that visibility rule in code.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Union
+from typing import Any, Callable, Iterable, Union
 
-from .cards import Card
+from .cards import BY_CODE, Card
 
 SCHEMA_VERSION = 1
 
@@ -225,8 +225,11 @@ def to_dict(event: Event) -> dict[str, Any]:
     return out
 
 
+_card = BY_CODE.__getitem__  # a stored card's code -> the card (an unknown code is a KeyError: a format error)
+
+
 def _cards(values: list[str]) -> tuple[Card, ...]:
-    return tuple(Card.from_code(v) for v in values)
+    return tuple(map(_card, values))
 
 
 _Decoder = Callable[[Any], Any]  # a field's JSON value -> its value in the event
@@ -236,10 +239,10 @@ _DECODERS: dict[str, _Decoder] = {
     "deck": _cards,
     "thrown": _cards,
     "received": _cards,
-    "kept": Card.from_code,
-    "discarded": Card.from_code,
-    "card": Card.from_code,
-    "cards": lambda vs: tuple((int(s), Card.from_code(c)) for s, c in vs),
+    "kept": _card,
+    "discarded": _card,
+    "card": _card,
+    "cards": lambda vs: tuple((int(s), _card(c)) for s, c in vs),
     "scores": lambda vs: tuple(HandScore.from_dict(v) if isinstance(v, dict) else int(v) for v in vs),
 }
 
@@ -291,3 +294,13 @@ def redact(event: Event, seat: int) -> dict[str, Any] | None:
         data.pop("thrown")
         data.pop("received")
     return data
+
+
+def redact_all(events: Iterable[Event], seat: int) -> list[dict[str, Any]]:
+    """:func:`redact` of each event for ``seat``, leaving out those they may know nothing of."""
+    return [d for d in (redact(e, seat) for e in events) if d is not None]
+
+
+def from_dicts(datas: Iterable[dict[str, Any]]) -> list[Event]:
+    """:func:`from_dict` of each stored event, in order."""
+    return [from_dict(d) for d in datas]

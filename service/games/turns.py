@@ -13,7 +13,7 @@ from typing import Any
 
 from spades import bots
 from spades.commands import Command, DeclineDoubleNil
-from spades.events import Event, from_dict, redact
+from spades.events import Event, from_dicts, redact_all
 from spades.game import Game, decide, fold, view
 
 from .. import conversation_port as port
@@ -35,7 +35,7 @@ def stored_since(svc: Services, game_id: str, since: int, before: int, recent: t
         return []
     if before - since <= len(recent):
         return list(recent[len(recent) - (before - since):])
-    return [from_dict(e) for e in svc.store.newest_events(game_id, before - since)]
+    return from_dicts(svc.store.newest_events(game_id, before - since))
 
 
 def auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game,
@@ -90,19 +90,18 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
                                lives={a: i.life for a, i in infos.items()})
     summarised = {recipient(e) for e in outbox}
 
-    def info(seat: int) -> PlayerInfo:
-        return info_of(infos, meta.get(f"seat{seat}", ""), svc.config)
+    by_seat = [info_of(infos, meta.get(f"seat{seat}", ""), svc.config) for seat in (0, 1)]
 
     # not the computer, nor a number that sent STOP, nor a player on the game's page (their news waits)
-    sendable = [seat for seat in (0, 1) if info(seat).may_send and seat not in quiet]
-    resolve_labels(svc, [info(seat) for seat in sendable], game_id)
+    sendable = [seat for seat in (0, 1) if by_seat[seat].may_send and seat not in quiet]
+    resolve_labels(svc, [by_seat[seat] for seat in sendable], game_id)
     sinces = {seat: min(int(meta.get(f"seen{seat}", before)), before) for seat in sendable}
     first = min(sinces.values(), default=before)
     stored = stored_since(svc, game_id, first, before, recent)  # one read for both seats
     for seat in sendable:
-        me = info(seat)
+        me = by_seat[seat]
         address = me.address
-        news = [d for d in (redact(e, seat) for e in stored[sinces[seat] - first:] + events) if d is not None]
+        news = redact_all(stored[sinces[seat] - first:] + events, seat)
         if address in summarised:  # the summary told the hand's result: the prompt does not repeat it
             ends = [i for i, d in enumerate(news) if d.get("type") in _HAND_ENDS]
             news = news[ends[-1] + 1:] if ends else news
@@ -114,18 +113,18 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         to = destination(svc, address, "turn" if shown.my_turn and shown.phase != "over" else "update", lang,
                          life=me.life)
         channel = to.channel
-        opp = info(1 - seat).name
+        opp = by_seat[1 - seat].name
         label = me.labels[game_id]
-        level = levels.level_of(info(1 - seat).address)  # the computer's, when it is the opponent
+        level = levels.level_of(by_seat[1 - seat].address)  # the computer's, when it is the opponent
         rendered = port.turn_message(shown, lang, channel, news, opp, label, level)
         kind = "game_summary" if shown.phase == "over" else "update"  # an SMS player's end of the game (issue 23)
         if rendered is None and seat == actor and shown.phase == "draw" and shown.movers and game.rules.simultaneous_draw:
             rendered = port.resend(shown, lang, channel, opp, label)  # done drawing: waits for the opponent
-        computer_next = keys.is_bot(info(1 - seat).address) and shown.movers == (1 - seat,) and shown.phase != "over"
+        computer_next = keys.is_bot(by_seat[1 - seat].address) and shown.movers == (1 - seat,) and shown.phase != "over"
         if rendered is None and not everyone and computer_next:
             continue  # the computer answers within seconds, with this news and the next question (issue 23 case 12)
         if rendered is None and not everyone:  # the mover now waits: what their move showed them (issue 14 case 3)
-            mine = [d for d in (redact(e, seat) for e in events) if d is not None]
+            mine = redact_all(events, seat)
             rendered = port.move_news(shown, lang, channel, mine, opp, label)
             kind = "news"  # not a prompt: the game a reply without #N goes to stays the one last prompted
         if rendered is None and everyone:

@@ -16,7 +16,7 @@ from redis.client import Pipeline
 from redis.cluster import ClusterPipeline, RedisCluster
 from redis.commands.core import AsyncScript, Script
 
-from .codec import text
+from .codec import text_entries
 from .keys import message_digest
 
 Client = Union[redis.Redis, RedisCluster]  # every store part takes either: keys of one script share a slot
@@ -155,9 +155,5 @@ def batched(data: bytes, size: int) -> Iterator[bytes]:
 
 def stream_entries(entries: list[Any]) -> list[StoredEvent]:
     """An XRANGE reply as stored events (redis-py's, fields as a dict, or a script's, as a flat list)."""
-    out = []
-    for sid, fields in entries:
-        pairs = fields.items() if isinstance(fields, dict) else zip(fields[::2], fields[1::2])
-        f = {text(a): text(b) for a, b in pairs}
-        out.append(StoredEvent(text(sid), json.loads(f["e"]), int(f["t"]) if "t" in f else None, f.get("m") or None))
-    return out
+    return [StoredEvent(sid, json.loads(f["e"]), int(f["t"]) if "t" in f else None, f.get("m") or None)
+            for sid, f in text_entries(entries)]

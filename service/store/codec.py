@@ -14,3 +14,15 @@ def text_hash(raw: Mapping[Any, Any]) -> dict[str, str]:
     """An ``HGETALL`` reply as a ``dict`` of ``str`` (:func:`text` written out: a move decodes about 100 fields)."""
     return {(a.decode() if isinstance(a, bytes) else str(a)): (b.decode() if isinstance(b, bytes) else str(b))
             for a, b in raw.items()}
+
+
+def text_entries(entries: Any) -> list[tuple[str, dict[str, str]]]:
+    """A stream's entries (an ``XRANGE`` reply from redis-py, fields as a dict, or from a script, fields as a
+    flat list) as (id, fields) in ``str``, all in one call."""
+    out = []
+    for sid, fields in entries:
+        pairs = fields.items() if isinstance(fields, dict) else zip(fields[::2], fields[1::2])
+        out.append(((sid.decode() if isinstance(sid, bytes) else str(sid)),
+                    {(a.decode() if isinstance(a, bytes) else str(a)): (b.decode() if isinstance(b, bytes) else str(b))
+                     for a, b in pairs}))
+    return out

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from . import keys
 
@@ -69,6 +69,11 @@ class Item:
         return cls(parts[0], parts[1], int(parts[2]), int(parts[3]), n)
 
 
+def _shards(game_ids: Iterable[str]) -> dict[str, str]:
+    """The due shard of each game (a turn's items are of one game: its shard is worked out once)."""
+    return {game_id: keys.due_key(game_id) for game_id in set(game_ids)}
+
+
 def schedule(client: Any, item: Item, due_ms: int, keep: bool = False) -> None:
     """Put ``item`` in its shard, due at ``due_ms`` (an item already there is moved to that time, unless ``keep``)."""
     schedule_many(client, [(item, due_ms)], keep)
@@ -77,8 +82,9 @@ def schedule(client: Any, item: Item, due_ms: int, keep: bool = False) -> None:
 def schedule_many(client: Any, timed: list[tuple[Item, int]], keep: bool = False) -> None:
     """:func:`schedule` of each (item, due ms): one ZADD a shard (a turn's reminder and timeout are one)."""
     by_shard: dict[str, dict[str, int]] = {}
+    shard = _shards(item.game_id for item, _ in timed)
     for item, due_ms in timed:
-        by_shard.setdefault(keys.due_key(item.game_id), {})[item.member] = int(due_ms)
+        by_shard.setdefault(shard[item.game_id], {})[item.member] = int(due_ms)
     for key, mapping in by_shard.items():
         client.zadd(key, mapping, nx=keep)
 
@@ -86,8 +92,9 @@ def schedule_many(client: Any, timed: list[tuple[Item, int]], keep: bool = False
 def cancel(client: Any, *items: Item) -> None:
     """Take the items out of their shards (one ZREM a shard; ``client`` may be a pipeline)."""
     by_shard: dict[str, list[str]] = {}
+    shard = _shards(i.game_id for i in items)
     for i in items:
-        by_shard.setdefault(keys.due_key(i.game_id), []).append(i.member)
+        by_shard.setdefault(shard[i.game_id], []).append(i.member)
     for key, members in by_shard.items():
         client.zrem(key, *members)
 
