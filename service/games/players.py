@@ -14,7 +14,7 @@ from chat.languages import language_for_address
 
 from ..context import Services
 from ..store import Pipeline, Store, keys
-from ..store.codec import text, text_hash
+from ..store.codec import text, text_hashes
 from ..store.keys import number_field
 from ..store.life import PLAYER_READS
 from ..store.links import Route
@@ -87,6 +87,10 @@ class PlayerInfo:
     nums: dict[str, str]
     configured_lang: str = "en"  # ``SLOWSPADES_LANG`` (:func:`default_lang`)
     labels: dict[str, str] = field(default_factory=dict)  # game id -> "#N" or "" once known
+    computer: bool = field(init=False)  # the computer's seat (:func:`service.store.keys.is_bot`)
+
+    def __post_init__(self) -> None:
+        self.computer = keys.is_bot(self.address)
 
     @property
     def lang(self) -> str:
@@ -94,7 +98,7 @@ class PlayerInfo:
 
     @property
     def name(self) -> str:
-        if keys.is_bot(self.address):
+        if self.computer:
             return "Bot"
         return self.record.get("name") or self.address
 
@@ -106,13 +110,13 @@ class PlayerInfo:
     def may_send(self) -> bool:
         """Whether anything may be sent to the player: not the computer, and one of their addresses (the home or
         a linked one, :mod:`service.channels`) has not sent STOP."""
-        if keys.is_bot(self.address):
+        if self.computer:
             return False
         return not self.stopped or ("links" in self.life and bool(Route.of(self.address, self.life).reachable()))
 
     def reaches(self, address: str) -> bool:
         """Whether ``address`` (the home or one linked to it) may be sent to: not the computer, no STOP from it."""
-        if keys.is_bot(self.address):
+        if self.computer:
             return False
         return not Route.of(self.address, self.life).is_off(address)
 
@@ -136,9 +140,10 @@ def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[
     """The :class:`PlayerInfo` of each address from the replies of :func:`queue_players` (in order)."""
     out: dict[str, PlayerInfo] = {}
     configured = config.get("LANG", "en") or "en"
+    hashes = text_hashes(replies[:len(addresses) * PLAYER_READS])
     for i, address in enumerate(addresses):
-        rec, life, nums = replies[i * PLAYER_READS:(i + 1) * PLAYER_READS]
-        out[address] = PlayerInfo(address, text_hash(rec), text_hash(life), text_hash(nums), configured)
+        rec, life, nums = hashes[i * PLAYER_READS:(i + 1) * PLAYER_READS]
+        out[address] = PlayerInfo(address, rec, life, nums, configured)
     return out
 
 

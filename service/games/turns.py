@@ -120,7 +120,7 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         kind = "game_summary" if shown.phase == "over" else "update"  # an SMS player's end of the game (issue 23)
         if rendered is None and seat == actor and shown.phase == "draw" and shown.movers and game.rules.simultaneous_draw:
             rendered = port.resend(shown, lang, channel, opp, label)  # done drawing: waits for the opponent
-        computer_next = keys.is_bot(by_seat[1 - seat].address) and shown.movers == (1 - seat,) and shown.phase != "over"
+        computer_next = by_seat[1 - seat].computer and shown.movers == (1 - seat,) and shown.phase != "over"
         if rendered is None and not everyone and computer_next:
             continue  # the computer answers within seconds, with this news and the next question (issue 23 case 12)
         if rendered is None and not everyone:  # the mover now waits: what their move showed them (issue 14 case 3)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 
 def text(v: Any) -> str:
@@ -14,6 +14,11 @@ def text_hash(raw: Mapping[Any, Any]) -> dict[str, str]:
     """An ``HGETALL`` reply as a ``dict`` of ``str`` (:func:`text` written out: a move decodes about 100 fields)."""
     return {(a.decode() if isinstance(a, bytes) else str(a)): (b.decode() if isinstance(b, bytes) else str(b))
             for a, b in raw.items()}
+
+
+def text_hashes(raws: Iterable[Mapping[Any, Any]]) -> list[dict[str, str]]:
+    """:func:`text_hash` of each of several ``HGETALL`` replies, in one call."""
+    return [text_hash(raw) for raw in raws]
 
 
 def text_entries(entries: Any) -> list[tuple[str, dict[str, str]]]:
