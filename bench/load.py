@@ -271,7 +271,7 @@ def main() -> None:
                     rt += times
                 elif run == "moves":
                     spies = flame_graphs(args.flame, groups, slice_s) if args.flame and not moves else []
-                    moves += run_moves(svc, cluster.base, games, args.threads, slice_s, stats)
+                    moves += run_moves(svc, cluster.base, games, args.threads, slice_s, stats, renew="7")
                 else:
                     spread += run_spread(svc, cluster.base, many, args.sessions, args.threads, slice_s, spread_stats)
                     for spy in spies:

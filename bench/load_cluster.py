@@ -112,7 +112,8 @@ def main_cluster(args: argparse.Namespace) -> None:
             for name, stack in stacks.items():
                 groups: dict[str, Any] = {n: p.pid for n, p in zip(("redis", "web", "worker"), stack.procs)}
                 cpu0, n0 = cpu_by_group(groups), commands_processed(svcs[name].redis)
-                moves[name] += run_moves(svcs[name], stack.base, games[name], threads, slice_s, lat[name])
+                moves[name] += run_moves(svcs[name], stack.base, games[name], threads, slice_s, lat[name],
+                                         renew="7" if name == "single Redis" else "6")
                 cpu1 = cpu_by_group(groups)
                 commands[name] += commands_processed(svcs[name].redis) - n0
                 for k in cpu1:
