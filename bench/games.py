@@ -101,12 +101,8 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
     ended: list[tuple[GameDriver, GameDriver]] = []
 
     def replace(gone: list[GameDriver]) -> list[GameDriver]:
-        fresh = []
-        for g in gone:
-            with lock:
-                new = new_games(svc, 1, renew, next(_RENEWED))[0]
-                ended.append((g, new))
-            fresh.append(new)
+        fresh = [new_games(svc, 1, renew, next(_RENEWED))[0] for _ in gone]
+        ended.extend(zip(gone, fresh))  # (list.extend and a count's next hold the GIL: no lock needed)
         return fresh
 
     def loop(mine: list[GameDriver]) -> None:
@@ -134,11 +130,10 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
             pending = []
             # block until some game we wait for has new events (no busy polling)
             reply = read_streams(r, {k: g.last or "0-0" for k, g in waiting.items()}, 200)
-            before = dict(waiting)
-            going = take_replies(reply, waiting, stats, None if late else (lock, total))
-            pending += going
+            over: list[GameDriver] = []
+            pending += take_replies(reply, waiting, stats, None if late else (lock, total), over)
             if renew and not late:
-                pending += replace([g for k, g in before.items() if k not in waiting and g not in going])
+                pending += replace(over)
 
     chunks = [games[i::threads] for i in range(threads)]
     ts = [threading.Thread(target=loop, args=(c,)) for c in chunks if c]
@@ -152,9 +147,10 @@ def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, s
 
 
 def take_replies(reply: Any, waiting: dict[str, GameDriver], stats: dict[str, list[float]],
-                 count: tuple[threading.Lock, list[int]] | None) -> list[GameDriver]:
+                 count: tuple[threading.Lock, list[int]] | None,
+                 over: list[GameDriver] | None = None) -> list[GameDriver]:
     """An XREAD reply taken into the games ``waiting`` for it (each move done counted in ``count``, if given);
-    returns the games that go on."""
+    returns the games that go on (those that ended are added to ``over``, if given)."""
     going = []
     for key, entries in reply or []:
         g = waiting.pop(key.decode())
@@ -164,6 +160,8 @@ def take_replies(reply: Any, waiting: dict[str, GameDriver], stats: dict[str, li
                 count[1][0] += 1
         if g.game.phase != "over":
             going.append(g)
+        elif over is not None:
+            over.append(g)
     return going
 
 

@@ -114,10 +114,9 @@ class Card:
 _CANON: list[Card] = []
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in range(2, 15))
 _CANON.extend(DECK)
-_BY_CODE = {card.code: card for card in DECK}
-_BY_CODE.update({card.code.replace("10", "T"): card for card in DECK if card.rank == 10})
 #: Each card by its canonical code (``AS``, ``10H``): what stored events are read with, a lookup and no call.
 BY_CODE: Mapping[str, Card] = MappingProxyType({card.code: card for card in DECK})
+_BY_CODE = {**BY_CODE, **{card.code.replace("10", "T"): card for card in DECK if card.rank == 10}}
 
 
 def card_of(rank: int, suit: Suit) -> Card:

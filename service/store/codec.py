@@ -24,10 +24,5 @@ def text_hashes(raws: Iterable[Mapping[Any, Any]]) -> list[dict[str, str]]:
 def text_entries(entries: Any) -> list[tuple[str, dict[str, str]]]:
     """A stream's entries (an ``XRANGE`` reply from redis-py, fields as a dict, or from a script, fields as a
     flat list) as (id, fields) in ``str``, all in one call."""
-    out = []
-    for sid, fields in entries:
-        pairs = fields.items() if isinstance(fields, dict) else zip(fields[::2], fields[1::2])
-        out.append(((sid.decode() if isinstance(sid, bytes) else str(sid)),
-                    {(a.decode() if isinstance(a, bytes) else str(a)): (b.decode() if isinstance(b, bytes) else str(b))
-                     for a, b in pairs}))
-    return out
+    return [(text(sid), text_hash(fields if isinstance(fields, dict) else dict(zip(fields[::2], fields[1::2]))))
+            for sid, fields in entries]
