@@ -297,8 +297,9 @@ def spawn_worker(redis_url: str, log: Path, app: str = "workers.celery_app:celer
     more environment variables).
 
     On RabbitMQ (``BROKER_URL=amqp://...``) it keeps its event heartbeat, as deployed (docs/staying-up.md): that
-    heartbeat's 2-second timer is also what wakes the worker's event loop, and without it a task delivered to
-    the worker waited up to 10 s now and then (the loop's longest sleep), one move in 20 here."""
+    heartbeat's 2-second timer also wakes the worker's event loop, and without it this solo-pool worker now and
+    then left a delivered task waiting up to 10 s (the loop's longest sleep): one move in 80 in one run of
+    tests/service/test_cluster_rabbitmq.py. (The deployed prefork pool did not, either way.)"""
     import sys
     import uuid
 
