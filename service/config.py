@@ -90,6 +90,11 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                  "404 when off). The app refuses to start with it on unless SLOWSPADES_BIND and "
                                  "SLOWSPADES_PUBLIC_BASE_URL are loopback and no Twilio account is set; it answers "
                                  "loopback clients only."),
+    "SHARED_CLOCK": (False, "bool", "Follow the shared clock: real time plus the offset in {clock}:offset, which the "
+                                    "simulator's Advance clock and the tests move (on with SLOWSPADES_SIMULATOR and in "
+                                    "the tests; set it for an operator command run beside the simulator). Off, the "
+                                    "service keeps real time and never reads that key: nothing can move a "
+                                    "deployment's time, and a move reads one key less."),
     "BIND": ("127.0.0.1:8000", "str", "Address the web process listens on (the Procfile's gunicorn --bind)."),
     "SPOOL_DIR": ("var/spool", "str", "Directory where the web process keeps (fsync'd) inbound messages it could "
                                       "not hand to Redis, until Redis answers again (service.spool)."),

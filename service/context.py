@@ -31,7 +31,8 @@ class Services:
 
     def __post_init__(self) -> None:
         self.store = Store(self.redis, int(self.config.get("HANDLED_MESSAGE_TTL", 86400)),
-                           int(self.config.get("REPLICA_WAIT_MS") or 0))
+                           int(self.config.get("REPLICA_WAIT_MS") or 0),
+                           shared_clock=bool(self.config.get("SHARED_CLOCK") or self.config.get("SIMULATOR")))
         self.players = Players(self.redis)
         self.links = Links(self.redis)
         self.reach = Reach(self.redis)

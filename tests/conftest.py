@@ -183,6 +183,7 @@ TEST_CONFIG: dict[str, Any] = {
     "LIMIT_MESSAGES_PER_MINUTE": 0,
     "SMS_DAILY_CAP": 0,
     "SMS_FICTIONAL_NUMBERS": True,  # the tests' +1 555 numbers (service.limits.valid_number)
+    "SHARED_CLOCK": True,  # tests move the service's time (service.store.clock.advance); a deployment's never moves
     # logging left as pytest sets it (tests/service/test_logs.py formats every record as the service would)
     "LOG_FORMAT": "text",
 }

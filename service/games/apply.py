@@ -29,7 +29,7 @@ from spades.game import Game, decide, fold
 from .. import metrics
 from ..caches import Taken
 from ..context import Services
-from ..store import Batch, Pipeline, clock, game_owner, keys, now_ms
+from ..store import Batch, Pipeline, game_owner, keys, now_ms
 from ..store.codec import text, text_hash
 from ..store.presence import presence_from
 from .outbox import recipient
@@ -78,7 +78,7 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
     batch.add("players", lambda p: queue_players(svc.store, p, addresses), many=True)
     batch.add_read("game", lambda p: svc.games.take_queued(game_id, p))
     batch.add("life", lambda p: svc.store.queue_game_life(p, game_id), text_hash)
-    batch.add("now_ms", clock.queue_offset, clock.now_ms_with)
+    svc.store.clock.add_now_ms(batch)
     batch.add("page", lambda p: svc.store.queue_page_presence(p, game_id), presence_from)
 
     def parse(replies: list[Any]) -> MoveRead:

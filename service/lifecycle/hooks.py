@@ -15,7 +15,7 @@ from spades.game import Game
 
 from ..context import Services
 from ..games.result import AfterMove, BotTurn, Outcome, Result, TurnState
-from ..store import Batch, Pipeline, clock, keys
+from ..store import Batch, Pipeline, keys
 from ..store.codec import text_hash
 from . import reminders, routing
 
@@ -76,7 +76,7 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
     batch.add("routed", lambda p: routing.queue_note_outbox(svc, p, outbox_ids), many=True)
     if game_id:
         batch.add("meta", lambda p: svc.store.queue_meta(p, game_id), text_hash)
-        batch.add("now_ms", clock.queue_offset, clock.now_ms_with)
+        svc.store.clock.add_now_ms(batch)
         batch.add("life", lambda p: svc.store.queue_game_life(p, game_id), text_hash)
         batch.add_read("game", lambda p: svc.games.take_queued(game_id, p))
     got = batch.run()

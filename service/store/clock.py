@@ -3,7 +3,8 @@
 ``now()`` is aware UTC. The offset, in seconds, lives in the Redis key
 ``{clock}:offset`` (:data:`service.store.keys.CLOCK_OFFSET`) so that every process of a local run (web, worker, beat) sees
 the same advanced time; :func:`advance` moves it forward. Without a Redis client
-the offset is 0. Tests control real time with time-machine, which this follows.
+the offset is 0. The service follows the offset only with ``SLOWSPADES_SHARED_CLOCK`` or the simulator
+(:class:`Clock`); a deployment keeps real time and never reads the key. Tests control real time with time-machine, which this follows.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from .batch import Batch
 from .keys import CLOCK_OFFSET
 
 OFFSET_KEY = CLOCK_OFFSET
@@ -67,19 +69,31 @@ def reset(client: Any) -> None:
 
 
 class Clock:
-    """The shared clock the service holds (``svc.store.clock``): the functions above on its client."""
+    """The clock the service holds (``svc.store.clock``): the functions above on its client when it follows the
+    shared offset (``shared``: ``SLOWSPADES_SHARED_CLOCK``, or the simulator), else real time, the offset's key
+    never read (a deployment: nothing may move its time, and a move reads one key less)."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, shared: bool = True) -> None:
         self.client = client
+        self.shared = shared
+        self._reader = client if shared else None
 
     def now(self) -> datetime:
-        return now(self.client)
+        return now(self._reader)
 
     def now_ms(self) -> int:
-        return now_ms(self.client)
+        return now_ms(self._reader)
+
+    def add_now_ms(self, batch: Batch, name: str = "now_ms") -> None:
+        """A part ``name`` of a caller's :class:`~service.store.batch.Batch`: :meth:`now_ms`, its offset read in the
+        batch's round trip (no command at all when the clock is not shared)."""
+        if self.shared:
+            batch.add(name, queue_offset, now_ms_with)
+        else:
+            batch.add(name, lambda _pipe: None, lambda _replies: now_ms(), many=True)
 
     def offset(self) -> float:
-        return offset(self.client)
+        return offset(self._reader)
 
     def advance(self, seconds: float) -> float:
         return advance(self.client, seconds)

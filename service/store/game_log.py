@@ -185,10 +185,11 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
     SCRIPTS = {"_append": APPEND_LUA}
     _append: Script
 
-    def __init__(self, client: Client, dedupe_window_s: int = 86400, replica_wait_ms: int = 0) -> None:
+    def __init__(self, client: Client, dedupe_window_s: int = 86400, replica_wait_ms: int = 0,
+                 shared_clock: bool = True) -> None:
         self.r = client
         self.due = DueWork(client)  # the lifecycle's due work and the beat lock
-        self.clock = Clock(client)  # the shared clock (an offset a local run may advance)
+        self.clock = Clock(client, shared_clock)  # real time, or the shared clock a local run may advance
         self.replica_wait_ms = max(0, int(replica_wait_ms))  # replica.py: WAIT 1 <ms> after each append/record
         self.dedupe_window_s = max(1, int(dedupe_window_s))
         for part in type(self).__mro__:  # each part registers the scripts it runs (its SCRIPTS)

@@ -19,7 +19,7 @@ from redis.client import Pipeline
 from redis.cluster import RedisCluster
 
 from .base import Client, queue_eval
-from .clock import now_ms_with, queue_offset
+from .clock import Clock, now_ms_with, queue_offset
 from .codec import text
 from .keys import CLOCK_OFFSET, whatsapp_window
 
@@ -47,12 +47,13 @@ class WhatsAppWindows:
     """The last inbound time of WhatsApp addresses."""
 
     r: Client
+    clock: Clock
 
     def queue_touch_window(self, pipe: Pipeline, address: str, received_ms: int) -> None:
         """Queue on ``pipe`` (the caller's, of ``address``'s slot) the write of ``address``'s last inbound time:
         ``received_ms`` (real time) plus the clock's offset (not on a cluster: see the module)."""
         keys = [whatsapp_window(address)]
-        if not isinstance(self.r, RedisCluster):
+        if self.clock.shared and not isinstance(self.r, RedisCluster):
             keys.append(CLOCK_OFFSET)
         queue_eval(pipe, TOUCH_WINDOW_LUA, keys, [int(received_ms), KEEP_MS])
 
@@ -67,6 +68,8 @@ class WhatsAppWindows:
         """:meth:`last_inbound_ms` and the service clock's now, read in one round trip."""
         pipe = self.r.pipeline(transaction=False)
         finish = self.queue_last_inbound(pipe, address)
+        if not self.clock.shared:
+            return finish(pipe.execute()), self.clock.now_ms()
         queue_offset(pipe)
         replies = pipe.execute()
         return finish(replies[:1]), now_ms_with(replies[1])

@@ -91,7 +91,7 @@ def test_exactly_one_reminder_with_two_beat_processes(svc, redis_url, broker_url
         quiet = quiet_until(now, player_zone(svc, p), settings.quiet_hours(svc.config))
         if quiet is not None:  # run the test outside the player's quiet hours
             service_clock.advance(svc.redis, (quiet - now).total_seconds() + 60)
-        cfg = {"REDIS_URL": redis_url, "BROKER_URL": broker_url, "DEALER_SEED": "1"}
+        cfg = {"REDIS_URL": redis_url, "BROKER_URL": broker_url, "DEALER_SEED": "1", "SHARED_CLOCK": True}
         go = time.time() + 2.0
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         procs = [subprocess.Popen([sys.executable, "-c", BEAT_PROCESS, json.dumps(cfg), str(go)], cwd=ROOT, env=env,

@@ -27,7 +27,9 @@ TRACES = re.compile(r"5557770001|\+1\.\.0001|zoltan", re.IGNORECASE)  # the numb
 def cli(svc: Any, *args: str) -> Result:
     from service.cli import main
 
-    return CliRunner().invoke(main, [*args, "--redis-url", svc.config["REDIS_URL"]], catch_exceptions=False)
+    # the operator's command on the tests' clock, which the tests move (SLOWSPADES_SHARED_CLOCK)
+    return CliRunner(env={"SLOWSPADES_SHARED_CLOCK": "1"}).invoke(main, [*args, "--redis-url", svc.config["REDIS_URL"]],
+                                                                   catch_exceptions=False)
 
 
 def everything(svc: Any) -> dict[str, Any]:
