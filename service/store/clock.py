@@ -76,7 +76,7 @@ class Clock:
     def __init__(self, client: Any, shared: bool = True) -> None:
         self.client = client
         self.shared = shared
-        self._reader = client if shared else None
+        self._reader = client if shared else None  # what the module's functions read the offset with
 
     def now(self) -> datetime:
         return now(self._reader)
@@ -84,13 +84,13 @@ class Clock:
     def now_ms(self) -> int:
         return now_ms(self._reader)
 
-    def add_now_ms(self, batch: Batch, name: str = "now_ms") -> None:
-        """A part ``name`` of a caller's :class:`~service.store.batch.Batch`: :meth:`now_ms`, its offset read in the
+    def add_now_ms(self, batch: Batch) -> None:
+        """A part ``now_ms`` of a caller's :class:`~service.store.batch.Batch`: :meth:`now_ms`, its offset read in the
         batch's round trip (no command at all when the clock is not shared)."""
         if self.shared:
-            batch.add(name, queue_offset, now_ms_with)
+            batch.add("now_ms", queue_offset, now_ms_with)
         else:
-            batch.add(name, lambda _pipe: None, lambda _replies: now_ms(), many=True)
+            batch.add("now_ms", lambda _pipe: None, lambda _replies: now_ms(), many=True)
 
     def offset(self) -> float:
         return offset(self._reader)

@@ -19,7 +19,8 @@ from redis.client import Pipeline
 from redis.cluster import RedisCluster
 
 from .base import Client, queue_eval
-from .clock import Clock, now_ms_with, queue_offset
+from .batch import Batch
+from .clock import Clock
 from .codec import text
 from .keys import CLOCK_OFFSET, whatsapp_window
 
@@ -66,13 +67,11 @@ class WhatsAppWindows:
 
     def last_inbound_and_now(self, address: str) -> tuple[int | None, int]:
         """:meth:`last_inbound_ms` and the service clock's now, read in one round trip."""
-        pipe = self.r.pipeline(transaction=False)
-        finish = self.queue_last_inbound(pipe, address)
-        if not self.clock.shared:
-            return finish(pipe.execute()), self.clock.now_ms()
-        queue_offset(pipe)
-        replies = pipe.execute()
-        return finish(replies[:1]), now_ms_with(replies[1])
+        batch = Batch(self.r.pipeline(transaction=False))
+        batch.add_read("last", lambda p: self.queue_last_inbound(p, address))
+        self.clock.add_now_ms(batch)
+        got = batch.run()
+        return got["last"], got["now_ms"]
 
     def queue_last_inbound(self, pipe: Pipeline, address: str) -> Callable[[list[Any]], int | None]:
         """:meth:`last_inbound_ms` queued on ``pipe``; call the result with the replies of that read."""
