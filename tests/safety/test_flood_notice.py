@@ -19,7 +19,7 @@ def _handle(svc, sender: str, mid: str) -> None:  # type: ignore[no-untyped-def]
     send_now(svc, handle_inbound(svc, mid, sender).outbox_ids)
 
 
-def test_the_flood_notice_goes_by_the_players_channel_once(client, svc) -> None:  # type: ignore[no-untyped-def]
+def test_the_flood_notice_goes_by_the_players_channel_once(client, svc, one_minute) -> None:  # type: ignore[no-untyped-def]
     svc.config["LIMIT_MESSAGES_PER_MINUTE"] = 3
     taken = []
     for i in range(6):
@@ -45,7 +45,7 @@ def test_the_flood_notice_goes_by_the_players_channel_once(client, svc) -> None:
     check_golden("en", "issue23/flood_notice", notices[0]["body"] + "\n")
 
 
-def test_a_fast_player_drawing_against_the_computer_is_not_refused(client, svc) -> None:  # type: ignore[no-untyped-def]
+def test_a_fast_player_drawing_against_the_computer_is_not_refused(client, svc, one_minute) -> None:  # type: ignore[no-untyped-def]
     svc.config["LIMIT_MESSAGES_PER_MINUTE"] = 3
     lifecycle_command(svc, A, "NEW BOT")
     refused = 0

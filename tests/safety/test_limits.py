@@ -17,7 +17,7 @@ from tests.service.helpers import post_email, post_sms
 A, B = "+4791234567", "+4798765432"  # Norway: each is told in Norwegian
 
 
-def test_a_flood_of_texts_is_cut_and_the_sender_told_once(client, svc) -> None:  # type: ignore[no-untyped-def]
+def test_a_flood_of_texts_is_cut_and_the_sender_told_once(client, svc, one_minute) -> None:  # type: ignore[no-untyped-def]
     svc.config["LIMIT_MESSAGES_PER_MINUTE"] = 3
     answers = []
     for i in range(6):
@@ -31,7 +31,7 @@ def test_a_flood_of_texts_is_cut_and_the_sender_told_once(client, svc) -> None: 
     # (tests/safety/test_flood_notice.py: the notice itself, issue 23 case 14)
 
 
-def test_a_flood_of_emails_is_refused_with_the_reason(client, svc) -> None:  # type: ignore[no-untyped-def]
+def test_a_flood_of_emails_is_refused_with_the_reason(client, svc, one_minute) -> None:  # type: ignore[no-untyped-def]
     svc.config["LIMIT_MESSAGES_PER_MINUTE"] = 2
     codes = [post_email(client, "dana@mail.example.org", "play@spades.example.test", "HELP")[0] for _ in range(4)]
     assert [r.status_code for r in codes] == [200, 200, 200, 406]  # the first one over: taken to be answered
@@ -119,7 +119,7 @@ def test_limits_status_on_the_command_line(svc) -> None:  # type: ignore[no-unty
 
 
 # -- issue 22 case 3: limits on what an attacker cannot multiply -------------------------------------------------
-def test_thirty_plus_addresses_are_one_mailbox_for_the_flood_limit(client, svc) -> None:  # type: ignore[no-untyped-def]
+def test_thirty_plus_addresses_are_one_mailbox_for_the_flood_limit(client, svc, one_minute) -> None:  # type: ignore[no-untyped-def]
     svc.config["LIMIT_MESSAGES_PER_MINUTE"] = 5
     codes = [post_email(client, f"j.oe+{i}@gmail.com" if i % 2 else f"joe+{i}@gmail.com", "play@spades.example.test",
                         "HELP")[0].status_code for i in range(30)]
