@@ -2,7 +2,7 @@
 // and shows what the service sends it, read from the local outbox.
 "use strict";
 
-const state = { devices: {}, byAddress: {}, last: "", mailTo: "", serviceNumber: "", whatsappNumber: "" };
+const state = { devices: {}, byAddress: {}, last: "", mailTo: "", serviceNumber: "", whatsappNumber: "", quickUntil: 0 };
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -74,6 +74,7 @@ async function postAndShow(li, meta, message) {
     meta.textContent = "POST " + res.path + " → " + res.status;
     li.dataset.status = String(res.status);
     if (res.status >= 300) li.classList.add("refused");
+    else pollSoon();
   } catch (err) {
     meta.textContent = String(err);
     li.dataset.status = "error";
@@ -120,7 +121,20 @@ function showIncoming(m) {
   scrollDown(dev.thread);
 }
 
+// New messages: asked every 400 ms, and every 100 ms for 5 s after a message is sent, while its answers come
+// (the computer's within BOT_DELAY, 3 s): an answer shows about as soon as the service sends it.
+let pollTimer = null;
+let polling = false;
+
+function pollSoon() {
+  state.quickUntil = Date.now() + 5000;
+  if (pollTimer !== null) { clearTimeout(pollTimer); pollTimer = setTimeout(poll, 0); }
+}
+
 async function poll() {
+  pollTimer = null;
+  if (polling) return;
+  polling = true;
   try {
     const url = "messages" + (state.last ? "?after=" + encodeURIComponent(state.last) : "");
     const r = await fetch(url);
@@ -131,7 +145,8 @@ async function poll() {
       document.body.dataset.polled = "1";
     }
   } catch (err) { /* the server restarts: try again */ }
-  setTimeout(poll, 400);
+  polling = false;
+  pollTimer = setTimeout(poll, Date.now() < state.quickUntil ? 100 : 400);
 }
 
 // Each WhatsApp phone's 24-hour window, by the service's clock: open (and when it closes) or closed.
