@@ -8,7 +8,7 @@ Redis: the single one, or a real Redis Cluster (three masters, a replica each: :
 started once per session when a test first asks for it. The Celery broker is always the single Redis
 (a cluster cannot be one); the cluster's app uses a queue of its own.
 
-Under pytest-xdist (``scripts/test`` runs a worker per core) each worker process runs its own session: its own
+Under pytest-xdist (``scripts/test`` runs a worker per core and one more) each worker process runs its own session: its own
 ``redis-server`` and Redis Cluster on free ports, its own temp dirs (``tmp_path_factory``), its own Celery
 worker. What the workers share (RabbitMQ, a given ``REDIS_URL``) is told apart by :func:`xdist_worker`: its own
 queue names, its own database of the given Redis.
