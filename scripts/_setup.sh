@@ -29,12 +29,9 @@ if [ ! -f .venv/.installed ] || [ pyproject.toml -nt .venv/.installed ]; then
   # 50 s here, which is most of a fresh clone's set-up; pip does it if uv cannot be had. Compiled to bytecode
   # as pip does: without it every process compiles what it imports (0.4 s more to import the worker), as
   # PYTHONDONTWRITEBYTECODE, set on this machine, keeps it from being cached
-  if .venv/bin/python -m pip install -q uv && .venv/bin/uv pip install -q --compile-bytecode --python .venv/bin/python -e ".[test]"; then
-    :
-  else
-    .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e ".[test]"
-  fi
+  .venv/bin/python -m pip install -q uv \
+    && .venv/bin/uv pip install -q --compile-bytecode --python .venv/bin/python -e ".[test]" \
+    || { .venv/bin/python -m pip install -q --upgrade pip && .venv/bin/python -m pip install -q -e ".[test]"; }
   touch .venv/.installed
 fi
 
