@@ -9,7 +9,6 @@ from redis.commands.core import Script
 from .base import DIGEST_MARK, Client, StoredEvent, pack_log, real_ids, same_message, unpack_log
 from .codec import text
 from .keys import game_head, game_owner, game_snapshot, owner_keys
-from .outbox import ENTRY_LUA
 
 ARCHIVE_LUA = r"""
 -- KEYS: ev, archive, meta, head, snap; ARGV: expected stream length, compressed log, its number of events,
@@ -27,7 +26,7 @@ redis.call('HDEL', KEYS[3], 'head')
 return 1
 """
 
-COMPACT_LUA = ENTRY_LUA + r"""
+COMPACT_LUA = r"""
 -- KEYS: outbox, consumed, meta; ARGV: the message ids of the game's archived log
 -- A finished game's outbox keeps what may still be sent or looked at: entries not known to be sent
 -- (queued, sending, failed) and the last entry to each recipient. The others (sent, delivered) are
@@ -52,7 +51,6 @@ local dropped = {}
 local count = 0
 for n, s in pairs(status) do
   if (s == 'sent' or s == 'delivered') and not keep[n] then
-    drop_entry(KEYS[1], n)
     dropped[n] = true
     count = count + 1
   end
@@ -60,23 +58,34 @@ end
 local logged = {}
 for _, m in ipairs(ARGV) do logged[m] = true end
 local consumed = redis.call('HGETALL', KEYS[2])
+local gone = {}
 for i = 1, #consumed, 2 do
-  local gone = logged[consumed[i]] == true
+  local all_dropped = logged[consumed[i]] == true
   for n in string.gmatch(consumed[i + 1], '[^,]+') do
-    if not dropped[n] then gone = false end
+    if not dropped[n] then all_dropped = false end
   end
-  if gone then redis.call('HDEL', KEYS[2], consumed[i]) end
+  gone[consumed[i]] = all_dropped
 end
--- written afresh: a hash emptied by HDEL keeps its table's memory (and a small one is stored compactly)
-for _, key in ipairs({KEYS[1], KEYS[2]}) do
+-- each hash written afresh with what it keeps (one DEL and one HSET, not an HDEL a field): a hash emptied
+-- by HDEL keeps its table's memory, and a small one is stored compactly
+local function entry_dropped(f)  -- '<n>' and '<n>:<field>' of a dropped entry
+  local n = string.match(f, '^(%d+)')
+  return n ~= nil and dropped[n] == true and (#f == #n or string.sub(f, #n + 1, #n + 1) == ':')
+end
+local function rewrite(key, pairs_, drop)
   local ttl = redis.call('PTTL', key)
-  local rest = redis.call('HGETALL', key)
+  local rest = {}
+  for i = 1, #pairs_, 2 do
+    if not drop(pairs_[i]) then rest[#rest + 1] = pairs_[i]; rest[#rest + 1] = pairs_[i + 1] end
+  end
   redis.call('DEL', key)
   for i = 1, #rest, 1000 do  -- in chunks: unpack has a stack limit
     redis.call('HSET', key, unpack(rest, i, math.min(i + 999, #rest)))
   end
   if #rest > 0 and ttl > 0 then redis.call('PEXPIRE', key, ttl) end
 end
+rewrite(KEYS[1], all, entry_dropped)
+rewrite(KEYS[2], consumed, function(f) return gone[f] == true end)
 if count > 0 then redis.call('HINCRBY', KEYS[3], 'outbox_dropped', count) end
 return count
 """

@@ -6,9 +6,11 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ========================== ===============================================================
 ``{g:<id>}:ev``            stream: one entry per engine event, field ``e`` = ``to_dict`` JSON;
                            the first entry of each append also carries the envelope
-                           ``t`` (ms since epoch) and ``m`` (inbound message id). XLEN + meta ``head`` = version.
+                           ``t`` (ms since epoch) and ``m`` (inbound message id). XLEN + meta ``head`` = version
+                           = the meta's ``ver`` (written by each append, read by the next).
 ``{g:<id>}:meta``          hash: seats, status (invited/active/over), reply tokens, ``outseq``,
-                           ``archived`` (number of events, once the stream is archived), ``head``.
+                           ``archived`` (number of events, once the stream is archived), ``head``, ``ver``,
+                           ``snap`` (the stream id the snapshot covers, as in ``:snap``).
 ``{g:<id>}:archive``       a finished game's stream, compressed (zlib of one columnar JSON object, the message
                            ids as 64-bit digests: ``store.base.pack_log``; JSON lines still read), replacing
                            ``:ev`` (see :meth:`Store.archive`); reads are transparent.
@@ -87,7 +89,10 @@ APPEND_LUA = SEAT_TURNS_LUA + ENTRY_LUA + r"""
 -- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON, snapshot ('' for none:
 --   the game's state after these events, zlib of its JSON: written to snap, covering the stream up to the last
 --   event appended)
--- The version is the meta's head (events moved out of the stream, snapshot.py) + the stream's length.
+-- The version is the meta's ``ver``, written by every append of events (a game appended to before it existed:
+--   the meta's head, events moved out of the stream by snapshot.py, + the stream's length).
+-- The message id is consumed with HSETNX, its outbox ids known beforehand: one command checks and writes it
+--   (taken back on a conflict, in this same script).
 -- payload: events, outbox (entries), meta (fields), ttl,
 --   claimed: a claim token (or false): the entries are born claimed for sending by the caller's one
 --     delivery attempt (outbox.py's write_entry, with the token; never the message id, which two
@@ -95,23 +100,24 @@ APPEND_LUA = SEAT_TURNS_LUA + ENTRY_LUA + r"""
 --   turn: [version, seat(s), since, actor], recorded in life unless a newer turn is (with each seat's own
 --     turn, SEAT_TURNS_LUA); the reply then ends with 1 or 0 and the turn recorded before (version, seat)
 local ev, meta, consumed, outbox, outq, life, snap = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
-local state = redis.call('HMGET', meta, 'head', 'archived', 'outseq')
-local head = tonumber(state[1] or '0')
+local state = redis.call('HMGET', meta, 'head', 'archived', 'outseq', 'ver')
 local archived = state[2]
 local expected = tonumber(ARGV[1])
 local msg = ARGV[2]
 local now = ARGV[3]
 local p = cjson.decode(ARGV[4])
-local version = head + redis.call('XLEN', ev)
-if msg ~= '' then
-  local prev = redis.call('HGET', consumed, msg)
-  if prev then return {'duplicate', tostring(version), prev} end
+local version = tonumber(state[4] or '')
+if not version then version = tonumber(state[1] or '0') + redis.call('XLEN', ev) end
+local seq = tonumber(state[3] or '0')
+local ids = {}
+for i = 1, #p.outbox do ids[i] = tostring(seq + i) end
+local idlist = table.concat(ids, ',')
+if msg ~= '' and redis.call('HSETNX', consumed, msg, idlist) == 0 then
+  return {'duplicate', tostring(version), redis.call('HGET', consumed, msg)}
 end
-if archived then
-  return {'conflict', archived, ''}
-end
-if expected >= 0 and version ~= expected then
-  return {'conflict', tostring(version), ''}
+if archived or (expected >= 0 and version ~= expected) then
+  if msg ~= '' then redis.call('HDEL', consumed, msg) end
+  return {'conflict', archived or tostring(version), ''}
 end
 local last = ''
 for i, e in ipairs(p.events) do
@@ -121,24 +127,18 @@ for i, e in ipairs(p.events) do
     last = redis.call('XADD', ev, '*', 'e', e)
   end
 end
+local fields = {}
 if ARGV[5] and ARGV[5] ~= '' and last ~= '' then
   redis.call('HSET', snap, 'sid', last, 's', ARGV[5])
+  fields[1], fields[2] = 'snap', last  -- its sid in the meta too: a warm reader checks it there (snapshot.py)
 end
-local ids = {}
-local fields = {}
 if #p.outbox > 0 then
-  local n = tonumber(state[3] or '0')
-  for _, entry in ipairs(p.outbox) do
-    n = n + 1
-    write_entry(outbox, outq, n, entry, now, p.claimed)
-    ids[#ids + 1] = tostring(n)
-  end
-  fields[1], fields[2] = 'outseq', tostring(n)
+  for i, entry in ipairs(p.outbox) do write_entry(outbox, outq, seq + i, entry, now, p.claimed) end
+  fields[#fields + 1] = 'outseq'; fields[#fields + 1] = tostring(seq + #p.outbox)
 end
+if #p.events > 0 then fields[#fields + 1] = 'ver'; fields[#fields + 1] = tostring(version + #p.events) end
 for k, v in pairs(p.meta) do fields[#fields + 1] = k; fields[#fields + 1] = v end
 if #fields > 0 then redis.call('HSET', meta, unpack(fields)) end
-local idlist = table.concat(ids, ',')
-if msg ~= '' then redis.call('HSET', consumed, msg, idlist) end
 if p.ttl and p.ttl > 0 then
   redis.call('EXPIRE', consumed, p.ttl)
   redis.call('EXPIRE', outbox, p.ttl)

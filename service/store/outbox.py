@@ -32,9 +32,6 @@ local function write_entry(outbox, outq, n, entry, now, claimed)
   end
   redis.call('ZADD', outq, now, n)
 end
-local function drop_entry(outbox, n)
-  redis.call('HDEL', outbox, n, n .. ':s', n .. ':t', n .. ':sid', n .. ':err', n .. ':by', n .. ':osid', n .. ':tries')
-end
 """
 
 REQUEUE_LUA = r"""
@@ -76,7 +73,8 @@ SETTLE_LUA = r"""
 -- KEYS: outbox, outq, the owner's local outbox stream; ARGV: n, claim token, now ms, new status (sent/failed), message
 -- JSON (for 'sent': appended to the local outbox), error
 -- Settles an entry only for the holder of its claim: the local outbox gets each entry once, whoever
--- else (a duplicate handling, the sweep after the lease) claimed it since.
+-- else (a duplicate handling, the sweep after the lease) claimed it since. The token stays in '<n>:by' (no
+-- HDEL: a command less a move): it is read only while the status is 'sending', and a claim writes its own.
 local n, token = ARGV[1], ARGV[2]
 local now = redis.call('HMGET', KEYS[1], n .. ':s', n .. ':by')
 local s = now[1]
@@ -88,7 +86,6 @@ if ARGV[4] == 'sent' then
 else
   redis.call('HSET', KEYS[1], n .. ':s', ARGV[4], n .. ':t', ARGV[3], n .. ':err', ARGV[6])
 end
-redis.call('HDEL', KEYS[1], n .. ':by')
 redis.call('ZREM', KEYS[2], n)
 return ARGV[4]
 """
