@@ -15,7 +15,7 @@ from spades.game import Game
 
 from .store import Pipeline, Store, keys
 
-STATE_READS = 1  # the replies take_queued queues
+STATE_READS = 2  # the replies take_queued queues, at most (Store.queue_state)
 RECENT = 12  # the newest events kept with a cached game (the news of a seat a little behind, without reading them)
 
 
@@ -68,7 +68,7 @@ class GameCache:
 
         def finish(replies: list[Any]) -> Taken:
             nonlocal game, sid, recent
-            read = finish_read(replies[0])
+            read = finish_read(replies)
             stored = read.events
             if read.snapshot is not None:
                 try:

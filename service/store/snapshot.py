@@ -101,21 +101,45 @@ class InPlayGames:
     _head: Script
     _compact: Script
 
-    def queue_state(self, pipe: Pipeline, game_id: str, after: str | None = None) -> Callable[[Any], StateRead]:
+    def queue_state(self, pipe: Pipeline, game_id: str, after: str | None = None) -> Callable[[list[Any]], StateRead]:
         """Queue on ``pipe`` the read of a game's state for a reader that folded it up to stream id ``after``
-        (``None``: nothing): one reply, for the result."""
+        (``None``: nothing); call the result with the replies of what it queued (one or two).
+
+        A cold reader runs ``LOAD_LUA``. A warm one (``after``) reads the events after its own (``XRANGE``) and
+        then the meta's ``archived`` and ``snap`` (the snapshot's stream id, written with it): two commands and no
+        script. If the game was archived, or a snapshot newer than ``after`` was written (so events after
+        ``after`` may have left the stream), or the meta does not name its snapshot (a game appended to before
+        it did), the answer is ``LOAD_LUA``'s, in a round trip of its own. Read in that order, a stream trimmed
+        between the two reads is always seen: the trim follows the snapshot's append (the module docstring)."""
         k = owner_keys(game_owner(game_id))
-        queue_script(pipe, self._load_state, [k["ev"], game_snapshot(game_id), k["archive"]], [after or ""])
+        if after:
+            pipe.xrange(k["ev"], min="(" + after, max="+")
+            pipe.hmget(k["meta"], "archived", "snap")
 
-        def finish(reply: Any) -> StateRead:
-            kind = text(reply[0])
-            if kind == "archive":
-                return StateRead(None, "", [e for e in unpack_log(reply[1]) if after is None or sid_key(e.stream_id) > sid_key(after)],
-                                 True)
-            snap = json.loads(zlib.decompress(reply[1])) if kind == "snap" and reply[1] else None
-            return StateRead(snap, text(reply[2]) if kind == "snap" else "", stream_entries(reply[3]))
+            def finish_warm(replies: list[Any]) -> StateRead:
+                events, (archived, snap) = replies
+                if archived is None and snap is not None and sid_key(text(snap)) <= sid_key(after):
+                    return StateRead(None, "", stream_entries(events))
+                return self.state(game_id, after)
 
-        return finish
+            return finish_warm
+        queue_script(pipe, self._load_state, [k["ev"], game_snapshot(game_id), k["archive"]], [""])
+        return lambda replies: self._state_from(replies[0], None)
+
+    def state(self, game_id: str, after: str | None = None) -> StateRead:
+        """The state read of :meth:`queue_state` by ``LOAD_LUA``, in one round trip of its own."""
+        k = owner_keys(game_owner(game_id))
+        return self._state_from(self._load_state(keys=[k["ev"], game_snapshot(game_id), k["archive"]], args=[after or ""]),
+                                after)
+
+    @staticmethod
+    def _state_from(reply: Any, after: str | None) -> StateRead:
+        kind = text(reply[0])
+        if kind == "archive":
+            return StateRead(None, "", [e for e in unpack_log(reply[1]) if after is None or sid_key(e.stream_id) > sid_key(after)],
+                             True)
+        snap = json.loads(zlib.decompress(reply[1])) if kind == "snap" and reply[1] else None
+        return StateRead(snap, text(reply[2]) if kind == "snap" else "", stream_entries(reply[3]))
 
     def read_head(self, game_id: str) -> list[StoredEvent]:
         """The events moved out of a game in play's stream (see the module docstring)."""

@@ -84,6 +84,33 @@ def test_a_cold_load_folds_only_what_follows_the_snapshot_and_gives_the_full_fol
     assert verify_game(svc, gid)["ok"]
 
 
+def test_a_warm_reader_gets_the_full_fold_behind_a_newer_snapshot_and_after_the_archive(svc, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 21: a process that holds the game reads the events after its own (``XRANGE``, then the meta's ``snap``
+    and ``archived``: no script). A process that holds it from before a newer snapshot, whose events may have left
+    the stream since, or holds a game archived since, reads it as a cold reader does."""
+    gid = start_game(svc, "+4790000301", "+4790000302")
+    early, each = GameCache(svc.store, 10), GameCache(svc.store, 10)
+    early.load(gid)
+    each.load(gid)
+    scripted: list[str | None] = []
+    state_read = svc.store.state
+    monkeypatch.setattr(svc.store, "state", lambda game_id, after=None: scripted.append(after) or state_read(game_id, after))
+
+    def check(game: Game) -> None:
+        assert state(each.load(gid)) == state(game)  # a move behind at most: the events after its own
+
+    game = play(svc, gid, 3, check)
+    assert int(svc.store.meta(gid)["head"]) > 0  # events have left the stream since ``early`` read the game
+    assert len(scripted) <= 4  # ``each`` read by script only when a snapshot had passed it (twice a hand)
+    assert int(svc.store.meta(gid)["ver"]) == svc.store.version(gid) == game.version
+    before = len(scripted)
+    assert state(early.load(gid)) == state(game)
+    assert len(scripted) == before + 1
+    game = play(svc, gid, 99)  # to the end: the game is archived
+    assert svc.store.meta(gid).get("archived")
+    assert state(early.load(gid)) == state(each.load(gid)) == state(game)
+
+
 def test_a_snapshot_of_an_unknown_format_is_ignored(svc) -> None:  # type: ignore[no-untyped-def]
     gid = start_game(svc, "+4790000201", "+4790000202")
     game = play(svc, gid, 2)
