@@ -79,7 +79,6 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
     batch.add_read("game", lambda p: svc.games.take_queued(game_id, p))
     batch.add("life", lambda p: svc.store.queue_game_life(p, game_id), text_hash)
     svc.store.clock.add_now_ms(batch)
-    batch.add("page", lambda p: svc.store.queue_page_presence(p, game_id), presence_from)
 
     def parse(replies: list[Any]) -> MoveRead:
         got = batch.results(replies)
@@ -89,7 +88,8 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
         else:
             infos = players_info(svc, seats(meta))
         svc.seats.note(game_id, meta)
-        return MoveRead(game_id, got["done"], meta, infos, got["game"], got["life"], got["now_ms"], page=got["page"])
+        return MoveRead(game_id, got["done"], meta, infos, got["game"], got["life"], got["now_ms"],
+                        page=presence_from(got["life"]))
 
     return parse
 

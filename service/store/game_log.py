@@ -39,7 +39,6 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ``{inpend:<k>}``           zset shards: inbound messages recorded but not yet handled (``<addr> <msg id>``), by ms.
 ``{due:<k>}``              zset shards: the lifecycle's due work (:mod:`service.store.due`), by the game's shard.
 ``{names:<k>}``            hash shards: chosen names (folded) -> address.
-``{g:<id>}:page``          hash: seat -> ms until which the seat is on its game page (:mod:`service.store.presence`).
 ``{beat}:lock``, ``{clock}:offset``: the beat lock, the shared clock's offset.
 ``{p:<addr>}:rate:<min>``  counter: messages of ``<addr>`` in that minute (flood limit, ``service.limits``).
 ``{p:<addr>}:inv:<day>``   set: message ids of ``<addr>``'s invitations that day (``YYYYMMDD``, UTC).

@@ -58,7 +58,9 @@ def names_key(field: str) -> str:
 
 
 def game_life(game_id: str) -> str:
-    """Hash: ``v``/``seat``/``since`` of the current turn, ``pause:<id>`` = ``start-end`` ms intervals."""
+    """Hash: ``v``/``seat``/``since`` of the current turn (and each seat's: ``v0``/``since0``, ``v1``/``since1``),
+    ``pause:<id>`` = ``start-end`` ms intervals, ``page0``/``page1`` = the ms until which that seat counts as on its
+    game page (:mod:`service.store.presence`)."""
     return "{g:" + game_id + "}:life"
 
 
@@ -201,7 +203,3 @@ def mailgun_token(token: str) -> str:
 
 PAGE_SECRET = "{page}:secret"  # string: the random key that signs the game pages' forms (service.store.presence)
 
-
-def game_page(game_id: str) -> str:
-    """Hash: seat -> ms until which that seat counts as on its page of the game (service.store.presence)."""
-    return "{g:" + game_id + "}:page"

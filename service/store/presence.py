@@ -1,30 +1,34 @@
 """Who is on their game page now (issue 23): a seat's page, open or moved from lately, quiets the game's SMS and
 email to that seat (the rule: :mod:`service.games.presence`); and the key that signs the pages' forms.
 
-``{g:<id>}:page`` (hash, the game's hash tag): seat -> the ms until which that seat counts as on its page. The
-page's poll and a move from it push it later, never earlier (one Lua script: the larger of the two wins).
+The fields ``page0`` and ``page1`` of the game's life hash (``{g:<id>}:life``, :func:`service.store.keys.game_life`):
+the ms until which that seat counts as on its page. The page's poll and a move from it push it later, never earlier
+(one Lua script: the larger of the two wins). In the life hash, a move reads them with the turn (no command of
+their own); a mark long past reads as "not on the page", so they need no expiry.
 ``{page}:secret``: a random key made once (SET NX) that every web process signs the pages' forms with.
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable
+from typing import Callable, Mapping
 
 from redis.client import Pipeline
 from redis.commands.core import Script
 
 from .base import Client, queue_script
 from .codec import text
-from .keys import PAGE_SECRET, game_page
+from .keys import PAGE_SECRET, game_life
 
 MARK_PAGE_LUA = r"""
--- KEYS: the game's page hash; ARGV: seat, until ms, key ttl s. The later of the stored and the given time wins.
-local old = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
-if tonumber(ARGV[2]) > old then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
-redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+-- KEYS: the game's life hash; ARGV: seat, until ms. The later of the stored and the given time wins.
+local field = 'page' .. ARGV[1]
+local old = tonumber(redis.call('HGET', KEYS[1], field) or '0')
+if tonumber(ARGV[2]) > old then redis.call('HSET', KEYS[1], field, ARGV[2]) end
 return 1
 """
+
+SEATS = (0, 1)
 
 
 class PagePresence:
@@ -38,16 +42,12 @@ class PagePresence:
 
     def queue_mark_page(self, pipe: Pipeline, game_id: str, seat: int, until_ms: int) -> None:
         """Queue on ``pipe``: ``seat`` counts as on its page of ``game_id`` until ``until_ms`` at least."""
-        queue_script(pipe, self._mark_page, [game_page(game_id)], [seat, until_ms, 86400])
-
-    @staticmethod
-    def queue_page_presence(pipe: Pipeline, game_id: str) -> None:
-        """Queue the read :func:`presence_from` parses."""
-        pipe.hgetall(game_page(game_id))
+        queue_script(pipe, self._mark_page, [game_life(game_id)], [seat, until_ms])
 
     def page_presence(self, game_id: str) -> dict[int, int]:
         """seat -> the ms until which it counts as on its page (seats never on it left out)."""
-        return presence_from(self.r.hgetall(game_page(game_id)))
+        marks = self.r.hmget(game_life(game_id), [f"page{seat}" for seat in SEATS])
+        return {seat: int(text(v)) for seat, v in zip(SEATS, marks) if v is not None}
 
     def page_secret(self) -> bytes:
         """The key that signs the pages' forms: one for every process (``shared_secret``), then kept here."""
@@ -56,6 +56,6 @@ class PagePresence:
         return self._page_secret
 
 
-def presence_from(raw: Any) -> dict[int, int]:
-    """The reply of ``HGETALL {g:<id>}:page`` as seat -> until ms."""
-    return {int(text(k)): int(text(v)) for k, v in (raw or {}).items() if text(k) in ("0", "1")}
+def presence_from(life: Mapping[str, str]) -> dict[int, int]:
+    """seat -> until ms, from the game's life hash as read (``text_hash``'d)."""
+    return {seat: int(life[f"page{seat}"]) for seat in SEATS if f"page{seat}" in life}
