@@ -269,9 +269,8 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_now: str = 
             if seated:
                 again = Batch(svc.store.pipeline())
                 again.add("record", lambda p: svc.store.queue_owner_meta(p, player_owner(actor)), text_hash)
-                again.add("life", lambda p: svc.store.queue_player_life(p, actor), text_hash)
                 got.update(again.run())
-            record, life = got["record"], got["life"]
+            record = life = got["record"]  # one hash: the life fields are the record's (keys.player_life)
         with channels.replying(actor, sender):
             if got["sender"][1]:  # a message from an address receipts marked unreachable: it is reached again
                 reach.resume(svc, actor, sender)
@@ -282,7 +281,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_now: str = 
 
 def _read(svc: Services, message_id: str, sender: str, actor: str) -> tuple[dict[str, Any], str | None, bool]:
     """One round trip: the message (``sender``'s), the home ``sender`` acts for, and as the player ``actor`` (the
-    guessed home) whether the message was handled, their record and life (unless read with the game) and, when
+    guessed home) whether the message was handled, their record (with their life fields; unless read with the game) and, when
     this process saw them in a game before, that game as a move needs it. Returns the replies, that game's id,
     and whether ``actor`` sits in it."""
     owner = player_owner(actor)
@@ -295,8 +294,7 @@ def _read(svc: Services, message_id: str, sender: str, actor: str) -> tuple[dict
         batch.add("sender", lambda p: svc.links.queue_sender(p, sender))  # its home, and the receipts' mark
     batch.add("done", lambda p: svc.store.queue_consumed(p, owner, message_id))
     if not seated:
-        batch.add("record", lambda p: svc.store.queue_owner_meta(p, owner), text_hash)
-        batch.add("life", lambda p: svc.store.queue_player_life(p, actor), text_hash)
+        batch.add("record", lambda p: svc.store.queue_owner_meta(p, owner), text_hash)  # the life fields too
     if guess:
         batch.add_read("game", lambda p: queue_read(svc, guess, message_id, p))
     got = batch.run()

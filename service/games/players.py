@@ -141,9 +141,8 @@ def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[
     out: dict[str, PlayerInfo] = {}
     configured = config.get("LANG", "en") or "en"
     hashes = text_hashes(replies[:len(addresses) * PLAYER_READS])
-    for i, address in enumerate(addresses):
-        rec, life, nums = hashes[i * PLAYER_READS:(i + 1) * PLAYER_READS]
-        out[address] = PlayerInfo(address, rec, life, nums, configured)
+    for address, record in zip(addresses, hashes):  # one hash: the record, the life fields, the game numbers
+        out[address] = PlayerInfo(address, record, record, record, configured)
     return out
 
 

@@ -1,4 +1,5 @@
-"""``slowspades migrate-keys``: a Redis of the layout before issue 13 (global keys) moved to the sharded one."""
+"""``slowspades migrate-keys``: a Redis of an older layout moved to this one: the global keys before issue 13 into
+their shards, the players' life and numbers hashes before issue 21 into their records."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from .common import emit, json_option, redis_option, redis_shown, services
 @redis_option
 def migrate_keys(as_json: bool, redis_url: str | None) -> None:
     """Move the old global keys (ss:due, outbox:dirty, in:pending, ss:names, outbox:local, ...) into their
-    shards (docs/scaling.md); run once with the beat stopped. Running it again moves nothing."""
+    shards (docs/scaling.md), and each player's {p:<address>}:life and :nums hashes into their record; run once
+    with the beat and workers stopped, before starting the new code. Running it again moves nothing."""
     svc = services(redis_url)
     moved = svc.store.migrate_legacy()
-    lines = [f"Redis: {redis_shown(svc)}"] + [f"{key:<18} {n} moved" for key, n in moved.items()]
+    lines = [f"Redis: {redis_shown(svc)}"] + [f"{key:<22} {n} moved" for key, n in moved.items()]
     emit({"redis": redis_shown(svc), "moved": moved}, as_json, "\n".join(lines))

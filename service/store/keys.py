@@ -83,12 +83,15 @@ def game_head(game_id: str) -> str:
 
 
 def player_life(address: str) -> str:
-    """Hash: ``tz``, ``remind`` (0/1), ``auto`` (0/1), ``stopped`` (0/1), ``last`` (last prompted game id); the
+    """The player's record (``{p:<address>}:player``, :func:`owner_keys`' ``meta``), which also holds their life
+    fields: ``tz``, ``remind`` (0/1), ``auto`` (0/1), ``stopped`` (0/1), ``last`` (last prompted game id); the
     linked channels (``service.store.links``): on a home, ``links`` (its linked addresses, space-separated, in
     link order), ``off`` (those of them that sent STOP) and ``via`` (the kind prompts go to first); on a linked
     address, ``home`` (the address it acts for); ``unreach``/``unreach_ms`` (the address is unreachable: the
-    provider's code, since when; :mod:`.reach`). Read with the rest of the hash wherever the hash is read."""
-    return "{p:" + address + "}:life"
+    provider's code, since when; :mod:`.reach`). One hash with the record and the game numbers
+    (:func:`player_nums`), so a move reads a player with one command (until issue 21, ``{p:<address>}:life`` and
+    ``{p:<address>}:nums`` were hashes of their own: ``slowspades migrate-keys`` merges them)."""
+    return "{p:" + address + "}:player"
 
 
 def whatsapp_window(address: str) -> str:
@@ -109,9 +112,19 @@ def link_requests(address: str, day: str) -> str:
     return "{p:" + address + "}:linkreq:" + day
 
 
+RECORD_FIELDS = frozenset({"kind", "lang", "created", "name", "people", "rtok", "outseq"})  # the record's own
+
+
+def is_life_field(name: str) -> bool:
+    """Whether a field of a player's record is one of their life fields (:func:`player_life`): neither the
+    record's own (:data:`RECORD_FIELDS`) nor a game number (:func:`player_nums`)."""
+    return name not in RECORD_FIELDS and not name.isdigit() and not name.startswith("g:")
+
+
 def player_nums(address: str) -> str:
-    """Hash: ``<n>`` -> game id and ``g:<game id>`` -> n (the player's game numbers)."""
-    return "{p:" + address + "}:nums"
+    """The player's game numbers: ``<n>`` -> game id and ``g:<game id>`` -> n, fields of their record (the same key as
+    :func:`player_life`; a record's other fields are neither digits nor ``g:``)."""
+    return player_life(address)
 
 
 def is_bot(address: str) -> bool:
@@ -142,10 +155,11 @@ def owner_keys(owner: str) -> dict[str, str]:
     """The keys of one owner (``g:<id>`` or ``p:<address>``), all under one hash tag; ``local`` is the
     owner's part of the local outbox (a stream of the messages "sent" without a provider)."""
     tag = "{" + owner + "}"
-    meta = f"{tag}:meta" if owner.startswith("g:") else f"{tag}:player"
+    game = owner.startswith("g:")
+    meta = f"{tag}:meta" if game else f"{tag}:player"
     return {"ev": f"{tag}:ev", "meta": meta, "consumed": f"{tag}:consumed", "archive": f"{tag}:archive",
-            "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games", "life": f"{tag}:life",
-            "local": f"{tag}:local"}
+            "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games",
+            "life": f"{tag}:life" if game else meta, "local": f"{tag}:local"}
 
 
 def message_digest(message_id: str) -> int:

@@ -14,7 +14,7 @@ from redis.commands.core import Script
 
 from .base import Client
 from .codec import text, text_hash
-from .keys import game_life, number_field, owner_keys, player_life, player_nums, player_owner
+from .keys import game_life, is_life_field, number_field, owner_keys, player_life, player_nums, player_owner
 
 # The per-seat form of a turn (RULES D11: both players may owe a move): ``seat`` holds the digits of the
 # seats owing one ("0", "1", "01"); ``v<seat>`` / ``since<seat>``: when the move that seat owes began. A
@@ -57,7 +57,7 @@ redis.call('HSET', KEYS[1], unpack(fields))
 return {1, tostring(v), old}
 """
 
-PLAYER_READS = 3  # the replies :meth:`LifeRecords.queue_player` queues
+PLAYER_READS = 1  # the replies :meth:`LifeRecords.queue_player` queues
 
 
 
@@ -74,7 +74,8 @@ class LifeRecords:
 
     # -- a player's life --------------------------------------------------------------------------------
     def player_life(self, address: str) -> dict[str, str]:
-        return text_hash(self.r.hgetall(player_life(address)))
+        """The player's life fields (those of their record, :func:`service.store.keys.is_life_field`)."""
+        return {k: v for k, v in text_hash(self.r.hgetall(player_life(address))).items() if is_life_field(k)}
 
     def player_life_field(self, address: str, name: str) -> str | None:
         raw = self.r.hget(player_life(address), name)
@@ -86,9 +87,6 @@ class LifeRecords:
     def del_player_life(self, address: str, *names: str) -> None:
         self.r.hdel(player_life(address), *names)
 
-    def queue_player_life(self, pipe: Pipeline, address: str) -> None:
-        pipe.hgetall(player_life(address))
-
     def queue_stopped(self, pipe: Pipeline, address: str) -> None:
         """Queue the read of whether the player sent STOP (a reply ``1``)."""
         pipe.hget(player_life(address), "stopped")
@@ -99,10 +97,9 @@ class LifeRecords:
         for address in addresses:
             self.queue_stopped(pipe, address)
     def queue_player(self, pipe: Pipeline, address: str) -> None:
-        """Queue the :data:`PLAYER_READS` reads of a player: record, life hash, game numbers."""
+        """Queue the :data:`PLAYER_READS` read of a player: their record, which holds their life fields and game
+        numbers too (:func:`service.store.keys.player_life`)."""
         pipe.hgetall(owner_keys(player_owner(address))["meta"])
-        pipe.hgetall(player_life(address))
-        pipe.hgetall(player_nums(address))
 
     # -- a game's life -------------------------------------------------------------------------------------
     def game_life(self, game_id: str) -> dict[str, str]:
@@ -132,8 +129,9 @@ class LifeRecords:
 
     # -- game numbers ----------------------------------------------------------------------------------------
     def numbers(self, address: str) -> dict[str, str]:
-        """``<n>`` -> game id and ``g:<game id>`` -> n, of the player."""
-        return text_hash(self.r.hgetall(player_nums(address)))
+        """``<n>`` -> game id and ``g:<game id>`` -> n, of the player (those fields of their record)."""
+        return {k: v for k, v in text_hash(self.r.hgetall(player_nums(address))).items()
+                if k.isdigit() or k.startswith("g:")}
 
     def number_of_game(self, address: str, game_id: str) -> int | None:
         raw = self.r.hget(player_nums(address), number_field(game_id))

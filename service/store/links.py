@@ -4,9 +4,9 @@ codes that prove an address before it is linked.
 A player is known by their *home* address (the one they first played from: the games' seats, the ``{p:<home>}``
 keys). A *linked* address acts for its home. Nothing here crosses a hash slot in one command or script:
 
-* on the linked address, in its life hash (``{p:<linked>}:life``): ``home``, the address it acts for. The inbound
+* on the linked address, in its life fields (of its record, ``{p:<linked>}:player``): ``home``, the address it acts for. The inbound
   path reads it in the round trip that reads the message (:meth:`Links.queue_sender`);
-* on the home, in its life hash (``{p:<home>}:life``): ``links`` (the linked addresses, space-separated, in link
+* on the home, in its life fields (``{p:<home>}:player``): ``links`` (the linked addresses, space-separated, in link
   order), ``off`` (those of them that sent STOP) and ``via`` (the kind of address prompts go to first). Whoever
   reads the home's life hash (a move's read of its players does) has them without another read;
 * the pending code of an address, ``{p:<address>}:linkcode`` (:func:`~service.store.keys.link_code`), in the

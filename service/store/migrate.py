@@ -1,6 +1,11 @@
-"""Moving a Redis of the layout before issue 13 (global keys) to the sharded one (``slowspades migrate-keys``).
+"""Moving a Redis of an older layout to this one (``slowspades migrate-keys``).
 
-The old global keys, ``ss:due``, ``outbox:dirty``, ``in:pending``, ``ss:names``, ``outbox:local``,
+Issue 21: a player's life hash (``{p:<address>}:life``) and game numbers (``{p:<address>}:nums``) are merged
+into their record (``{p:<address>}:player``, :func:`service.store.keys.player_life`), so a move reads a player
+with one command: each field moves unless the record holds it already (HSETNX: what the new code wrote wins), and
+the old hash is deleted.
+
+Issue 13: the old global keys, ``ss:due``, ``outbox:dirty``, ``in:pending``, ``ss:names``, ``outbox:local``,
 ``ss:clock:offset``, ``sms:day:<day>`` / ``sms:capped:<day>`` and ``ss:beat:lock``, are read and their
 contents written into the shards of :mod:`service.store.keys` (what a shard holds already wins: ZADD NX,
 HSETNX), then deleted. Run it once, with the beat stopped, on the single Redis being upgraded (the old
@@ -33,9 +38,40 @@ def _move_zset(client: Client, old: str, shard_of: Callable[[str], str]) -> int:
     return moved
 
 
-def migrate_legacy(client: Client) -> dict[str, int]:
-    """Move every legacy global key's contents into its shards; returns what was moved, by old key."""
+MERGED_PLAYER_HASHES = ("life", "nums")
+
+
+def merge_player_hashes(client: Client) -> dict[str, int]:
+    """Every ``{p:<address>}:life`` and ``{p:<address>}:nums`` hash into the player's record (see the module
+    docstring); returns the hashes merged, by kind. One script a hash: the fields and the DEL in one step, in
+    the hash's slot."""
     out: dict[str, int] = {}
+    for kind in MERGED_PLAYER_HASHES:
+        merged = 0
+        for key in list(scan_keys(client, "{p:*}:" + kind)):
+            old = text(key)
+            if not (old.startswith("{p:") and "}:" in old):
+                continue
+            record = old[:old.rindex("}:") + 2] + "player"
+            merged += int(client.eval(_MERGE_LUA, 2, old, record))
+        out["{p:<address>}:" + kind] = merged
+    return out
+
+
+_MERGE_LUA = r"""
+-- KEYS: the old hash, the record. Each field into the record unless it has it; then the old hash goes.
+local all = redis.call('HGETALL', KEYS[1])
+if #all == 0 then return 0 end
+for i = 1, #all, 2 do redis.call('HSETNX', KEYS[2], all[i], all[i + 1]) end
+redis.call('DEL', KEYS[1])
+return 1
+"""
+
+
+def migrate_legacy(client: Client) -> dict[str, int]:
+    """Move every legacy global key's contents into its shards, and merge the players' old life and numbers
+    hashes into their records; returns what was moved, by old key."""
+    out: dict[str, int] = merge_player_hashes(client)
     out[LEGACY_DUE] = _move_zset(client, LEGACY_DUE, lambda m: keys.due_key(m.split("|")[1]))
     out[LEGACY_DIRTY] = _move_zset(client, LEGACY_DIRTY, keys.dirty_key)
     out[LEGACY_PENDING] = _move_zset(client, LEGACY_PENDING, lambda m: keys.pending_key(m.partition(" ")[0]))

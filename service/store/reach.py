@@ -1,6 +1,6 @@
 """Whether the service can reach an address: the provider's code that made it unreachable, kept per address.
 
-Two fields of the address's life hash (``{p:<address>}:life``, :func:`.keys.player_life`): ``unreach``, the code
+Two life fields of the address's record (``{p:<address>}:player``, :func:`.keys.player_life`): ``unreach``, the code
 (Twilio's error code such as ``30005``, or ``bounce``/``complained`` for an email), and ``unreach_ms``, when it was
 marked. A delivery receipt that says the address cannot be reached marks it (:meth:`Reach.mark_unreachable`); any
 message from the address clears it (:meth:`Reach.clear_unreachable`). The inbound handler reads the mark of the address

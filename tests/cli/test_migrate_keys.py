@@ -33,3 +33,24 @@ def test_the_old_global_keys_move_into_their_shards(redis_url: str, redis_client
     assert not any(r.exists(k) for k in ("ss:due", "outbox:dirty", "in:pending", "ss:names", "outbox:local"))
     again = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
     assert set(again["moved"].values()) == {0}
+
+
+def test_a_players_old_life_and_numbers_hashes_merge_into_their_record(redis_url: str, redis_client) -> None:  # type: ignore[no-untyped-def]
+    """Issue 21: a player read with one command. A STOP kept in the old life hash still stops every message."""
+    r = redis_client
+    r.hset("{p:+15550001111}:player", mapping={"kind": "sms", "lang": "fr", "last": "newer"})
+    r.hset("{p:+15550001111}:life", mapping={"stopped": "1", "tz": "Europe/Paris", "last": "older"})
+    r.hset("{p:+15550001111}:nums", mapping={"1": "gold", "g:gold": "1"})
+    r.hset("{p:ana@example.com}:life", mapping={"remind": "0"})  # a life hash without a record yet
+    args = ["migrate-keys", "--redis-url", redis_url, "--json"]
+    out = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
+    assert out["moved"]["{p:<address>}:life"] == 2 and out["moved"]["{p:<address>}:nums"] == 1
+    svc = Services({}, r)
+    assert svc.store.player_life_field("+15550001111", "stopped") == "1"
+    assert svc.store.player_life_field("+15550001111", "last") == "newer"  # what the new code wrote wins
+    assert svc.store.numbers("+15550001111") == {"1": "gold", "g:gold": "1"}
+    assert (svc.players.get("+15550001111") or {})["lang"] == "fr"
+    assert svc.store.player_life_field("ana@example.com", "remind") == "0"
+    assert not any(r.exists(k) for k in ("{p:+15550001111}:life", "{p:+15550001111}:nums", "{p:ana@example.com}:life"))
+    again = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
+    assert set(again["moved"].values()) == {0}
