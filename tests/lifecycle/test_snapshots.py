@@ -23,7 +23,7 @@ from spades.game import Game, view
 from tests.following import Following
 
 from . import helpers
-from .helpers import move, start_game
+from .helpers import lifecycle_command, move, start_game
 
 LIMIT = 64 * 1024
 
@@ -106,9 +106,12 @@ def test_a_warm_reader_gets_the_full_fold_behind_a_newer_snapshot_and_after_the_
     before = len(scripted)
     assert state(early.load(gid)) == state(game)
     assert len(scripted) == before + 1
-    game = play(svc, gid, 99)  # to the end: the game is archived
+    seat0 = svc.store.meta(gid)["seat0"]
+    assert lifecycle_command(svc, seat0, "RESIGN").outcome == "confirm_resign"
+    assert lifecycle_command(svc, seat0, "YES").outcome == "resigned"  # the game ends: it is archived
     assert svc.store.meta(gid).get("archived")
-    assert state(early.load(gid)) == state(each.load(gid)) == state(game)
+    game = svc.games.load(gid)
+    assert game.phase == "over" and state(early.load(gid)) == state(each.load(gid)) == state(game)
 
 
 def test_a_snapshot_of_an_unknown_format_is_ignored(svc) -> None:  # type: ignore[no-untyped-def]
