@@ -23,7 +23,8 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
 ``{g:<id>}:outbox``        hash: ``<n>`` -> outbound message JSON, ``<n>:s`` status
                            (queued/sending/sent/delivered/failed), ``<n>:t`` ms, ``<n>:sid``, ``<n>:err``.
 ``{g:<id>}:outq``          zset: outbox numbers not yet handed to a provider, scored by ms.
-``{p:<addr>}:player``      hash: the player record (also ``outseq`` of the player's outbox).
+``{p:<addr>}:player``      hash: the player record (also ``outseq`` of the player's outbox), their life fields and
+                           game numbers (:func:`service.store.keys.player_life`, :func:`~service.store.keys.player_nums`).
 ``{p:<addr>}:games``       zset: game ids of the player, scored by creation ms (address -> games).
 ``{p:<addr>}:outbox|outq|consumed`` as for a game: replies tied to no game, keyed by message id.
 ``{p:<addr>}:in:<msg id>`` hash: an inbound message from ``<addr>``, recorded until it is handled.
