@@ -6,7 +6,7 @@ answer when there is none or the engine refuses it.
 
 One round trip reads what a move needs (:func:`queue_read`): whether the game consumed the message
 already, its meta, its players (once this process knows its seats), its state (:class:`GameCache`, with
-its newest events), its life hash and the clock. Then ``spades.game.decide``, the messages
+its newest events; its meta holds its life fields: the turn, pauses, page marks) and the clock. Then ``spades.game.decide``, the messages
 (:func:`service.games.turns.turn_messages`), and one Lua append (events, outbox entries, meta, the
 consumed message id, the new turn; at a hand's start and when its play begins, the game's snapshot,
 ``spades.snapshot``) expecting the version decided against; after a snapshot, the log before it is compressed
@@ -77,7 +77,6 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
     batch.add("meta", lambda p: svc.store.queue_meta(p, game_id), text_hash)
     batch.add("players", lambda p: queue_players(svc.store, p, addresses), many=True)
     batch.add_read("game", lambda p: svc.games.take_queued(game_id, p))
-    batch.add("life", lambda p: svc.store.queue_game_life(p, game_id), text_hash)
     svc.store.clock.add_now_ms(batch)
 
     def parse(replies: list[Any]) -> MoveRead:
@@ -88,8 +87,8 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
         else:
             infos = players_info(svc, seats(meta))
         svc.seats.note(game_id, meta)
-        return MoveRead(game_id, got["done"], meta, infos, got["game"], got["life"], got["now_ms"],
-                        page=presence_from(got["life"]))
+        # the meta holds the game's life fields (the turn, pauses, page marks: keys.game_life)
+        return MoveRead(game_id, got["done"], meta, infos, got["game"], meta, got["now_ms"], page=presence_from(meta))
 
     return parse
 

@@ -15,7 +15,7 @@ Modules:
 The due work (the ``{due:<k>}`` shards) is kept by :mod:`service.store.due`, scanned by the beat (:mod:`workers.beat`).
 
 Redis keys (besides the service's, see :mod:`service.store`): ``{due:<k>}`` (zset shards of due work),
-``{beat}:lock``, ``{g:<id>}:life`` (hash: the current turn, the game's pauses and its page marks),
-and in a player's record ``{p:<address>}:player``: their settings and last prompted game (the life fields,
+``{beat}:lock``, and in a game's meta ``{g:<id>}:meta`` its life fields (the current turn, the game's pauses and
+its page marks, :func:`service.store.keys.game_life`), and in a player's record ``{p:<address>}:player``: their settings and last prompted game (the life fields,
 :func:`service.store.keys.player_life`) and their game numbers (``<n>`` <-> game id).
 """

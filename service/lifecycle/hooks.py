@@ -77,7 +77,6 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
     if game_id:
         batch.add("meta", lambda p: svc.store.queue_meta(p, game_id), text_hash)
         svc.store.clock.add_now_ms(batch)
-        batch.add("life", lambda p: svc.store.queue_game_life(p, game_id), text_hash)
         batch.add_read("game", lambda p: svc.games.take_queued(game_id, p))
     got = batch.run()
     routing.note_outbox_from(svc, got["routed"], tail=tail)
@@ -88,5 +87,5 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
     meta = got["meta"]
     if meta.get("status") not in ("active", "over"):
         return None
-    return after_game_change(svc, game_id, taken.game, meta=meta, now_ms=got["now_ms"], life=got["life"],
+    return after_game_change(svc, game_id, taken.game, meta=meta, now_ms=got["now_ms"], life=meta,  # (its life fields)
                              tail=tail, restore=duplicate)

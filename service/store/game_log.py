@@ -10,7 +10,8 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
                            = the meta's ``ver`` (written by each append, read by the next).
 ``{g:<id>}:meta``          hash: seats, status (invited/active/over), reply tokens, ``outseq``,
                            ``archived`` (number of events, once the stream is archived), ``head``, ``ver``,
-                           ``snap`` (the stream id the snapshot covers, as in ``:snap``).
+                           ``snap`` (the stream id the snapshot covers, as in ``:snap``); and the game's life fields
+                           (the turn, pauses, page marks: :func:`service.store.keys.game_life`).
 ``{g:<id>}:archive``       a finished game's stream, compressed (zlib of one columnar JSON object, the message
                            ids as 64-bit digests: ``store.base.pack_log``; JSON lines still read), replacing
                            ``:ev`` (see :meth:`Store.archive`); reads are transparent.
@@ -85,7 +86,7 @@ __all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "ReplicaLagE
            "SETTLE_LUA", "game_owner", "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]
 
 APPEND_LUA = SEAT_TURNS_LUA + ENTRY_LUA + r"""
--- KEYS: ev, meta, consumed, outbox, outq, life, snap
+-- KEYS: ev, meta, consumed, outbox, outq, snap
 -- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON, snapshot ('' for none:
 --   the game's state after these events, zlib of its JSON: written to snap, covering the stream up to the last
 --   event appended)
@@ -97,10 +98,12 @@ APPEND_LUA = SEAT_TURNS_LUA + ENTRY_LUA + r"""
 --   claimed: a claim token (or false): the entries are born claimed for sending by the caller's one
 --     delivery attempt (outbox.py's write_entry, with the token; never the message id, which two
 --     handlings of one message share),
---   turn: [version, seat(s), since, actor], recorded in life unless a newer turn is (with each seat's own
---     turn, SEAT_TURNS_LUA); the reply then ends with 1 or 0 and the turn recorded before (version, seat)
-local ev, meta, consumed, outbox, outq, life, snap = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
-local state = redis.call('HMGET', meta, 'head', 'archived', 'outseq', 'ver')
+--   turn: [version, seat(s), since, actor], recorded with the meta's fields (its life fields, keys.game_life)
+--     unless a newer turn is (with each seat's own turn, SEAT_TURNS_LUA); the reply then ends with 1 or 0 and
+--     the turn recorded before (version, seat)
+-- The meta is read with one HMGET (the turn before with it) and written with one HSET.
+local ev, meta, consumed, outbox, outq, snap = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local state = redis.call('HMGET', meta, 'head', 'archived', 'outseq', 'ver', 'v', 'seat', 'since', 'v0', 'v1')
 local archived = state[2]
 local expected = tonumber(ARGV[1])
 local msg = ARGV[2]
@@ -138,22 +141,18 @@ if #p.outbox > 0 then
 end
 if #p.events > 0 then fields[#fields + 1] = 'ver'; fields[#fields + 1] = tostring(version + #p.events) end
 for k, v in pairs(p.meta) do fields[#fields + 1] = k; fields[#fields + 1] = v end
+local reply = {'ok', tostring(version + #p.events), idlist, last}
+if type(p.turn) == 'table' then
+  local was = {state[5], state[6], state[7], state[8], state[9]}
+  local turn, v, seat = turn_fields(was, tostring(p.turn[1]), p.turn[2], tostring(p.turn[3]), p.turn[4] or '')
+  for _, x in ipairs(turn) do fields[#fields + 1] = x end
+  reply[5], reply[6], reply[7] = #turn > 0 and 1 or 0, tostring(v), seat
+end
 if #fields > 0 then redis.call('HSET', meta, unpack(fields)) end
 if p.ttl and p.ttl > 0 then
   redis.call('EXPIRE', consumed, p.ttl)
   redis.call('EXPIRE', outbox, p.ttl)
   redis.call('EXPIRE', outq, p.ttl)
-end
-local reply = {'ok', tostring(version + #p.events), idlist, last}
-if type(p.turn) == 'table' then
-  local was = redis.call('HMGET', life, 'v', 'seat', 'since', 'v0', 'v1')
-  local turn, v, seat = turn_fields(was, tostring(p.turn[1]), p.turn[2], tostring(p.turn[3]), p.turn[4] or '')
-  local fresh = 0
-  if #turn > 0 then
-    redis.call('HSET', life, unpack(turn))
-    fresh = 1
-  end
-  reply[5], reply[6], reply[7] = fresh, tostring(v), seat
 end
 return reply
 """
@@ -212,7 +211,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         claimed for sending by the caller's attempt (status ``sending``: it settles them itself with that
         token, :meth:`settle_local_many`; if it dies first, the sweep sends them once
         ``SLOWSPADES_SEND_LEASE`` is over).
-        ``turn``: (game version, the seats owing a move ("0", "1", "01") or "", ms[, the actor's seat]) recorded in the owner's ``life`` hash with the
+        ``turn``: (game version, the seats owing a move ("0", "1", "01") or "", ms[, the actor's seat]) recorded in the game's meta (its life fields) with the
         append, unless a newer turn is (see ``AppendResult.turn``; ``service.lifecycle.reminders``).
         ``snapshot``: the game's state after ``events`` (``spades.snapshot.dump``), kept as its snapshot
         covering the stream up to the last event appended (:mod:`service.store.snapshot`).
@@ -228,7 +227,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
             "turn": ([str(int(turn[0])), str(turn[1]), str(int(turn[2])),
                       "" if len(turn) < 4 or turn[3] is None else str(turn[3])] if turn is not None else None),
         })
-        keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], k["life"], owner_snapshot(owner)]
+        keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], owner_snapshot(owner)]
         snap = zlib.compress(json.dumps(snapshot, separators=(",", ":")).encode(), 6) if snapshot is not None else ""
         args: list[Any] = [expected_version, message_id or "", now_ms(), payload, snap]
         if self.replica_wait_ms:  # acknowledged by a replica (service.store.replica), else ReplicaLagError: retried

@@ -58,10 +58,12 @@ def names_key(field: str) -> str:
 
 
 def game_life(game_id: str) -> str:
-    """Hash: ``v``/``seat``/``since`` of the current turn (and each seat's: ``v0``/``since0``, ``v1``/``since1``),
-    ``pause:<id>`` = ``start-end`` ms intervals, ``page0``/``page1`` = the ms until which that seat counts as on its
-    game page (:mod:`service.store.presence`)."""
-    return "{g:" + game_id + "}:life"
+    """The game's meta (``{g:<id>}:meta``, :func:`owner_keys`' ``meta``), which also holds its life fields: ``v``/``seat``/
+    ``since`` of the current turn (and each seat's: ``v0``/``since0``, ``v1``/``since1``), ``pause:<id>`` = ``start-end`` ms
+    intervals, ``page0``/``page1`` = the ms until which that seat counts as on its game page
+    (:mod:`service.store.presence`). One hash, so a move reads and writes its turn with the meta's own commands (until
+    issue 21, ``{g:<id>}:life`` was a hash of its own: ``slowspades migrate-keys`` merges it)."""
+    return owner_keys(game_owner(game_id))["meta"]
 
 
 def game_snapshot(game_id: str) -> str:
@@ -155,11 +157,10 @@ def owner_keys(owner: str) -> dict[str, str]:
     """The keys of one owner (``g:<id>`` or ``p:<address>``), all under one hash tag; ``local`` is the
     owner's part of the local outbox (a stream of the messages "sent" without a provider)."""
     tag = "{" + owner + "}"
-    game = owner.startswith("g:")
-    meta = f"{tag}:meta" if game else f"{tag}:player"
+    meta = f"{tag}:meta" if owner.startswith("g:") else f"{tag}:player"
     return {"ev": f"{tag}:ev", "meta": meta, "consumed": f"{tag}:consumed", "archive": f"{tag}:archive",
             "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games",
-            "life": f"{tag}:life" if game else meta, "local": f"{tag}:local"}
+            "life": meta, "local": f"{tag}:local"}  # life: the meta (a game's) or the record (a player's) holds it
 
 
 def message_digest(message_id: str) -> int:

@@ -1,5 +1,7 @@
-"""The lifecycle's records (a mixin of :class:`service.store.Store`): the life hashes of a game (its turn, its
-pauses) and of a player (settings, STOP, the game last prompted, a pending RESIGN), and a player's game numbers.
+"""The lifecycle's records (a mixin of :class:`service.store.Store`): the life fields of a game (its turn, its
+pauses, its page marks: fields of its meta, :func:`~service.store.keys.game_life`) and of a player (settings, STOP,
+the game last prompted, a pending RESIGN: fields of their record, :func:`~service.store.keys.player_life`), and a
+player's game numbers (also in their record).
 
 Every write takes an optional pipeline: given, the write is queued on it (its creator executes it); else it
 is written at once.
@@ -20,7 +22,7 @@ from .keys import game_life, is_life_field, number_field, owner_keys, player_lif
 # seats owing one ("0", "1", "01"); ``v<seat>`` / ``since<seat>``: when the move that seat owes began. A
 # seat that owed a move before and still does, and did not make this one (``actor``), keeps its own.
 SEAT_TURNS_LUA = r"""
--- The turn's fields to write to a game's life hash, in one HSET: ``was`` is HMGET life v seat since v0 v1;
+-- The turn's fields to write to a game's meta (its life fields), in one HSET: ``was`` is HMGET meta v seat since v0 v1;
 -- the turn is recorded unless a newer one is. Returns the fields (empty if not newer) and the turn before
 -- (version, -1 for none; seat(s)).
 local function turn_fields(was, version, movers, since, actor)
@@ -66,7 +68,7 @@ def _mapping(fields: Mapping[str, str]) -> dict[Any, Any]:
     return dict(fields)
 
 class LifeRecords:
-    """Reads and writes of the life hashes and game numbers."""
+    """Reads and writes of the life fields and game numbers."""
 
     r: Client
     SCRIPTS = {"_turn": TURN_LUA}
@@ -115,9 +117,6 @@ class LifeRecords:
     def add_game_life(self, game_id: str, name: str, value: str) -> None:
         """Set a field of the game's life hash unless it is set (a pause recorded once per message)."""
         self.r.hsetnx(game_life(game_id), name, value)
-
-    def queue_game_life(self, pipe: Pipeline, game_id: str) -> None:
-        pipe.hgetall(game_life(game_id))
 
     def record_turn(self, game_id: str, version: int, seat: str, since_ms: int,
                     actor: int | None = None) -> tuple[Any, Any, Any]:

@@ -1,9 +1,10 @@
 """Moving a Redis of an older layout to this one (``slowspades migrate-keys``).
 
 Issue 21: a player's life hash (``{p:<address>}:life``) and game numbers (``{p:<address>}:nums``) are merged
-into their record (``{p:<address>}:player``, :func:`service.store.keys.player_life`), so a move reads a player
-with one command: each field moves unless the record holds it already (HSETNX: what the new code wrote wins), and
-the old hash is deleted.
+into their record (``{p:<address>}:player``, :func:`service.store.keys.player_life`), and a game's life hash
+(``{g:<id>}:life``) into its meta (:func:`service.store.keys.game_life`), so a move reads a player with one command
+and reads and writes its turn with the meta's: each field moves unless the hash it goes to holds it already
+(HSETNX: what the new code wrote wins), and the old hash is deleted.
 
 Issue 13: the old global keys, ``ss:due``, ``outbox:dirty``, ``in:pending``, ``ss:names``, ``outbox:local``,
 ``ss:clock:offset``, ``sms:day:<day>`` / ``sms:capped:<day>`` and ``ss:beat:lock``, are read and their
@@ -38,23 +39,22 @@ def _move_zset(client: Client, old: str, shard_of: Callable[[str], str]) -> int:
     return moved
 
 
-MERGED_PLAYER_HASHES = ("life", "nums")
+MERGED_HASHES = (("p", "life", "player"), ("p", "nums", "player"), ("g", "life", "meta"))  # (owner, old, into)
 
 
-def merge_player_hashes(client: Client) -> dict[str, int]:
-    """Every ``{p:<address>}:life`` and ``{p:<address>}:nums`` hash into the player's record (see the module
-    docstring); returns the hashes merged, by kind. One script a hash: the fields and the DEL in one step, in
-    the hash's slot."""
+def merge_life_hashes(client: Client) -> dict[str, int]:
+    """Every ``{p:<address>}:life`` and ``{p:<address>}:nums`` hash into the player's record, every ``{g:<id>}:life``
+    into the game's meta (see the module docstring); returns the hashes merged, by kind. One script a hash: the
+    fields and the DEL in one step, in the hash's slot."""
     out: dict[str, int] = {}
-    for kind in MERGED_PLAYER_HASHES:
+    for owner, kind, into in MERGED_HASHES:
         merged = 0
-        for key in list(scan_keys(client, "{p:*}:" + kind)):
+        for key in list(scan_keys(client, "{" + owner + ":*}:" + kind)):
             old = text(key)
-            if not (old.startswith("{p:") and "}:" in old):
+            if not (old.startswith("{" + owner + ":") and "}:" in old):
                 continue
-            record = old[:old.rindex("}:") + 2] + "player"
-            merged += int(client.eval(_MERGE_LUA, 2, old, record))
-        out["{p:<address>}:" + kind] = merged
+            merged += int(client.eval(_MERGE_LUA, 2, old, old[:old.rindex("}:") + 2] + into))
+        out["{" + owner + ":<" + ("address" if owner == "p" else "id") + ">}:" + kind] = merged
     return out
 
 
@@ -70,8 +70,8 @@ return 1
 
 def migrate_legacy(client: Client) -> dict[str, int]:
     """Move every legacy global key's contents into its shards, and merge the players' old life and numbers
-    hashes into their records; returns what was moved, by old key."""
-    out: dict[str, int] = merge_player_hashes(client)
+    hashes into their records and the games' life hashes into their metas; returns what was moved, by old key."""
+    out: dict[str, int] = merge_life_hashes(client)
     out[LEGACY_DUE] = _move_zset(client, LEGACY_DUE, lambda m: keys.due_key(m.split("|")[1]))
     out[LEGACY_DIRTY] = _move_zset(client, LEGACY_DIRTY, keys.dirty_key)
     out[LEGACY_PENDING] = _move_zset(client, LEGACY_PENDING, lambda m: keys.pending_key(m.partition(" ")[0]))

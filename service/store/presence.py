@@ -1,9 +1,9 @@
 """Who is on their game page now (issue 23): a seat's page, open or moved from lately, quiets the game's SMS and
 email to that seat (the rule: :mod:`service.games.presence`); and the key that signs the pages' forms.
 
-The fields ``page0`` and ``page1`` of the game's life hash (``{g:<id>}:life``, :func:`service.store.keys.game_life`):
+The life fields ``page0`` and ``page1`` of the game's meta (``{g:<id>}:meta``, :func:`service.store.keys.game_life`):
 the ms until which that seat counts as on its page. The page's poll and a move from it push it later, never earlier
-(one Lua script: the larger of the two wins). In the life hash, a move reads them with the turn (no command of
+(one Lua script: the larger of the two wins). In the meta, a move reads them with the turn (no command of
 their own); a mark long past reads as "not on the page", so they need no expiry.
 ``{page}:secret``: a random key made once (SET NX) that every web process signs the pages' forms with.
 """
@@ -21,7 +21,7 @@ from .codec import text
 from .keys import PAGE_SECRET, game_life
 
 MARK_PAGE_LUA = r"""
--- KEYS: the game's life hash; ARGV: seat, until ms. The later of the stored and the given time wins.
+-- KEYS: the game's meta (its life fields); ARGV: seat, until ms. The later of the stored and the given time wins.
 local field = 'page' .. ARGV[1]
 local old = tonumber(redis.call('HGET', KEYS[1], field) or '0')
 if tonumber(ARGV[2]) > old then redis.call('HSET', KEYS[1], field, ARGV[2]) end
@@ -57,5 +57,5 @@ class PagePresence:
 
 
 def presence_from(life: Mapping[str, str]) -> dict[int, int]:
-    """seat -> until ms, from the game's life hash as read (``text_hash``'d)."""
+    """seat -> until ms, from the game's meta as read (``text_hash``'d: its life fields)."""
     return {seat: int(life[f"page{seat}"]) for seat in SEATS if f"page{seat}" in life}

@@ -54,3 +54,19 @@ def test_a_players_old_life_and_numbers_hashes_merge_into_their_record(redis_url
     assert not any(r.exists(k) for k in ("{p:+15550001111}:life", "{p:+15550001111}:nums", "{p:ana@example.com}:life"))
     again = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
     assert set(again["moved"].values()) == {0}
+
+
+def test_a_games_old_life_hash_merges_into_its_meta(redis_url: str, redis_client) -> None:  # type: ignore[no-untyped-def]
+    """Issue 21: a move reads and writes its turn with the meta's own commands. A pause and the turn kept in the old
+    hash still count after the migration."""
+    r = redis_client
+    r.hset("{g:gold}:meta", mapping={"status": "active", "seat0": "+15550001111", "v": "12"})
+    r.hset("{g:gold}:life", mapping={"v": "11", "seat": "1", "since": "1000", "pause:sms:SM1": "1000-2000"})
+    args = ["migrate-keys", "--redis-url", redis_url, "--json"]
+    out = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
+    assert out["moved"]["{g:<id>}:life"] == 1
+    life = Services({}, r).store.game_life("gold")
+    assert (life["v"], life["seat"], life["pause:sms:SM1"], life["status"]) == ("12", "1", "1000-2000", "active")
+    assert not r.exists("{g:gold}:life")
+    again = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
+    assert set(again["moved"].values()) == {0}

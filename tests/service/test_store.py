@@ -13,7 +13,7 @@ import time_machine
 from service.store import ReplicaLagError, Store, game_owner, player_owner
 from service.store import connect as redis_client_of
 from service.store.base import StoredEvent, digested, pack_log, unpack_log
-from service.store.keys import pending_key, shards
+from service.store.keys import game_life, pending_key, shards
 from service.store.replica import LAGGED
 from tests.backends import BOTH, keys_of
 
@@ -39,17 +39,23 @@ def test_append_checks_version_and_reads_back(redis_client: redis_lib.Redis) -> 
     assert store.outbox_entry("g:g1#1")["status"] == "queued"
 
 
+def turn_fields(r: redis_lib.Redis, game_id: str) -> dict[bytes, bytes]:
+    """The turn's fields of a game's life (in its meta since issue 21: :func:`service.store.keys.game_life`)."""
+    return {k: v for k, v in r.hgetall(game_life(game_id)).items()
+            if k in (b"v", b"seat", b"since", b"v0", b"v1", b"since0", b"since1")}
+
+
 def test_an_append_records_the_turn_unless_a_newer_one_is(redis_client: redis_lib.Redis) -> None:
     store = Store(redis_client)
     g = game_owner("g1")
     first = store.append(g, 0, [ev(1), ev(2)], message_id="m1", turn=(2, "1", 1000))
     assert first.turn == (1, "-1", "")  # recorded; none before
-    assert redis_client.hgetall("{g:g1}:life") == {b"v": b"2", b"seat": b"1", b"since": b"1000",
-                                                   b"v1": b"2", b"since1": b"1000"}  # seat 1's own turn
-    redis_client.hset("{g:g1}:life", mapping={"v": 9, "seat": "0"})  # a newer turn, recorded meanwhile
+    assert turn_fields(redis_client, "g1") == {b"v": b"2", b"seat": b"1", b"since": b"1000",
+                                               b"v1": b"2", b"since1": b"1000"}  # seat 1's own turn
+    redis_client.hset(game_life("g1"), mapping={"v": 9, "seat": "0"})  # a newer turn, recorded meanwhile
     late = store.append(g, 2, [ev(3)], message_id="m2", turn=(3, "0", 2000))
     assert late.ok and late.turn == (0, "9", "0")
-    assert redis_client.hget("{g:g1}:life", "v") == b"9"
+    assert redis_client.hget(game_life("g1"), "v") == b"9"
     assert store.append(g, 3, [ev(4)], message_id="m3").turn is None
 
 
@@ -60,11 +66,11 @@ def test_each_seat_keeps_the_turn_it_owes_while_the_other_moves(redis_client: re
     store.append(g, 0, [ev(1), ev(2)], message_id="m1", turn=(2, "0", 1000))
     store.append(g, 2, [ev(3)], message_id="m2", turn=(3, "01", 2000, 0))  # seat 0 moved: both owe now
     store.append(g, 3, [ev(4)], message_id="m3", turn=(4, "01", 3000, 0))  # seat 0 again; seat 1 silent
-    life = redis_client.hgetall("{g:g2}:life")
+    life = turn_fields(redis_client, "g2")
     assert (life[b"v0"], life[b"since0"]) == (b"4", b"3000")  # seat 0's new draw
     assert (life[b"v1"], life[b"since1"]) == (b"3", b"2000")  # seat 1 still owes the move it was asked at 3
     store.append(g, 4, [ev(5)], message_id="m4", turn=(5, "1", 4000, 0))  # seat 0 done: only seat 1 owes
-    life = redis_client.hgetall("{g:g2}:life")
+    life = turn_fields(redis_client, "g2")
     assert life[b"seat"] == b"1" and (life[b"v1"], life[b"since1"]) == (b"3", b"2000")
 
 
