@@ -149,7 +149,7 @@ def inbound_keys(svc: Services, g: GameDriver) -> list[bytes]:
 def game_keys(gid: str) -> list[str]:
     """Every key a game may have (named, not scanned: a scan of a Redis holding thousands of games is slow)."""
     k = owner_keys(game_owner(gid))
-    return [k[n] for n in ("ev", "meta", "consumed", "archive", "outbox", "outq", "life")] + [
+    return [k[n] for n in ("ev", "meta", "consumed", "archive", "outbox", "outq")] + [  # (the life fields: in the meta)
         game_snapshot(gid), game_head(gid)]
 
 
