@@ -27,7 +27,7 @@ from .optout import FOREVER_MS
 def pause_field(home: str, since_ms: int | str) -> str:
     """The game life field of the pause that began when the player ``home`` could no longer be reached (one per
     episode)."""
-    return f"pause:reach:{home}:{since_ms}"
+    return f"{keys.PAUSE_REACH}{home}:{since_ms}"
 
 
 def stop_clock(svc: Services, address: str, since_ms: int) -> list[str]:

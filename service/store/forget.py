@@ -11,7 +11,9 @@ What a player leaves in Redis, and what happens to it here:
 * a ``LINK`` code pending at another address for them (``{p:<other>}:linkcode``, ``home`` = theirs): deleted;
 * in each of their games (:meth:`Forgetting.forget_seat`): the meta's ``seat<n>`` becomes the forgotten id (the
   seat, the events and the archive are untouched: they name seats, never addresses), the seat's reply and page
-  tokens are revoked; the game's outbox entries and local outbox stream, and the opponent's replies and local
+  tokens are revoked, and a life field of the game that names their address (the pause of an unreachable
+  player, ``pause:reach:<address>:<ms>``, :func:`service.lifecycle.reach.pause_field`) is renamed with the forgotten
+  id; the game's outbox entries and local outbox stream, and the opponent's replies and local
   stream, are rewritten by the caller's ``scrub`` (an entry *to* the player keeps its status and loses its
   texts, one to the opponent keeps its texts with the player's name and address replaced).
 
@@ -28,6 +30,7 @@ from typing import Any, Callable
 from .base import Client, scan_keys
 from .codec import text
 from .keys import (
+    PAUSE_REACH,
     game_owner,
     name_field,
     names_key,
@@ -67,12 +70,18 @@ class Forgetting:
 
     # -- what names the player ---------------------------------------------------------------------------
     def forget_seat(self, game_id: str, seat: int, forgotten: str) -> None:
-        """Seat ``seat`` of ``game_id`` renamed ``forgotten`` in the meta; its reply and page tokens revoked."""
+        """Seat ``seat`` of ``game_id`` renamed ``forgotten`` in the meta (and in the game's life fields that name
+        the seat's address); its reply and page tokens revoked."""
         meta = owner_keys(game_owner(game_id))["meta"]
-        tok, web = self.r.hmget(meta, f"tok{seat}", f"web{seat}")
+        fields = {text(k): text(v) for k, v in self.r.hgetall(meta).items()}
+        tok, web, address = fields.get(f"tok{seat}"), fields.get(f"web{seat}"), fields.get(f"seat{seat}", "")
+        named = f"{PAUSE_REACH}{address}:"
+        old = [k for k in fields if address and address != forgotten and k.startswith(named)]  # (run again: none)
+        renamed = {f"{PAUSE_REACH}{forgotten}:{k[len(named):]}": fields[k] for k in old}
         pipe = self.r.pipeline(transaction=False)
-        pipe.hset(meta, f"seat{seat}", forgotten)
-        pipe.hdel(meta, f"tok{seat}", f"web{seat}")
+        written: dict[Any, Any] = {f"seat{seat}": forgotten, **renamed}
+        pipe.hset(meta, mapping=written)
+        pipe.hdel(meta, f"tok{seat}", f"web{seat}", *old)
         if tok:
             pipe.delete(reply_token(text(tok)))
         if web:

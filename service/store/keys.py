@@ -114,6 +114,8 @@ def link_requests(address: str, day: str) -> str:
     return "{p:" + address + "}:linkreq:" + day
 
 
+PAUSE_REACH = "pause:reach:"  # a game's life field ``pause:reach:<home address>:<ms>`` (service.lifecycle.reach)
+
 RECORD_FIELDS = frozenset({"kind", "lang", "created", "name", "people", "rtok", "outseq"})  # the record's own
 
 

@@ -149,3 +149,22 @@ def test_a_backup_restored_is_forgotten_again_from_the_ledger(client, svc, tmp_p
     assert res.exit_code == 0 and json.loads(res.output) == {"forgotten": 1, "games_in_play": []}, res.output
     assert svc.players.get(SMS_PLAYER) is None and svc.players.get("+15557770002")
     assert not TRACES.search(json.dumps(everything(svc)))
+
+
+def test_a_forgotten_seat_leaves_no_address_in_its_games_life_fields(svc) -> None:  # type: ignore[no-untyped-def]
+    """A pause of an unreachable player is a field of the game's meta that names their address
+    (``pause:reach:<address>:<ms>``): forgetting the seat renames it with the forgotten id, the pause kept."""
+    from service.lifecycle.reach import pause_field
+    from service.store.forget import Forgetting
+    from service.store.keys import game_life
+
+    gid = "forgetpause"
+    svc.redis.hset(game_life(gid), mapping={"seat0": SMS_PLAYER, "seat1": EMAIL_PLAYER, "status": "over",
+                                            pause_field(SMS_PLAYER, 1000): "1000-2000",
+                                            pause_field(EMAIL_PLAYER, 3000): "3000-4000"})
+    Forgetting(svc.redis).forget_seat(gid, 0, "forgotten:abc")
+    Forgetting(svc.redis).forget_seat(gid, 0, "forgotten:abc")  # a forget run again (idempotent)
+    life = svc.store.game_life(gid)
+    assert not TRACES.search(json.dumps(life)) and life["seat0"] == "forgotten:abc"
+    assert life[pause_field("forgotten:abc", 1000)] == "1000-2000"  # the pause still counts for the clock
+    assert life[pause_field(EMAIL_PLAYER, 3000)] == "3000-4000"  # the opponent's own is theirs
