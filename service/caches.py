@@ -28,6 +28,7 @@ class Taken:
     sid: str
     recent: tuple[Event, ...]
     version: int  # ``game.version`` when taken (the game is folded on afterwards)
+    meta: dict[str, str] | None = None  # the game's meta, read with it (``take_queued(with_meta=True)``)
 
     def recent_after(self, appended: list[Event] | tuple[Event, ...]) -> tuple[Event, ...]:
         """The newest events once ``appended`` (folded on since taking it) are stored too."""
@@ -55,8 +56,9 @@ class GameCache:
         finish = self.take_queued(game_id, pipe)
         return finish(pipe.execute())
 
-    def take_queued(self, game_id: str, pipe: Pipeline) -> Callable[[list[Any]], Taken]:
-        """:meth:`take` with its read queued on ``pipe`` (:data:`STATE_READS` replies: call the result with them).
+    def take_queued(self, game_id: str, pipe: Pipeline, with_meta: bool = False) -> Callable[[list[Any]], Taken]:
+        """:meth:`take` with its read queued on ``pipe`` (:data:`STATE_READS` replies: call the result with them);
+        ``with_meta``: the game's meta read with it, in :attr:`Taken.meta` (``Store.queue_state``).
 
         A game this process does not hold (or holds from before the game's snapshot) starts from the
         snapshot and folds only the events after it (``Store.queue_state``); a snapshot this engine did not
@@ -64,7 +66,7 @@ class GameCache:
         with self._lock:
             entry = self._d.pop(game_id, None)
         game, sid, recent = entry if entry else (Game(), "", ())
-        finish_read = self._store.queue_state(pipe, game_id, sid or None)
+        finish_read = self._store.queue_state(pipe, game_id, sid or None, with_meta)
 
         def finish(replies: list[Any]) -> Taken:
             nonlocal game, sid, recent
@@ -83,7 +85,7 @@ class GameCache:
                 game.apply(event)
                 new.append(event)
                 last = se.stream_id
-            return Taken(game, last, (*recent, *new)[-RECENT:], game.version)
+            return Taken(game, last, (*recent, *new)[-RECENT:], game.version, read.meta)
 
         return finish
 

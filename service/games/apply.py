@@ -30,7 +30,7 @@ from .. import metrics
 from ..caches import Taken
 from ..context import Services
 from ..store import Batch, Pipeline, game_owner, keys, now_ms
-from ..store.codec import text, text_hash
+from ..store.codec import text
 from ..store.presence import presence_from
 from .outbox import recipient
 from .players import PlayerInfo, info_of, players_from, players_info, queue_players, seats
@@ -74,14 +74,13 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
     batch = Batch(pipe)
     batch.add("done", lambda p: svc.store.queue_consumed(p, owner, message_id),
               lambda raw: None if raw is None else [f"{owner}#{x}" for x in text(raw).split(",") if x])
-    batch.add("meta", lambda p: svc.store.queue_meta(p, game_id), text_hash)
     batch.add("players", lambda p: queue_players(svc.store, p, addresses), many=True)
-    batch.add_read("game", lambda p: svc.games.take_queued(game_id, p))
+    batch.add_read("game", lambda p: svc.games.take_queued(game_id, p, with_meta=True))  # the meta read with it
     svc.store.clock.add_now_ms(batch)
 
     def parse(replies: list[Any]) -> MoveRead:
         got = batch.results(replies)
-        meta = got["meta"]
+        meta = got["game"].meta
         if known is not None and list(known) == seats(meta):
             infos = players_from(svc.config, addresses, got["players"])
         else:

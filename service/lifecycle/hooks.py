@@ -16,7 +16,6 @@ from spades.game import Game
 from ..context import Services
 from ..games.result import AfterMove, BotTurn, Outcome, Result, TurnState
 from ..store import Batch, Pipeline, keys
-from ..store.codec import text_hash
 from . import reminders, routing
 
 
@@ -75,16 +74,15 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
     batch = Batch(svc.store.pipeline())
     batch.add("routed", lambda p: routing.queue_note_outbox(svc, p, outbox_ids), many=True)
     if game_id:
-        batch.add("meta", lambda p: svc.store.queue_meta(p, game_id), text_hash)
         svc.store.clock.add_now_ms(batch)
-        batch.add_read("game", lambda p: svc.games.take_queued(game_id, p))
+        batch.add_read("game", lambda p: svc.games.take_queued(game_id, p, with_meta=True))  # the meta read with it
     got = batch.run()
     routing.note_outbox_from(svc, got["routed"], tail=tail)
     if not game_id:
         return None
     taken = got["game"]
     svc.games.put(game_id, taken)
-    meta = got["meta"]
+    meta = taken.meta
     if meta.get("status") not in ("active", "over"):
         return None
     return after_game_change(svc, game_id, taken.game, meta=meta, now_ms=got["now_ms"], life=meta,  # (its life fields)

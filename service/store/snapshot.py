@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from redis.client import Pipeline
@@ -35,7 +35,7 @@ from .base import (
     stream_entries,
     unpack_log,
 )
-from .codec import text
+from .codec import text, text_hash
 from .keys import game_head, game_owner, game_snapshot, owner_keys
 
 LOAD_LUA = r"""
@@ -84,6 +84,7 @@ class StateRead:
     snapshot_sid: str
     events: list[StoredEvent]
     whole: bool = False
+    meta: dict[str, str] | None = None  # the game's meta, read after the events (``queue_state(with_meta=True)``)
 
 
 def next_id(stream_id: str) -> str:
@@ -101,7 +102,8 @@ class InPlayGames:
     _head: Script
     _compact: Script
 
-    def queue_state(self, pipe: Pipeline, game_id: str, after: str | None = None) -> Callable[[list[Any]], StateRead]:
+    def queue_state(self, pipe: Pipeline, game_id: str, after: str | None = None,
+                    with_meta: bool = False) -> Callable[[list[Any]], StateRead]:
         """Queue on ``pipe`` the read of a game's state for a reader that folded it up to stream id ``after``
         (``None``: nothing); call the result with the replies of what it queued (one or two).
 
@@ -110,20 +112,31 @@ class InPlayGames:
         script. If the game was archived, or a snapshot newer than ``after`` was written (so events after
         ``after`` may have left the stream), or the meta does not name its snapshot (a game appended to before
         it did), the answer is ``LOAD_LUA``'s, in a round trip of its own. Read in that order, a stream trimmed
-        between the two reads is always seen: the trim follows the snapshot's append (the module docstring)."""
+        between the two reads is always seen: the trim follows the snapshot's append (the module docstring).
+        ``with_meta``: the whole meta is read after the events (``HGETALL`` instead of the warm reader's two
+        fields; after the script for a cold one) and given in :attr:`StateRead.meta`, for a caller that needs it
+        anyway (a move): one read of the meta, not two."""
         k = owner_keys(game_owner(game_id))
         if after:
             pipe.xrange(k["ev"], min="(" + after, max="+")
-            pipe.hmget(k["meta"], "archived", "snap")
+            if with_meta:
+                pipe.hgetall(k["meta"])
+            else:
+                pipe.hmget(k["meta"], "archived", "snap")
 
             def finish_warm(replies: list[Any]) -> StateRead:
-                events, (archived, snap) = replies
+                events, raw = replies
+                meta = text_hash(raw) if with_meta else None
+                archived, snap = (meta.get("archived"), meta.get("snap")) if meta is not None else raw
                 if archived is None and snap is not None and sid_key(text(snap)) <= sid_key(after):
-                    return StateRead(None, "", stream_entries(events))
-                return self.state(game_id, after)
+                    return StateRead(None, "", stream_entries(events), meta=meta)
+                return replace(self.state(game_id, after), meta=meta)
 
             return finish_warm
         queue_script(pipe, self._load_state, [k["ev"], game_snapshot(game_id), k["archive"]], [""])
+        if with_meta:
+            pipe.hgetall(k["meta"])
+            return lambda replies: replace(self._state_from(replies[0], None), meta=text_hash(replies[1]))
         return lambda replies: self._state_from(replies[0], None)
 
     def state(self, game_id: str, after: str | None = None) -> StateRead:

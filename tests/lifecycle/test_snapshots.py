@@ -96,22 +96,32 @@ def test_a_warm_reader_gets_the_full_fold_behind_a_newer_snapshot_and_after_the_
     state_read = svc.store.state
     monkeypatch.setattr(svc.store, "state", lambda game_id, after=None: scripted.append(after) or state_read(game_id, after))
 
+    def taken_with_meta(cache: GameCache) -> Game:  # as a move reads it: the meta with the events, one read of it
+        pipe = svc.store.pipeline()
+        finish = cache.take_queued(gid, pipe, with_meta=True)
+        taken = finish(pipe.execute())
+        cache.put(gid, taken)
+        assert taken.meta == svc.store.meta(gid)
+        return taken.game
+
     def check(game: Game) -> None:
         assert state(each.load(gid)) == state(game)  # a move behind at most: the events after its own
+        assert state(taken_with_meta(each)) == state(game)
 
     game = play(svc, gid, 3, check)
     assert int(svc.store.meta(gid)["head"]) > 0  # events have left the stream since ``early`` read the game
     assert len(scripted) <= 4  # ``each`` read by script only when a snapshot had passed it (twice a hand)
     assert int(svc.store.meta(gid)["ver"]) == svc.store.version(gid) == game.version
     before = len(scripted)
-    assert state(early.load(gid)) == state(game)
+    assert state(taken_with_meta(early)) == state(game)
     assert len(scripted) == before + 1
     seat0 = svc.store.meta(gid)["seat0"]
     assert lifecycle_command(svc, seat0, "RESIGN").outcome == "confirm_resign"
     assert lifecycle_command(svc, seat0, "YES").outcome == "resigned"  # the game ends: it is archived
     assert svc.store.meta(gid).get("archived")
     game = svc.games.load(gid)
-    assert game.phase == "over" and state(early.load(gid)) == state(each.load(gid)) == state(game)
+    assert game.phase == "over" and state(taken_with_meta(early)) == state(each.load(gid)) == state(game)
+    assert state(taken_with_meta(GameCache(svc.store, 10))) == state(game)  # a cold reader, with the meta
 
 
 def test_a_snapshot_of_an_unknown_format_is_ignored(svc) -> None:  # type: ignore[no-untyped-def]
