@@ -19,22 +19,12 @@ import collections
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import redis
 
-from bench.trace_move import BASE, TOKEN, local_app, next_text, start_redis, two_phone_game
-
-
-def app_with_limits(url: str, tmp: str, queue: str) -> Any:
-    """:func:`bench.trace_move.local_app` with the limits at their defaults."""
-    from service import create_app
-
-    return create_app({"REDIS_URL": url, "BROKER_URL": url, "PUBLIC_BASE_URL": BASE, "TWILIO_AUTH_TOKEN": TOKEN,
-                       "TWILIO_ACCOUNT_SID": "", "SMTP_HOST": "", "DEALER_SEED": "1", "DELIVERY": "local",
-                       "QUEUE": queue, "SPOOL_DIR": tmp, "SMS_FICTIONAL_NUMBERS": True})
+from bench.trace_move import local_app, next_text, start_redis, two_phone_game
 
 
 def main() -> None:
@@ -46,7 +36,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_redis(tmp)
         try:
-            app = (app_with_limits if args.limits else local_app)(url, tmp, "commands")
+            app = local_app(url, tmp, "commands", limits=args.limits)
             svc = app.extensions["slowspades"]
             r = redis.Redis.from_url(url)
             counted: collections.Counter[str] = collections.Counter()

@@ -224,14 +224,15 @@ def two_phone_game(app: Any, svc: Any, inviter: str, friend: str) -> tuple[str, 
     return gid, {seat: by_number[meta[f"seat{seat}"]] for seat in (0, 1)}
 
 
-def local_app(url: str, tmp: str, queue: str) -> Any:
-    """The app on the Redis at ``url``: the local outbox, no limits, a fixed dealer seed, fictional numbers."""
+def local_app(url: str, tmp: str, queue: str, limits: bool = False) -> Any:
+    """The app on the Redis at ``url``: the local outbox, no limits (``limits``: at their defaults), a fixed dealer
+    seed, fictional numbers."""
     from service import create_app
 
+    off = {} if limits else {"LIMIT_MESSAGES_PER_MINUTE": 0, "SMS_DAILY_CAP": 0}
     return create_app({"REDIS_URL": url, "BROKER_URL": url, "PUBLIC_BASE_URL": BASE, "TWILIO_AUTH_TOKEN": TOKEN,
                        "TWILIO_ACCOUNT_SID": "", "SMTP_HOST": "", "DEALER_SEED": "1", "DELIVERY": "local",
-                       "QUEUE": queue, "LIMIT_MESSAGES_PER_MINUTE": 0, "SMS_DAILY_CAP": 0, "SPOOL_DIR": tmp,
-                       "SMS_FICTIONAL_NUMBERS": True})
+                       "QUEUE": queue, "SPOOL_DIR": tmp, "SMS_FICTIONAL_NUMBERS": True, **off})
 
 
 def main() -> None:

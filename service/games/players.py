@@ -16,7 +16,6 @@ from ..context import Services
 from ..store import Pipeline, Store, keys
 from ..store.codec import text, text_hashes
 from ..store.keys import number_field
-from ..store.life import PLAYER_READS
 from ..store.links import Route
 
 UNFINISHED = ("invited", "active")
@@ -140,7 +139,7 @@ def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[
     """The :class:`PlayerInfo` of each address from the replies of :func:`queue_players` (in order)."""
     out: dict[str, PlayerInfo] = {}
     configured = config.get("LANG", "en") or "en"
-    hashes = text_hashes(replies[:len(addresses) * PLAYER_READS])
+    hashes = text_hashes(replies[:len(addresses)])
     for address, record in zip(addresses, hashes):  # one hash: the record, the life fields, the game numbers
         out[address] = PlayerInfo(address, record, record, record, configured)
     return out

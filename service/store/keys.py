@@ -119,10 +119,15 @@ PAUSE_REACH = "pause:reach:"  # a game's life field ``pause:reach:<home address>
 RECORD_FIELDS = frozenset({"kind", "lang", "created", "name", "people", "rtok", "outseq"})  # the record's own
 
 
+def is_number_field(name: str) -> bool:
+    """Whether a field of a player's record is one of their game numbers (:func:`player_nums`)."""
+    return name.isdigit() or name.startswith("g:")
+
+
 def is_life_field(name: str) -> bool:
     """Whether a field of a player's record is one of their life fields (:func:`player_life`): neither the
-    record's own (:data:`RECORD_FIELDS`) nor a game number (:func:`player_nums`)."""
-    return name not in RECORD_FIELDS and not name.isdigit() and not name.startswith("g:")
+    record's own (:data:`RECORD_FIELDS`) nor a game number."""
+    return name not in RECORD_FIELDS and not is_number_field(name)
 
 
 def player_nums(address: str) -> str:
@@ -161,8 +166,7 @@ def owner_keys(owner: str) -> dict[str, str]:
     tag = "{" + owner + "}"
     meta = f"{tag}:meta" if owner.startswith("g:") else f"{tag}:player"
     return {"ev": f"{tag}:ev", "meta": meta, "consumed": f"{tag}:consumed", "archive": f"{tag}:archive",
-            "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games",
-            "life": meta, "local": f"{tag}:local"}  # life: the meta (a game's) or the record (a player's) holds it
+            "outbox": f"{tag}:outbox", "outq": f"{tag}:outq", "games": f"{tag}:games", "local": f"{tag}:local"}
 
 
 def message_digest(message_id: str) -> int:

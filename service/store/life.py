@@ -16,7 +16,16 @@ from redis.commands.core import Script
 
 from .base import Client
 from .codec import text, text_hash
-from .keys import game_life, is_life_field, number_field, owner_keys, player_life, player_nums, player_owner
+from .keys import (
+    game_life,
+    is_life_field,
+    is_number_field,
+    number_field,
+    owner_keys,
+    player_life,
+    player_nums,
+    player_owner,
+)
 
 # The per-seat form of a turn (RULES D11: both players may owe a move): ``seat`` holds the digits of the
 # seats owing one ("0", "1", "01"); ``v<seat>`` / ``since<seat>``: when the move that seat owes began. A
@@ -59,9 +68,6 @@ redis.call('HSET', KEYS[1], unpack(fields))
 return {1, tostring(v), old}
 """
 
-PLAYER_READS = 1  # the replies :meth:`LifeRecords.queue_player` queues
-
-
 
 def _mapping(fields: Mapping[str, str]) -> dict[Any, Any]:
     """``fields`` as redis-py's ``hset(mapping=)`` is typed to take."""
@@ -99,8 +105,8 @@ class LifeRecords:
         for address in addresses:
             self.queue_stopped(pipe, address)
     def queue_player(self, pipe: Pipeline, address: str) -> None:
-        """Queue the :data:`PLAYER_READS` read of a player: their record, which holds their life fields and game
-        numbers too (:func:`service.store.keys.player_life`)."""
+        """Queue the one read of a player: their record, which holds their life fields and game numbers too
+        (:func:`service.store.keys.player_life`)."""
         pipe.hgetall(owner_keys(player_owner(address))["meta"])
 
     # -- a game's life -------------------------------------------------------------------------------------
@@ -129,8 +135,7 @@ class LifeRecords:
     # -- game numbers ----------------------------------------------------------------------------------------
     def numbers(self, address: str) -> dict[str, str]:
         """``<n>`` -> game id and ``g:<game id>`` -> n, of the player (those fields of their record)."""
-        return {k: v for k, v in text_hash(self.r.hgetall(player_nums(address))).items()
-                if k.isdigit() or k.startswith("g:")}
+        return {k: v for k, v in text_hash(self.r.hgetall(player_nums(address))).items() if is_number_field(k)}
 
     def number_of_game(self, address: str, game_id: str) -> int | None:
         raw = self.r.hget(player_nums(address), number_field(game_id))

@@ -50,16 +50,14 @@ def merge_life_hashes(client: Client) -> dict[str, int]:
     for owner, kind, into in MERGED_HASHES:
         merged = 0
         for key in list(scan_keys(client, "{" + owner + ":*}:" + kind)):
-            old = text(key)
-            if not (old.startswith("{" + owner + ":") and "}:" in old):
-                continue
-            merged += int(client.eval(_MERGE_LUA, 2, old, old[:old.rindex("}:") + 2] + into))
+            old = text(key)  # {<owner>:<id>}:<kind> -> {<owner>:<id>}:<into>
+            merged += int(client.eval(_MERGE_LUA, 2, old, old[:-len(kind)] + into))
         out["{" + owner + ":<" + ("address" if owner == "p" else "id") + ">}:" + kind] = merged
     return out
 
 
 _MERGE_LUA = r"""
--- KEYS: the old hash, the record. Each field into the record unless it has it; then the old hash goes.
+-- KEYS: the old hash, the hash it goes into. Each field goes unless that hash has it; then the old hash goes.
 local all = redis.call('HGETALL', KEYS[1])
 if #all == 0 then return 0 end
 for i = 1, #all, 2 do redis.call('HSETNX', KEYS[2], all[i], all[i + 1]) end

@@ -46,8 +46,9 @@ class PagePresence:
 
     def page_presence(self, game_id: str) -> dict[int, int]:
         """seat -> the ms until which it counts as on its page (seats never on it left out)."""
-        marks = self.r.hmget(game_life(game_id), [f"page{seat}" for seat in SEATS])
-        return {seat: int(text(v)) for seat, v in zip(SEATS, marks) if v is not None}
+        names = [f"page{seat}" for seat in SEATS]
+        marks = self.r.hmget(game_life(game_id), names)
+        return presence_from({name: text(v) for name, v in zip(names, marks) if v is not None})
 
     def page_secret(self) -> bytes:
         """The key that signs the pages' forms: one for every process (``shared_secret``), then kept here."""
