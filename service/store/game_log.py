@@ -28,7 +28,7 @@ per-player key ``{p:<address>}``, so a Redis Cluster keeps each in one slot):
                            game numbers (:func:`service.store.keys.player_life`, :func:`~service.store.keys.player_nums`).
 ``{p:<addr>}:games``       zset: game ids of the player, scored by creation ms (address -> games).
 ``{p:<addr>}:outbox|outq|consumed`` as for a game: replies tied to no game, keyed by message id.
-``{p:<addr>}:in:<msg id>`` hash: an inbound message from ``<addr>``, recorded until it is handled.
+``{p:<addr>}:in:<msg id>`` string: an inbound message from ``<addr>`` (a JSON object), recorded until it is handled.
 ``{p:<addr>}:seen:<n>``    set: the 64-bit digests of the message ids ``<addr>`` sent in the ``n``-th window
                            of ``SLOWSPADES_HANDLED_MESSAGE_TTL`` seconds (an intset: 8 bytes a message);
                            a message is claimed once while its window or the next one lasts.

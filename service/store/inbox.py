@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any, Callable
 
 from redis.client import Pipeline
 from redis.commands.core import Script
 
-from .base import Client, now_ms, queue_eval, queue_script
-from .codec import text, text_hash
+from .base import Client, now_ms, queue_script
+from .codec import text
 from .keys import WHATSAPP_PREFIX, inbound_keys, mailgun_token, message_digest, pending_key, pending_member, shards
 from .replica import ReplicaLagError, lagged, registry_shard, run_replicated
 
 CLAIM_INBOUND_LUA = r"""
 -- KEYS: record, seen (this window), seen (the previous window)
--- ARGV: digest, record ttl s, seen expiry (unix s), field, value, ...
+-- ARGV: digest, record ttl s, seen expiry (unix s), the record (a JSON object: one SET with its expiry)
 -- Claims a message id once: 'new' (recorded now), 'pending' (recorded, not yet handled), 'done' (handled).
 -- A claim seen before writes too (the record's expiry again; the claim's expiry, unchanged), so that a WAIT
 -- after it counts the replicas that have the record or the claim, not only those of an earlier write.
@@ -37,10 +38,29 @@ end
 if redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then return seen_before(KEYS[3]) end
 if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return seen_before(KEYS[2]) end  -- claimed in this window already
 redis.call('EXPIREAT', KEYS[2], tonumber(ARGV[3]))
-redis.call('HSET', KEYS[1], unpack(ARGV, 4))
-redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
+redis.call('SET', KEYS[1], ARGV[4], 'EX', tonumber(ARGV[2]))
 return 'new'
 """
+
+# A status set on a record that is there (never re-creating one), its expiry kept.
+SET_STATUS_LUA = r"""
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local record = cjson.decode(raw)
+record['status'] = ARGV[1]
+redis.call('SET', KEYS[1], cjson.encode(record), 'KEEPTTL')
+return 1
+"""
+
+
+def encode_record(fields: dict[str, Any]) -> str:
+    """An inbound record as stored: a JSON object of strings (one ``SET``, its expiry in the same command)."""
+    return json.dumps({a: str(b) for a, b in fields.items()}, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode_record(raw: Any) -> dict[str, str]:
+    """A stored inbound record (:func:`encode_record`) as a ``dict`` of ``str``."""
+    return {str(a): str(b) for a, b in json.loads(raw).items()}
 
 
 class InboundRecords:
@@ -50,8 +70,9 @@ class InboundRecords:
     r: Client
     dedupe_window_s: int
     replica_wait_ms: int
-    SCRIPTS = {"_claim_in": CLAIM_INBOUND_LUA}
+    SCRIPTS = {"_claim_in": CLAIM_INBOUND_LUA, "_set_status_in": SET_STATUS_LUA}
     _claim_in: Script
+    _set_status_in: Script
     queue_touch_window: Callable[[Pipeline, str, int], None]  # service.store.window
 
     def record_inbound(self, address: str, message_id: str, fields: dict[str, str], ttl_s: int) -> str:
@@ -60,14 +81,11 @@ class InboundRecords:
 
         With ``SLOWSPADES_REPLICA_WAIT_MS``, raises :class:`~service.store.replica.ReplicaLagError` if no replica
         acknowledged the record (or the claim) in time: it is not recorded (:mod:`service.store.replica`)."""
-        flat: list[str] = []
-        for a, b in fields.items():
-            flat += [a, str(b)]
         now_s = int(time.time())
         keys = inbound_keys(address, message_id, self.dedupe_window_s, now_s)
         expire_at = (now_s // self.dedupe_window_s + 2) * self.dedupe_window_s + 60
         pending, member = self.pending_shard(address, message_id), pending_member(address, message_id)
-        claim_args = [message_digest(message_id), ttl_s, expire_at, *flat]
+        claim_args = [message_digest(message_id), ttl_s, expire_at, encode_record(fields)]
 
         def queue(pipe: Pipeline) -> None:
             if address.startswith(WHATSAPP_PREFIX):  # its 24-hour window opens again (service.store.window)
@@ -110,7 +128,7 @@ class InboundRecords:
         handled or not)."""
         record, seen, prev = inbound_keys(address, message_id, self.dedupe_window_s, int(time.time()))
         digest = message_digest(message_id)
-        pipe.hgetall(record)
+        pipe.get(record)
         if claims:
             pipe.sismember(seen, str(digest))
             pipe.sismember(prev, str(digest))
@@ -118,7 +136,7 @@ class InboundRecords:
         def finish(replies: list[Any]) -> dict[str, str] | None:
             raw, now, before = [*replies, None, None][:3]
             if raw:
-                return text_hash(raw)
+                return decode_record(raw)
             return {"status": "done"} if now or before else None
 
         return finish
@@ -138,8 +156,7 @@ class InboundRecords:
             pipe.delete(record)
             pipe.zrem(self.pending_shard(address, message_id), pending_member(address, message_id))
         else:
-            queue_eval(pipe, "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], "
-                             "'status', ARGV[1]) end", [record], [status])
+            queue_script(pipe, self._set_status_in, [record], [status])
 
     def stale_inbound(self, older_than_s: float) -> list[tuple[str, str]]:
         """(address, message id) of recorded messages not handled after ``older_than_s`` (the web died

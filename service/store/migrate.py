@@ -6,6 +6,9 @@ into their record (``{p:<address>}:player``, :func:`service.store.keys.player_li
 and reads and writes its turn with the meta's: each field moves unless the hash it goes to holds it already
 (HSETNX: what the new code wrote wins), and the old hash is deleted.
 
+Issue 21 too: an inbound record (``{p:<address>}:in:<message id>``) is a JSON string, not a hash: those recorded
+before are rewritten, their expiry kept.
+
 Issue 13: the old global keys, ``ss:due``, ``outbox:dirty``, ``in:pending``, ``ss:names``, ``outbox:local``,
 ``ss:clock:offset``, ``sms:day:<day>`` / ``sms:capped:<day>`` and ``ss:beat:lock``, are read and their
 contents written into the shards of :mod:`service.store.keys` (what a shard holds already wins: ZADD NX,
@@ -66,10 +69,29 @@ return 1
 """
 
 
+_RECORD_LUA = r"""
+-- KEYS: an inbound record. A hash (the layout before issue 21) becomes the JSON string it is now, its expiry kept.
+if redis.call('TYPE', KEYS[1])['ok'] ~= 'hash' then return 0 end
+local all, record = redis.call('HGETALL', KEYS[1]), {}
+for i = 1, #all, 2 do record[all[i]] = all[i + 1] end
+local left = redis.call('PTTL', KEYS[1])
+redis.call('SET', KEYS[1], cjson.encode(record))
+if left > 0 then redis.call('PEXPIRE', KEYS[1], left) end
+return 1
+"""
+
+
+def inbound_records_as_strings(client: Client) -> int:
+    """Every inbound record kept as a hash (``{p:<address>}:in:<message id>``, before issue 21) rewritten as the
+    JSON string a record is now (one ``SET`` at the webhook, not ``HSET`` and ``EXPIRE``); returns how many."""
+    return sum(int(client.eval(_RECORD_LUA, 1, text(key))) for key in list(scan_keys(client, "{p:*}:in:*")))
+
+
 def migrate_legacy(client: Client) -> dict[str, int]:
     """Move every legacy global key's contents into its shards, and merge the players' old life and numbers
     hashes into their records and the games' life hashes into their metas; returns what was moved, by old key."""
     out: dict[str, int] = merge_life_hashes(client)
+    out["{p:<address>}:in:<message id> (hash)"] = inbound_records_as_strings(client)
     out[LEGACY_DUE] = _move_zset(client, LEGACY_DUE, lambda m: keys.due_key(m.split("|")[1]))
     out[LEGACY_DIRTY] = _move_zset(client, LEGACY_DIRTY, keys.dirty_key)
     out[LEGACY_PENDING] = _move_zset(client, LEGACY_PENDING, lambda m: keys.pending_key(m.partition(" ")[0]))

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from service.cli import main
 from service.context import Services
+from service.inbound import handle_inbound
 from service.store.due import pending
 from service.store.keys import CLOCK_OFFSET, due_key, names_key
 
@@ -68,5 +69,28 @@ def test_a_games_old_life_hash_merges_into_its_meta(redis_url: str, redis_client
     life = Services({}, r).store.game_life("gold")
     assert (life["v"], life["seat"], life["pause:sms:SM1"], life["status"]) == ("12", "1", "1000-2000", "active")
     assert not r.exists("{g:gold}:life")
+    again = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
+    assert set(again["moved"].values()) == {0}
+
+
+def test_a_message_recorded_as_a_hash_before_the_upgrade_is_still_handled(redis_url: str, redis_client) -> None:  # type: ignore[no-untyped-def]
+    """Issue 21: an inbound record is one JSON string (one SET with its expiry at the webhook). A text recorded as
+    a hash by the code before, not handled yet, is rewritten with its expiry, and the worker then answers it."""
+    r = redis_client
+    sender, key = "+15550002222", "{p:+15550002222}:in:sms:SMold"
+    r.hset(key, mapping={"channel": "sms", "from": sender, "to": "+15550000000", "body": "HELP", "received": "1000",
+                         "status": "queued"})
+    r.expire(key, 3600)
+    args = ["migrate-keys", "--redis-url", redis_url, "--json"]
+    out = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
+    assert out["moved"]["{p:<address>}:in:<message id> (hash)"] == 1
+    assert r.type(key) == b"string" and 3500 < r.ttl(key) <= 3600
+    svc = Services({"HANDLED_MESSAGE_TTL": 600, "PUBLIC_BASE_URL": "https://play.example"}, r)
+    assert (svc.store.inbound(sender, "sms:SMold") or {})["body"] == "HELP"
+    result = handle_inbound(svc, "sms:SMold", sender)
+    [reply] = [svc.store.outbox_entry(oid) for oid in result.outbox_ids]
+    assert reply and reply["to"] == sender and "NEW" in reply["body"]  # the help text: how to start a game
+    again_handled = handle_inbound(svc, "sms:SMold", sender)  # the task delivered again: no second answer
+    assert again_handled.outcome == "duplicate" and again_handled.outbox_ids == result.outbox_ids
     again = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
     assert set(again["moved"].values()) == {0}
