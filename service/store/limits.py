@@ -14,12 +14,13 @@ class LimitCounters:
     r: Client
 
     def count_message(self, sender: str, minute: int) -> int:
-        """Count one inbound message of ``sender`` in ``minute``; returns that minute's count so far."""
+        """Count one inbound message of ``sender`` in ``minute``; returns that minute's count so far. A slow game's
+        message is most often its sender's first of the minute: one ``SET NX`` with the counter's expiry; only a
+        second message of the minute adds an ``INCR``."""
         key = limit_keys(sender, minute)["rate"]
-        pipe = self.r.pipeline(transaction=False)
-        pipe.incr(key)
-        pipe.expire(key, 120)
-        return int(pipe.execute()[0])
+        if self.r.set(key, 1, ex=120, nx=True):
+            return 1
+        return int(self.r.incr(key))
 
     def invitations_waiting(self, sender: str, game_ids: list[str]) -> int:
         """How many of ``game_ids`` are invitations of ``sender`` still waiting for an answer."""

@@ -406,3 +406,14 @@ def test_a_log_packs_columnar_with_digests_and_a_format_1_log_is_still_read(redi
     redis_client.set("{g:g1}:archive", v1_log(old))  # an archive of format 1
     assert store.load("g1") == old and store.consumed_in_archive("g1", "m1")
     assert not store.consumed_in_archive("g1", "m9")
+
+
+def test_the_flood_counter_counts_each_message_of_a_minute_and_expires(redis_client: redis_lib.Redis) -> None:
+    """The first message of a minute is one SET NX with the expiry, the next ones INCR: counted 1, 2, 3 all the same,
+    and the minute's counter never outlives two minutes."""
+    store = Store(redis_client)
+    assert [store.count_message("+15551110077", 29_000_000) for _ in range(3)] == [1, 2, 3]
+    assert store.count_message("+15551110077", 29_000_001) == 1  # the next minute starts again
+    assert store.count_message("+15551110078", 29_000_000) == 1  # per sender
+    [key] = [k for k in keys_of(redis_client, "*+15551110077*") if b"29000000" in k]
+    assert redis_client.get(key) == b"3" and 0 < redis_client.ttl(key) <= 120
