@@ -124,6 +124,10 @@ def bot_move(svc: Services, game_id: str, seat: int, version: int, outlets: Outl
 
 def act(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> int | None:
     """Do one due item and send what it left; returns a time (ms) to try again, or None when it is done."""
+    resolved, again = reminders.current(svc, item, now_ms)  # a ``now`` item: the turn its seat owes now
+    if resolved is None:
+        return again
+    item = resolved
     if item.kind == "r":
         again, ids = reminders.send_reminder(svc, item, now_ms)
     elif item.kind == "t":

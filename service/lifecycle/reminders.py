@@ -3,8 +3,9 @@
 The schedule (settings ``REMIND_DELAYS``, ``REMIND_MAX``): when a turn begins (the game reaches a
 new version with a human to move) the first reminder falls due ``12 h`` later, the next ``24 h``
 after that one is sent, then ``48 h``; at most ``REMIND_MAX`` for one turn. Each reminder is a
-:class:`service.lifecycle.due.Item` carrying the game version of its turn: once the game has
-moved on it does nothing. A reminder falling due in the player's quiet hours (``QUIET_HOURS``,
+:class:`service.store.due.Item`: the first carries ``now`` (it acts for the turn its seat owes when it falls due, and
+each new turn of the seat moves it), the later ones the game version of their turn; once the game has moved on a
+reminder does nothing. A reminder falling due in the player's quiet hours (``QUIET_HOURS``,
 their local time) is sent when they end. The player's time zone comes from their phone number's
 region (``phonenumbers.timezone``) unless they set one with ``TZ Europe/Oslo``.
 
@@ -15,6 +16,7 @@ players for ``n`` days (at most ``PAUSE_MAX_DAYS``); ``PAUSE 0`` ends a pause.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -31,7 +33,7 @@ from ..games.players import all_stopped, label_of, lang_of, name_of, unfinished_
 from ..games.result import Result, TurnState, movers_field
 from ..store import Pipeline, keys
 from ..store.codec import text
-from ..store.due import Item
+from ..store.due import NOW, Item
 from . import settings
 
 DAY_MS = 86_400_000
@@ -122,7 +124,7 @@ def recheck(svc: Services, address: str) -> None:
             if meta.get(f"seat{seat}") != address:
                 continue
             for item, at in svc.store.due.pending(gid):
-                if item.kind == "r" and item.seat == seat and item.version == t["v"] and at > now_ms:
+                if item.kind == "r" and item.seat == seat and item.version in (t["v"], NOW) and at > now_ms:
                     svc.store.due.schedule(item, now_ms)
 
 
@@ -203,8 +205,10 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
             if owed is not None and active:
                 _schedule(svc, game_id, meta, seat, owed["v"], owed["since"], now_ms, pipe, life, keep=True)
             continue
-        if owed is not None and not goes_on:
+        if owed is not None and not goes_on and not active:  # the game over: its items out
             cancel_turn(svc, game_id, seat, owed["v"], client=pipe)
+        # (a turn that ended with the game going on leaves its items: the seat's next turn moves the ``now``
+        # ones, and any left fall due for a seat that owes nothing, or a later turn's reminders: :func:`current`)
         if str(seat) in movers_arg and not goes_on and active:  # a new turn (its record: SEAT_TURNS_LUA)
             _schedule(svc, game_id, meta, seat, game.version, now_ms, now_ms, pipe, life)
     if tail is None:
@@ -218,19 +222,40 @@ def _schedule(svc: Services, game_id: str, meta: dict[str, str], seat: int, vers
     reminder and the timeout."""
     if keys.is_bot(meta.get(f"seat{seat}", "")):
         delay_ms = int(float(settings.get(svc.config, "BOT_DELAY")) * 1000)
-        svc.store.due.schedule(Item("b", game_id, seat, version), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
+        svc.store.due.schedule(Item("b", game_id, seat, NOW), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
         return
     first = settings.remind_delays_s(svc.config)[0]
-    svc.store.due.schedule_many([(Item("r", game_id, seat, version, 1), since_ms + int(first * 1000)),
-                                 (Item("t", game_id, seat, version),
+    svc.store.due.schedule_many([(Item("r", game_id, seat, NOW, 1), since_ms + int(first * 1000)),
+                                 (Item("t", game_id, seat, NOW),
                                   deadline_ms(svc, game_id, since_ms, now_ms, life=life))], keep=keep, on=pipe)
 
 
 def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Pipeline | None = None) -> None:
-    """Remove the due items of one turn (they would be stale anyway); ``client``: a pipeline to queue on."""
+    """Remove the due items of one turn and the seat's ``now`` items (they would be stale anyway); ``client``: a
+    pipeline to queue on."""
     n = int(settings.get(svc.config, "REMIND_MAX"))
     svc.store.due.cancel(*[Item("r", game_id, seat, version, i) for i in range(1, n + 2)], Item("a", game_id, seat, version),
-                         Item("t", game_id, seat, version), Item("b", game_id, seat, version), on=client)
+                         Item("t", game_id, seat, version), Item("b", game_id, seat, version),
+                         Item("r", game_id, seat, NOW, 1), Item("t", game_id, seat, NOW), Item("b", game_id, seat, NOW),
+                         on=client)
+
+
+def current(svc: Services, item: Item, now_ms: int) -> tuple[Item | None, int | None]:
+    """A due item as the beat acts on it. A ``now`` item (:data:`~service.store.due.NOW`) stands for the turn its
+    seat owes when it falls due: ``(the item with that turn's version, None)``; ``(None, None)`` if the seat owes
+    no move (a turn that ended: nothing to do); ``(None, ms)`` for a first reminder that falls due before that turn
+    is as old as the first delay (left by an earlier turn whose successor's item was never written): try again then.
+    Any other item is its own turn's: ``(item, None)``."""
+    if item.version != NOW:
+        return item, None
+    t = turns(svc, item.game_id).get(item.seat)
+    if t is None:
+        return None, None
+    if item.kind == "r" and item.n == 1:
+        due = t["since"] + int(settings.remind_delays_s(svc.config)[0] * 1000)
+        if now_ms < due:
+            return None, due
+    return replace(item, version=t["v"]), None
 
 
 # -- pauses --------------------------------------------------------------------------------------
@@ -384,5 +409,5 @@ def restart_turn(svc: Services, game_id: str, now_ms: int) -> None:
             continue
         cancel_turn(svc, game_id, seat, t["v"])
         first = settings.remind_delays_s(svc.config)[0]
-        svc.store.due.schedule(Item("r", game_id, seat, t["v"], 1), now_ms + int(first * 1000))
-        svc.store.due.schedule(Item("t", game_id, seat, t["v"]), deadline_ms(svc, game_id, t["since"], now_ms))
+        svc.store.due.schedule(Item("r", game_id, seat, NOW, 1), now_ms + int(first * 1000))
+        svc.store.due.schedule(Item("t", game_id, seat, NOW), deadline_ms(svc, game_id, t["since"], now_ms))

@@ -11,7 +11,10 @@ A member names its work completely, so scheduling the same work twice is one ent
 * ``b|<game>|<seat>|<version>``: the computer's move (a backstop for the Celery task);
 * ``x|<game>``: an invitation expires.
 
-The version a member carries makes it stale as soon as the game moves on: it then does nothing.
+The version a member carries makes it stale as soon as the game moves on: it then does nothing. The items a turn
+begins with (its first reminder, its timeout, the computer's move) carry ``now`` (:data:`NOW`) instead: one member
+a seat, which the seat's next turn moves (one ``ZADD`` a move, no ``ZREM`` of the turn that ended); falling due,
+it acts for the turn its seat owes then, if any (``service.lifecycle.reminders.current``).
 :func:`scan` runs under a lock (``{beat}:lock``) so only one beat acts at a time; every action is also
 idempotent on its own (the outbox append is keyed by the member), so even two beats
 acting at once could not send a reminder twice.
@@ -42,6 +45,10 @@ return 0
 """
 
 
+#: An item's version for "the turn its seat owes when it falls due" (its member says ``now``).
+NOW = -1
+
+
 @dataclass(frozen=True)
 class Item:
     """One piece of due work, parsed from its member."""
@@ -56,9 +63,10 @@ class Item:
     def member(self) -> str:
         if self.kind == "x":
             return f"x|{self.game_id}"
+        v = "now" if self.version == NOW else str(self.version)
         if self.kind == "r":
-            return f"r|{self.game_id}|{self.seat}|{self.version}|{self.n}"
-        return f"{self.kind}|{self.game_id}|{self.seat}|{self.version}"
+            return f"r|{self.game_id}|{self.seat}|{v}|{self.n}"
+        return f"{self.kind}|{self.game_id}|{self.seat}|{v}"
 
     @classmethod
     def parse(cls, member: str) -> "Item":
@@ -66,7 +74,7 @@ class Item:
         if parts[0] == "x":
             return cls("x", parts[1])
         n = int(parts[4]) if len(parts) > 4 else 0
-        return cls(parts[0], parts[1], int(parts[2]), int(parts[3]), n)
+        return cls(parts[0], parts[1], int(parts[2]), NOW if parts[3] == "now" else int(parts[3]), n)
 
 
 def _shards(game_ids: Iterable[str]) -> dict[str, str]:
@@ -75,7 +83,8 @@ def _shards(game_ids: Iterable[str]) -> dict[str, str]:
 
 
 def schedule(client: Any, item: Item, due_ms: int, keep: bool = False) -> None:
-    """Put ``item`` in its shard, due at ``due_ms`` (an item already there is moved to that time, unless ``keep``)."""
+    """Put ``item`` in its shard, due at ``due_ms`` (an item already there is moved to that time; with ``keep``
+    only later: ``ZADD GT``, so an item put off, to the end of quiet hours say, stays put off)."""
     schedule_many(client, [(item, due_ms)], keep)
 
 
@@ -86,7 +95,7 @@ def schedule_many(client: Any, timed: list[tuple[Item, int]], keep: bool = False
     for item, due_ms in timed:
         by_shard.setdefault(shard[item.game_id], {})[item.member] = int(due_ms)
     for key, mapping in by_shard.items():
-        client.zadd(key, mapping, nx=keep)
+        client.zadd(key, mapping, gt=keep)
 
 
 def cancel(client: Any, *items: Item) -> None:

@@ -6,10 +6,13 @@ from datetime import datetime, timedelta, timezone
 
 import time_machine
 
+from service.conversation_port import command_text
 from service.inbound import handle_inbound
 from service.lifecycle import hooks
+from spades import bots
+from spades.game import view
 
-from .helpers import ALICE, BOB, CAROL, inbound, load, local, move, mover, other, send_now, start_game, tick
+from .helpers import ALICE, CAROL, inbound, load, local, move, mover, other, send_now, start_game, tick
 
 MONDAY_8_OSLO = datetime(2030, 1, 7, 7, 0, tzinfo=timezone.utc)    # 08:00 in Oslo
 MONDAY_11_OSLO = datetime(2030, 1, 7, 10, 0, tzinfo=timezone.utc)  # 11:00 in Oslo
@@ -42,6 +45,27 @@ def test_a_reminder_after_twelve_hours_repeats_the_prompt(svc) -> None:  # type:
         tick(svc)
         assert len(reminders_to(svc, p)) == 3
         assert reminders_to(svc, other(svc, gid, p)) == []
+
+
+def test_a_games_schedule_holds_one_set_of_items_a_seat_however_many_moves(svc) -> None:  # type: ignore[no-untyped-def]
+    """A move adds its turn's items without removing the ended turn's (one ZADD a move): the ``now`` items are one
+    member a seat, moved by each new turn, so 40 moves leave a reminder and a timeout a seat, no more; the
+    player to move is reminded 12 hours after their turn began, the other not at all."""
+    from service.store import due
+
+    with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
+        gid = start_game(svc, rules="ALT")
+        for _ in range(40):
+            p = mover(svc, gid)
+            seat = 0 if svc.store.meta(gid)["seat0"] == p else 1
+            move(svc, p, command_text(bots.get("basic", seed=1).choose(view(load(svc, gid), seat))))
+            clock.shift(timedelta(minutes=1))
+        items = due.pending(svc.redis, gid)
+        assert sorted(i.member.split("|", 2)[2] for i, _at in items) == ["0|now", "0|now|1", "1|now", "1|now|1"]
+        p = mover(svc, gid)
+        clock.shift(timedelta(hours=12))
+        sent = tick(svc)
+        assert [m["to"] for m in sent] == [p] and sent[0]["kind"] == "reminder"
 
 
 def test_none_in_quiet_hours_then_sent_when_they_end(svc) -> None:  # type: ignore[no-untyped-def]
@@ -92,19 +116,27 @@ def test_none_after_the_player_moved(svc) -> None:  # type: ignore[no-untyped-de
         assert reminders_to(svc, p) == []
 
 
-def test_a_stale_reminder_does_nothing_even_if_its_turn_was_never_cleared(svc) -> None:  # type: ignore[no-untyped-def]
-
-
+def test_an_item_left_by_an_ended_turn_reminds_of_the_move_owed_now_and_once(svc) -> None:  # type: ignore[no-untyped-def]
+    """A turn's first reminder and timeout stand for the turn their seat owes when they fall due (one member a seat,
+    moved by each new turn: a move writes one ZADD, no ZREM of the turn that ended). The move is handled but the
+    lifecycle hook never runs (a worker died in between), so the new turn's items are never written: 12 hours on
+    the player, who still owes a move, is reminded of that move (the card they drew), not of the draw they made,
+    and once."""
     with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
         gid = start_game(svc, rules="ALT")  # strict alternation (RULES D11): one player owes a move at a time
         p = mover(svc, gid)
-        # the move is handled but the lifecycle hook never runs (a worker died in between)
+        draw_prompt = local(svc, p)[-1]["body"]
         res = handle_inbound(svc, inbound(svc, p, "DRAW"), p)
         send_now(svc, res.outbox_ids)
-        assert load(svc, gid).version == 3
+        assert load(svc, gid).version == 3 and mover(svc, gid) == p  # p keeps or discards the card drawn
+        prompt = local(svc, p)[-1]["body"]
         clock.shift(timedelta(hours=12))
-        assert tick(svc) == []
-        assert reminders_to(svc, p) == [] and reminders_to(svc, BOB if p == ALICE else ALICE) == []
+        sent = tick(svc)
+        assert [m["to"] for m in sent] == [p] and sent[0]["kind"] == "reminder"
+        assert sent[0]["body"].removeprefix("Påminnelse: ") in prompt and draw_prompt not in sent[0]["body"]
+        clock.shift(timedelta(hours=1))
+        assert tick(svc) == []  # the next one a day after this one, not at every scan
+        assert len(reminders_to(svc, p)) == 1 and reminders_to(svc, other(svc, gid, p)) == []
 
 
 def test_a_move_handled_again_after_a_worker_died_still_gets_the_next_player_reminded(svc) -> None:  # type: ignore[no-untyped-def]
