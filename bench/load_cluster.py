@@ -8,6 +8,7 @@ moves/s, CPU per move, webhook -> outbox latency, and the cluster's ratio to the
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import shutil
 import socket
@@ -82,6 +83,18 @@ def commands_processed(r: Any) -> int:
     return int(r.info("stats")["total_commands_processed"])
 
 
+def command_calls(r: Any) -> collections.Counter[str]:
+    """Calls so far by command on the Redis masters (``INFO commandstats``; a script's ``EVALSHA`` and each
+    command in it count)."""
+    nodes = list(r.info("commandstats", target_nodes=RedisCluster.PRIMARIES).values()) \
+        if isinstance(r, RedisCluster) else [r.info("commandstats")]
+    out: collections.Counter[str] = collections.Counter()
+    for stats in nodes:
+        for name, row in stats.items():
+            out[name.removeprefix("cmdstat_")] += int(row["calls"])
+    return out
+
+
 def main_cluster(args: argparse.Namespace) -> None:
     try:
         socket.create_connection(("127.0.0.1", 5672), timeout=1).close()
@@ -101,6 +114,7 @@ def main_cluster(args: argparse.Namespace) -> None:
                  for name, svc in svcs.items()}
         moves = {name: 0 for name in stacks}
         commands = {name: 0 for name in stacks}
+        by_command: dict[str, collections.Counter[str]] = {name: collections.Counter() for name in stacks}
         cpu: dict[str, dict[str, float]] = {name: {} for name in stacks}
         lat: dict[str, dict[str, list[float]]] = {name: {"webhook": [], "to_outbox": []} for name in stacks}
         slice_s = args.seconds / args.rounds
@@ -112,10 +126,12 @@ def main_cluster(args: argparse.Namespace) -> None:
             for name, stack in stacks.items():
                 groups: dict[str, Any] = {n: p.pid for n, p in zip(("redis", "web", "worker"), stack.procs)}
                 cpu0, n0 = cpu_by_group(groups), commands_processed(svcs[name].redis)
+                calls0 = command_calls(svcs[name].redis)
                 moves[name] += run_moves(svcs[name], stack.base, games[name], threads, slice_s, lat[name],
                                          renew="7" if name == "single Redis" else "6")
                 cpu1 = cpu_by_group(groups)
                 commands[name] += commands_processed(svcs[name].redis) - n0
+                by_command[name].update(command_calls(svcs[name].redis) - calls0)
                 for k in cpu1:
                     cpu[name][k] = cpu[name].get(k, 0.0) + cpu1[k] - cpu0[k]
         rates = {name: moves[name] / args.seconds for name in stacks}
@@ -126,6 +142,12 @@ def main_cluster(args: argparse.Namespace) -> None:
             print(f"  webhook p50 {pct(lat[name]['webhook'], 50) * 1000:.1f} ms p99 "
                   f"{pct(lat[name]['webhook'], 99) * 1000:.1f} ms; webhook -> outbox p50 "
                   f"{pct(lat[name]['to_outbox'], 50) * 1000:.1f} ms p99 {pct(lat[name]['to_outbox'], 99) * 1000:.1f} ms")
+            calls, n = by_command[name], max(moves[name], 1)
+            calls.pop("info", None)
+            watch = calls.pop("xread", 0)  # the load generator's reads of the games' streams, not the service's
+            print(f"  by command (the load generator's XREAD apart, {watch / n:.1f} a move: "
+                  f"{sum(calls.values()) / n:.1f} a move): "
+                  + ", ".join(f"{c} {k / n:.2f}" for c, k in calls.most_common() if k / n >= 0.05))
         print(f"ratio cluster / single: {rates['Redis Cluster + RabbitMQ'] / max(rates['single Redis'], 1e-9):.2f}")
     finally:
         for s in stacks.values():
