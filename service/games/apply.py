@@ -4,14 +4,15 @@ Player moves, a confirmed ``RESIGN``, the computer's moves, ``AUTO`` moves, time
 through it; what differs is the :class:`Mover` (:mod:`.moves`): which command to decide, and what to
 answer when there is none or the engine refuses it.
 
-One round trip reads what a move needs (:func:`queue_read`): whether the game consumed the message
-already, its meta, its players (once this process knows its seats), its state (:class:`GameCache`, with
+One round trip reads what a move needs (:func:`queue_read`): its meta, its players (once this process knows its seats), its state (:class:`GameCache`, with
 its newest events; its meta holds its life fields: the turn, pauses, page marks) and the clock. Then ``spades.game.decide``, the messages
 (:func:`service.games.turns.turn_messages`), and one Lua append (events, outbox entries, meta, the
 consumed message id, the new turn; at a hand's start and when its play begins, the game's snapshot,
 ``spades.snapshot``) expecting the version decided against; after a snapshot, the log before it is compressed
 and the outbox compacted (``Store.keep_in_play``, two round trips twice a hand). On conflict: read and decide
-again; on duplicate: the outbox ids the first run wrote, to dispatch again.
+again; on duplicate (the append finds the message consumed, in the script that would consume it; a message that
+changes nothing asks the game's consumed ids before it is answered): the outbox ids the first run wrote, to dispatch
+again.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from .. import metrics
 from ..caches import Taken
 from ..context import Services
 from ..store import Batch, Pipeline, game_owner, keys, now_ms
-from ..store.codec import text
 from ..store.presence import presence_from
 from .outbox import recipient
 from .players import PlayerInfo, info_of, players_from, players_info, queue_players, seats
@@ -46,7 +46,6 @@ class MoveRead:
     """What a move in a game needs, as read in one round trip (:func:`queue_read`)."""
 
     game_id: str
-    done: list[str] | None  # the outbox ids the message caused, if the game consumed it already
     meta: dict[str, str]
     infos: dict[str, PlayerInfo]
     taken: Taken  # taken out of the game cache: put back, or dropped on conflict
@@ -68,12 +67,9 @@ class Mover(Protocol):
 def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> Callable[[list[Any]], MoveRead]:
     """Queue on ``pipe`` the reads of a move in ``game_id`` (see the module docstring); call the result with
     the replies of those reads (a :class:`~service.store.Batch` part's)."""
-    owner = game_owner(game_id)
     known = svc.seats.get(game_id)
     addresses = [a for a in known if a and not keys.is_bot(a)] if known else []
     batch = Batch(pipe)
-    batch.add("done", lambda p: svc.store.queue_consumed(p, owner, message_id),
-              lambda raw: None if raw is None else [f"{owner}#{x}" for x in text(raw).split(",") if x])
     batch.add("players", lambda p: queue_players(svc.store, p, addresses), many=True)
     batch.add_read("game", lambda p: svc.games.take_queued(game_id, p, with_meta=True))  # the meta read with it
     svc.store.clock.add_now_ms(batch)
@@ -87,7 +83,7 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
             infos = players_info(svc, seats(meta))
         svc.seats.note(game_id, meta)
         # the meta holds the game's life fields (the turn, pauses, page marks: keys.game_life)
-        return MoveRead(game_id, got["done"], meta, infos, got["game"], meta, got["now_ms"], page=presence_from(meta))
+        return MoveRead(game_id, meta, infos, got["game"], meta, got["now_ms"], page=presence_from(meta))
 
     return parse
 
@@ -114,19 +110,19 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             now = read(svc, game_id, message_id)
         taken, meta, infos = now.taken, now.meta, now.infos
         game = taken.game
-        if now.done is not None:
-            svc.games.put(game_id, taken)
-            return Result(now.done, Outcome.DUPLICATE, game_id)
         version = game.version
         try:
             choice = mover.choose(now)
             if isinstance(choice, Result):
                 svc.games.put(game_id, taken)
-                return choice
+                return _consumed_before(svc, owner, message_id) or choice
             movers_before, phase_before = game.movers, game.phase
             events = svc_decide(svc, game_id, version, game, choice)
         except (GameOverError, RuleError) as exc:
             svc.games.put(game_id, taken)
+            done = _consumed_before(svc, owner, message_id)  # before a refusal is written: a message applied
+            if done is not None:                             # before and delivered again is no refusal
+                return done
             metrics.move_refused(mover, exc)
             return mover.refused(now, exc)
         events += played_for(svc, game_id, meta, infos, game)
@@ -165,6 +161,17 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             return Result(res.outbox_ids, Outcome.DUPLICATE, game_id)
         # conflict: someone appended first; the cached state is dropped, read and decide again
     raise RuntimeError(f"gave up on {message_id} after {MAX_ATTEMPTS} conflicts on game {game_id}")
+
+
+def _consumed_before(svc: Services, owner: str, message_id: str) -> Result | None:
+    """The duplicate's result if the game consumed ``message_id`` already (a task delivered again): the outbox
+    ids it caused, to dispatch again. Read only when a message changes nothing (a refusal, an answer without a
+    move): a move's own append finds a duplicate in the same script that would consume it (``HSETNX``), so the
+    hot path reads nothing for it."""
+    if not message_id:
+        return None
+    ids = svc.store.consumed(owner, message_id)
+    return None if ids is None else Result(ids, Outcome.DUPLICATE, owner.removeprefix("g:"))
 
 
 def _reaches(infos: dict[str, PlayerInfo], entry: dict[str, Any]) -> bool:

@@ -43,7 +43,7 @@ class PlayerMove:
         if read.meta.get("status") == "over":
             if read.meta.get("archived") and self.svc.store.consumed_in_archive(read.game_id, self.message_id):
                 return Result([], Outcome.DUPLICATE, read.game_id)  # a retry whose consumed id was compacted away
-            return self.refused(read, GameOverError("the game is over"))
+            raise GameOverError("the game is over")  # refused by apply, once it knows this is no retry
         if self.page_ask is not None and question_key(view(game, seat)) != self.page_ask:
             return Result([], Outcome.STALE, read.game_id)  # the page asked a question the game moved past
         command = self.said.command(seat, game.phase)
