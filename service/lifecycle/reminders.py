@@ -109,23 +109,34 @@ def set_zone(svc: Services, address: str, text: str) -> str | None:
     """``TZ <zone>``: the proper zone name if it exists (and is now the player's), else None."""
     name = find_zone(text)
     if name:
+        before = player_zone(svc, address)
         svc.store.set_player_life(address, {"tz": name})
-        recheck(svc, address)
+        recheck(svc, address, before)
     return name
 
 
-def recheck(svc: Services, address: str) -> None:
-    """Bring the player's pending reminders forward to now, so the next scan decides them again
-    (their quiet hours moved with a new time zone)."""
+def recheck(svc: Services, address: str, before: ZoneInfo) -> None:
+    """Bring forward to now the player's pending reminders that were put off to the end of their quiet hours in the
+    zone ``before``, so that the next scan decides them again in their new zone. The others keep their times: a
+    reminder not yet due is not sent early."""
     now_ms = svc.store.clock.now_ms()
+    quiet = settings.quiet_hours(svc.config)
     for gid in unfinished_games(svc, address, ("active",)):
         meta = svc.store.meta(gid)
         for seat, t in turns(svc, gid).items():
             if meta.get(f"seat{seat}") != address:
                 continue
             for item, at in svc.store.due.pending(gid):
-                if item.kind == "r" and item.seat == seat and item.version in (t["v"], NOW) and at > now_ms:
+                if (item.kind == "r" and item.seat == seat and item.version in (t["v"], NOW) and at > now_ms
+                        and put_off_to(at, before, quiet)):
                     svc.store.due.schedule(item, now_ms)
+
+
+def put_off_to(at_ms: int, zone: ZoneInfo, quiet: tuple[int, int]) -> bool:
+    """Whether ``at_ms`` is an end of the quiet hours in ``zone``: the time a reminder falling due in them is put off
+    to (:func:`send_reminder`)."""
+    end = quiet_until(datetime.fromtimestamp((at_ms - 1) / 1000, timezone.utc), zone, quiet)
+    return end is not None and int(end.timestamp() * 1000) == at_ms
 
 
 # -- turns ---------------------------------------------------------------------------------------

@@ -99,6 +99,24 @@ def test_quiet_hours_follow_the_players_time_zone_and_tz(svc) -> None:  # type: 
         assert [m["to"] for m in sent] == [p]
 
 
+def test_a_new_time_zone_does_not_send_a_reminder_before_it_is_due(svc) -> None:  # type: ignore[no-untyped-def]
+    """TZ decides again only the reminders its quiet hours had put off: the second reminder, due a day after the
+    first, is not sent when the player sets a time zone an hour after the first (it was, an SMS a day early)."""
+    from .helpers import lifecycle_command
+
+    with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
+        gid = start_game(svc)
+        p = mover(svc, gid)
+        clock.shift(timedelta(hours=12))  # 20:00 in Oslo: the first reminder
+        assert [m["kind"] for m in tick(svc)] == ["reminder"]
+        clock.shift(timedelta(hours=1))
+        lifecycle_command(svc, p, "TZ Europe/Berlin")
+        clock.shift(timedelta(minutes=1))
+        assert tick(svc) == [] and len(reminders_to(svc, p)) == 1
+        clock.shift(timedelta(hours=23))  # the second one at its time, a day after the first (20:01 in Berlin)
+        assert [m["kind"] for m in tick(svc)] == ["reminder"] and len(reminders_to(svc, p)) == 2
+
+
 def test_none_after_the_player_moved(svc) -> None:  # type: ignore[no-untyped-def]
     with time_machine.travel(MONDAY_8_OSLO, tick=False) as clock:
         gid = start_game(svc, rules="ALT")  # strict alternation (RULES D11): one player owes a move at a time
