@@ -115,12 +115,12 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             choice = mover.choose(now)
             if isinstance(choice, Result):
                 svc.games.put(game_id, taken)
-                return _consumed_before(svc, owner, message_id) or choice
+                return _consumed_before(svc, game_id, message_id) or choice
             movers_before, phase_before = game.movers, game.phase
             events = svc_decide(svc, game_id, version, game, choice)
         except (GameOverError, RuleError) as exc:
             svc.games.put(game_id, taken)
-            done = _consumed_before(svc, owner, message_id)  # before a refusal is written: a message applied
+            done = _consumed_before(svc, game_id, message_id)  # before a refusal is written: a message applied
             if done is not None:                             # before and delivered again is no refusal
                 return done
             metrics.move_refused(mover, exc)
@@ -163,15 +163,15 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
     raise RuntimeError(f"gave up on {message_id} after {MAX_ATTEMPTS} conflicts on game {game_id}")
 
 
-def _consumed_before(svc: Services, owner: str, message_id: str) -> Result | None:
+def _consumed_before(svc: Services, game_id: str, message_id: str) -> Result | None:
     """The duplicate's result if the game consumed ``message_id`` already (a task delivered again): the outbox
     ids it caused, to dispatch again. Read only when a message changes nothing (a refusal, an answer without a
     move): a move's own append finds a duplicate in the same script that would consume it (``HSETNX``), so the
     hot path reads nothing for it."""
     if not message_id:
         return None
-    ids = svc.store.consumed(owner, message_id)
-    return None if ids is None else Result(ids, Outcome.DUPLICATE, owner.removeprefix("g:"))
+    ids = svc.store.consumed(game_owner(game_id), message_id)
+    return None if ids is None else Result(ids, Outcome.DUPLICATE, game_id)
 
 
 def _reaches(infos: dict[str, PlayerInfo], entry: dict[str, Any]) -> bool:

@@ -77,19 +77,28 @@ def seats(meta: Mapping[str, str]) -> list[str]:
 @dataclass
 class PlayerInfo:
     """What rendering a game message needs of one player: the same answers as :func:`lang_of`,
-    :func:`name_of`, :func:`is_stopped`, the player's flags and :func:`label`, from their record,
-    ``life`` hash and game numbers, read together with the caller's own commands."""
+    :func:`name_of`, :func:`is_stopped`, the player's flags and :func:`label`, from their record (which holds
+    their life fields and game numbers too, :func:`service.store.keys.player_life`), read together with the
+    caller's own commands."""
 
     address: str
     record: dict[str, str]
-    life: dict[str, str]
-    nums: dict[str, str]
     configured_lang: str = "en"  # ``SLOWSPADES_LANG`` (:func:`default_lang`)
     labels: dict[str, str] = field(default_factory=dict)  # game id -> "#N" or "" once known
     computer: bool = field(init=False)  # the computer's seat (:func:`service.store.keys.is_bot`)
 
     def __post_init__(self) -> None:
         self.computer = keys.is_bot(self.address)
+
+    @property
+    def life(self) -> dict[str, str]:
+        """The player's life fields (settings, STOP, links: fields of their record)."""
+        return self.record
+
+    @property
+    def nums(self) -> dict[str, str]:
+        """The player's game numbers (``<n>`` and ``g:<id>`` fields of their record)."""
+        return self.record
 
     @property
     def lang(self) -> str:
@@ -126,7 +135,7 @@ class PlayerInfo:
 
 def info_of(infos: Mapping[str, PlayerInfo], address: str, config: Mapping[str, Any]) -> PlayerInfo:
     """The info of ``address`` among ``infos``, or an empty one (the computer, an empty seat)."""
-    return infos.get(address) or PlayerInfo(address, {}, {}, {}, config.get("LANG", "en") or "en")
+    return infos.get(address) or PlayerInfo(address, {}, config.get("LANG", "en") or "en")
 
 
 def queue_players(store: Store, pipe: Pipeline, addresses: list[str]) -> None:
@@ -140,8 +149,8 @@ def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[
     out: dict[str, PlayerInfo] = {}
     configured = config.get("LANG", "en") or "en"
     hashes = text_hashes(replies[:len(addresses)])
-    for address, record in zip(addresses, hashes):  # one hash: the record, the life fields, the game numbers
-        out[address] = PlayerInfo(address, record, record, record, configured)
+    for address, record in zip(addresses, hashes):
+        out[address] = PlayerInfo(address, record, configured)
     return out
 
 
