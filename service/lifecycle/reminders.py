@@ -214,23 +214,23 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
         if repeated:
             owed = turns(svc, game_id, life).get(seat) if str(seat) in movers_arg else None
             if owed is not None and active:
-                _schedule(svc, game_id, meta, seat, owed["v"], owed["since"], now_ms, pipe, life, keep=True)
+                _schedule(svc, game_id, meta, seat, owed["since"], now_ms, pipe, life, keep=True)
             continue
         if owed is not None and not goes_on and not active:  # the game over: its items out
             cancel_turn(svc, game_id, seat, owed["v"], client=pipe)
         # (a turn that ended with the game going on leaves its items: the seat's next turn moves the ``now``
         # ones, and any left fall due for a seat that owes nothing, or a later turn's reminders: :func:`current`)
         if str(seat) in movers_arg and not goes_on and active:  # a new turn (its record: SEAT_TURNS_LUA)
-            _schedule(svc, game_id, meta, seat, game.version, now_ms, now_ms, pipe, life)
+            _schedule(svc, game_id, meta, seat, now_ms, now_ms, pipe, life)
     if tail is None:
         pipe.execute()
     return not repeated
 
 
-def _schedule(svc: Services, game_id: str, meta: dict[str, str], seat: int, version: int, since_ms: int,
+def _schedule(svc: Services, game_id: str, meta: dict[str, str], seat: int, since_ms: int,
               now_ms: int, pipe: Pipeline, life: dict[str, str], keep: bool = False) -> None:
-    """Queue the items of ``seat``'s turn that began at ``version``: the computer's move, or the first
-    reminder and the timeout."""
+    """Queue the items of ``seat``'s turn that began at ``since_ms``: the computer's move, or the first reminder and
+    the timeout (``now`` items: they act for the turn the seat owes when they fall due, :func:`current`)."""
     if keys.is_bot(meta.get(f"seat{seat}", "")):
         delay_ms = int(float(settings.get(svc.config, "BOT_DELAY")) * 1000)
         svc.store.due.schedule(Item("b", game_id, seat, NOW), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
