@@ -7,8 +7,8 @@ reset before each move and read after it, so the driver's own reads are not coun
 task queued on the same Redis) is printed apart. Commands run by a script count as ``INFO`` counts them: the
 ``EVALSHA`` and each command inside it.
 
-``--limits`` keeps the abuse limits at their defaults (the flood counter at the webhook: ``INCRBY`` and
-``EXPIRE``); without it they are off, as in ``bench/trace_move.py``. ``bench/load.py --cluster`` gives the total
+``--limits`` keeps the abuse limits at their defaults (the flood counter at the webhook: ``SET NX EX`` for a
+sender's first message of a minute, then ``INCR``); without it they are off, as in ``bench/trace_move.py``. ``bench/load.py --cluster`` gives the total
 on a cluster's masters under load (two worker processes, replica waits): more than here.
 """
 
@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import redis
 
+from bench.stack import command_calls
 from bench.trace_move import local_app, next_text, start_redis, two_phone_game
 
 
@@ -53,8 +54,7 @@ def main() -> None:
                     if i < 8:
                         continue
                     moves += 1
-                    for name, row in r.info("commandstats").items():
-                        counted[name.removeprefix("cmdstat_")] += int(row["calls"])
+                    counted.update(command_calls(r))
             for skip in ("config|resetstat", "info"):
                 counted.pop(skip, None)
             broker = counted.pop("lpush", 0)

@@ -22,7 +22,7 @@ import requests
 from redis.cluster import RedisCluster
 
 from bench.games import new_games, run_moves
-from bench.stack import TOKEN, Cluster, cpu_by_group, pct
+from bench.stack import TOKEN, Cluster, command_calls, cpu_by_group, pct
 from service.config import load_config
 from service.context import Services
 from tests import cluster as test_cluster
@@ -81,18 +81,6 @@ def commands_processed(r: Any) -> int:
         return sum(int(info["total_commands_processed"])
                    for info in r.info("stats", target_nodes=RedisCluster.PRIMARIES).values())
     return int(r.info("stats")["total_commands_processed"])
-
-
-def command_calls(r: Any) -> collections.Counter[str]:
-    """Calls so far by command on the Redis masters (``INFO commandstats``; a script's ``EVALSHA`` and each
-    command in it count)."""
-    nodes = list(r.info("commandstats", target_nodes=RedisCluster.PRIMARIES).values()) \
-        if isinstance(r, RedisCluster) else [r.info("commandstats")]
-    out: collections.Counter[str] = collections.Counter()
-    for stats in nodes:
-        for name, row in stats.items():
-            out[name.removeprefix("cmdstat_")] += int(row["calls"])
-    return out
 
 
 def main_cluster(args: argparse.Namespace) -> None:

@@ -9,6 +9,7 @@ percentile. Used by ``bench/load.py`` and ``bench/load_cluster.py``.
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import shutil
 import signal
@@ -22,6 +23,7 @@ from typing import Any
 
 import redis
 import requests
+from redis.cluster import RedisCluster
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "bench-token"
@@ -130,4 +132,16 @@ def cpu_by_group(groups: dict[str, int]) -> dict[str, float]:
             out[name] += (int(fields[11]) + int(fields[12])) / tick
     t = os.times()
     out["load generator"] = t.user + t.system
+    return out
+
+
+def command_calls(r: Any) -> collections.Counter[str]:
+    """Calls so far by command on the Redis masters (``INFO commandstats``; a script's ``EVALSHA`` and each
+    command in it count)."""
+    nodes = list(r.info("commandstats", target_nodes=RedisCluster.PRIMARIES).values()) \
+        if isinstance(r, RedisCluster) else [r.info("commandstats")]
+    out: collections.Counter[str] = collections.Counter()
+    for stats in nodes:
+        for name, row in stats.items():
+            out[name.removeprefix("cmdstat_")] += int(row["calls"])
     return out
