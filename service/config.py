@@ -219,7 +219,8 @@ def transport_options(cfg: Mapping[str, Any]) -> dict[str, Any]:
     given to another after ``VISIBILITY_TIMEOUT``. RabbitMQ (``amqp://``): queues are durable (kombu's
     default) and with ``task_acks_late`` a task is acknowledged after it ran, so RabbitMQ gives a dead
     worker's tasks to another as soon as its connection drops; publisher confirms make ``send_task``
-    return only once the broker has the task (the webhook's 200 then means it is queued)."""
+    return only once the broker has the task (a receipt's 200 then means it is queued; the inbound task, whose
+    record is in Redis, goes without them: :func:`inbound_transport_options`)."""
     if str(cfg["BROKER_URL"]).startswith(("amqp://", "amqps://", "pyamqp://")):
         return {"confirm_publish": True}
     return {
@@ -228,6 +229,18 @@ def transport_options(cfg: Mapping[str, Any]) -> dict[str, Any]:
         "unacked_restore_interval": max(1, min(5, int(cfg["VISIBILITY_TIMEOUT"]) // 2)),
         "unacked_restore_throttle": 1,
     }
+
+
+def inbound_transport_options(cfg: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``broker_transport_options`` of the web's inbound task (``handle_inbound``), where they differ from
+    :func:`transport_options`: on RabbitMQ, no publisher confirms. What the webhook's 200 promises is the record,
+    which Redis (and with ``REPLICA_WAIT_MS`` a replica) acknowledged before the task is queued, and its pending mark:
+    a task the broker loses is queued again by the sweep after ``SWEEP_AFTER``. Waiting for the confirm held one of
+    gunicorn's threads on every move (docs/performance.md). Every other task the web queues (a delivery receipt:
+    nothing records it first) keeps the confirms. None: the same options (a Redis broker)."""
+    if str(cfg["BROKER_URL"]).startswith(("amqp://", "amqps://", "pyamqp://")):
+        return {**transport_options(cfg), "confirm_publish": False}
+    return None
 
 
 def markdown_table() -> str:

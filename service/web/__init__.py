@@ -10,7 +10,9 @@ import logging
 from typing import Any
 
 from flask import Flask, current_app, request
+from kombu import pools
 from kombu.exceptions import OperationalError as BrokerError
+from kombu.pools import ProducerPool
 from twilio.request_validator import (
     SIGNATURE_HEADER,
     SIGNATURE_SETTINGS_HEADER,
@@ -20,12 +22,14 @@ from twilio.request_validator import (
 )
 
 from .. import logs
+from ..config import inbound_transport_options
 from ..spool import Drainer, Spool
 from ..store import UNREACHABLE as STORE_UNREACHABLE
 from ..store import ReplicaLagError
 from .metrics import spooled
 
 log = logging.getLogger(__name__)
+HANDLE_INBOUND = "workers.tasks.handle_inbound"
 
 #: What "Redis does not answer" looks like: down, restarting, loading its AOF (BusyLoadingError is a
 #: ConnectionError), or the broker (the same Redis) refusing the task.
@@ -62,9 +66,30 @@ def twilio_signature_ok() -> bool:
     return bool(validator.validate(url, request.form, signature, algorithm))
 
 
+def inbound_producers(app: Flask) -> ProducerPool | None:
+    """The producers of the inbound task when its broker options differ from the app's
+    (:func:`service.config.inbound_transport_options`: RabbitMQ without publisher confirms); None for a Redis broker.
+    Made on first use in each process (gunicorn's workers build the app after they fork), kombu's pool of producers
+    for that connection (one pool for each set of transport options)."""
+    if "slowspades_inbound_producers" not in app.extensions:
+        options = inbound_transport_options(app.config)
+        celery = app.extensions["celery"]
+        app.extensions["slowspades_inbound_producers"] = (
+            None if options is None else pools.producers[celery.connection_for_write(transport_options=options)])
+    pool: ProducerPool | None = app.extensions["slowspades_inbound_producers"]
+    return pool
+
+
 def queue_inbound(message_id: str, sender: str) -> None:
-    """Queue the worker task that handles a recorded inbound message."""
-    current_app.extensions["celery"].send_task("workers.tasks.handle_inbound", args=[message_id, sender])
+    """Queue the worker task that handles a recorded inbound message (on RabbitMQ without waiting for the broker's
+    confirm: :func:`inbound_producers`)."""
+    celery = current_app.extensions["celery"]
+    pool = inbound_producers(current_app)
+    if pool is None:
+        celery.send_task(HANDLE_INBOUND, args=[message_id, sender])
+        return
+    with pool.acquire(block=True) as producer:
+        celery.send_task(HANDLE_INBOUND, args=[message_id, sender], producer=producer)
 
 
 def record_and_queue(message_id: str, sender: str, fields: dict[str, Any], ttl: int) -> str:

@@ -144,6 +144,42 @@ def test_a_real_worker_on_rabbitmq_and_the_cluster_plays_moves(stack: Any) -> No
     _wait("the outbox sent", lambda: all(e["status"] == "sent" for e in svc.store.outbox_entries(game_owner(gid))))
 
 
+def test_a_move_whose_task_rabbitmq_lost_is_played_once_the_sweep_runs(stack: Any, monkeypatch: Any) -> None:
+    """The web queues the inbound task without waiting for RabbitMQ's confirm: the 200 stands on the record in Redis.
+    A task the broker loses (a crash before it kept it) is queued again by the sweep, and the move is played once;
+    the inbound task goes out on connections without confirms, a receipt's on the app's own, with them."""
+    import service.web as web
+    from service.after import sweep
+
+    app, _cluster, _d = stack
+    client, svc = app.test_client(), app.extensions["slowspades"]
+    a, b = "+15552220011", "+15552220012"
+    gid = _start(client, svc, a, b)
+    game = _wait("the game", lambda: load_game(svc, gid))
+    seat = game.movers[0]
+    mover = (a, b)[seat]
+    lost: list[tuple[str, str]] = []
+    monkeypatch.setattr(web, "queue_inbound", lambda mid, sender: lost.append((mid, sender)))
+    resp, mid = post_sms(client, mover, command_text(choose(game, seat)))
+    monkeypatch.undo()
+    assert resp.status_code == 200 and lost == [(mid, mover)]
+    time.sleep(1.0)  # the worker is idle: nothing plays the move
+    assert not _handled(svc, mover, mid) and load_game(svc, gid).version == game.version
+    monkeypatch.setitem(svc.config, "SWEEP_AFTER", 0)
+    assert sweep(svc, app.extensions["celery"].send_task) >= 1
+    _wait("the swept move handled", lambda: _handled(svc, mover, mid))
+    assert load_game(svc, gid).version > game.version
+    time.sleep(1.0)  # a second sweep finds nothing left to queue
+    assert sweep(svc, app.extensions["celery"].send_task) == 0
+    assert _applied(svc, gid)[log_digest(mid)] == 1  # played once
+    inbound = web.inbound_producers(app)
+    assert inbound is not None
+    with inbound.acquire(block=True) as producer:
+        assert producer.connection.transport_options["confirm_publish"] is False
+    with app.extensions["celery"].producer_pool.acquire(block=True) as producer:
+        assert producer.connection.transport_options["confirm_publish"] is True
+
+
 def test_a_master_killed_mid_game_loses_no_acknowledged_move(stack: Any) -> None:
     app, cluster, _d = stack
     client, svc = app.test_client(), app.extensions["slowspades"]
