@@ -26,7 +26,7 @@ so that the ratio is not skewed by a change of the machine's speed between them.
    the moves run's, and the Redis memory of a sample of those games in play.
 
 Options: ``--seconds 30 --rounds 3 --sessions 32 --threads 8 --finish 4 --games 0 --hands 3 --cache
---web-workers 2 --worker-concurrency 2 --cluster --wait-ms 1000``.
+--web-workers 2 --worker-concurrency 2 --worker-pool prefork --cluster --wait-ms 1000``.
 
 ``--cluster`` (``bench/load_cluster.py``): the moves run on the single Redis and, in alternating slices, on
 a Redis Cluster with RabbitMQ and ``SLOWSPADES_REPLICA_WAIT_MS`` (``--wait-ms``); prints the ratio of the two.
@@ -223,6 +223,8 @@ def main() -> None:
     ap.add_argument("--web-workers", type=int, default=2)
     ap.add_argument("--web-threads", type=int, default=4)
     ap.add_argument("--worker-concurrency", type=int, default=2)
+    ap.add_argument("--worker-pool", choices=["prefork", "solo"], default="prefork",
+                    help="solo: --worker-concurrency workers of Celery's solo pool instead of one prefork worker")
     ap.add_argument("--cluster", action="store_true", help="the moves on the single Redis and on a Redis Cluster "
                                                            "with RabbitMQ, side by side (bench/load_cluster.py)")
     ap.add_argument("--flame", metavar="DIR", default="",
@@ -244,7 +246,7 @@ def main() -> None:
                                      "TWILIO_AUTH_TOKEN": TOKEN})
         svc = Services.from_config(cfg)
         print(f"machine: {os.cpu_count()} cores; gunicorn {args.web_workers}x{args.web_threads} threads, "
-              f"celery prefork {args.worker_concurrency}; {args.sessions} concurrent sessions; {args.seconds:.0f} s each")
+              f"celery {args.worker_pool} {args.worker_concurrency}; {args.sessions} concurrent sessions; {args.seconds:.0f} s each")
 
         groups = {name: p.pid for name, p in zip(("redis", "web", "worker"), cluster.procs)}
         games = new_games(svc, args.sessions, "7")

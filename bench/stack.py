@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import collections
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -40,6 +41,18 @@ def pct(values: list[float], p: float) -> float:
         return float("nan")
     values = sorted(values)
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def worker_command(venv_bin: Path, args: argparse.Namespace) -> list[str]:
+    """The Celery worker as the benchmark starts it: one prefork worker of ``--worker-concurrency`` processes, or with
+    ``--worker-pool solo`` as many workers of the solo pool (each takes its task and runs it in its own process,
+    without the prefork pool's hand-over to a child), in one process group."""
+    cmd = [str(venv_bin / "celery"), "-A", "load_app:celery", "worker", "--loglevel=WARNING", "--without-gossip",
+           "--without-mingle", "--without-heartbeat"]
+    if getattr(args, "worker_pool", "prefork") != "solo":
+        return [*cmd, "--concurrency", str(args.worker_concurrency)]
+    one = " ".join(shlex.quote(c) for c in [*cmd, "--pool", "solo"])
+    return ["sh", "-c", " ".join(f"{one} -n solo{i}@%h &" for i in range(args.worker_concurrency)) + " wait"]
 
 
 class Cluster:
@@ -76,9 +89,7 @@ class Cluster:
         venv_bin = Path(sys.executable).parent
         self._spawn("web", [str(venv_bin / "gunicorn"), "--bind", f"127.0.0.1:{self.web_port}", "--workers",
                             str(self.args.web_workers), "--threads", str(self.args.web_threads), "load_app:flask_app"])
-        self._spawn("worker", [str(venv_bin / "celery"), "-A", "load_app:celery", "worker", "--loglevel=WARNING",
-                               "--concurrency", str(self.args.worker_concurrency), "--without-gossip",
-                               "--without-mingle", "--without-heartbeat"])
+        self._spawn("worker", worker_command(venv_bin, self.args))
         self._wait(lambda: requests.get(self.base + "/healthz", timeout=1).status_code == 200, "web")
         time.sleep(2)  # let the worker connect
 
