@@ -7,6 +7,7 @@ Redis does not answer, kept in the web process's local spool (``service.spool``)
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -69,14 +70,17 @@ def twilio_signature_ok() -> bool:
 def inbound_producers(app: Flask) -> ProducerPool | None:
     """The producers of the inbound task when its broker options differ from the app's
     (:func:`service.config.inbound_transport_options`: RabbitMQ without publisher confirms); None for a Redis broker.
-    Made on first use in each process (gunicorn's workers build the app after they fork), kombu's pool of producers
-    for that connection (one pool for each set of transport options)."""
-    if "slowspades_inbound_producers" not in app.extensions:
+    A pool of kombu producers on a pool of connections of this process's own, made on first use in each process:
+    one made before a fork (an app preloaded by gunicorn) is not shared with the child."""
+    made = app.extensions.get("slowspades_inbound_producers")
+    if made is None or made[0] != os.getpid():
         options = inbound_transport_options(app.config)
         celery = app.extensions["celery"]
-        app.extensions["slowspades_inbound_producers"] = (
-            None if options is None else pools.producers[celery.connection_for_write(transport_options=options)])
-    pool: ProducerPool | None = app.extensions["slowspades_inbound_producers"]
+        limit = pools.get_limit()
+        made = (os.getpid(), None if options is None else ProducerPool(
+            celery.connection_for_write(transport_options=options).Pool(limit=limit), limit=limit))
+        app.extensions["slowspades_inbound_producers"] = made
+    pool: ProducerPool | None = made[1]
     return pool
 
 
