@@ -4,6 +4,7 @@ is TwiML asking the player to send it again, never a bare 500."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 
@@ -117,3 +118,16 @@ def test_a_status_callback_while_redis_is_down_is_told_so_not_a_bare_500(own_red
     resp = web.test_client().post(url[len("https://spades.example.test"):], data=params,
                                   headers={"X-Twilio-Signature": twilio_sign(url, params)})
     assert resp.status_code == 503 and b"storage unavailable" in resp.data
+
+
+def test_a_text_posted_while_rabbitmq_does_not_answer_is_kept_in_the_spool(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+    """On RabbitMQ the inbound task is queued without waiting for a confirm (``service.web.inbound_producers``): a
+    broker that does not answer still makes the webhook keep the text on disk, never a 500 and never lost."""
+    web = create_app(dict(TEST_CONFIG, REDIS_URL=own_redis.url, BROKER_URL="amqp://guest:guest@127.0.0.1:1//",
+                          SPOOL_DIR=str(tmp_path / "spool")))
+    app.extensions["celery"].set_default()
+    resp, mid = post_sms(web.test_client(), ALICE, "HELP")
+    assert resp.status_code == 200 and b"<Message>" not in resp.data
+    [path] = Spool(tmp_path / "spool").pending()
+    kept = json.loads(path.read_text())
+    assert kept["message_id"] == mid and kept["fields"]["body"] == "HELP"
