@@ -149,8 +149,9 @@ class Cluster:
         venv = Path(sys.executable).parent
         self.supervise("web", [str(venv / "gunicorn"), "--bind", f"127.0.0.1:{self.web_port}", "--workers", "2",
                                "--threads", "4", "service:create_app()"])
+        pool = ["--pool=solo"] if self.args.worker_pool == "solo" else ["--concurrency=2"]
         self.supervise("worker", [str(venv / "celery"), "-A", "workers.celery_app:celery", "worker",
-                                  "--loglevel=INFO", "--concurrency=2", "--without-gossip", "--without-mingle"],
+                                  "--loglevel=INFO", *pool, "--without-gossip", "--without-mingle"],
                        alive=True)
         self.supervise("beat", [str(venv / "celery"), "-A", "workers.celery_app:celery", "beat", "--loglevel=INFO",
                                 f"--schedule={self.tmp / 'celerybeat-schedule'}"])
@@ -433,6 +434,8 @@ def main() -> int:
     ap.add_argument("--max-gap", type=float, default=8.0)
     ap.add_argument("--appendfsync", default="always", choices=["always", "everysec", "no"])
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--worker-pool", choices=["prefork", "solo"], default="prefork",
+                    help="the worker as the Procfile runs it (prefork, 2 processes) or one worker of the solo pool")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     rng = random.Random(seed)
