@@ -16,13 +16,14 @@ import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import requests
 from redis.cluster import RedisCluster
 
 from bench.games import new_games, run_moves
-from bench.stack import TOKEN, Cluster, command_calls, cpu_by_group, pct
+from bench.stack import TOKEN, Cluster, command_calls, cpu_by_group, pct, worker_command
 from service.config import load_config
 from service.context import Services
 from tests import cluster as test_cluster
@@ -63,9 +64,7 @@ class ClusterStack(Cluster):
         venv_bin = os.path.dirname(sys.executable)
         self._spawn("web", [f"{venv_bin}/gunicorn", "--bind", f"127.0.0.1:{self.web_port}", "--workers",
                             str(self.args.web_workers), "--threads", str(self.args.web_threads), "load_app:flask_app"])
-        self._spawn("worker", [f"{venv_bin}/celery", "-A", "load_app:celery", "worker", "--loglevel=WARNING",
-                               "--concurrency", str(self.args.worker_concurrency), "--without-gossip",
-                               "--without-mingle", "--without-heartbeat"])
+        self._spawn("worker", worker_command(Path(venv_bin), self.args))
         self._wait(lambda: requests.get(self.base + "/healthz", timeout=1).status_code == 200, "web")
         time.sleep(2)
 

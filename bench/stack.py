@@ -49,7 +49,7 @@ def worker_command(venv_bin: Path, args: argparse.Namespace) -> list[str]:
     without the prefork pool's hand-over to a child), in one process group."""
     cmd = [str(venv_bin / "celery"), "-A", "load_app:celery", "worker", "--loglevel=WARNING", "--without-gossip",
            "--without-mingle", "--without-heartbeat"]
-    if getattr(args, "worker_pool", "prefork") != "solo":
+    if args.worker_pool != "solo":
         return [*cmd, "--concurrency", str(args.worker_concurrency)]
     one = " ".join(shlex.quote(c) for c in [*cmd, "--pool", "solo"])
     return ["sh", "-c", " ".join(f"{one} -n solo{i}@%h &" for i in range(args.worker_concurrency)) + " wait"]

@@ -214,6 +214,11 @@ def broker_transport(cfg: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def is_rabbitmq(cfg: Mapping[str, Any]) -> bool:
+    """Whether Celery's broker is RabbitMQ (an ``amqp://`` URL), not a Redis."""
+    return str(cfg["BROKER_URL"]).startswith(("amqp://", "amqps://", "pyamqp://"))
+
+
 def transport_options(cfg: Mapping[str, Any]) -> dict[str, Any]:
     """Celery's ``broker_transport_options`` for the broker. Redis: a task taken by a worker that died is
     given to another after ``VISIBILITY_TIMEOUT``. RabbitMQ (``amqp://``): queues are durable (kombu's
@@ -221,7 +226,7 @@ def transport_options(cfg: Mapping[str, Any]) -> dict[str, Any]:
     worker's tasks to another as soon as its connection drops; publisher confirms make ``send_task``
     return only once the broker has the task (a receipt's 200 then means it is queued; the inbound task, whose
     record is in Redis, goes without them: :func:`inbound_transport_options`)."""
-    if str(cfg["BROKER_URL"]).startswith(("amqp://", "amqps://", "pyamqp://")):
+    if is_rabbitmq(cfg):
         return {"confirm_publish": True}
     return {
         "visibility_timeout": int(cfg["VISIBILITY_TIMEOUT"]),
@@ -238,9 +243,7 @@ def inbound_transport_options(cfg: Mapping[str, Any]) -> dict[str, Any] | None:
     a task the broker loses is queued again by the sweep after ``SWEEP_AFTER``. Waiting for the confirm held one of
     gunicorn's threads on every move (docs/performance.md). Every other task the web queues (a delivery receipt:
     nothing records it first) keeps the confirms. None: the same options (a Redis broker)."""
-    if str(cfg["BROKER_URL"]).startswith(("amqp://", "amqps://", "pyamqp://")):
-        return {**transport_options(cfg), "confirm_publish": False}
-    return None
+    return {**transport_options(cfg), "confirm_publish": False} if is_rabbitmq(cfg) else None
 
 
 def markdown_table() -> str:

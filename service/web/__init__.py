@@ -30,7 +30,7 @@ from ..store import ReplicaLagError
 from .metrics import spooled
 
 log = logging.getLogger(__name__)
-HANDLE_INBOUND = "workers.tasks.handle_inbound"
+HANDLE_INBOUND = "workers.tasks.handle_inbound"  # service.after.HANDLE_INBOUND (the web does not import the worker's layers)
 
 #: What "Redis does not answer" looks like: down, restarting, loading its AOF (BusyLoadingError is a
 #: ConnectionError), or the broker (the same Redis) refusing the task.
