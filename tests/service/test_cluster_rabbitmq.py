@@ -169,7 +169,7 @@ def test_a_move_whose_task_rabbitmq_lost_is_played_once_the_sweep_runs(stack: An
     assert sweep(svc, app.extensions["celery"].send_task) >= 1
     _wait("the swept move handled", lambda: _handled(svc, mover, mid))
     assert load_game(svc, gid).version > game.version
-    time.sleep(1.0)  # a second sweep finds nothing left to queue
+    _wait("its pending mark gone", lambda: not svc.store.stale_inbound(-1))  # a second sweep: nothing to queue
     assert sweep(svc, app.extensions["celery"].send_task) == 0
     assert _applied(svc, gid)[log_digest(mid)] == 1  # played once
     inbound = web.inbound_producers(app)
