@@ -11,7 +11,8 @@ and a systemd unit with ``Restart=always`` would) and Redis (started again after
 Twilio's delivery receipts arrive all the while: for every SMS the service "sends" (the local outbox holds what
 Twilio would have been handed), a thread posts Twilio-signed status callbacks to ``/sms/status`` as Twilio does,
 ``sent`` then ``delivered``, a fifth of them twice and a fifth out of order (``delivered`` first), Redis kills or
-not. Twilio does not retry a status callback, so one answered 503 while Redis is down is lost (counted).
+not. Twilio does not send a status callback again: one that comes while Redis is down is kept in the web's disk
+spool (answered 204, recorded once Redis answers); one answered 503 (the disk failed too) is lost (counted).
 
 Then it lets everything settle and prints:
 
@@ -20,14 +21,14 @@ Then it lets everything settle and prints:
 * outbox entries sent, unsent (still queued or sending), sent twice (the local outbox holds the
   entry more than once), failed;
 * games that ``slowspades games verify`` rejects;
-* receipts posted, recorded (204), lost to a Redis restart (503) or answered otherwise (a failure), and the entries
-  they marked delivered;
+* receipts posted, answered 204 (recorded, or spooled while Redis was down), lost (503) or answered otherwise (a
+  failure), and the entries they marked delivered;
 * worker restarts caused by Redis: the supervisor's restarts of the worker beyond the kills above;
 * the moves sent before a Redis restart and applied after it, and the longest time from Redis answering
   again to such a move applied.
 
-Goal: 0 lost, 0 applied twice, 0 unsent, 0 sent twice, 0 rejected, 0 worker restarts caused by Redis, and every
-move applied within 10 s of Redis answering again.
+Goal: 0 lost (moves and receipts), 0 applied twice, 0 unsent, 0 sent twice, 0 rejected, 0 worker restarts caused
+by Redis, and every move applied within 10 s of Redis answering again.
 
 Options: ``--games 8 --target 500 --seconds 900 --redis-kills 6 --worker-kills 4 --beat-kills 3
 --appendfsync always --seed N``.
@@ -413,8 +414,8 @@ def report(svc: Services, tally: Tally, gids: list[str], receipts: Receipts) -> 
         "outbox entries delivered (receipts; of those a finished game keeps)": statuses["delivered"],
         "outbox entries left 'sent' (no receipt recorded)": statuses["sent"],
         "receipts posted": sum(receipts.answers.values()),
-        "receipts recorded (204)": receipts.answers[204],
-        "receipts lost to a Redis restart (503)": receipts.answers[503],
+        "receipts answered 204 (recorded, or spooled)": receipts.answers[204],
+        "receipts lost (503: not even spooled)": receipts.answers[503],
         "receipts answered otherwise": sum(n for c, n in receipts.answers.items() if c not in (204, 503)),
         "games": len(gids),
         "games over": sum(1 for gid in gids if svc.store.meta(gid).get("status") == "over"),
@@ -497,7 +498,7 @@ def main() -> int:
             print(f"{name:>45}: {value}")
         bad = figures["moves lost"] + figures["moves applied twice"] + figures["outbox entries unsent"] + \
             figures["outbox entries sent twice"] + figures["games verify rejects"] + \
-            figures["receipts answered otherwise"] + \
+            figures["receipts answered otherwise"] + figures["receipts lost (503: not even spooled)"] + \
             figures["worker restarts caused by Redis (not killed)"]
         return 1 if bad else 0
     finally:

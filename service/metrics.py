@@ -67,8 +67,8 @@ INVITATIONS = Counter("slowspades_invitations", "Invitations by what became of t
                       "started, declined, invite_refused, expired).", ["outcome"])
 LIMITS = Counter("slowspades_limits_triggered", "Abuse limits that held something back, by kind (flood, "
                  "invites_day, invites_pending, domain, new_numbers, country, sms_cap).", ["kind"])
-SPOOLED = Counter("slowspades_spooled_messages", "Inbound messages the web process kept on its disk spool while "
-                  "Redis did not answer.")
+SPOOLED = Counter("slowspades_spooled_messages", "Inbound messages and Twilio delivery receipts the web process "
+                  "kept on its disk spool while Redis did not answer.")
 RESTARTS = Counter("slowspades_process_restarts", "Processes (web, worker, beat) started again by "
                    "service.supervise, after they died or stopped showing signs of work.", ["process", "why"])
 BEAT_TICKS = Counter("slowspades_beat_ticks", "Scans of the due work by the beat's tick task.")
@@ -216,8 +216,8 @@ class ServiceState(Collector):
         except Exception:  # noqa: BLE001
             errors.add_metric(["sms"], 1)
         if self.spool is not None:
-            yield GaugeMetricFamily("slowspades_spool_messages", "Inbound messages on this web host's disk spool, "
-                                    "waiting for Redis.", value=len(self.spool))
+            yield GaugeMetricFamily("slowspades_spool_messages", "Inbound messages and receipts on this web host's "
+                                    "disk spool, waiting for Redis.", value=len(self.spool))
         yield errors
 
 

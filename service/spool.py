@@ -1,21 +1,23 @@
-"""The web process's local spool: inbound messages it answered 200 while Redis did not answer.
+"""The web process's local spool: inbound messages it answered 200, and Twilio delivery receipts it answered 204,
+while Redis did not answer.
 
-Twilio does not retry a messaging webhook, so a text answered with an error is lost. When Redis
-cannot take a verified inbound message (down, restarting, loading its append-only file), the web
-process writes it to ``SLOWSPADES_SPOOL_DIR`` instead (:meth:`Spool.put`: a temporary file,
-``fsync``, an atomic rename, ``fsync`` of the directory; only then is 200 answered), and hands it to
-Redis once Redis answers (:meth:`Spool.drain`: record + queue, as the webhook would have).
+Twilio sends neither a messaging webhook nor a status callback again, so a text or a receipt answered with an
+error is lost. When Redis cannot take a verified inbound message or receipt (down, restarting, loading its
+append-only file), the web process writes it to ``SLOWSPADES_SPOOL_DIR`` instead (:meth:`Spool.put`: a temporary
+file, ``fsync``, an atomic rename, ``fsync`` of the directory; only then does it answer), and hands it to Redis
+once Redis answers (:meth:`Spool.drain`: as the webhook would have, :func:`service.web.install_spool`).
 
 Who drains: the web processes of the same host, because the spool is on that host's disk and
 no other process can see it. Each web process drains on its next request and, while its spool
 is not empty, from a background thread every ``interval`` seconds, so the hand-over does not wait
-for another text. ``slowspades spool drain`` does the same by hand (after a crash of the host, say).
+for another text; a web process that starts hands over what a stopped one left.
 
 Exactly once: a file is taken by an atomic rename to a name of its taker (two processes never
 hand over the same file at once; a taken file whose taker died is taken again after
 ``stale_s``), and the hand-over itself is idempotent: ``Store.record_inbound`` claims the message
 id once, so a file handed over twice (its taker died between the record and the unlink) is
-recorded once and handled once.
+recorded once and handled once; ``Store.record_receipt`` moves an entry's status forward once, and the
+receipt task it may queue again does its work once.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def _fsync_dir(path: Path) -> None:
 
 
 class Spool:
-    """A directory of inbound messages waiting for Redis, one JSON file each."""
+    """A directory of inbound messages and receipts waiting for Redis, one JSON file each."""
 
     def __init__(self, directory: str | os.PathLike[str], stale_s: float = 60.0) -> None:
         self.dir = Path(directory)

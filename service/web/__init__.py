@@ -1,7 +1,8 @@
 """HTTP endpoints: ``/sms`` and ``/sms/status`` (Twilio), ``/email/inbound`` (Mailgun), ``/healthz``.
 
-Also here: :func:`take_inbound`, how a verified inbound message is recorded and queued, or, while
-Redis does not answer, kept in the web process's local spool (``service.spool``) until it does.
+Also here: :func:`take_inbound`, how a verified inbound message is recorded and queued, and :func:`take_receipt`,
+how a verified Twilio delivery receipt is recorded (and a failure's task queued), or, for either, while Redis does
+not answer, kept in the web process's local spool (``service.spool``) until it does.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ from .metrics import spooled
 
 log = logging.getLogger(__name__)
 HANDLE_INBOUND = "workers.tasks.handle_inbound"  # service.after.HANDLE_INBOUND (the web does not import the worker's layers)
+RECEIPT = "workers.tasks.receipt"  # service.after.RECEIPT, likewise
+#: the spool's files: an inbound message (no ``kind``, as every file before receipts were spooled) or a receipt
+RECEIPT_KIND = "receipt"
 
 #: What "Redis does not answer" looks like: down, restarting, loading its AOF (BusyLoadingError is a
 #: ConnectionError), or the broker (the same Redis) refusing the task.
@@ -122,6 +126,36 @@ def take_inbound(message_id: str, sender: str, fields: dict[str, Any], ttl: int)
         return "spooled"
 
 
+def record_receipt(outbox_id: str, status: str, sid: str, code: str) -> None:
+    """Record a Twilio receipt on its outbox entry (``Store.record_receipt``: once, never backwards; an id not of an
+    outbox entry of ours is ignored) and, when it leaves the entry failed with an error code, queue the receipt
+    task (idempotent: queued again by a receipt handed over twice, it does its work once). Raises one of
+    :data:`UNREACHABLE` if Redis or the broker does not answer."""
+    try:
+        now, _changed = current_app.extensions["slowspades"].store.record_receipt(
+            outbox_id, status, sid, f"twilio error {code}" if code else "")
+    except ValueError:
+        return  # not an outbox id of ours: nothing to update
+    if now == "failed" and code and status == "failed":
+        current_app.extensions["celery"].send_task(RECEIPT, args=[outbox_id, sid, code])
+
+
+def take_receipt(outbox_id: str, status: str, sid: str, code: str) -> str:
+    """:func:`record_receipt`; ``recorded``, or, if Redis (or the broker) does not answer, ``spooled``: the receipt
+    kept in the local spool (fsync'd) for the drainer to record later, since Twilio does not send a status callback
+    again. Raises :class:`service.spool.SpoolError` if the disk cannot take it either."""
+    try:
+        record_receipt(outbox_id, status, sid, code)
+        return "recorded"
+    except UNREACHABLE as exc:
+        path = spool_of(current_app).put({"kind": RECEIPT_KIND, "outbox_id": outbox_id, "status": status,
+                                           "sid": sid, "code": code})
+        spooled()
+        log.warning("not recorded (%s): status %s of %s kept in %s", exc, status, outbox_id, path)
+        current_app.extensions["slowspades_drainer"].wake()
+        return "spooled"
+
+
 def spool_of(app: Flask) -> Spool:
     spool: Spool = app.extensions["slowspades_drainer"].spool
     return spool
@@ -132,7 +166,10 @@ def install_spool(app: Flask) -> Drainer:
 
     def hand_over(record: dict[str, Any]) -> None:
         with app.app_context():
-            record_and_queue(record["message_id"], record["sender"], record["fields"], int(record["ttl"]))
+            if record.get("kind") == RECEIPT_KIND:
+                record_receipt(record["outbox_id"], record["status"], record["sid"], record["code"])
+            else:
+                record_and_queue(record["message_id"], record["sender"], record["fields"], int(record["ttl"]))
 
     drainer = Drainer(Spool(app.config["SPOOL_DIR"]), hand_over)
     app.extensions["slowspades_drainer"] = drainer

@@ -24,8 +24,8 @@ from flask.typing import ResponseReturnValue
 from kombu.exceptions import OperationalError as BrokerError
 
 from ..store import UNREACHABLE
+from . import RECEIPT
 from .email import mailgun_refusal, redis_unreachable, reject
-from .status import RECEIPT
 
 bp = Blueprint("email_events", __name__)
 

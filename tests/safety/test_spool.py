@@ -86,12 +86,18 @@ def test_a_request_after_redis_returns_hands_the_spool_over_first(own_redis, tmp
     assert [p.split(" ", 1)[1] for p in pending] == [first, second]  # in the order they were sent
 
 
-def test_when_even_the_disk_fails_the_player_is_asked_to_send_again(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+def nowhere_to_keep(own_redis, tmp_path, app):  # type: ignore[no-untyped-def]
+    """An app whose Redis is down and whose spool's disk refuses the file (mkdir fails: a file is in the way)."""
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("x")
     web, _queue = app_on(own_redis, tmp_path, app)
-    web.extensions["slowspades_drainer"].spool.dir = blocker / "spool"  # mkdir fails: a file is in the way
+    web.extensions["slowspades_drainer"].spool.dir = blocker / "spool"
     own_redis.kill()
+    return web
+
+
+def test_when_even_the_disk_fails_the_player_is_asked_to_send_again(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+    web = nowhere_to_keep(own_redis, tmp_path, app)
     resp, _mid = post_sms(web.test_client(), ALICE, "HELP")
     assert resp.status_code == 200
     assert b"<Message>" in resp.data and b"send it again" in resp.data
@@ -108,15 +114,59 @@ def test_an_email_posted_while_redis_is_down_gets_503_for_mailgun_to_retry(own_r
     assert resp.status_code == 503  # Mailgun retries anything but 200 and 406, for 8 hours
 
 
-def test_a_status_callback_while_redis_is_down_is_told_so_not_a_bare_500(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+def post_status(web, oid: str, status: str, code: str = "", sid: str = "SMabc"):  # type: ignore[no-untyped-def]
+    """Twilio's signed status callback of outbox entry ``oid``."""
+    from urllib.parse import quote
+
     from tests.service.helpers import twilio_sign
 
-    web, _queue = app_on(own_redis, tmp_path, app)
-    own_redis.kill()
-    url = "https://spades.example.test/sms/status?o=g%3Ag1%231"
-    params = {"MessageSid": "SMabc", "MessageStatus": "delivered", "AccountSid": "AC1"}
-    resp = web.test_client().post(url[len("https://spades.example.test"):], data=params,
+    url = f"https://spades.example.test/sms/status?o={quote(oid, safe='')}"
+    params = {"MessageSid": sid, "MessageStatus": status, "AccountSid": "AC1", **({"ErrorCode": code} if code else {})}
+    return web.test_client().post(url[len("https://spades.example.test"):], data=params,
                                   headers={"X-Twilio-Signature": twilio_sign(url, params)})
+
+
+def test_a_status_callback_while_redis_is_down_is_kept_and_recorded_when_it_returns(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+    """Twilio does not send a status callback again: one that comes while Redis is down waits in the spool."""
+    from tests.service.test_receipts import queue_sent
+
+    web, _queue = app_on(own_redis, tmp_path, app)
+    svc = web.extensions["slowspades"]
+    oid = queue_sent(svc)
+    own_redis.kill()
+    resp = post_status(web, oid, "delivered", sid="SMkept")
+    assert resp.status_code == 204
+    [path] = Spool(tmp_path / "spool").pending()
+    assert json.loads(path.read_text())["outbox_id"] == oid
+    own_redis.start()  # no request needed: the web process's drainer records it
+    wait_for(lambda: svc.store.outbox_entry(oid)["status"] == "delivered", 30, "the receipt recorded")
+    assert svc.store.outbox_entry(oid)["sid"] == "SMkept"
+    wait_for(lambda: not list((tmp_path / "spool").iterdir()), 10, "the spool's file gone")
+
+
+@pytest.mark.slow
+def test_a_failure_receipt_kept_while_redis_is_down_still_marks_the_number_unreachable(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+    from tests.service.test_receipts import PHONE, queue_sent
+
+    web, queue = app_on(own_redis, tmp_path, app)
+    svc = web.extensions["slowspades"]
+    oid = queue_sent(svc)
+    own_redis.kill()
+    assert post_status(web, oid, "undelivered", "30005").status_code == 204  # an unknown or inactive number
+    own_redis.start()
+    worker = spawn_worker(own_redis.url, tmp_path / "w.log", QUEUE=queue)
+    try:
+        wait_for(lambda: svc.reach.unreachable(PHONE) == "30005", 60, f"{PHONE} marked unreachable")
+    finally:
+        worker.terminate()
+        worker.wait(20)
+    entry = svc.store.outbox_entry(oid)
+    assert (entry["status"], entry["error"]) == ("failed", "twilio error 30005")
+    wait_for(lambda: not list((tmp_path / "spool").iterdir()), 10, "the spool's file gone")
+
+
+def test_a_status_callback_that_neither_redis_nor_the_disk_takes_is_told_so_not_a_bare_500(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+    resp = post_status(nowhere_to_keep(own_redis, tmp_path, app), "g:g1#1", "delivered")
     assert resp.status_code == 503 and b"storage unavailable" in resp.data
 
 
