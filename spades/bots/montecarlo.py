@@ -71,12 +71,6 @@ BAG_COST = 5.0  # what a bag costs of the future (10 bags cost 100)
 #: searched with every card seen, so a plan that makes the bid only just there fails more often
 #: at the table; this makes the search prefer the card that keeps the bid safe over saving bags.
 SET_MALUS = 30.0
-#: The race to the target (``Settings.race``): the score difference of one hand has a standard deviation of
-#: about 61 points (hard against basic, the 1,839 hands of the first 145 games of the seed-1 duplicate run),
-#: and the leader of a game that has not ended at ``s`` points plays about (520 - s) / 45 more hands, at
-#: least one (the same run: 1.4 more hands from 450 on, 1.9 from 400, 3.2 from 350, 4.4 from 300).
-RACE_SD = 61.0
-RACE_PACE = 45.0
 
 
 def good(c: int) -> bool:
@@ -110,10 +104,6 @@ class Settings:
     abort_s: float = ABORT_S
     pairs: bool = False  # the opponent's hand drawn as the draw's pairs give it (:func:`kept_good_weights`)
     bag_cost: float = BAG_COST  # what a bag carried costs of the future (half that near the end)
-    #: card play, once either score is within this many points of the target (0: never): a hand that does not
-    #: end the game is worth its chance of winning the game (:func:`race_chance`) in win bonus, not an even one
-    race: int = 0
-    race_bid: bool = False  # with ``race``: the second bid values each count as card play values the hand's end
 
 
 #: The ``hard`` level: ``pimc`` spending more of its time (card play: the last six tricks searched
@@ -124,15 +114,7 @@ class Settings:
 #: with a variance of 0.7, near the spread of real bids about the count (0.7 to 1.3), not 0.3
 #: (the tight reading had made up for the weighted prior's too weak hands). Trials in docs/bots.md.
 HARD = Settings(exact_tricks=6, play_nodes=12000, play_samples=(12, 64), bid_samples=96,
-                spread=((-2, 0.1), (-1, 0.35), (0, 0.5), (1, 0.05)), pairs=True, bid_read_var=0.7, race=200)
-
-
-def race_chance(lead: float, leader: int, target: int) -> float:
-    """The chance of winning a game that goes on, ``lead`` points ahead (bags priced in) with the leader at
-    ``leader`` points: the lead plus a sum of independent hand differences (sd :data:`RACE_SD`) over the hands
-    the leader still needs (:data:`RACE_PACE` a hand, at least one), between players of equal strength."""
-    hands = max(1.0, (target + 20 - leader) / RACE_PACE)
-    return 0.5 * math.erfc(-lead / (RACE_SD * math.sqrt(2.0 * hands)))
+                spread=((-2, 0.1), (-1, 0.35), (0, 0.5), (1, 0.05)), pairs=True, bid_read_var=0.7)
 
 
 def _ways(kept_good: int, good_total: int, pairs: int = 13) -> int:
@@ -376,46 +358,28 @@ class MonteCarloStrategy:
         return out
 
     # -- values ----------------------------------------------------------------------------------
-    def bag_cost(self, view: PlayerView) -> float:
-        """What a bag carried costs of the future: :attr:`Settings.bag_cost`, half that near the end."""
-        near_end = max(view.scores) >= view.rules.target - 150
-        return self.settings.bag_cost / 2 if near_end else self.settings.bag_cost
-
     def side_value(self, view: PlayerView, side: int, bid: int, double_nil: bool, tricks: int) -> tuple[float, int]:
         """(hand value with the bag cost, new game total) for ``side`` taking ``tricks``."""
         hs = score_player(bid=bid, double_nil=double_nil, tricks=tricks, score_before=view.scores[side],
                           bags_before=view.bags[side], rules=view.rules)
-        return hs.hand_total - self.bag_cost(view) * (hs.bags_carried - view.bags[side]), hs.game_total
+        near_end = max(view.scores) >= view.rules.target - 150
+        cost = self.settings.bag_cost / 2 if near_end else self.settings.bag_cost
+        return hs.hand_total - cost * (hs.bags_carried - view.bags[side]), hs.game_total
 
     def utility(self, view: PlayerView) -> list[float]:
         """My value of ending the hand with t tricks, t = 0..13 (both bids known)."""
-        me = view.seat
-        return self.hand_end_values(view, view.bids[me] or 0, self.settings.set_malus)
-
-    def racing(self, view: PlayerView) -> bool:
-        """Whether either score is within :attr:`Settings.race` of the target (0: never)."""
-        return self.settings.race > 0 and max(view.scores) >= view.rules.target - self.settings.race
-
-    def hand_end_values(self, view: PlayerView, my_bid: int, set_malus: float) -> list[float]:
-        """My value of ending the hand with t tricks, t = 0..13, having bid ``my_bid`` (the opponent's bid known)."""
         me, opp = view.seat, 1 - view.seat
         out = []
-        target = view.rules.target
-        race = self.racing(view)
-        cost = self.bag_cost(view)
-        lead = view.scores[me] - cost * view.bags[me] - (view.scores[opp] - cost * view.bags[opp])
         for t in range(14):
-            v_me, tot_me = self.side_value(view, me, my_bid, view.double_nil[me], t)
+            v_me, tot_me = self.side_value(view, me, view.bids[me] or 0, view.double_nil[me], t)
             v_op, tot_op = self.side_value(view, opp, view.bids[opp] or 0, view.double_nil[opp], 13 - t)
             u = v_me - v_op
-            if not view.double_nil[me] and my_bid > t:
-                u -= set_malus
+            if not view.double_nil[me] and (view.bids[me] or 0) > t:
+                u -= self.settings.set_malus
             totals = (tot_me, tot_op) if me == 0 else (tot_op, tot_me)
             over = winner_after_hand(totals, view.rules)
             if over:
                 u += WIN_BONUS if over[0] == me else -WIN_BONUS
-            elif race:  # the game goes on: the win bonus at this position's chance, not an even one
-                u += WIN_BONUS * (2.0 * race_chance(lead + v_me - v_op, max(tot_me, tot_op), target) - 1.0)
             out.append(u)
         return out
 
@@ -459,18 +423,12 @@ class MonteCarloStrategy:
 
         best_bid, best_value = 1, -1e18
         n = len(tricks)
-        # near the end with the opponent's bid known, each count is valued as card play values the hand's end
-        # (both sides' points, the game won or lost, or the race that goes on: ``Settings.race_bid``)
-        race_bid = self.settings.race_bid and opp_bid is not None and self.racing(view)
         # the samples are played with every card seen; at the table a nil bidder cannot see where the
         # danger is, and nils fail more often than that: count the chance lower
         p_nil = max(0.0, sum(clean) / n - self.settings.nil_doubt)
         v_ok, tot_ok = self.side_value(view, me, 0, False, 0)
         v_bad, tot_bad = self.side_value(view, me, 0, False, 1)
         nil_value = p_nil * (v_ok + ending(tot_ok)) + (1 - p_nil) * (v_bad + ending(tot_bad))
-        if race_bid:
-            ends = self.hand_end_values(view, 0, 0.0)
-            nil_value = p_nil * ends[0] + (1 - p_nil) * ends[1]
         # Each sample's count is spread over one trick either side, a little more below: the samples
         # are played with every card seen, and the best of 13 noisy averages would otherwise favour
         # the bids whose chance was overestimated (the winner's curse), setting the bidder too often.
@@ -483,12 +441,8 @@ class MonteCarloStrategy:
                 spread[got] = spread.get(got, 0.0) + weight / n
         for bid in range(1, 14):
             value = 0.0
-            ends = self.hand_end_values(view, bid, 0.0) if race_bid else []
             for t, weight in spread.items():
                 got = bid + (t - bid + 1) // 2 if t >= bid else t
-                if race_bid:
-                    value += weight * ends[got]
-                    continue
                 v, tot = self.side_value(view, me, bid, False, got)
                 value += weight * (v + ending(tot))
             if value > best_value:

@@ -16,7 +16,7 @@ import pytest
 
 from spades import bots
 from spades.arena import play_game, run_arena
-from spades.bots.montecarlo import HARD, MonteCarloStrategy, _ways, good, race_chance
+from spades.bots.montecarlo import HARD, MonteCarloStrategy, _ways, good
 from spades.bots.randombot import RandomStrategy
 from spades.commands import Bid, Command, Discard, Exchange, Keep, Play
 from spades.dealer import Dealer
@@ -24,7 +24,6 @@ from spades.errors import RuleError
 from spades.events import Event, GameStarted, HandStarted, HouseRules
 from spades.game import Game, decide, fold, legal_moves, view
 from spades.replay import command_for, verify_log
-from spades.scoring import score_player
 
 from .helpers import cards, deck_for, draw_all_keep, run, start, to_play
 
@@ -255,35 +254,3 @@ def test_hard_reads_the_opponents_hand_as_the_draw_deals_it_not_by_card_weights(
         means[pairs] = sum(sum(1 for c in range(52) if h >> c & 1 and good(c)) for h in hands) / len(hands)
     assert abs(means[True] - expected) < 0.06, (means, expected)
     assert means[False] < expected - 0.7, (means, expected)
-
-
-def test_hard_values_a_hand_that_does_not_end_the_game_by_its_chance_of_winning() -> None:
-    """D9: the game ends after a hand that leaves a score of 500 or more (and the scores differ). ``pimc`` counts
-    a hand that does not end it as an even chance of the win bonus; ``hard``, once either score is within 200
-    of the target, counts its chance of winning the race that goes on, so a lead near the end is worth more
-    than its points (and a deficit less), and a hand that ends the game is worth what it was."""
-    game, _ = to_play("AS KS QS JS TS AH KH QH AD KD QD AC KC", "9S 8S 7S 6S 5S JH TH 9H 8H JD TD 9D 8D",
-                      bids=(5, 5))
-    pimc = MonteCarloStrategy(seed=1, settings=replace(HARD, race=0))
-    hard = MonteCarloStrategy(seed=1, settings=HARD)
-    early = view(game, 0)._replace(scores=(250, 240), bags=(2, 3))
-    assert hard.utility(early) == pimc.utility(early)  # 250 is not within 200 of 500
-    late = view(game, 0)._replace(scores=(455, 445), bags=(2, 3))
-    ended = went_on = 0
-    for t, (u_hard, u_pimc) in enumerate(zip(hard.utility(late), pimc.utility(late))):
-        mine = score_player(5, False, t, 455, 2, late.rules)
-        theirs = score_player(5, False, 13 - t, 445, 3, late.rules)
-        me, opp = mine.game_total, theirs.game_total
-        if max(me, opp) >= 500:
-            ended += 1
-            assert u_hard == u_pimc, t
-        else:
-            went_on += 1
-            lead = me - 2.5 * mine.bags_carried - (opp - 2.5 * theirs.bags_carried)  # a bag 2.5 near the end
-            chance = race_chance(lead, max(me, opp), 500)
-            assert u_hard == pytest.approx(u_pimc + 400 * (2 * chance - 1)), t
-            assert (u_hard > u_pimc) == (lead > 0), t
-    assert ended and went_on
-    # the closer the leader is to the target, the surer a lead: even at no lead, near-certain at 100 with a hand left
-    assert race_chance(0, 480, 500) == pytest.approx(0.5)
-    assert race_chance(100, 480, 500) > 0.94 > race_chance(100, 300, 500) > 0.5 > race_chance(-100, 300, 500)
