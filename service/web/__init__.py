@@ -118,11 +118,8 @@ def take_inbound(message_id: str, sender: str, fields: dict[str, Any], ttl: int)
     try:
         return record_and_queue(message_id, sender, fields, ttl)
     except NOT_RECORDED as exc:
-        path = spool_of(current_app).put({"message_id": message_id, "sender": sender, "fields": fields, "ttl": ttl})
-        spooled()
+        keep({"message_id": message_id, "sender": sender, "fields": fields, "ttl": ttl}, exc, f"inbound {message_id}")
         logs.recorded(message_id, sender, str(fields.get("channel") or ""), "spooled")
-        log.warning("not recorded (%s): inbound %s kept in %s", exc, message_id, path)
-        current_app.extensions["slowspades_drainer"].wake()
         return "spooled"
 
 
@@ -140,20 +137,24 @@ def record_receipt(outbox_id: str, status: str, sid: str, code: str) -> None:
         current_app.extensions["celery"].send_task(RECEIPT, args=[outbox_id, sid, code])
 
 
-def take_receipt(outbox_id: str, status: str, sid: str, code: str) -> str:
-    """:func:`record_receipt`; ``recorded``, or, if Redis (or the broker) does not answer, ``spooled``: the receipt
-    kept in the local spool (fsync'd) for the drainer to record later, since Twilio does not send a status callback
-    again. Raises :class:`service.spool.SpoolError` if the disk cannot take it either."""
+def take_receipt(outbox_id: str, status: str, sid: str, code: str) -> None:
+    """:func:`record_receipt`, or, if Redis (or the broker) does not answer, the receipt kept in the local spool for the
+    drainer to record later, since Twilio does not send a status callback again. Raises
+    :class:`service.spool.SpoolError` if the disk cannot take it either."""
     try:
         record_receipt(outbox_id, status, sid, code)
-        return "recorded"
     except UNREACHABLE as exc:
-        path = spool_of(current_app).put({"kind": RECEIPT_KIND, "outbox_id": outbox_id, "status": status,
-                                           "sid": sid, "code": code})
-        spooled()
-        log.warning("not recorded (%s): status %s of %s kept in %s", exc, status, outbox_id, path)
-        current_app.extensions["slowspades_drainer"].wake()
-        return "spooled"
+        keep({"kind": RECEIPT_KIND, "outbox_id": outbox_id, "status": status, "sid": sid, "code": code}, exc,
+             f"status {status} of {outbox_id}")
+
+
+def keep(record: dict[str, Any], why: Exception, what: str) -> None:
+    """``record`` written to this process's spool (fsync'd), counted and logged, and the drainer woken to hand it over
+    once Redis answers. Raises :class:`service.spool.SpoolError` if the disk cannot take it."""
+    path = spool_of(current_app).put(record)
+    spooled()
+    log.warning("not recorded (%s): %s kept in %s", why, what, path)
+    current_app.extensions["slowspades_drainer"].wake()
 
 
 def spool_of(app: Flask) -> Spool:

@@ -114,28 +114,15 @@ def test_an_email_posted_while_redis_is_down_gets_503_for_mailgun_to_retry(own_r
     assert resp.status_code == 503  # Mailgun retries anything but 200 and 406, for 8 hours
 
 
-def post_status(web, oid: str, status: str, code: str = "", sid: str = "SMabc"):  # type: ignore[no-untyped-def]
-    """Twilio's signed status callback of outbox entry ``oid``."""
-    from urllib.parse import quote
-
-    from tests.service.helpers import twilio_sign
-
-    url = f"https://spades.example.test/sms/status?o={quote(oid, safe='')}"
-    params = {"MessageSid": sid, "MessageStatus": status, "AccountSid": "AC1", **({"ErrorCode": code} if code else {})}
-    return web.test_client().post(url[len("https://spades.example.test"):], data=params,
-                                  headers={"X-Twilio-Signature": twilio_sign(url, params)})
-
-
 def test_a_status_callback_while_redis_is_down_is_kept_and_recorded_when_it_returns(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
     """Twilio does not send a status callback again: one that comes while Redis is down waits in the spool."""
-    from tests.service.test_receipts import queue_sent
+    from tests.service.test_receipts import queue_sent, twilio_status
 
     web, _queue = app_on(own_redis, tmp_path, app)
     svc = web.extensions["slowspades"]
     oid = queue_sent(svc)
     own_redis.kill()
-    resp = post_status(web, oid, "delivered", sid="SMkept")
-    assert resp.status_code == 204
+    assert twilio_status(web.test_client(), oid, "delivered", sid="SMkept") == 204
     [path] = Spool(tmp_path / "spool").pending()
     assert json.loads(path.read_text())["outbox_id"] == oid
     own_redis.start()  # no request needed: the web process's drainer records it
@@ -146,13 +133,13 @@ def test_a_status_callback_while_redis_is_down_is_kept_and_recorded_when_it_retu
 
 @pytest.mark.slow
 def test_a_failure_receipt_kept_while_redis_is_down_still_marks_the_number_unreachable(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
-    from tests.service.test_receipts import PHONE, queue_sent
+    from tests.service.test_receipts import PHONE, queue_sent, twilio_status
 
     web, queue = app_on(own_redis, tmp_path, app)
     svc = web.extensions["slowspades"]
     oid = queue_sent(svc)
     own_redis.kill()
-    assert post_status(web, oid, "undelivered", "30005").status_code == 204  # an unknown or inactive number
+    assert twilio_status(web.test_client(), oid, "undelivered", "30005") == 204  # an unknown or inactive number
     own_redis.start()
     worker = spawn_worker(own_redis.url, tmp_path / "w.log", QUEUE=queue)
     try:
@@ -166,7 +153,13 @@ def test_a_failure_receipt_kept_while_redis_is_down_still_marks_the_number_unrea
 
 
 def test_a_status_callback_that_neither_redis_nor_the_disk_takes_is_told_so_not_a_bare_500(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
-    resp = post_status(nowhere_to_keep(own_redis, tmp_path, app), "g:g1#1", "delivered")
+    from tests.service.helpers import twilio_sign
+
+    web = nowhere_to_keep(own_redis, tmp_path, app)
+    url = "https://spades.example.test/sms/status?o=g%3Ag1%231"
+    params = {"MessageSid": "SMabc", "MessageStatus": "delivered", "AccountSid": "AC1"}
+    resp = web.test_client().post(url[len("https://spades.example.test"):], data=params,
+                                  headers={"X-Twilio-Signature": twilio_sign(url, params)})
     assert resp.status_code == 503 and b"storage unavailable" in resp.data
 
 
