@@ -9,7 +9,7 @@ its meaning and who may see it; :func:`redact` is that visibility rule in code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterable, Union
 
 from .cards import BY_CODE, Card
@@ -127,6 +127,7 @@ class CardsExchanged:
     seat: int
     thrown: tuple[Card, ...]
     received: tuple[Card, ...]
+    auto: str = ""  # ``"plan"``: the exchange the player gave ahead (RULES D12, ``spades.plans``)
     type = "cards_exchanged"
 
 
@@ -136,11 +137,17 @@ class BidMade:
 
     seat: int
     tricks: int
+    auto: str = ""  # ``"plan"``: the bid the player gave ahead (RULES D12, ``spades.plans``)
     type = "bid_made"
 
 
 AUTO_FORCED = "forced"  # the player's only legal card, played for them (spades.autoplay.forced_play)
 AUTO_DECIDED = "decided"  # part of the play-out of a decided hand (spades.autoplay.decided_playout)
+#: The player's own move, given ahead in their plan and applied when it became legal (RULES D12, ``spades.plans``):
+#: a move like any other, only its owner is told where it came from (:func:`redact`).
+AUTO_PLAN = "plan"
+#: The events whose ``auto`` says how a player's move was made (left out of the dict when empty).
+AUTO_TYPES = frozenset({"card_played", "bid_made", "cards_exchanged"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +155,8 @@ class CardPlayed:
     """``seat`` played ``card`` to the current trick (section 6).
 
     ``auto`` says the service played it for them: ``"forced"`` (their only legal card) or
-    ``"decided"`` (the rest of the hand could only end one way); ``""`` (left out of the
-    dict) for a card the player chose.
+    ``"decided"`` (the rest of the hand could only end one way); ``"plan"`` for a card the
+    player chose ahead (RULES D12); ``""`` (left out of the dict) for a card the player sent.
     """
 
     seat: int
@@ -220,8 +227,8 @@ def to_dict(event: Event) -> dict[str, Any]:
     names = _FIELD_NAMES.get(type(event)) or tuple(f.name for f in fields(event))
     for name in names:
         out[name] = _encode(getattr(event, name))
-    if type(event) is CardPlayed and not event.auto:
-        del out["auto"]  # a card the player chose is written as before ``auto`` existed
+    if event.type in AUTO_TYPES and not out["auto"]:
+        del out["auto"]  # a move the player sent is written as before ``auto`` existed
     return out
 
 
@@ -268,8 +275,8 @@ def from_dict(data: dict[str, Any]) -> Event:
         raise EventFormatError(f"event schema v{data['v']} is newer than this engine (v{SCHEMA_VERSION})")
     try:
         event = cls(*[decode(data[name]) if decode else data[name] for name, decode in plan])
-        if isinstance(event, CardPlayed) and data.get("auto"):
-            event = CardPlayed(event.seat, event.card, str(data["auto"]))
+        if data.get("auto") and cls.type in AUTO_TYPES:
+            event = replace(event, auto=str(data["auto"]))  # type: ignore[type-var]
         return event
     except (KeyError, TypeError, ValueError) as exc:
         raise EventFormatError(f"bad {cls.type} event: {exc}") from None
@@ -280,9 +287,12 @@ def redact(event: Event, seat: int) -> dict[str, Any] | None:
 
     Hidden: the deck of ``hand_started``; the cards of the opponent's ``draw_decided``
     and whether they kept the first card (the opponent learns only that a decision was
-    made); the cards of the opponent's ``cards_exchanged`` (only how many were exchanged).
+    made); the cards of the opponent's ``cards_exchanged`` (only how many were exchanged);
+    that the opponent's move came from their plan (``auto`` ``"plan"``, RULES D12).
     """
     data = to_dict(event)
+    if data.get("auto") == AUTO_PLAN and data.get("seat") != seat:
+        del data["auto"]  # the opponent sees an ordinary move (RULES D12)
     if isinstance(event, HandStarted):
         data.pop("deck")
     elif isinstance(event, DrawDecided) and event.seat != seat:

@@ -41,6 +41,7 @@ from .errors import RuleError
 from .events import (
     AUTO_DECIDED,
     AUTO_FORCED,
+    AUTO_PLAN,
     BidMade,
     CardPlayed,
     CardsExchanged,
@@ -56,6 +57,7 @@ from .events import (
     to_dict,
 )
 from .game import Game, decide, fold, new_game
+from .plans import mark_planned
 
 
 class ReplayError(ValueError):
@@ -114,7 +116,7 @@ def verify_log(events: Sequence[Event]) -> Game:
         command = command_for(event)
         if command is None:
             raise ReplayError(f"{event.type} does not follow from any move here", seq, game_id)
-        auto = event.auto if isinstance(event, CardPlayed) else ""
+        auto = getattr(event, "auto", "")
         if auto == AUTO_DECIDED:
             if not playout:
                 playout = decided_playout(game) or []
@@ -126,7 +128,7 @@ def verify_log(events: Sequence[Event]) -> Game:
             raise ReplayError(f"{event.type} interrupts the play-out of a decided hand", seq, game_id)
         elif auto == AUTO_FORCED and forced_play(game) != command:
             raise ReplayError("a card played as forced that was not the only legal card", seq, game_id)
-        elif auto and auto not in (AUTO_FORCED, AUTO_DECIDED):
+        elif auto and auto not in (AUTO_FORCED, AUTO_DECIDED, AUTO_PLAN):
             raise ReplayError(f"unknown auto {auto!r}", seq, game_id)
         dealer.deck = next((e.deck for e in events[i + 1:i + 5] if isinstance(e, HandStarted)), None)
         dealer.received = event.received if isinstance(event, CardsExchanged) else None
@@ -136,7 +138,9 @@ def verify_log(events: Sequence[Event]) -> Game:
             raise ReplayError(f"illegal {event.type}: {exc}", seq, game_id) from None
         except ReplayMismatch as exc:
             raise ReplayError(str(exc), seq, game_id) from None
-        if auto:
+        if auto == AUTO_PLAN:  # the player's own move, given ahead (RULES D12): checked as if sent then
+            expected = mark_planned(expected)
+        elif auto:
             expected = mark(expected, auto)
         for k, want in enumerate(expected):
             recorded = events[i + k] if i + k < len(events) else None
