@@ -33,6 +33,9 @@ class Command:
 GROUPS: tuple[tuple[str, tuple[Command, ...]], ...] = (
     (_("Moves:"), (Command("double_nil"), Command("draw"), Command("keep"), Command("discard"),
                 Command("exchange", " 2C 7D"), Command("bid", " 4"), Command("play", " QH"), Command("resign", help=True))),
+    (_("Answers given ahead (your plan, hidden from your opponent):"), (
+        Command("plan", " IF H 4H S AS D LOW C WIN"), Command("plan", " ALWAYS D LOW"), Command("plan", " LEAD AS KS"),
+        Command("plan", " BID 0-3 5 4+ 3"), Command("plan"), Command("plan", " OFF"))),
     (_("Your games:"), (Command("hand", help=True), Command("score", help=True), Command("web", help=True),
                      Command("games", help=True), Command("claim"), Command("pause", " 3"))),
     (_("New games:"), (Command("new", " +4791234567", help=True), Command("new", " ana@example.com"),

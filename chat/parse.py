@@ -22,10 +22,11 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Optional
 
-from spades.cards import RANK_NAMES, Card, parse_card
+from spades.cards import RANK_NAMES, Card, Suit, parse_card
 from spades.commands import Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play
 from spades.errors import CardSyntaxError
 from spades.events import DEFAULT_FLOOR, HouseRules
+from spades.plans import HIGH, LOW, WIN, Follow, Plan
 
 from .languages import LANGUAGES, SUIT_INITIALS, normalize_language, supported
 from .names import check_name
@@ -39,7 +40,7 @@ ENGINE_KINDS = frozenset({"double_nil", "draw", "keep", "discard", "exchange", "
 META_KINDS = frozenset({
     "stop", "start", "help", "hand", "score", "rules", "lang", "new", "yes", "no", "games",
     "remind", "pause", "tz", "auto", "autoplay", "dn_setting", "claim", "rematch", "name", "web",
-    "link", "unlink", "via",
+    "link", "unlink", "via", "plan",
 })
 #: Twilio's / carriers' reserved opt-out words.
 OPT_OUT_WORDS = ("STOP", "UNSUBSCRIBE", "END", "QUIT", "STOPALL", "REVOKE", "OPTOUT", "CANCEL")
@@ -77,6 +78,13 @@ class Intent:
       it), ``bad_link`` (the same after ``LINK`` / ``UNLINK``), ``bad_name`` (``arg`` = the name refused), ``greeting`` (``HI``, ``BONJOUR``...: say
       what this is), ``bad_number`` or ``not_understood``.
     * ``web``: the link of the player's private page of the game (issue 14), no argument.
+    * ``plan`` (answers given ahead, RULES D12): ``plan`` = the entries given (a :class:`spades.plans.Plan` of hand
+      0: the service puts it in the hand in play), ``flag`` False for ``PLAN OFF`` (clear it), neither for ``PLAN``
+      (show it). ``IF H 4H S AS D LOW C WIN`` (the follows for the next trick), ``ALWAYS D LOW`` (for every trick of
+      the hand), ``LEAD AS KS`` (the next leads, in order), ``BID 0-3 5 4+ 3`` (a bid by the opponent's; a plain
+      ``BID 4`` is a ``bid``, which the service keeps as a plan when the player's turn to bid has not come),
+      ``DN HIGH`` (double nil, throwing the three highest cards in the exchange: ``double_nil`` with ``plan``).
+      Unknown with the reason ``bad_plan`` (``arg``: the word at fault).
 
     ``game`` is the ``#N`` prefix (None when absent); ``text`` the message as received.
     """
@@ -91,6 +99,7 @@ class Intent:
     rules: Optional[HouseRules] = None
     reason: Optional[str] = None
     carrier: bool = False
+    plan: Optional[Plan] = None
     text: str = field(default="", compare=False)
 
     @property
@@ -139,6 +148,13 @@ class Intent:
 # never meet).
 _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {
+        "plan": ("PLAN", "MY PLAN"),
+        "if": ("IF", "IF THEY LEAD"),
+        "always": ("ALWAYS",),
+        "lead": ("LEAD", "LEADS"),
+        "low": ("LOW", "LOWEST"),
+        "win": ("WIN", "WINNING"),
+        "high": ("HIGH", "HIGHEST"),
         "keep": ("K", "KEEP", "KEEP IT"),
         "discard": ("D", "DISCARD", "DISC", "TOSS", "DISCARD IT", "TOSS IT", "D IT"),
         "double_nil": ("DN", "DOUBLE NIL", "DOUBLENIL", "BLIND NIL", "BLINDNIL", "DBL NIL"),
@@ -176,6 +192,13 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "stop": (),
     },
     "fr": {
+        "plan": ("PLAN", "MON PLAN"),
+        "if": ("SI",),
+        "always": ("TOUJOURS",),
+        "lead": ("ENTAME", "ENTAMER", "J ENTAME"),
+        "low": ("BAS", "PETITE"),
+        "win": ("GAGNE", "GAGNANTE"),
+        "high": ("HAUT", "FORTE"),
         "keep": ("GARDE", "GARDER", "JE GARDE", "GARDE LA", "GARDE-LA"),
         "discard": ("JETTE", "JETER", "DEFAUSSE", "DEFAUSSER", "JE JETTE", "JETTE LA", "JETTE-LA"),
         "double_nil": ("DOUBLE NUL", "NUL AVEUGLE", "DOUBLE ZERO"),
@@ -208,6 +231,13 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "stop": ("ARRET", "ARRETER", "DESINSCRIRE"),
     },
     "nb": {
+        "plan": ("PLAN", "PLANEN"),
+        "if": ("HVIS",),
+        "always": ("ALLTID",),
+        "lead": ("SPILL UT", "UTSPILL"),
+        "low": ("LAV", "LAVEST"),
+        "win": ("VINN", "VINNER"),
+        "high": ("HØY", "HØYEST"),
         "keep": ("BEHOLD", "BEHOLDE", "BEHOLD DEN"),
         "discard": ("KAST", "KASTE", "KAST DEN"),
         "double_nil": ("DOBBEL NULL", "DOBBELNULL", "BLIND NULL", "DOBBEL NIL"),
@@ -240,6 +270,13 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "stop": ("STOPP", "AVSLUTT"),
     },
     "id": {
+        "plan": ("RENCANA",),
+        "if": ("JIKA", "KALAU"),
+        "always": ("SELALU",),
+        "lead": ("BUKA", "BUKA DENGAN"),
+        "low": ("RENDAH", "TERENDAH"),
+        "win": ("MENANG",),
+        "high": ("TINGGI", "TERTINGGI"),
         "keep": ("SIMPAN", "AMBIL"),
         "discard": ("BUANG", "BUANG SAJA"),
         "double_nil": ("NIL GANDA", "DOBEL NIL", "NIL BUTA"),
@@ -273,6 +310,13 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "stop": ("BERHENTI",),
     },
     "el": {
+        "plan": ("ΣΧΕΔΙΟ", "SXEDIO"),
+        "if": ("ΑΝ",),
+        "always": ("ΠΑΝΤΑ", "PANTA"),
+        "lead": ("ΑΝΟΙΓΩ", "ΑΝΟΙΓΜΑ", "ANOIGO"),
+        "low": ("ΧΑΜΗΛΟ", "ΧΑΜΗΛΑ"),
+        "win": ("ΚΕΡΔΙΖΩ", "ΚΕΡΔΙΣΕ"),
+        "high": ("ΨΗΛΟ", "ΨΗΛΑ"),
         "keep": ("ΚΡΑΤΩ", "ΚΡΑΤΑ", "ΚΡΑΤΑΩ", "KRATO", "KRATAO", "KRATA"),
         "discard": ("ΠΕΤΑΩ", "ΠΕΤΑ", "ΠΕΤΑΞΕ", "PETAO", "PETA", "ΠΕΤΑ ΤΟ", "ΠΕΤΑΞΕ ΤΟ"),
         "double_nil": ("ΔΙΠΛΟ ΜΗΔΕΝ", "ΔΙΠΛΟ NIL", "ΤΥΦΛΟ ΜΗΔΕΝ", "DIPLO MIDEN"),
@@ -387,9 +431,10 @@ class _Say:
 
     def __call__(self, kind: str, *, card: Optional[Card] = None, cards: tuple[Card, ...] = (),
                  number: Optional[int] = None, flag: Optional[bool] = None, arg: Optional[str] = None,
-                 rules: Optional[HouseRules] = None, reason: Optional[str] = None, carrier: bool = False) -> Intent:
+                 rules: Optional[HouseRules] = None, reason: Optional[str] = None, carrier: bool = False,
+                 plan: Optional[Plan] = None) -> Intent:
         return Intent(kind, game=self.game, card=card, cards=cards, number=number, flag=flag, arg=arg, rules=rules,
-                      reason=reason, carrier=carrier, text=self.text)
+                      reason=reason, carrier=carrier, plan=plan, text=self.text)
 
 
 def _card(token: str, lang: str) -> Card | None:
@@ -627,6 +672,85 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
     return say("new", arg=address, rules=HouseRules(failed_nil_bags, floor, target, simultaneous_draw))
 
 
+#: The words of a plan (RULES D12) that open a part of it, and the rules a follow may name.
+_PLAN_PARTS = ("if", "always", "lead", "bid")
+_PLAN_RULES = {"low": LOW, "win": WIN, "high": HIGH}
+_RANGE = re.compile(r"^(\d{1,2})(?:-(\d{1,2})|(\+))?$")
+
+
+def _suit_of(token: str, lang: str) -> Suit | None:
+    """The suit ``token`` names: its letter (``H``; a language's own, ``P`` for pique), its word or symbol."""
+    if token in _SUITS_N:
+        token = _SUITS_N[token]
+    if len(token) != 1:
+        return None
+    card = _card("2" + token, lang)
+    return card.suit if card is not None else None
+
+
+def _plan_intent(tokens: list[str], lang: str, say: _Say) -> Intent:
+    """The plan ``tokens`` give (they begin with IF, ALWAYS, LEAD or BID, or their words in ``lang``): see
+    :class:`Intent`. Every part may follow another in one message: ``IF H 4H S AS LEAD KD QC``."""
+    table = _TABLES[lang]
+    follows: list[Follow] = []
+    leads: list[Card] = []
+    bid: int | None = None
+    bid_if: list[tuple[int, int, int]] = []
+    part = ""
+    i = 0
+    while i < len(tokens):
+        kind, rest = _match(tokens[i:], table)
+        if kind in _PLAN_PARTS:
+            part = kind or ""
+            i = len(tokens) - len(rest)
+            continue
+        tok = tokens[i]
+        if part in ("if", "always"):
+            suit = _suit_of(tok, lang)
+            if suit is None or i + 1 >= len(tokens):
+                return say("unknown", reason="bad_plan", arg=tok[:12])
+            rule = _PLAN_RULES.get(table.get(tokens[i + 1], ""))
+            play: Card | str | None = rule
+            used = 2
+            if play is None:
+                play = _card(tokens[i + 1], lang)
+                if play is None and i + 2 < len(tokens):
+                    play, used = _card(tokens[i + 1] + tokens[i + 2], lang), 3
+            if play is None:
+                return say("unknown", reason="bad_plan", arg=tokens[i + 1][:12])
+            follows = [f for f in follows if f.suit is not suit] + [Follow(suit, play, part == "always")]
+            i += used
+        elif part == "lead":
+            card = _card(tok, lang)
+            used = 1
+            if card is None and i + 1 < len(tokens):
+                card, used = _card(tok + tokens[i + 1], lang), 2
+            if card is None:
+                return say("unknown", reason="bad_plan", arg=tok[:12])
+            leads.append(card)
+            i += used
+        elif part == "bid":
+            m = _RANGE.match(tok)
+            if m is None or (m.group(2) is None and m.group(3) is None and i + 1 < len(tokens)
+                             and _RANGE.match(tokens[i + 1]) is None):
+                return say("unknown", reason="bad_plan", arg=tok[:12])
+            if m.group(2) is None and m.group(3) is None:  # a plain number: whatever the opponent bids
+                bid = int(tok)
+                i += 1
+                continue
+            low = int(m.group(1))
+            high = 13 if m.group(3) else int(m.group(2))
+            if i + 1 >= len(tokens) or not tokens[i + 1].isdigit() or low > high:
+                return say("unknown", reason="bad_plan", arg=tok[:12])
+            bid_if.append((low, high, int(tokens[i + 1])))
+            i += 2
+        else:
+            return say("unknown", reason="bad_plan", arg=tok[:12])
+    if not (follows or leads or bid is not None or bid_if):
+        return say("unknown", reason="bad_plan", arg=" ".join(tokens)[:12])
+    return say("plan", plan=Plan(0, tuple(follows), tuple(leads), bid, tuple(bid_if)))
+
+
 def parse(text: str | None, lang: str = "en") -> Intent:
     """What ``text`` (a message from a player whose language is ``lang``) asks for. Never raises.
 
@@ -679,6 +803,20 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
         return say(kind)
     if kind == "rematch" and len(rest) <= 2 and " ".join(rest) in _EASIER | _HARDER:
         return say("rematch", arg="easier" if " ".join(rest) in _EASIER else "harder")
+    if kind == "plan":
+        flag = _flag(rest, lang)
+        if not rest:
+            return say("plan")
+        if flag is False and len(rest) == 1:
+            return say("plan", flag=False)
+        return _plan_intent(rest, lang, say)
+    if kind in ("if", "always", "lead"):
+        return _plan_intent(tokens, lang, say)
+    if kind == "bid" and rest and _RANGE.match(rest[0]) and not _NUMBER.match(rest[0]):
+        return _plan_intent(tokens, lang, say)  # BID 0-3 5 4+ 3: a bid by the opponent's (a plan)
+    if kind == "double_nil" and len(rest) <= 2 and rest and table.get(rest[-1]) == "high" \
+            and (len(rest) == 1 or table.get(rest[0]) == "exchange"):
+        return say("double_nil", plan=Plan(0, swap_high=3))  # DN HIGH, DN SWAP HIGH: the exchange given with it
     if kind == "double_nil":
         flag = _flag(rest, lang)
         if rest and flag is not None and len(rest) == 1:

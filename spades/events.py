@@ -275,8 +275,8 @@ def from_dict(data: dict[str, Any]) -> Event:
         raise EventFormatError(f"event schema v{data['v']} is newer than this engine (v{SCHEMA_VERSION})")
     try:
         event = cls(*[decode(data[name]) if decode else data[name] for name, decode in plan])
-        if data.get("auto") and cls.type in AUTO_TYPES:
-            event = replace(event, auto=str(data["auto"]))  # type: ignore[type-var]
+        if data.get("auto") and isinstance(event, (CardPlayed, BidMade, CardsExchanged)):
+            event = replace(event, auto=str(data["auto"]))
         return event
     except (KeyError, TypeError, ValueError) as exc:
         raise EventFormatError(f"bad {cls.type} event: {exc}") from None

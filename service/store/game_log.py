@@ -70,7 +70,16 @@ from .clock import Clock
 from .codec import text
 from .due import DueWork
 from .inbox import InboundRecords
-from .keys import dirty_key, game_head, game_owner, owner_keys, owner_snapshot, player_owner, split_outbox_id
+from .keys import (
+    dirty_key,
+    game_head,
+    game_owner,
+    owner_keys,
+    owner_plans,
+    owner_snapshot,
+    player_owner,
+    split_outbox_id,
+)
 from .life import SEAT_TURNS_LUA, LifeRecords
 from .limits import LimitCounters
 from .migrate import migrate_legacy
@@ -86,7 +95,7 @@ __all__ = ["APPEND_LUA", "CLAIM_LUA", "STATUS_LUA", "AppendResult", "ReplicaLagE
            "SETTLE_LUA", "game_owner", "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]
 
 APPEND_LUA = SEAT_TURNS_LUA + ENTRY_LUA + r"""
--- KEYS: ev, meta, consumed, outbox, outq, snap
+-- KEYS: ev, meta, consumed, outbox, outq, snap, plans
 -- ARGV: expected version (-1: no check), message id ('' for none), now ms, payload JSON, snapshot ('' for none:
 --   the game's state after these events, zlib of its JSON: written to snap, covering the stream up to the last
 --   event appended)
@@ -98,12 +107,15 @@ APPEND_LUA = SEAT_TURNS_LUA + ENTRY_LUA + r"""
 --   claimed: a claim token (or false): the entries are born claimed for sending by the caller's one
 --     delivery attempt (outbox.py's write_entry, with the token; never the message id, which two
 --     handlings of one message share),
+--   pv: the plans' version the caller decided against (the meta's ``pv``; absent: no check): a plan given
+--     since (RULES D12) is a conflict, so that a move never misses a plan that covers the next decision,
+--   planlog: the plan changes to add to the game's plan stream (each a JSON string),
 --   turn: [version, seat(s), since, actor], recorded with the meta's fields (its life fields, keys.game_life)
 --     unless a newer turn is (with each seat's own turn, SEAT_TURNS_LUA); the reply then ends with 1 or 0 and
 --     the turn recorded before (version, seat)
 -- The meta is read with one HMGET (the turn before with it) and written with one HSET.
 local ev, meta, consumed, outbox, outq, snap = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local state = redis.call('HMGET', meta, 'head', 'archived', 'outseq', 'ver', 'v', 'seat', 'since', 'v0', 'v1')
+local state = redis.call('HMGET', meta, 'head', 'archived', 'outseq', 'ver', 'v', 'seat', 'since', 'v0', 'v1', 'pv')
 local archived = state[2]
 local expected = tonumber(ARGV[1])
 local msg = ARGV[2]
@@ -118,7 +130,7 @@ local idlist = table.concat(ids, ',')
 if msg ~= '' and redis.call('HSETNX', consumed, msg, idlist) == 0 then
   return {'duplicate', tostring(version), redis.call('HGET', consumed, msg)}
 end
-if archived or (expected >= 0 and version ~= expected) then
+if archived or (expected >= 0 and version ~= expected) or (p.pv and p.pv ~= (state[10] or '0')) then
   if msg ~= '' then redis.call('HDEL', consumed, msg) end
   return {'conflict', archived or tostring(version), ''}
 end
@@ -129,6 +141,9 @@ for i, e in ipairs(p.events) do
   else
     last = redis.call('XADD', ev, '*', 'e', e)
   end
+end
+if p.planlog then
+  for _, entry in ipairs(p.planlog) do redis.call('XADD', KEYS[7], 'MAXLEN', '~', '1000', '*', 'p', entry, 't', now) end
 end
 local fields = {}
 if ARGV[5] and ARGV[5] ~= '' and last ~= '' then
@@ -153,6 +168,7 @@ if p.ttl and p.ttl > 0 then
   redis.call('EXPIRE', consumed, p.ttl)
   redis.call('EXPIRE', outbox, p.ttl)
   redis.call('EXPIRE', outq, p.ttl)
+  if #KEYS >= 7 then redis.call('EXPIRE', KEYS[7], p.ttl) end
 end
 return reply
 """
@@ -200,7 +216,8 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
                message_id: str | None = None, outbox: Iterable[dict[str, Any]] = (),
                meta: dict[str, str] | None = None, ttl: int = 0, claimed: bool | str = False,
                turn: tuple[int, str, int] | tuple[int, str, int, int | None] | None = None,
-               snapshot: dict[str, Any] | None = None) -> AppendResult:
+               snapshot: dict[str, Any] | None = None, plans_version: str | None = None,
+               plan_log: Iterable[dict[str, Any]] = ()) -> AppendResult:
         """Append events + outbox entries + meta fields + the consumed message id, all or nothing.
 
         ``expected_version`` is the stream length the caller decided against (-1: no check,
@@ -215,10 +232,12 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         append, unless a newer turn is (see ``AppendResult.turn``; ``service.lifecycle.reminders``).
         ``snapshot``: the game's state after ``events`` (``spades.snapshot.dump``), kept as its snapshot
         covering the stream up to the last event appended (:mod:`service.store.snapshot`).
+        ``plans_version``: the meta's ``pv`` the caller decided against (a game's players' plans, RULES D12): a plan
+        given since is a conflict; ``plan_log``: plan changes added to the game's plan stream (``keys.owner_plans``).
         """
         entries = [json.dumps(e, separators=(",", ":")) for e in outbox]
         k = owner_keys(owner)
-        payload = json.dumps({
+        body: dict[str, Any] = {
             "events": [json.dumps(e, separators=(",", ":")) for e in events],
             "outbox": entries,
             "meta": {str(a): str(b) for a, b in (meta or {}).items()},
@@ -226,8 +245,14 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
             "claimed": (claimed if isinstance(claimed, str) else new_claim_token()) if claimed else False,
             "turn": ([str(int(turn[0])), str(turn[1]), str(int(turn[2])),
                       "" if len(turn) < 4 or turn[3] is None else str(turn[3])] if turn is not None else None),
-        })
-        keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], owner_snapshot(owner)]
+        }
+        if plans_version is not None:
+            body["pv"] = plans_version
+        logged = [json.dumps(e, separators=(",", ":")) for e in plan_log]
+        if logged:
+            body["planlog"] = logged
+        payload = json.dumps(body)
+        keys = [k["ev"], k["meta"], k["consumed"], k["outbox"], k["outq"], owner_snapshot(owner), owner_plans(owner)]
         snap = zlib.compress(json.dumps(snapshot, separators=(",", ":")).encode(), 6) if snapshot is not None else ""
         args: list[Any] = [expected_version, message_id or "", now_ms(), payload, snap]
         if self.replica_wait_ms:  # acknowledged by a replica (service.store.replica), else ReplicaLagError: retried

@@ -78,6 +78,12 @@ def owner_snapshot(owner: str) -> str:
     return "{" + owner + "}:snap"
 
 
+def owner_plans(owner: str) -> str:
+    """Stream: a game's plan changes (RULES D12: given, changed, cleared, an entry played or dropped and why), each
+    ``seat``, ``what`` and the plan after it, for a dispute; shown to no player (``g:<id>``)."""
+    return "{" + owner + "}:plans"
+
+
 def game_head(game_id: str) -> str:
     """String: a game in play's events up to its snapshot, compressed (the archive's format), moved out of
     ``:ev``; the meta's ``head`` counts them."""
