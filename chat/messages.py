@@ -13,7 +13,7 @@ from typing import Any, Iterable, Sequence
 from spades.cards import SUIT_ORDER, Card, Suit
 from spades.commands import Bid, DeclareDoubleNil, Exchange, Play
 from spades.errors import CardSyntaxError, MustFollowSuit, NotYourTurn, RuleError
-from spades.events import AUTO_DECIDED, AUTO_FORCED
+from spades.events import AUTO_DECIDED, AUTO_FORCED, AUTO_PLAN
 from spades.game import PlayerView
 
 from .gsm import to_gsm7
@@ -74,11 +74,14 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
     ``{"won", "mine", "theirs", "forced"}`` (``forced``: the player's card was played for them); the tricks of a
     decided end are told by ``decided`` (how many) instead. ``last_trick`` is the newest of them.
     ``forced``: the player's cards played for them that no trick told (a trick still under way).
+    ``planned`` (cards), ``planned_bid``, ``planned_swap``: what their plan played since (RULES D12);
+    ``plan_dropped``: the entries of their plan that could not apply (``card``, ``reason``: ``spades.plans``).
     """
     me, opp = view.seat, view.opponent
     news: dict[str, Any] = {"hand_result": None, "last_trick": None, "opp_dn": False, "opp_swapped": None,
                             "got": None, "tossed": None, "opp_bid_news": False, "intro": False, "intro_first": None,
-                            "forced": [], "decided": 0, "tricks": [], "trick_runs": []}
+                            "forced": [], "decided": 0, "tricks": [], "trick_runs": [],
+                            "planned": [], "planned_bid": None, "planned_swap": None, "plan_dropped": []}
     tricks: list[dict[str, Any]] = []  # each: its winner's seat, its (seat, card code) pairs
     auto: dict[str, str] = {}  # card code -> how it was played for someone (forced, decided)
     if events is None:  # a resend (HAND): what the view itself holds
@@ -106,6 +109,15 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
                 news["got"] = None if e.get("kept_first", True) else e.get("kept")
                 # RULES D2: keeping the first card, they saw the second as they discarded it (issue 14 case 3)
                 news["tossed"] = e.get("discarded") if e.get("kept_first") else None
+            elif e.get("auto") == AUTO_PLAN and e.get("seat") == me:  # their own move, given ahead (RULES D12)
+                if t == "card_played":
+                    news["planned"].append(e["card"])
+                elif t == "bid_made":
+                    news["planned_bid"] = e["tricks"]
+                elif t == "cards_exchanged":
+                    news["planned_swap"] = e.get("thrown", [])
+            elif t == "plan_dropped" and e.get("seat") == me:  # an entry of their plan that could not apply
+                news["plan_dropped"].append({"card": e.get("card") or e.get("entry"), "reason": e.get("reason")})
             elif t == "card_played" and e.get("auto") in (AUTO_FORCED, AUTO_DECIDED):
                 auto[e["card"]] = e["auto"]
                 if e["auto"] == AUTO_FORCED and e["seat"] == me:

@@ -13,12 +13,14 @@ from typing import Any, Sequence
 
 import chat
 from chat import Intent, Rendered
+from chat import ahead as ahead_text
 from chat import messages as chat_messages
 from chat.names import display_name
 from spades.cards import cards_text
 from spades.commands import Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play
 from spades.errors import RuleError
 from spades.game import PlayerView
+from spades.plans import Plan, PlanError
 
 __all__ = ["Intent", "Rendered", "parse_text", "turn_message", "resend", "error_message", "render_message",
            "command_text", "named", "move_news", "DoubleNilAnswered"]
@@ -79,8 +81,22 @@ class DoubleNilAnswered(RuleError):
 
 def error_message(error: Any, view: PlayerView | None, lang: str, channel: str, opponent: str = "",
                   label: str = "") -> Rendered:
-    """``chat.explain_error``: why a message was refused, and what may be sent now."""
+    """``chat.explain_error``: why a message was refused, and what may be sent now (a plan the parser did not
+    understand: why, and an example of one, ``chat.ahead``)."""
+    if isinstance(error, Intent) and error.reason == "bad_plan":
+        return named_plan(None, error.arg or "", lang, channel, opponent, label)
     return chat.explain_error(error, view, lang, channel, opponent, label)
+
+
+def plan_message(plan: Plan | None, error: PlanError | None, lang: str, channel: str, opponent: str,
+                 label: str = "") -> Rendered:
+    """``chat.ahead.plan_message``: the plan (RULES D12) as it now stands, or why it was not changed."""
+    return named_plan(plan, error, lang, channel, opponent, label)
+
+
+def named_plan(plan: Plan | None, error: PlanError | str | None, lang: str, channel: str, opponent: str,
+               label: str) -> Rendered:
+    return ahead_text.plan_message(plan, error, lang, channel, display_name(opponent, channel), label)
 
 
 def named(context: dict[str, Any], channel: str) -> dict[str, Any]:

@@ -32,11 +32,12 @@ from ..caches import Taken
 from ..context import Services
 from ..store import Batch, Pipeline, game_owner, keys, now_ms
 from ..store.presence import presence_from
+from . import ahead
 from .outbox import recipient
 from .players import PlayerInfo, info_of, players_from, players_info, queue_players, seats
 from .presence import quiet_seats
 from .result import AfterMove, Outcome, Result, TurnState, movers_field
-from .turns import turn_messages
+from .turns import auto_draws, turn_messages
 
 MAX_ATTEMPTS = 25
 
@@ -59,7 +60,7 @@ class Mover(Protocol):
     """Who moves and how: the command to decide (or the answer when there is none), and the answer when
     the engine refuses it."""
 
-    def choose(self, read: MoveRead) -> Command | Result: ...
+    def choose(self, read: MoveRead) -> Command | Result | ahead.PlanGiven: ...
 
     def refused(self, read: MoveRead, error: GameOverError | RuleError) -> Result: ...
 
@@ -111,13 +112,19 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
         taken, meta, infos = now.taken, now.meta, now.infos
         game = taken.game
         version = game.version
+        plans = ahead.plans_of(meta)
+        plan_log: list[dict[str, Any]] = []
         try:
             choice = mover.choose(now)
             if isinstance(choice, Result):
                 svc.games.put(game_id, taken)
                 return _consumed_before(svc, game_id, message_id) or choice
-            movers_before, phase_before = game.movers, game.phase
-            events = svc_decide(svc, game_id, version, game, choice)
+            movers_before, phase_before, trick = game.movers, game.phase, tuple(game.trick)
+            command: Command | None = choice if not isinstance(choice, ahead.PlanGiven) else choice.command
+            if isinstance(choice, ahead.PlanGiven):  # a plan given (RULES D12), with a move or none
+                plans[choice.seat] = choice.plan
+                plan_log.append(ahead.log_entry(choice))
+            events = svc_decide(svc, game_id, version, game, command) if command is not None else []
         except (GameOverError, RuleError) as exc:
             svc.games.put(game_id, taken)
             done = _consumed_before(svc, game_id, message_id)  # before a refusal is written: a message applied
@@ -125,11 +132,32 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
                 return done
             metrics.move_refused(mover, exc)
             return mover.refused(now, exc)
-        events += played_for(svc, game_id, meta, infos, game)
-        updates: dict[str, str] = {}
+        if command is not None:
+            events += played_for(svc, game_id, meta, infos, game)
+        if game.phase == "draw":  # the service's own draws first: a planned bid may follow them
+            events += auto_draws(svc, game_id, meta, game, infos)
+        chained = ahead.chain(game, meta, plans, trick, events,
+                              lambda g, c: svc_decide(svc, game_id, g.version, g, c),
+                              lambda g: played_for(svc, game_id, meta, infos, g))
+        events += chained.events
+        plan_log += chained.log
+        updates: dict[str, str] = dict(chained.updates)
+        if plan_log and ahead.PV not in updates:  # a plan given that equals the one kept: still a change seen
+            updates[ahead.PV] = str(int(meta.get(ahead.PV) or 0) + 1)
+        actor = getattr(choice, "seat", None)
+        if not events:  # a plan given that covers no decision yet: the plan alone is written
+            res = svc.store.append(owner, version, [], message_id=message_id, meta=updates,
+                                   plans_version=meta.get(ahead.PV) or "0", plan_log=plan_log)
+            if res.ok:
+                svc.games.put(game_id, taken)
+                return Result(res.outbox_ids, Outcome.PLANNED, game_id)
+            if res.status == "duplicate":
+                svc.games.put(game_id, taken)
+                return Result(res.outbox_ids, Outcome.DUPLICATE, game_id)
+            continue  # a conflict: read and decide again
         events, outbox = turn_messages(svc, game_id, meta, game, events, updates, infos=infos, recent=taken.recent,
-                                       actor=getattr(choice, "seat", None), movers_before=movers_before,
-                                       quiet=quiet_seats(now.page, now.now_ms))
+                                       actor=actor, movers_before=movers_before,
+                                       quiet=quiet_seats(now.page, now.now_ms), notes=chained.notes)
         over = any(isinstance(e, GameEnded) for e in events)
         if over:
             updates.update(status="over", ended=str(now_ms()))
@@ -138,8 +166,9 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
         hand = not over and (any(isinstance(e, HandStarted) for e in events) or (game.phase == "play" != phase_before))
         res = svc.store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
                                outbox=outbox, meta=updates, ttl=ttl, claimed=send_now,
-                               turn=(game.version, movers_field(game), now.now_ms, getattr(choice, "seat", None)),
-                               snapshot=snapshot.dump(game) if hand else None)
+                               turn=(game.version, movers_field(game), now.now_ms, actor),
+                               snapshot=snapshot.dump(game) if hand else None,
+                               plans_version=meta.get(ahead.PV) or "0", plan_log=plan_log)
         if res.ok:
             svc.games.put(game_id, taken, res.last_stream_id, events)
             if over:  # a finished game's log, compressed (store.Store.archive)
@@ -153,7 +182,7 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             mine = list(zip(res.outbox_ids, outbox)) if send_now else []
             claimed = tuple(dict(e, id=oid) for oid, e in mine if _reaches(infos, e))
             unsendable = tuple(oid for oid, e in mine if not _reaches(infos, e))
-            after = AfterMove(TurnState.of(game, getattr(choice, "seat", None)), {**meta, **updates}, now.life, now.now_ms, told, renote,
+            after = AfterMove(TurnState.of(game, actor), {**meta, **updates}, now.life, now.now_ms, told, renote,
                               res.turn, claimed, unsendable)
             metrics.move_applied(mover)
             return Result(res.outbox_ids, Outcome.APPLIED, game_id, after)

@@ -11,13 +11,16 @@ from chat.page import question_key
 from spades.commands import Command
 from spades.errors import GameOverError, RuleError
 from spades.game import Game, view
+from spades.plans import Plan, PlanError
 
 from .. import conversation_port as port
 from ..channels import reply_channel
 from ..context import Services
+from . import ahead
+from .ahead import PlanGiven
 from .apply import MoveRead, apply
 from .outbox import reply_rendered
-from .players import info_of, resolve_labels, seat_of
+from .players import info_of, players_info, resolve_labels, seat_of
 from .result import Outcome, Result
 
 
@@ -34,8 +37,9 @@ class PlayerMove:
     sender: str
     said: Intent
     page_ask: str | None = None
+    given: PlanGiven | None = None  # what the message did to the sender's plan (RULES D12), once chosen
 
-    def choose(self, read: MoveRead) -> Command | Result:
+    def choose(self, read: MoveRead) -> Command | Result | PlanGiven:
         seat = seat_of(read.meta, self.sender)
         if seat is None:
             return Result([], Outcome.IGNORED, read.game_id)  # a stranger: nothing changes, nothing is said
@@ -44,12 +48,46 @@ class PlayerMove:
             if read.meta.get("archived") and self.svc.store.consumed_in_archive(read.game_id, self.message_id):
                 return Result([], Outcome.DUPLICATE, read.game_id)  # a retry whose consumed id was compacted away
             raise GameOverError("the game is over")  # refused by apply, once it knows this is no retry
+        plan = ahead.given(self.said, game, seat, read.meta)  # answers given ahead (RULES D12)
+        if isinstance(plan, PlanError):
+            return self._plan_reply(read, seat, None, error=plan)
+        if plan is not None and plan.what == "shown":
+            return self._plan_reply(read, seat, plan.plan)
+        if plan is not None:
+            self.given = plan
+            return plan
         if self.page_ask is not None and question_key(view(game, seat)) != self.page_ask:
             return Result([], Outcome.STALE, read.game_id)  # the page asked a question the game moved past
         command = self.said.command(seat, game.phase)
         if command is None:
             raise ValueError(f"not a move: {self.said!r}")
         return command
+
+    def _plan_reply(self, read: MoveRead, seat: int, plan: Plan | None, error: PlanError | None = None) -> Result:
+        """The answer to a plan: the plan as it stands (``PLAN``, or after a change), or why it was refused."""
+        me = info_of(read.infos, self.sender, self.svc.config)
+        opp = info_of(read.infos, read.meta.get(f"seat{1 - seat}", ""), self.svc.config).name
+        resolve_labels(self.svc, [me], read.game_id)
+        rendered = port.plan_message(plan, error, me.lang, reply_channel(self.sender), opp, me.labels[read.game_id])
+        return reply_rendered(self.svc, self.sender, self.message_id, rendered, "plan",
+                              Outcome.ILLEGAL if error is not None else Outcome.PLANNED, read.game_id)
+
+    def told(self, result: Result) -> Result:
+        """``result`` of :func:`apply`, with the answer to a plan given (the plan as it now stands) added."""
+        if self.given is None or result.outcome not in (Outcome.APPLIED, Outcome.PLANNED, Outcome.DUPLICATE):
+            return result
+        read = self.svc.store.meta(result.game_id or "")
+        seat = self.given.seat
+        plan = ahead.plans_of(read)[seat] if read else self.given.plan
+        me_infos = players_info(self.svc, [self.sender, read.get(f"seat{1 - seat}", "")])
+        me = info_of(me_infos, self.sender, self.svc.config)
+        opp = info_of(me_infos, read.get(f"seat{1 - seat}", ""), self.svc.config).name
+        resolve_labels(self.svc, [me], result.game_id or "")
+        rendered = port.plan_message(plan, None, me.lang, reply_channel(self.sender), opp, me.labels[result.game_id or ""])
+        echo = reply_rendered(self.svc, self.sender, self.message_id, rendered, "plan", Outcome.PLANNED,
+                              result.game_id)
+        result.outbox_ids = list(result.outbox_ids) + list(echo.outbox_ids)
+        return result
 
     def refused(self, read: MoveRead, error: GameOverError | RuleError) -> Result:
         seat = seat_of(read.meta, self.sender)
@@ -98,9 +136,10 @@ class ServiceMove:
 
 def player_move(svc: Services, message_id: str, sender: str, game_id: str, said: Intent, *,
                 pre: MoveRead | None = None, send_now: str = "", page_ask: str | None = None) -> Result:
-    """Apply what ``sender`` said in ``game_id`` (see :func:`apply`; ``page_ask``: :class:`PlayerMove`)."""
-    return apply(svc, game_id, message_id, PlayerMove(svc, message_id, sender, said, page_ask), pre=pre,
-                 send_now=send_now)
+    """Apply what ``sender`` said in ``game_id`` (see :func:`apply`; ``page_ask``: :class:`PlayerMove`); a plan
+    given (RULES D12) is answered with the plan as it now stands."""
+    mover = PlayerMove(svc, message_id, sender, said, page_ask)
+    return mover.told(apply(svc, game_id, message_id, mover, pre=pre, send_now=send_now))
 
 
 def service_move(svc: Services, game_id: str, message_id: str, pick: Callable[[Game], Command | None],

@@ -29,6 +29,7 @@ class Outcome(StrEnum):
     NO_GAME = "no_game"
     OK = "ok"  # lifecycle messages written about a game
     CONFLICT = "conflict"
+    PLANNED = "planned"  # a plan given ahead (RULES D12) that covers no decision yet: the plan alone was written
     # replies and settings
     HELP = "help"
     LANG_SET = "lang_set"

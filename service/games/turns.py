@@ -67,7 +67,8 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
                   updates: dict[str, str], everyone: bool = False, infos: dict[str, PlayerInfo] | None = None,
                   recent: tuple[Event, ...] = (), actor: int | None = None,
                   movers_before: tuple[int, ...] = (),
-                  quiet: frozenset[int] = frozenset()) -> tuple[list[Event], list[dict[str, Any]]]:
+                  quiet: frozenset[int] = frozenset(),
+                  notes: dict[int, list[dict[str, Any]]] | None = None) -> tuple[list[Event], list[dict[str, Any]]]:
     """The events to append (``events`` plus the service's own DRAWs) and the messages they cause.
 
     ``game`` is the state after ``events`` (folded on further here); ``updates`` receives the
@@ -75,7 +76,8 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
     ``everyone``: a game that just started (the waiting player is told too). ``infos``: the
     seats' :class:`PlayerInfo` if the caller read them already (else read here, in one round trip).
     ``recent``: the newest stored events before ``events``, if the caller has them.
-    ``actor``: the seat whose command ``events`` are; ``movers_before``: who could move before it. In a
+    ``actor``: the seat whose command ``events`` are; ``movers_before``: who could move before it. ``notes``: news of
+    a seat's own that is no event (a plan entry dropped, :mod:`.ahead`), told in its message with the events. In a
     simultaneous draw (RULES D11) a player who still owes the move they were prompted for gets nothing
     when the other moves (the news waits for their next message), and the actor who finished drawing
     first is told they wait for the opponent.
@@ -101,7 +103,7 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
     for seat in sendable:
         me = by_seat[seat]
         address = me.address
-        news = redact_all(stored[sinces[seat] - first:] + events, seat)
+        news = redact_all(stored[sinces[seat] - first:] + events, seat) + (notes or {}).get(seat, [])
         if address in summarised:  # the summary told the hand's result: the prompt does not repeat it
             ends = [i for i, d in enumerate(news) if d.get("type") in _HAND_ENDS]
             news = news[ends[-1] + 1:] if ends else news

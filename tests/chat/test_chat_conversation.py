@@ -135,6 +135,10 @@ META = {
               "them": {"score": 1499, "bags": 9, "tricks": 0, "bid": 0, "dn": True}, "phase": "play", "target": 500},
     "stopped": {}, "started": {}, "lang_set": {}, "welcome": {}, "name_set": {"chosen": "Ana", "taken": False},
     "setting": {"setting": "dn", "value": False},
+    "plan_set": {"label": "#12 ", "opp": LONG[0][:12], "plan": "IF H 4H S AS, ALWAYS D LOW C WIN, LEAD KD QC, BID 0-3 5 3",
+                 "example": "IF H 4H S LOW, LEAD AS KS, BID 4"},
+    "plan_error": {"label": "", "opp": "Ana", "why": "follow", "card": "KD", "suit": "H", "word": "",
+                   "example": "IF H 4H S LOW, LEAD AS KS, BID 4"},
     "games": {"games": [{"label": "#1", "opp": "Konstantinos", "my_turn": True}, {"label": "#12", "opp": "Maximiliana", "my_turn": False}]},
     "invite": {"opp": "Konstantinos", "target": 500}, "invite_sent": {"opp": "Konstantinos"},
     "declined": {"opp": "Konstantinos"}, "game_started": {"label": "#12 ", "opp": "Konstantinos", "first": "opp", "target": 500},
@@ -228,7 +232,8 @@ def test_golden(lang):
                 parts.append(f"== email (resend of the first) ==\nsubject: {e.subject}\n{e.text}\n--- html ---\n{e.html}")
         text = "\n\n".join(parts) + "\n"
         path = GOLDEN / lang / f"{name}.txt"
-        if update or not path.exists():
+        if update:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
+        assert path.exists(), f"golden {path} is missing (UPDATE_GOLDEN=1 writes it; review it before committing)"
         assert path.read_text(encoding="utf-8") == text, f"golden {path} differs (UPDATE_GOLDEN=1 to regenerate)"

@@ -98,9 +98,10 @@ def test_every_lifecycle_template_has_a_golden_context():
 
 
 def _check(path: Path, text: str) -> None:
-    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
+    if os.environ.get("UPDATE_GOLDEN") == "1":
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"golden {path} is missing (UPDATE_GOLDEN=1 writes it; review it before committing)"
     assert path.read_text(encoding="utf-8") == text, f"golden {path} differs (UPDATE_GOLDEN=1 to regenerate)"
 
 
