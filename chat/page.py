@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from spades.cards import SUIT_ORDER
 from spades.commands import Bid
 from spades.game import MAX_EXCHANGE, PlayerView
+from spades.plans import Plan
 
+from .ahead import describe
 from .messages import hand_groups
 from .names import display_name, short_address
 from .render import environment, unforget
@@ -65,15 +68,19 @@ def page_context(v: PlayerView, events: Iterable[Mapping[str, Any] | None], me: 
     seat, other = v.seat, 1 - v.seat
     tricks: list[dict[str, Any]] = []
     sheet: list[dict[str, Any]] = []
+    planned: list[str] = []  # what the seat's plan played this hand (RULES D12): its own events say so
     for e in events:
         if e is None:
             continue
         if e["type"] == "hand_started":
-            tricks = []
+            tricks, planned = [], []
+        elif e.get("auto") == "plan" and e.get("seat") == seat:
+            planned.append(e["card"] if e["type"] == "card_played" else
+                           f"{e['tricks']}" if e["type"] == "bid_made" else " ".join(e.get("thrown", ())))
         elif e["type"] == "trick_won":
             cards = {int(s): c for s, c in e["cards"]}
             tricks.append({"n": e["trick"], "mine": e["seat"] == seat, "led_by_me": int(e["cards"][0][0]) == seat,
-                           "me": _card(cards[seat]), "opp": _card(cards[other])})
+                           "me": _card(cards[seat]), "opp": _card(cards[other]), "plan": cards[seat] in planned})
         elif e["type"] == "hand_scored":
             sheet.append({"hand": e["hand"], "me": e["scores"][seat], "opp": e["scores"][other]})
     ask = question(v)
@@ -85,7 +92,7 @@ def page_context(v: PlayerView, events: Iterable[Mapping[str, Any] | None], me: 
         "bids": {"me": v.bids[seat], "opp": v.bids[other], "me_dn": v.double_nil[seat], "opp_dn": v.double_nil[other]},
         "won_tricks": {"me": v.tricks_won[seat], "opp": v.tricks_won[other]},
         "trick": [{"mine": s == seat, "card": _card(c.code)} for s, c in v.trick],
-        "tricks": tricks, "sheet": sheet, "ask": ask,
+        "tricks": tricks, "sheet": sheet, "ask": ask, "planned": planned,
         "scores": {"me": v.scores[seat], "opp": v.scores[other]}, "bags": {"me": v.bags[seat], "opp": v.bags[other]},
     }
 
@@ -105,9 +112,34 @@ def email_link(lang: str, url: str, text: str, html: str) -> tuple[str, str]:
     return text, html
 
 
+def plan_board(v: PlayerView, plan: Plan | None, lang: str) -> dict[str, Any]:
+    """The page's planning board (answers given ahead, RULES D12) for the player at ``v.seat`` with ``plan`` (their
+    own, never the opponent's): the plan in one line (``text``), and what may be planned now: ``follows`` (a row a
+    suit with the cards of the hand in it and the choice made: a card code, ``LOW``/``WIN``/``HIGH`` or ``""``),
+    ``always``, ``leads`` (the hand's cards and the leads chosen), ``bid`` (the bid chosen, when the player's turn to
+    bid has not come; None when it may not be planned)."""
+    out: dict[str, Any] = {"text": describe(plan, lang), "follows": [], "always": False, "leads": None, "bid": None,
+                           "bid_open": False}
+    if v.phase in ("over", "draw") or not v.hand:
+        out["bid_open"] = v.phase == "draw" and v.bids[v.seat] is None and not v.double_nil[v.seat]
+        out["bid"] = plan.bid if plan is not None else None
+        return out
+    chosen = {f.suit.letter: (f.play.code if not isinstance(f.play, str) else f.play) for f in plan.follows} \
+        if plan is not None else {}
+    for suit in SUIT_ORDER:
+        out["follows"].append({"suit": suit.letter, "cards": [_card(c.code) for c in v.hand if c.suit is suit],
+                               "chosen": chosen.get(suit.letter, "")})
+    out["always"] = plan is not None and any(f.always for f in plan.follows)
+    out["leads"] = {"cards": [_card(c.code) for c in v.hand],
+                    "chosen": [c.code for c in plan.leads] if plan is not None else []}
+    out["bid_open"] = v.bids[v.seat] is None and not v.double_nil[v.seat] and not (v.phase == "bid" and v.my_turn)
+    out["bid"] = plan.bid if plan is not None else None
+    return out
+
+
 #: what the web adds to a :func:`page_context` (``service.web.game``): without it the page shows no form
 WEB_PARTS: dict[str, Any] = {"version": 0, "move_url": "", "poll_url": "", "script_url": "", "csrf": "",
-                             "poll_every": 3, "flash": ""}
+                             "poll_every": 3, "flash": "", "plan_url": "", "board": None}
 
 
 def render_page(lang: str, context: Mapping[str, Any]) -> str:

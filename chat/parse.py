@@ -673,7 +673,7 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
 
 
 #: The words of a plan (RULES D12) that open a part of it, and the rules a follow may name.
-_PLAN_PARTS = ("if", "always", "lead", "bid")
+_PLAN_PARTS = ("if", "always", "lead", "bid", "exchange")
 _PLAN_RULES = {"low": LOW, "win": WIN, "high": HIGH}
 _RANGE = re.compile(r"^(\d{1,2})(?:-(\d{1,2})|(\+))?$")
 
@@ -696,6 +696,8 @@ def _plan_intent(tokens: list[str], lang: str, say: _Say) -> Intent:
     leads: list[Card] = []
     bid: int | None = None
     bid_if: list[tuple[int, int, int]] = []
+    swap: list[Card] | None = None
+    swap_high = 0
     part = ""
     i = 0
     while i < len(tokens):
@@ -729,10 +731,21 @@ def _plan_intent(tokens: list[str], lang: str, say: _Say) -> Intent:
                 return say("unknown", reason="bad_plan", arg=tok[:12])
             leads.append(card)
             i += used
+        elif part == "exchange":  # SWAP AS KH, SWAP HIGH: the exchange after a double nil
+            if table.get(tok) == "high":
+                swap_high, i = 3, i + 1
+                continue
+            if table.get(tok) == "none" or tok == "0":
+                swap, i = [], i + 1
+                continue
+            card = _card(tok, lang)
+            if card is None:
+                return say("unknown", reason="bad_plan", arg=tok[:12])
+            swap = (swap or []) + [card]
+            i += 1
         elif part == "bid":
             m = _RANGE.match(tok)
-            if m is None or (m.group(2) is None and m.group(3) is None and i + 1 < len(tokens)
-                             and _RANGE.match(tokens[i + 1]) is None):
+            if m is None:
                 return say("unknown", reason="bad_plan", arg=tok[:12])
             if m.group(2) is None and m.group(3) is None:  # a plain number: whatever the opponent bids
                 bid = int(tok)
@@ -746,9 +759,10 @@ def _plan_intent(tokens: list[str], lang: str, say: _Say) -> Intent:
             i += 2
         else:
             return say("unknown", reason="bad_plan", arg=tok[:12])
-    if not (follows or leads or bid is not None or bid_if):
+    if not (follows or leads or bid is not None or bid_if or swap is not None or swap_high):
         return say("unknown", reason="bad_plan", arg=" ".join(tokens)[:12])
-    return say("plan", plan=Plan(0, tuple(follows), tuple(leads), bid, tuple(bid_if)))
+    return say("plan", plan=Plan(0, tuple(follows), tuple(leads), bid, tuple(bid_if),
+                                 tuple(swap) if swap is not None else None, swap_high))
 
 
 def parse(text: str | None, lang: str = "en") -> Intent:

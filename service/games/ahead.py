@@ -59,9 +59,11 @@ class Chained:
     notes: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
 
-def given(said: Intent, game: Game, seat: int, meta: dict[str, str]) -> PlanGiven | PlanError | None:
+def given(said: Intent, game: Game, seat: int, meta: dict[str, str],
+          whole: bool = False) -> PlanGiven | PlanError | None:
     """The :class:`PlanGiven` of ``said``, a :class:`PlanError` when it could not apply as written (the plan is
-    unchanged), or None when ``said`` is no plan (a move to decide now)."""
+    unchanged), or None when ``said`` is no plan (a move to decide now). ``whole``: ``said`` is the whole plan (the
+    page's board), not entries to put in place of the same kind."""
     now = plans_of(meta)[seat]
     kind = said.kind
     entries: Plan | None = None
@@ -82,7 +84,7 @@ def given(said: Intent, game: Game, seat: int, meta: dict[str, str]) -> PlanGive
         return None
     new = Plan(game.hand_no, entries.follows, entries.leads, entries.bid, entries.bid_if, entries.swap,
                entries.swap_high)
-    merged = now.merged(new) if now is not None else new
+    merged = now.merged(new) if now is not None and not whole else new
     try:
         check(game, seat, new)
     except PlanError as exc:

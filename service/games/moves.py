@@ -48,8 +48,10 @@ class PlayerMove:
             if read.meta.get("archived") and self.svc.store.consumed_in_archive(read.game_id, self.message_id):
                 return Result([], Outcome.DUPLICATE, read.game_id)  # a retry whose consumed id was compacted away
             raise GameOverError("the game is over")  # refused by apply, once it knows this is no retry
-        plan = ahead.given(self.said, game, seat, read.meta)  # answers given ahead (RULES D12)
+        plan = ahead.given(self.said, game, seat, read.meta, whole=self.page_ask is not None)  # RULES D12
         if isinstance(plan, PlanError):
+            if self.page_ask is not None:
+                return Result([], Outcome.ILLEGAL, read.game_id)  # the page checked it first; it says why
             return self._plan_reply(read, seat, None, error=plan)
         if plan is not None and plan.what == "shown":
             return self._plan_reply(read, seat, plan.plan)
@@ -74,7 +76,8 @@ class PlayerMove:
 
     def told(self, result: Result) -> Result:
         """``result`` of :func:`apply`, with the answer to a plan given (the plan as it now stands) added."""
-        if self.given is None or result.outcome not in (Outcome.APPLIED, Outcome.PLANNED, Outcome.DUPLICATE):
+        if self.given is None or result.outcome not in (Outcome.APPLIED, Outcome.PLANNED, Outcome.DUPLICATE) \
+                or self.page_ask is not None:  # a plan from the page: the page shows it
             return result
         read = self.svc.store.meta(result.game_id or "")
         seat = self.given.seat

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory, url_for
 
-from chat.page import page_context, question_key, render_expired, render_page
+from chat.page import page_context, plan_board, question_key, render_expired, render_page
 from spades.commands import Exchange
 from spades.events import from_dict, redact
 from spades.game import Game, view
@@ -43,6 +43,7 @@ from .. import conversation_port as port
 from ..addresses import page_expired
 from ..context import Services
 from ..games import presence
+from ..games.ahead import plans_of
 from ..games.players import lang_of, name_of
 from ..spool import SpoolError
 from ..store import game_owner, now_ms
@@ -150,6 +151,8 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     v = view(game, seat)
     me, opp = meta.get(f"seat{seat}", ""), meta.get(f"seat{1 - seat}", "")
     ctx = page_context(v, _redacted(svc, game_id, seat), name_of(svc, me), name_of(svc, opp))
+    ctx.update(board=plan_board(v, plans_of(meta)[seat], lang_of(svc, me)),  # the seat's own plan (RULES D12)
+               plan_url=url_for("plan_board.plan", token=token) if meta.get("status") == "active" else "")
     ctx.update(version=game.version, move_url=url_for("game_page.move", token=token),
                poll_url=url_for("game_page.poll", token=token), script_url=url_for("game_page.script"),
                csrf=form_token(svc, token), poll_every=presence.poll_seconds(svc), flash=flash if flash in FLASHES else "")
@@ -157,7 +160,7 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
 
 
 #: what a page shows after a move (``?m=``): the words are in the template (``templates/web/game.html.j2``)
-FLASHES = ("stale", "illegal", "sent", "forbidden", "busy")
+FLASHES = ("stale", "illegal", "sent", "forbidden", "busy", "planned", "plan_refused")
 
 
 def _redacted(svc: Services, game_id: str, seat: int) -> list[dict[str, Any] | None]:
@@ -243,10 +246,10 @@ def _outcome(svc: Services, game_id: str, sender: str, message_id: str) -> str:
     return "sent"
 
 
-def _back(token: str, flash: str) -> Response:
-    """303 to the page (a reload shows the game, never posts again), saying ``flash`` if anything."""
+def _back(token: str, flash: str, anchor: str = "ask") -> Response:
+    """303 to the page (a reload shows the game, never posts again), saying ``flash`` if anything, at ``anchor``."""
     target = url_for("game_page.game_page", token=token, m=flash or None)
-    resp = Response(status=303, headers={"Location": target + "#ask"})
+    resp = Response(status=303, headers={"Location": f"{target}#{anchor}"})
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["Referrer-Policy"] = "no-referrer"
     return resp
