@@ -75,13 +75,15 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
     decided end are told by ``decided`` (how many) instead. ``last_trick`` is the newest of them.
     ``forced``: the player's cards played for them that no trick told (a trick still under way).
     ``planned`` (cards), ``planned_bid``, ``planned_swap``: what their plan played since (RULES D12);
-    ``plan_dropped``: the entries of their plan that could not apply (``card``, ``reason``: ``spades.plans``).
+    ``plan_dropped``: the entries of their plan that could not apply (``card``, ``reason``: ``spades.plans``);
+    ``plan_tip``: the suit led, when the prompt teaches plans (once a game, at a follow a plan would have answered).
     """
     me, opp = view.seat, view.opponent
     news: dict[str, Any] = {"hand_result": None, "last_trick": None, "opp_dn": False, "opp_swapped": None,
                             "got": None, "tossed": None, "opp_bid_news": False, "intro": False, "intro_first": None,
                             "forced": [], "decided": 0, "tricks": [], "trick_runs": [],
-                            "planned": [], "planned_bid": None, "planned_swap": None, "plan_dropped": []}
+                            "planned": [], "planned_bid": None, "planned_swap": None, "plan_dropped": [],
+                            "plan_tip": None}
     tricks: list[dict[str, Any]] = []  # each: its winner's seat, its (seat, card code) pairs
     auto: dict[str, str] = {}  # card code -> how it was played for someone (forced, decided)
     if events is None:  # a resend (HAND): what the view itself holds
@@ -116,6 +118,8 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
                     news["planned_bid"] = e["tricks"]
                 elif t == "cards_exchanged":
                     news["planned_swap"] = e.get("thrown", [])
+            elif t == "plan_tip" and e.get("seat") == me:  # once a game: how a plan would have answered this
+                news["plan_tip"] = e.get("suit")
             elif t == "plan_dropped" and e.get("seat") == me:  # an entry of their plan that could not apply
                 news["plan_dropped"].append({"card": e.get("card") or e.get("entry"), "reason": e.get("reason")})
             elif t == "card_played" and e.get("auto") in (AUTO_FORCED, AUTO_DECIDED):

@@ -118,10 +118,16 @@ def chain(game: Game, meta: dict[str, str], before: Sequence[Plan | None], trick
         for dropped in ahead.dropped[seat]:
             out.notes.setdefault(seat, []).append(note(seat, dropped))
             out.log.append({"seat": seat, "what": "dropped", "entry": dropped.entry, "why": dropped.reason})
+    for seat in (0, 1):  # teach it once a game, where a plan would have saved this wait: a follow asked
+        if game.phase == "play" and game.movers == (seat,) and len(game.trick) == 1 and ahead.plans[seat] is None \
+                and not meta.get(f"tip{seat}") and not out.notes.get(seat):
+            out.notes.setdefault(seat, []).append({"type": "plan_tip", "seat": seat,
+                                                   "suit": game.trick[0][1].suit.letter})
+            out.updates[f"tip{seat}"] = "1"
     played = [e for e in ahead.events if getattr(e, "auto", "") == "plan"]
     for e in played:
         out.log.append({"seat": getattr(e, "seat", None), "what": "played", "event": e.type})
-    if out.updates:
+    if any(k.startswith("plan") for k in out.updates):
         out.updates[PV] = str(int(meta.get(PV) or 0) + 1)
     return out
 

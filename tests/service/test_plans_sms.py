@@ -79,6 +79,8 @@ def test_d12_follows_given_ahead_play_at_once_and_the_owner_is_told(client, svc,
     send(client, svc, lead_addr, card.card.code)
     after = Following(svc.store, gid)()
     assert after.version >= version + 3  # the lead, the follow from the plan, the trick
+    meta = svc.store.meta(gid)  # the turn (reminders, timeouts) counts from after the plan: nothing owed by it
+    assert int(meta["v"]) == after.version and meta["seat"] == "".join(str(s) for s in after.movers)
     planned = planned_events(svc, gid)
     assert len(planned) == 1 and planned[0]["seat"] == follower
     same = [c for c in game.hands[follower] if c.suit is card.card.suit]
@@ -150,3 +152,22 @@ def test_d12_a_bid_planned_for_a_range_of_the_opponents_bid(client, svc, celery_
     assert game.bids[first] == (5 if theirs <= 3 else 2)
     assert any(e["type"] == "bid_made" and e["seat"] == first for e in planned_events(svc, gid))
     assert isinstance(choose(game, game.movers[0]), (Play, Bid))
+
+
+def test_d12_the_prompts_teach_plans_once_a_game_where_one_would_have_answered(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc)
+    game = play_until(client, svc, gid, lambda g: g.phase == "play")
+    tips = []
+    for _ in range(3):  # three follows asked of a player without a plan
+        game = play_until(client, svc, gid, lambda g: g.phase == "play" and len(g.trick) == 1)
+        follower = game.movers[0]
+        address = svc.store.meta(gid)[f"seat{follower}"]
+        prompt = local_messages(svc, address)[-1]["body"]
+        tips.append((follower, "Tip: answer ahead" in prompt, prompt, game.trick[0][1].suit.letter))
+        send(client, svc, address, command_text(choose(game, follower)))
+    for seat in (0, 1):
+        told = [t for s, t, _, _ in tips if s == seat]
+        assert told.count(True) <= 1 and (not told or told[0]), tips  # the first follow asked, and never again
+    _, _, first, suit = tips[0]
+    assert f"e.g. IF {suit} LOW: it plays as soon as they lead {suit}." in first  # the suit led then
+
