@@ -33,7 +33,7 @@ PHONE, ADDRESS = "+4791234567", "ana@example.com"
 ADDRESS_WORDS = frozenset({"email", "e-mail", "e-post", "e-mail-adresse"})
 #: Examples for the placeholders a command phrase may carry (the others end a phrase).
 EXAMPLES = {"name": "Ana", "num": "2", "n": "2", "count": "2", "code": "FR", "digits": "482913", "kind": "EMAIL",
-            "addr": "ana@example.com"}
+            "addr": "ana@example.com", "suit": "H"}
 
 _CALL = re.compile(r"\b(?:n?gettext|_)\(\s*\"((?:[^\"\\]|\\.)*)\"")
 _BOUND = re.compile(r"(\w+)=(?:_\(\s*)?\"([A-Z][A-Z ]*)\"\)?(?:\s+if\s.*?\selse\s+_\(\s*\"([A-Z][A-Z ]*)\"\))?")
