@@ -147,7 +147,8 @@ def phrases(text: str, lang: str) -> list[tuple[str, str]]:
             close()
         ph = _ARGUMENT.fullmatch(word)  # a placeholder, or one with more after it (NAME %(name)s2)
         carried = (re.fullmatch(r"#?\d+|\+\d{6,}|\S+@\S+\.\w+|\+[^\W\d_]\w*", word) is not None
-                   or (ph is not None and ph.group(1) in EXAMPLES))
+                   or (ph is not None and ph.group(1) in EXAMPLES)
+                   or word in ("S", "H", "D", "C"))  # a suit a plan names (IF H 4H S LOW, RULES D12)
         # a lone capital the parser does not read is a word of the sentence (English I, A), not a command (K, D)
         letter = len([c for c in word if c.isalpha()]) == 1 and word.isalpha() and parse(word, lang).is_unknown
         if word and _is_capitals(word) and not ph and not letter:
