@@ -1,4 +1,4 @@
-"""``slowspades games list | show ID --as ADDRESS | events ID | verify ID``: see and check games."""
+"""``slowspades games list | show ID --as ADDRESS | events ID | plans ID | verify ID``: see and check games."""
 
 from __future__ import annotations
 
@@ -122,6 +122,29 @@ def games_events(game_id: str, as_json: bool, redis_url: str | None) -> None:
         cause = f"  <- {r['message_id']}" if r["message_id"] else ""
         lines.append(f"{r['seq']:>4} {when(r['time_ms'])} {kind:<20} {fields}{cause}")
     emit({"game": game_id, "events": rows}, as_json, "\n".join(lines) or "(no events)")
+
+
+@games.command("plans")
+@click.argument("game_id")
+@json_option
+@redis_option
+def games_plans(game_id: str, as_json: bool, redis_url: str | None) -> None:
+    """Every change to the players' plans (answers given ahead, RULES D12), for a dispute: given, shown, cleared,
+    an entry played or dropped and why; no player is shown these."""
+    svc = services(redis_url)
+    if not svc.store.meta(game_id):
+        fail(f"no game {game_id}", as_json=as_json)
+    rows = []
+    for sid, raw in svc.store.plan_log(game_id):
+        try:
+            change = json.loads(raw)
+        except ValueError:
+            change = {"raw": raw}
+        rows.append({"stream_id": sid, "time_ms": int(sid.split("-")[0]), **change})
+    lines = [f"{when(r['time_ms'])} seat {r.get('seat')} {r.get('what', '?'):<8} "
+             + json.dumps({k: v for k, v in r.items() if k not in ("stream_id", "time_ms", "seat", "what")},
+                          separators=(",", ":")) for r in rows]
+    emit({"game": game_id, "plans": rows}, as_json, "\n".join(lines) or "(no plan given)")
 
 
 def verify_game(svc: Services, game_id: str) -> dict[str, Any]:

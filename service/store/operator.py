@@ -1,5 +1,5 @@
 """The operator CLI's reads (a mixin of :class:`service.store.Store`): every game and outbox found by walking the
-keyspace (every primary of a cluster), a game's last append. (Sending an outbox entry again: :mod:`.outbox`.)"""
+keyspace (every primary of a cluster), a game's last append, a game's plan stream. (Sending an outbox entry again: :mod:`.outbox`.)"""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Iterator
 
 from .base import Client, scan_keys
 from .codec import text
-from .keys import game_owner, owner_keys
+from .keys import game_owner, owner_keys, owner_plans
 
 
 def _scan_ids(r: Client, kind: str, suffix: str) -> Iterator[str]:
@@ -23,6 +23,14 @@ class OperatorReads:
     """What ``slowspades games|outbox|players`` read."""
 
     r: Client
+
+    def plan_log(self, game_id: str) -> list[tuple[str, str]]:
+        """A game's plan changes (RULES D12), oldest first: (stream id, the change's JSON) (``keys.owner_plans``)."""
+        out: list[tuple[str, str]] = []
+        for sid, fields in self.r.xrange(owner_plans(game_owner(game_id))) or []:
+            got = {text(k): text(v) for k, v in (fields or {}).items()}
+            out.append((text(sid or ""), got.get("p", "")))
+        return out
 
     def game_ids(self) -> list[str]:
         """Every game's id (SCAN)."""

@@ -171,3 +171,31 @@ def test_d12_the_prompts_teach_plans_once_a_game_where_one_would_have_answered(c
     _, _, first, suit = tips[0]
     assert f"e.g. IF {suit} LOW: it plays as soon as they lead {suit}." in first  # the suit led then
 
+
+
+def test_d12_every_plan_change_is_kept_for_a_dispute_and_the_operator_reads_it(client, svc, celery_worker,
+                                                                                 redis_url) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from click.testing import CliRunner
+
+    from service.cli import main
+
+    gid = start_sms_game(client, svc)
+    game = play_until(client, svc, gid, lambda g: g.phase == "play")
+    follower = 1 - game.movers[0]
+    address = svc.store.meta(gid)[f"seat{follower}"]
+    send(client, svc, address, "ALWAYS S LOW H LOW D LOW C LOW")
+    send(client, svc, address, "PLAN OFF")
+    send(client, svc, address, "IF H LOW")
+    leader_address = svc.store.meta(gid)[f"seat{1 - follower}"]
+    send(client, svc, leader_address, command_text(choose(Following(svc.store, gid)(), 1 - follower)))
+    res = CliRunner().invoke(main, ["games", "plans", gid, "--json", "--redis-url", redis_url], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    changes = [(c["seat"], c["what"]) for c in json.loads(res.output)["plans"]]
+    assert changes[:3] == [(follower, "given"), (follower, "cleared"), (follower, "given")]
+    led = Following(svc.store, gid)().played[0]
+    if led.suit.letter == "H":  # the hearts entry played; another suit: it waits for the next trick's follow
+        assert (follower, "played") in changes
+    text = CliRunner().invoke(main, ["games", "plans", gid, "--redis-url", redis_url]).output
+    assert "cleared" in text and "LOW" in text
