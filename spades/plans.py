@@ -309,7 +309,7 @@ def play_ahead(game: Game, plans: Sequence[Plan | None], decide_fold: Callable[[
             break
         seat = game.movers[0]
         command, plan, dropped = next_move(game, seat, out.plans[seat])
-        out.plans[seat] = plan
+        out.plans[seat] = plan if plan is not None and not plan.empty else None
         if dropped is not None:
             out.dropped[seat].append(dropped)
         if command is None:

@@ -82,6 +82,8 @@ class PlayerMove:
         read = self.svc.store.meta(result.game_id or "")
         seat = self.given.seat
         plan = ahead.plans_of(read)[seat] if read else self.given.plan
+        if plan is None and result.outcome is Outcome.APPLIED and self.given.what == "given":
+            return result  # played at once, all of it: the move's own messages say what it played
         me_infos = players_info(self.svc, [self.sender, read.get(f"seat{1 - seat}", "")])
         me = info_of(me_infos, self.sender, self.svc.config)
         opp = info_of(me_infos, read.get(f"seat{1 - seat}", ""), self.svc.config).name

@@ -9,7 +9,7 @@ from typing import Any
 from service.conversation_port import command_text
 from spades.commands import Bid, Play
 from spades.events import AUTO_PLAN
-from spades.game import Game
+from spades.game import Game, legal_moves
 from spades.plans import Plan
 from tests.following import Following
 
@@ -74,8 +74,9 @@ def test_d12_follows_given_ahead_play_at_once_and_the_owner_is_told(client, svc,
     plan_text = local_messages(svc, follow_addr)[-1]["body"]
     assert "ALWAYS S LOW H LOW D LOW C LOW" in plan_text, plan_text
     version = svc.store.version(gid)
-    card = choose(game, leader)
-    assert isinstance(card, Play)
+    # a lead the follower has a choice on (one card of the suit led would be played for them: forced, not planned)
+    leads = [c for c in game.hands[leader] if Play(leader, c) in legal_moves(game, leader)]
+    card = Play(leader, next(c for c in leads if sum(x.suit is c.suit for x in game.hands[follower]) != 1))
     send(client, svc, lead_addr, card.card.code)
     after = Following(svc.store, gid)()
     assert after.version >= version + 3  # the lead, the follow from the plan, the trick
@@ -90,7 +91,9 @@ def test_d12_follows_given_ahead_play_at_once_and_the_owner_is_told(client, svc,
     # the follower hears of it in their next message; the leader's messages never name a plan
     play_until(client, svc, gid, lambda g: g.movers == (follower,) or g.phase != "play")
     told = [m["body"] for m in local_messages(svc, follow_addr)]
-    assert any(f"Your plan played {planned[0]['card']}" in b for b in told), told[-3:]
+    mine = [e["card"] for e in planned_events(svc, gid) if e["seat"] == follower]
+    assert any(f"Your plan played {mine[0]}" in b or f"Your plan played {len(mine)} cards." in b
+               for b in told), told[-3:]  # the cards, or how many past three (the tricks name them)
     for m in local_messages(svc, lead_addr):
         assert "plan" not in m["body"].lower() and "ALWAYS" not in m["body"]
 
@@ -194,8 +197,38 @@ def test_d12_every_plan_change_is_kept_for_a_dispute_and_the_operator_reads_it(c
     assert res.exit_code == 0, res.output
     changes = [(c["seat"], c["what"]) for c in json.loads(res.output)["plans"]]
     assert changes[:3] == [(follower, "given"), (follower, "cleared"), (follower, "given")]
-    led = Following(svc.store, gid)().played[0]
-    if led.suit.letter == "H":  # the hearts entry played; another suit: it waits for the next trick's follow
-        assert (follower, "played") in changes
+    # the hearts entry played if hearts were led (and the follower's card was not their only one, played for them)
+    assert ((follower, "played") in changes) == any(e["seat"] == follower for e in planned_events(svc, gid))
     text = CliRunner().invoke(main, ["games", "plans", gid, "--redis-url", redis_url]).output
     assert "cleared" in text and "LOW" in text
+
+
+def test_d12_an_entry_that_can_no_longer_apply_is_dropped_told_and_asked(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc, " TO 300")
+    following = Following(svc.store, gid)
+    told = None
+    for _ in range(40):  # leads planned until one meets spades still not broken
+        game = play_until(client, svc, gid, lambda g: g.phase == "over" or (
+            g.phase == "play" and not g.trick and not g.spades_broken
+            and any(c.suit.letter == "S" for c in g.hands[g.movers[0]])
+            and any(c.suit.letter != "S" for c in g.hands[g.movers[0]])))
+        if game.phase == "over":
+            break
+        leader = game.movers[0]
+        address = svc.store.meta(gid)[f"seat{leader}"]
+        hand = game.hands[leader]
+        first = max((c for c in hand if c.suit.letter != "S"), key=lambda c: c.rank)
+        spade = min((c for c in hand if c.suit.letter == "S"), key=lambda c: c.rank)
+        send(client, svc, address, f"LEAD {first.code} {spade.code}")  # the first plays at once
+        assert first in following().played or following().hand_no > game.hand_no
+        game = play_until(client, svc, gid, lambda g: g.phase != "play" or g.movers == (leader,) and not g.trick
+                          or g.hand_no != game.hand_no)
+        if game.phase == "play" and game.movers == (leader,) and not game.spades_broken \
+                and any(c.suit.letter != "S" for c in game.hands[leader]):
+            told = " | ".join(m["body"] for m in local_messages(svc, address)[-2:])  # the prompt, the plan's answer
+            break
+        send(client, svc, address, "PLAN OFF")
+    assert told is not None, "no position where a planned spade lead met unbroken spades"
+    assert f"Your plan could not lead {spade.code}: spades are not broken." in told, told
+    assert "Lead any card but spades." in told or "Play:" in told  # and asked as usual
+    assert not Plan.loads(svc.store.meta(gid).get(f"plan{following().movers[0]}")), "the entry was dropped"
