@@ -56,6 +56,8 @@ class PlayerMove:
         if plan is not None and plan.what == "shown":
             return self._plan_reply(read, seat, plan.plan)
         if plan is not None:
+            if read.meta.get("head") and self.svc.store.consumed_in_head(read.game_id, self.message_id):
+                return Result([], Outcome.DUPLICATE, read.game_id)  # a retry of a move compacted into the head
             self.given = plan
             return plan
         if self.page_ask is not None and question_key(view(game, seat)) != self.page_ask:
