@@ -10,9 +10,9 @@ import os
 from typing import Any
 
 from service import logs
-from service.config import load_config
+from service.config import config_or_exit
 
-_config = load_config()
+_config = config_or_exit()  # a bad setting: one line naming it, and gunicorn does not start
 logs.set_key(_config)
 
 if logs.json_lines(_config):
