@@ -15,6 +15,7 @@ from spades.cli import arena, replay
 from .config import SettingsError
 from .limits_cli import limits_group
 from .operator import games, outbox, players
+from .operator.backup import backup, restore
 from .operator.migrate import migrate_keys
 from .store import UNREACHABLE
 
@@ -49,5 +50,7 @@ main.add_command(games)
 main.add_command(outbox)
 main.add_command(players)
 main.add_command(migrate_keys)  # issue 13: the old global keys into their shards
+main.add_command(backup)  # issue 44: Redis' data to a snapshot file, and back
+main.add_command(restore)
 
 main.add_command(limits_group)  # issue 15: slowspades limits status
