@@ -53,7 +53,8 @@ __all__ = ["CONTENT_TYPE_LATEST", "exposition"]
 log = logging.getLogger(__name__)
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 
-WEBHOOKS = Counter("slowspades_webhook_requests", "Webhook requests (sms, sms_status, email) by outcome: accepted, "
+WEBHOOKS = Counter("slowspades_webhook_requests", "Webhook requests (sms, sms_status, email, email_events) and the game "
+                   "page's moves and polls (page_move, page_poll) by outcome: accepted, "
                    "spooled (kept on disk while Redis did not answer), rejected (4xx), error (5xx).",
                    ["channel", "outcome"])
 WEBHOOK_SECONDS = Histogram("slowspades_webhook_duration_seconds", "Time a webhook took to answer.", ["channel"],
