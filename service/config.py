@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import sys
 from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any, Literal, Mapping
@@ -26,6 +27,8 @@ from .store.base import is_cluster
 from .whatsapp import templates
 
 PREFIX = "SLOWSPADES_"
+#: the exit status of a process refused for its settings (sysexits' EX_CONFIG): starting it again cannot help
+EX_CONFIG = 78
 #: the environment :func:`load_config` reads (``os.environ`` unless it was given another)
 _ENVIRON: ContextVar[Mapping[str, str] | None] = ContextVar("slowspades_environ", default=None)
 
@@ -310,11 +313,13 @@ def read_settings(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
 
 def config_or_exit(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """:func:`load_config` for a process that is starting (gunicorn's configuration, the Celery app): a setting
-    that does not read stops it with one line on stderr naming the variable (exit status 1), not a traceback."""
+    that does not read stops it with one line on stderr naming the variable and the exit status
+    :data:`EX_CONFIG`, not a traceback (``service.supervise`` then does not start it again)."""
     try:
         return load_config(environ)
     except ValueError as exc:  # SettingsError, and the derived settings' refusals (templates, prices, broker)
-        raise SystemExit(f"slowspades: not started: {exc}") from None
+        print(f"slowspades: not started: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(EX_CONFIG) from None
 
 
 def load_config(environ: Mapping[str, str] | None = None, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -47,8 +47,18 @@ def test_a_misspelt_setting_stops_the_process_naming_it(argv: tuple[str, ...]) -
 @pytest.mark.parametrize("argv", [WEB, WORKER], ids=["web", "worker"])
 def test_a_value_that_does_not_read_stops_the_process_naming_it(argv: tuple[str, ...]) -> None:
     done = run(*argv, SLOWSPADES_SMTP_PORT="587x")
-    assert done.returncode != 0
+    assert done.returncode == 78  # sysexits' EX_CONFIG: starting it again cannot help
     assert one_line(done) == "slowspades: not started: SLOWSPADES_SMTP_PORT='587x' is not a whole number"
+
+
+def test_the_supervisor_does_not_restart_a_process_refused_for_its_settings() -> None:
+    """The Procfile's web line, as deployed: the refusal is said once and the supervisor exits, rather than
+    starting it again every few seconds."""
+    line = next(x.split(":", 1)[1] for x in (ROOT / "Procfile").read_text().splitlines() if x.startswith("web:"))
+    done = run("sh", "-c", line, timeout=30, PATH=f"{BIN}:{os.environ.get('PATH', '')}", SLOWSPADES_SMTP_PORT="587x")
+    assert done.returncode == 78
+    said = [x for x in done.stderr.splitlines() if "SLOWSPADES_SMTP_PORT='587x' is not a whole number" in x]
+    assert len(said) == 1, done.stderr
 
 
 def test_each_kind_of_value_is_checked_and_typed() -> None:
