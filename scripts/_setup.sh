@@ -24,14 +24,20 @@ if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
   fi
 fi
-if [ ! -f .venv/.installed ] || [ pyproject.toml -nt .venv/.installed ]; then
+# The locked versions (requirements/dev.txt: the runtime's, the tests' and run-local's, each with its hashes; made
+# from pyproject.toml by uv pip compile, requirements/README.md), then the project itself without dependencies.
+LOCK=requirements/dev.txt
+if [ ! -f .venv/.installed ] || [ pyproject.toml -nt .venv/.installed ] || [ "$LOCK" -nt .venv/.installed ]; then
   # uv installs the same versions as pip (compared with pip freeze) in a fraction of the time: about 21 s against
   # 50 s here, which is most of a fresh clone's set-up; pip does it if uv cannot be had. Compiled to bytecode
   # as pip does: without it every process compiles what it imports (0.4 s more to import the worker), as
   # PYTHONDONTWRITEBYTECODE, set on this machine, keeps it from being cached
-  .venv/bin/python -m pip install -q uv \
-    && .venv/bin/uv pip install -q --compile-bytecode --python .venv/bin/python -e ".[test]" \
-    || { .venv/bin/python -m pip install -q --upgrade pip && .venv/bin/python -m pip install -q -e ".[test]"; }
+  .venv/bin/python -m pip install -q "uv>=0.13,<0.14" \
+    && .venv/bin/uv pip install -q --compile-bytecode --python .venv/bin/python --require-hashes -r "$LOCK" \
+    && .venv/bin/uv pip install -q --compile-bytecode --python .venv/bin/python --no-deps -e . \
+    || { .venv/bin/python -m pip install -q --upgrade pip \
+         && .venv/bin/python -m pip install -q --require-hashes -r "$LOCK" \
+         && .venv/bin/python -m pip install -q --no-deps -e .; }
   touch .venv/.installed
 fi
 

@@ -16,9 +16,9 @@ invitation expiry) leaves outbox entries and perhaps a new turn. After it:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
-from . import inbound, logs, metrics, receipts
+from . import inbound, limits, logs, metrics, receipts
 from .context import Services
 from .delivery import UNSENDABLE, WINDOW_CLOSED, all_local, deliver_local_many
 from .games import presence
@@ -77,8 +77,12 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
     mine = {e["id"] for e in claimed} | set(unsendable) | set(closed)
     rest = [oid for oid in result.outbox_ids if oid not in mine]
     tail = svc.store.pipeline()  # the last writes, in one round trip: queued below, executed here
+    capped: list[tuple[dict[str, Any], str]] = []
     if local:
-        svc.store.settle_local_many(claimed, [(oid, UNSENDABLE) for oid in unsendable]
+        # counted toward the day's SMS and spend, and held past the caps, as when a provider sends them
+        claimed, capped = limits.split_sms(svc, claimed)
+        svc.store.settle_local_many(claimed, [(e["id"], why) for e, why in capped]
+                                    + [(oid, UNSENDABLE) for oid in unsendable]
                                     + [(oid, WINDOW_CLOSED) for oid in closed], tail=tail, token=attempt)
         if rest:  # any others (replies; a retry's): claimed and checked against STOP first
             deliver_local_many(svc, rest, after.told if after else (), tail=tail, by=attempt)
@@ -100,6 +104,8 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
         metrics.settled_local(claimed, len(unsendable))
         if closed:
             metrics.settled_local([], len(closed), "window_closed")
+        for _entry, why in capped:
+            metrics.outbox("", "failed", limits.held_code(why))
         logs.settled(claimed)
     return str(result.outcome)
 

@@ -9,8 +9,8 @@ forgets them all. What is erased and rewritten in Redis: :mod:`service.store.for
   and games have seen nothing for that many days (:func:`forget_inactive`).
 * A forget reaches the live Redis only: a backup restored brings the player back. ``SLOWSPADES_FORGET_LEDGER``
   names a file, kept apart from the backups, where every forget appends the keyed hash of each address it
-  forgot (:func:`ledger_hash`: an HMAC with the logs' key, never the address); after a restore, ``slowspades players
-  forget-ledger`` forgets again every player whose address hashes to a line of it (:func:`replay_ledger`).
+  forgot (:func:`ledger_hash`: an HMAC keyed by ``SLOWSPADES_LOG_HASH_KEY``, required then; never the address);
+  after a restore, ``slowspades players forget-ledger`` forgets again every player whose address hashes to a line of it (:func:`replay_ledger`).
 * A player with a game in play (an invitation pending, or a game under way) is not forgotten: their opponent's game
   would lose a seat that may still move. They may ``RESIGN``; a game left alone times out (``CLAIM``) and an
   invitation expires; then forget. :class:`InPlay` says which games.
@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from chat.names import FORGOTTEN, display_name, short_address
 from chat.render import gettext
 
-from . import logs
 from .addresses import address_kind
+from .config import LEDGER_KEY_MISSING, SettingsError
 from .context import Services
 from .games.players import lang_of, seat_of
 from .store.forget import Forgetting, Scrub
@@ -165,9 +165,18 @@ def forget_inactive(svc: Services, days: float, now_ms: int, dry_run: bool = Fal
 
 
 def ledger_hash(svc: Services, address: str) -> str:
-    """How the ledger names an address: the hex HMAC-SHA256 of it with the logs' key (``SLOWSPADES_LOG_HASH_KEY``,
-    the same in every process of a deployment), apart from the logs' own hashes (another message is hashed)."""
-    return hmac.new(logs.set_key(svc.config), b"forget|" + address.lower().encode(), hashlib.sha256).hexdigest()
+    """How the ledger names an address: the hex HMAC-SHA256 of it with ``SLOWSPADES_LOG_HASH_KEY`` (the same in every
+    process of a deployment), apart from the logs' own hashes (another message is hashed). That key is required: no
+    fallback to one derived from the webhook secrets, which a token rotation would change (:class:`SettingsError`)."""
+    return hmac.new(ledger_key(svc), b"forget|" + address.lower().encode(), hashlib.sha256).hexdigest()
+
+
+def ledger_key(svc: Services) -> bytes:
+    """``SLOWSPADES_LOG_HASH_KEY``, the ledger's key; :class:`SettingsError` (one line) when it is not set."""
+    key = str(svc.config.get("LOG_HASH_KEY") or "")
+    if not key:
+        raise SettingsError(LEDGER_KEY_MISSING)
+    return key.encode()
 
 
 def note_in_ledger(svc: Services, addresses: list[str]) -> None:
@@ -184,6 +193,7 @@ def note_in_ledger(svc: Services, addresses: list[str]) -> None:
 def replay_ledger(svc: Services, path: str) -> tuple[list[str], list[str]]:
     """After a backup was restored: forget every player with an address in the ledger at ``path``; returns (the
     homes forgotten, the games in play that kept one from being forgotten)."""
+    ledger_key(svc)  # refused before anything is read without it
     with open(path, encoding="ascii") as f:
         wanted = {line.strip() for line in f if line.strip()}
     forgotten: list[str] = []

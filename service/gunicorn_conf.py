@@ -1,6 +1,6 @@
 """gunicorn's configuration for the web process (``gunicorn -c python:service.gunicorn_conf ...``, the Procfile's):
-its own log lines (the arbiter's, its workers' and the access log) as JSON lines without addresses in clear, like
-the service's (:mod:`service.logs`, ``SLOWSPADES_LOG_FORMAT``); and, with ``PROMETHEUS_MULTIPROC_DIR``, a worker's
+no control socket; its own log lines (the arbiter's, its workers' and the access log) as JSON lines without
+addresses in clear, like the service's (:mod:`service.logs`, ``SLOWSPADES_LOG_FORMAT``); and, with ``PROMETHEUS_MULTIPROC_DIR``, a worker's
 live gauges dropped when it exits (:mod:`service.metrics`)."""
 
 from __future__ import annotations
@@ -10,10 +10,14 @@ import os
 from typing import Any
 
 from service import logs
-from service.config import load_config
+from service.config import config_or_exit
 
-_config = load_config()
+_config = config_or_exit()  # a bad setting: one line naming it, and gunicorn does not start
 logs.set_key(_config)
+
+# gunicorn 25.1+ opens a control socket at one path per user ($XDG_RUNTIME_DIR or ~/.gunicorn/gunicorn.ctl): two
+# services of one user on a host shared it. The service is managed by its supervisor and signals: none.
+control_socket_disable = True
 
 if logs.json_lines(_config):
     logging.captureWarnings(True)  # a library's warnings as JSON lines too (py.warnings, below)

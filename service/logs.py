@@ -104,6 +104,30 @@ def json_lines(config: Mapping[str, Any]) -> bool:
     return str(config.get("LOG_FORMAT") or "json").lower() == "json"
 
 
+#: Celery tasks that are the service's own heartbeat (``workers.liveness``: one every few seconds per worker), and
+#: the loggers of Celery's "received" and "succeeded" lines about every task
+PROBE_TASKS = frozenset({"workers.liveness.probe"})
+TASK_LOGGERS = ("celery.worker.strategy", "celery.app.trace")
+
+
+class ProbesAtDebug(logging.Filter):
+    """Celery's lines about a liveness probe are DEBUG lines (they were a third of a worker's log): kept only where
+    DEBUG is on; every other task's lines as Celery logs them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if not isinstance(args, Mapping) or args.get("name") not in PROBE_TASKS or record.levelno <= logging.DEBUG:
+            return True
+        if not logging.getLogger(record.name).isEnabledFor(logging.DEBUG):
+            return False
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
+
+
+for _name in TASK_LOGGERS:
+    logging.getLogger(_name).addFilter(ProbesAtDebug())
+
+
 def configure(config: Mapping[str, Any]) -> None:
     """This process's logs as JSON lines (``LOG_FORMAT=json``): gunicorn's handlers get :class:`JsonFormatter` (its
     arbiter's, with the root logger's, come from ``service.gunicorn_conf``), and so do Celery's worker and beat

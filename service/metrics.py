@@ -6,7 +6,8 @@ messages settled into the local outbox (``service.after``), the sending of outbo
 the abuse limits (``service.limits``), the web spool, the beat's tick and the supervisor's restarts. With
 ``PROMETHEUS_MULTIPROC_DIR`` set in the environment (before the process starts: gunicorn's workers and Celery's
 processes are many processes), each process writes its values into that directory and whoever serves the
-metrics adds them up (``prometheus_client.multiprocess``); without it, a process counts in memory (the tests).
+metrics adds them up (``prometheus_client.multiprocess``), first folding the files of processes that are gone into
+an archive (:mod:`service.metrics_files`); without it, a process counts in memory (the tests).
 
 Gauges of the service's state are read from Redis when ``/metrics`` is scraped (:class:`ServiceState`): unsent
 outbox entries and the age of the oldest, the Celery queue's depth, games in play and invitations waiting (a SCAN
@@ -20,6 +21,7 @@ provider's error code), never an address, a game id or a message id.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import time
@@ -42,14 +44,17 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from .context import Services
+from .metrics_files import fold_dead, locked
 from .prices import MICROS
 from .store.gauges import games_by_status, outbox_backlog
 
 __all__ = ["CONTENT_TYPE_LATEST", "exposition"]
 
+log = logging.getLogger(__name__)
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 
-WEBHOOKS = Counter("slowspades_webhook_requests", "Webhook requests (sms, sms_status, email) by outcome: accepted, "
+WEBHOOKS = Counter("slowspades_webhook_requests", "Webhook requests (sms, sms_status, email, email_events) and the game "
+                   "page's moves and polls (page_move, page_poll) by outcome: accepted, "
                    "spooled (kept on disk while Redis did not answer), rejected (4xx), error (5xx).",
                    ["channel", "outcome"])
 WEBHOOK_SECONDS = Histogram("slowspades_webhook_duration_seconds", "Time a webhook took to answer.", ["channel"],
@@ -228,11 +233,28 @@ class _Counted(Collector):
         return iter(REGISTRY.collect())
 
 
+class _Host(Collector):
+    """Every process's counts of this host (multiprocess mode): the files of processes that are gone folded into the
+    archive first (:func:`service.metrics_files.fold_dead`), then all read under the directory's shared lock."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+        self.inner = multiprocess.MultiProcessCollector(None, path=directory)
+
+    def collect(self) -> Iterator[Any]:
+        try:
+            fold_dead(self.directory)
+        except (OSError, ValueError) as exc:  # a file that does not read: the scrape still answers, with every file
+            log.warning("metrics: could not fold the files of gone processes: %s", exc)
+        with locked(self.directory, exclusive=False):
+            return iter(list(self.inner.collect()))
+
+
 def registry(state: Collector | None = None) -> CollectorRegistry:
     """A registry of every process's counts (multiprocess mode) or this process's, and ``state`` if given."""
     reg = CollectorRegistry(auto_describe=False)
     if MULTIPROCESS:
-        multiprocess.MultiProcessCollector(reg)
+        reg.register(_Host(os.environ["PROMETHEUS_MULTIPROC_DIR"]))
     else:
         reg.register(_Counted())
     if state is not None:

@@ -79,6 +79,22 @@ class Spool:
         except OSError as exc:
             raise SpoolError(f"could not spool to {self.dir}: {exc}") from exc
 
+    def writable(self) -> bool:
+        """Whether :meth:`put` can keep a message now: a probe file is written, fsync'd and removed."""
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            probe = self.dir / f".probe-{os.getpid()}-{uuid.uuid4().hex}.tmp"
+            fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                os.write(fd, b"{}")
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.unlink(probe)
+            return True
+        except OSError:
+            return False
+
     def pending(self) -> list[Path]:
         """The files waiting (oldest first), and taken ones whose taker seems dead."""
         try:

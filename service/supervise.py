@@ -7,7 +7,9 @@ exits it stops them all). The command is started in a process group of its own; 
 for whatever reason (a crash, SIGKILL, Celery's ``Unrecoverable error`` when Redis restarts under
 load: kombu's Redis transport, restoring unacknowledged messages on a connection already released,
 raises ``'NoneType' object has no attribute 'hostname'``), it is started again after a backoff
-(1 s, doubling up to 30 s; back to 1 s once it has run for a minute).
+(1 s, doubling up to 30 s; back to 1 s once it has run for a minute). A command that exits with
+``service.config.EX_CONFIG`` (78: its settings do not read, said in its one line) is not started again: the
+supervisor exits with that status.
 
 ``--alive-file``: the command must keep touching that file (its path is passed in the environment
 as ``SLOWSPADES_ALIVE_FILE``; ``workers.liveness`` touches it whenever the worker runs a task, and
@@ -32,6 +34,7 @@ from pathlib import Path
 from types import FrameType
 
 from . import logs, metrics
+from .config import EX_CONFIG
 
 ALIVE_ENV = "SLOWSPADES_ALIVE_FILE"
 
@@ -130,6 +133,9 @@ class Supervisor:
                     code = child.wait()
                 break
             code = child.wait()
+            if code == EX_CONFIG:  # its settings do not read (its one line above says which): no restart can help
+                _say(self.name, f"exited with {code}: refused to start for its settings; not started again")
+                break
             if time.monotonic() - started > 60:
                 backoff = 1.0
             self.restarts += 1

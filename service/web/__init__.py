@@ -1,4 +1,4 @@
-"""HTTP endpoints: ``/sms`` and ``/sms/status`` (Twilio), ``/email/inbound`` (Mailgun), ``/healthz``.
+"""HTTP endpoints: ``/sms`` and ``/sms/status`` (Twilio), ``/email/inbound`` (Mailgun), ``/livez``, ``/readyz``, ``/healthz``.
 
 Also here: :func:`take_inbound`, how a verified inbound message is recorded and queued, and :func:`take_receipt`,
 how a verified Twilio delivery receipt is recorded (and a failure's task queued), or, for either, while Redis does

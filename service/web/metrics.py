@@ -1,6 +1,7 @@
 """``GET /metrics`` (Prometheus' text format, :mod:`service.metrics`) behind ``SLOWSPADES_METRICS_TOKEN`` (a bearer
 token; 404 while it is empty), and the webhooks' counts and answer times, taken around every request to ``/sms``,
-``/sms/status`` and ``/email/inbound``."""
+``/sms/status``, ``/email/inbound`` and ``/email/events``, and the game page's moves (``POST /g/<token>/move``) and
+polls (``GET /g/<token>/poll``), labelled by channel (``page_move``, ``page_poll``; never the token)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from .. import metrics
 bp = Blueprint("metrics", __name__)
 
 #: the webhooks measured, by path: their channel label
-CHANNELS = {"/sms": "sms", "/sms/status": "sms_status", "/email/inbound": "email"}
+CHANNELS = {"/sms": "sms", "/sms/status": "sms_status", "/email/inbound": "email", "/email/events": "email_events"}
+#: the game page's requests measured, by endpoint (their paths hold a page token: never a label)
+PAGE_CHANNELS = {"game_page.move": "page_move", "game_page.poll": "page_poll"}
 
 
 @bp.get("/metrics")
@@ -45,7 +48,9 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def started() -> None:
-        if request.path in CHANNELS:
+        channel = CHANNELS.get(request.path) or PAGE_CHANNELS.get(request.endpoint or "")
+        if channel is not None:
+            g.webhook_channel = channel
             g.webhook_started = time.perf_counter()
 
     @app.after_request
@@ -55,5 +60,5 @@ def install(app: Flask) -> None:
             code = response.status_code
             outcome = g.get("webhook_outcome") or (
                 "accepted" if code < 400 else "rejected" if code < 500 else "error")
-            metrics.webhook(CHANNELS[request.path], outcome, time.perf_counter() - began)
+            metrics.webhook(g.webhook_channel, outcome, time.perf_counter() - began)
         return response

@@ -135,6 +135,7 @@ def test_forgetting_a_linked_address_forgets_the_player_and_all_their_addresses(
 def test_a_backup_restored_is_forgotten_again_from_the_ledger(client, svc, tmp_path, monkeypatch, celery_worker) -> None:  # type: ignore[no-untyped-def]
     ledger = tmp_path / "forgotten.ledger"
     monkeypatch.setenv("SLOWSPADES_FORGET_LEDGER", str(ledger))  # the command's settings
+    monkeypatch.setenv("SLOWSPADES_LOG_HASH_KEY", "the-ledger-key")  # required with a ledger
     for who in (SMS_PLAYER, "+15557770002"):
         resp, mid = post_sms(client, who, "NAME Zoltan" if who == SMS_PLAYER else "HELP")
         wait_handled(svc, mid)

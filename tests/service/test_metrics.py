@@ -44,6 +44,26 @@ def test_metrics_answers_only_with_its_token(app, client) -> None:  # type: igno
     assert total(samples, "slowspades_games", status="active") == 0
 
 
+def test_mailgun_events_and_the_game_page_are_measured_without_their_tokens(app, client) -> None:  # type: ignore[no-untyped-def]
+    """``/email/events`` and the page's moves and polls count as the other webhooks do, by channel and outcome, with
+    their answer times; the page token in their paths is no label."""
+    app.config["METRICS_TOKEN"] = TOKEN
+    before = scrape(client)
+    token = "0123456789abcdef" * 2  # no such page
+    assert client.post("/email/events", json={"signature": {}, "event-data": {}}).status_code < 500
+    assert client.get(f"/g/{token}/poll").status_code == 404
+    assert client.post(f"/g/{token}/move", data={"move": "2C"}).status_code == 404
+    after = scrape(client)
+
+    def delta(name: str, **labels: str) -> float:
+        return total(after, name, **labels) - total(before, name, **labels)
+
+    for channel in ("email_events", "page_poll", "page_move"):
+        assert delta("slowspades_webhook_requests_total", channel=channel, outcome="rejected") == 1, channel
+        assert delta("slowspades_webhook_duration_seconds_count", channel=channel) == 1, channel
+    assert token not in "".join(str(key) for key in after)
+
+
 @BOTH
 def test_the_state_read_at_a_scrape_on_either_store(app, client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
     """The gauges read from Redis (games by status, the outbox's backlog, the day's SMS), on one Redis and on a
