@@ -109,11 +109,6 @@ def link_code(address: str) -> str:
     return "{p:" + address + "}:linkcode"
 
 
-def link_requests(address: str, day: str) -> str:
-    """String: the ``LINK`` codes ``address`` (a home) asked for on ``day`` (a counter, expiring after the day)."""
-    return "{p:" + address + "}:linkreq:" + day
-
-
 PAUSE_REACH = "pause:reach:"  # a game's life field ``pause:reach:<home address>:<ms>`` (service.lifecycle.reach)
 
 RECORD_FIELDS = frozenset({"kind", "lang", "created", "name", "people", "rtok", "outseq"})  # the record's own

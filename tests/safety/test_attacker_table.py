@@ -1,0 +1,152 @@
+"""Issue 44, the attacker's table: each row tried again through the real webhooks (Twilio's signature, Mailgun's, a
+real Celery worker, the local outbox), with the service's own limits (no limit turned off: the defaults of
+``service.limits.SETTINGS`` and of the lifecycle's settings, but for the +1 555 fiction range nobody uses here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from service import limits
+from service.lifecycle import settings
+from tests.service.helpers import local_messages
+from tests.service.test_linked_channels import mail
+from tests.service.test_linked_channels import send as text
+
+ALICE, BOB = "+4791234567", "+4798765432"  # Norway: valid numbers of an allowed country, told in Norwegian
+DOMAIN = "spades.example.test"  # the tests' MAIL_FROM's
+
+
+@pytest.fixture
+def own_limits(svc: Any) -> Any:
+    """The limits as deployed: the daily cap, the flood limit and the valid numbers as their defaults."""
+    svc.config.update(SMS_DAILY_CAP=limits.SETTINGS["SMS_DAILY_CAP"][0],
+                      LIMIT_MESSAGES_PER_MINUTE=limits.SETTINGS["LIMIT_MESSAGES_PER_MINUTE"][0],
+                      SMS_FICTIONAL_NUMBERS=False)
+    return svc
+
+
+def people_game(client: Any, svc: Any, a: str = ALICE, b: str = BOB) -> None:
+    """``a`` invites ``b``, who says YES: both have played a person."""
+    text(client, svc, a, f"NEW {b}")
+    text(client, svc, b, "JA")
+    assert svc.store.in_people_games([a, b]) == [True, True]
+
+
+def own_reply_address(client: Any, svc: Any, address: str) -> str:
+    """The reply address of ``address``'s own emails (that of no game), as its answer to HELP gives it."""
+    status, out = mail(client, svc, address, f"play@{DOMAIN}", "HELP")
+    assert status == 200 and out and out[-1]["reply_to"].startswith("play+"), out
+    return str(out[-1]["reply_to"])
+
+
+# -- 1: LINK codes pumped to premium-rate and far countries, past the daily cap ----------------------------------
+@pytest.mark.parametrize("target", ["+19002001234", "+449090123456", "+992917123456", "+252612345678",
+                                    "+2693212345"])
+def test_a_link_code_never_goes_to_a_premium_or_far_number(client, own_limits, celery_worker, target: str) -> None:  # type: ignore[no-untyped-def]
+    svc = own_limits
+    people_game(client, svc)  # Alice plays a person: once, that let her codes skip the country list
+    out = text(client, svc, ALICE, f"LINK {target}")
+    assert [m["to"] for m in out] == [ALICE]  # only the asker is answered
+    assert "kan ikke sendes på SMS" in out[0]["body"]  # Norwegian: "cannot be sent by SMS", and says to whom
+    assert local_messages(svc, target) == [] and svc.links.pending(target) == {}
+
+
+def test_a_link_code_to_a_number_that_does_not_exist_is_refused(client, own_limits, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    svc = own_limits
+    people_game(client, svc)
+    out = text(client, svc, ALICE, "LINK +6280912345678")  # Indonesia: possible, but no such number
+    assert [m["to"] for m in out] == [ALICE] and "ikke et gyldig telefonnummer" in out[0]["body"]
+    assert local_messages(svc, "+6280912345678") == []
+
+
+def test_past_the_cap_a_link_code_to_a_new_number_waits_like_an_invitation(client, own_limits, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    svc = own_limits
+    people_game(client, svc)
+    cap = int(limits.setting(svc, "SMS_DAILY_CAP"))
+    svc.store.count_sms(limits.day(), limits.others_limit(svc) - svc.store.sms_today(limits.day())[0])  # the share
+    # of others used up; the players of games between people still have the reserve (cap 2000, reserve 20 %)
+    out = text(client, svc, ALICE, "LINK +4791000123")
+    assert [m["to"] for m in out] == [ALICE] and "prøv igjen i morgen" in out[0]["body"]  # "try again tomorrow"
+    assert local_messages(svc, "+4791000123") == []
+    assert svc.store.sms_today(limits.day())[0] <= cap  # and the game's own messages still go out
+    assert [m["to"] for m in text(client, svc, BOB, "HELP")] == [BOB]
+
+
+def test_plus_tags_give_no_fresh_budget_of_link_codes(client, own_limits, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    svc = own_limits
+    per_day = int(settings.get(svc.config, "LINK_CODES_PER_DAY"))
+    sent = 0
+    for i in range(per_day + 3):
+        home = f"jo.e+{i}@gmail.com"
+        status, out = mail(client, svc, home, own_reply_address(client, svc, home), f"LINK +47910001{i:02d}")
+        assert status == 200
+        sent += len([m for m in out if m["to"] == f"+47910001{i:02d}"])
+    assert sent == per_day  # one mailbox: one day's codes
+
+
+# -- 2: LINK as an SMS bomb --------------------------------------------------------------------------------------
+def test_one_number_gets_a_few_codes_a_day_whoever_asks(client, own_limits, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    svc, victim = own_limits, "+4791999999"
+    for i in range(8):  # eight homes, twice each: 16 codes asked for
+        for _ in range(2):
+            out = text(client, svc, f"+47910002{i:02d}", f"LINK {victim}")
+            assert len(out) in (1, 2)
+    got = local_messages(svc, victim)
+    assert len(got) == settings.get(svc.config, "LINK_CODES_PER_ADDRESS") == 3
+    refused = text(client, svc, "+4791000299", f"LINK {victim}")
+    assert [m["to"] for m in refused] == ["+4791000299"] and "i dag" in refused[0]["body"]  # "today": tomorrow
+
+
+def test_link_codes_to_new_numbers_count_in_the_hours_rate(client, own_limits, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    svc = own_limits
+    people_game(client, svc)
+    per_hour = int(limits.setting(svc, "LIMIT_NEW_NUMBERS_PER_HOUR"))
+    for i in range(per_hour):  # the hour's invitations to new numbers, from everyone: all used
+        svc.store.count_invitation("new-numbers", limits.hour(svc.store.clock.now_ms() / 1000), f"earlier-{i}")
+    out = text(client, svc, ALICE, "LINK +4791000444")
+    assert [m["to"] for m in out] == [ALICE] and "en time" in out[0]["body"]  # "in an hour"
+    assert local_messages(svc, "+4791000444") == []
+    out = text(client, svc, ALICE, "LINK ann@example.org")  # a mailbox is not a new number: its code goes
+    assert "ann@example.org" in [m["to"] for m in out]
+
+
+# -- 3: STOP is the mailbox's, whatever form of it is written ----------------------------------------------------
+@pytest.mark.parametrize("victim, forms", [
+    ("ann.lee@gmail.com", ["ann.lee+spades@gmail.com", "a.n.n.l.e.e@gmail.com", "annlee@googlemail.com",
+                           '"annlee"@gmail.com', "annlee\\@gmail.com"]),
+    ("ann@example.org", ["ann+x@example.org", '"ann"@example.org', "ann\\@example.org", "ANN@Example.org"]),
+])
+def test_stop_holds_for_every_form_of_the_mailbox(client, own_limits, celery_worker, victim: str,
+                                                   forms: list[str]) -> None:
+    svc = own_limits
+    out = text(client, svc, ALICE, f"NEW {victim}")
+    [invitation] = [m for m in out if m["to"] == victim]
+    status, _ = mail(client, svc, victim, invitation["reply_to"], "STOP")
+    assert status == 200
+    before = len(local_messages(svc))
+    for form in forms:
+        out = text(client, svc, ALICE, f"NEW {form}")
+        assert [m["to"] for m in out] == [ALICE], (form, out)  # refused: the inviter told, nobody else written to
+        assert "tar ikke imot" in out[0]["body"]  # Norwegian: "does not accept texts from slowspades"
+    assert {m["to"] for m in local_messages(svc)[before:]} == {ALICE}
+
+
+# -- 4: the service never writes to itself nor to role addresses -------------------------------------------------
+@pytest.mark.parametrize("target", [f"play@{DOMAIN}", f"PLAY+x@{DOMAIN}", "postmaster@example.org",
+                                    "mailer-daemon@gmail.com", "abuse@example.org", "noreply@example.org"])
+def test_no_code_or_invitation_to_our_own_or_a_role_address(client, own_limits, celery_worker, target: str) -> None:  # type: ignore[no-untyped-def]
+    svc = own_limits
+    for word in ("LINK", "NEW"):
+        out = text(client, svc, ALICE, f"{word} {target}")
+        assert [m["to"] for m in out] == [ALICE], out
+        assert "skriver ikke til" in out[0]["body"]  # Norwegian: "slowspades does not write to ..."
+    assert not [m for m in local_messages(svc) if m["channel"] == "email"]
+
+
+@pytest.mark.parametrize("sender", [f"play@{DOMAIN}", "mailer-daemon@example.org", "postmaster@example.org"])
+def test_mail_from_our_own_or_a_role_address_is_not_answered(client, own_limits, celery_worker, sender: str) -> None:  # type: ignore[no-untyped-def]
+    status, out = mail(client, own_limits, sender, f"play@{DOMAIN}", "HELP")
+    assert status == 406 and out == []
+
