@@ -30,6 +30,9 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                      "number) may ask for in a day (each is a message sent)."),
     "LINK_CODES_PER_ADDRESS": (3, "int", "LINK codes one address (a mailbox, folded, or a number) may be sent in a "
                                          "day, whoever asks for them."),
+    "REACH_PAUSE_MAX_DAYS": (7.0, "float", "Days at most a player's games wait for them once our messages cannot "
+                                           "reach them (a bounce, a spam complaint, a dead number); then their "
+                                           "clock runs again and the timeout applies."),
 }
 
 

@@ -65,7 +65,7 @@ CONTEXTS: dict[str, list[dict]] = {
     "no_such_game": [{"number": 4}, {"number": None}],
     "opponent_back": [{"opp": NAME, "label": "#2 "}],
     "opponent_stopped": [{"opp": NAME, "label": ""}],
-    "opponent_unreachable": [{"opp": NAME, "label": ""}, {"opp": NAME, "label": "#2 "}],
+    "opponent_unreachable": [{"opp": NAME, "label": "", "days": 7}, {"opp": NAME, "label": "#2 ", "days": 1}],
     "paused": [{"days": 1, "by_me": True, "opp": NAME}, {"days": 3, "by_me": False, "opp": NAME},
                {"days": 0, "by_me": False, "opp": NAME}],
     "reminder": [{"prompt": "Draw 3/13: 4S. K keeps 4S, D discards it and takes the next.", "n": 1, "of": 3,

@@ -10,9 +10,13 @@ import pytest
 
 from service import limits
 from service.lifecycle import settings
-from tests.service.helpers import local_messages
+from service.store import clock as service_clock
+from service.store import game_owner
+from tests.lifecycle.helpers import lifecycle_command, mover, other, start_game, tick
+from tests.service.helpers import local_messages, wait_for, worker_idle
 from tests.service.test_linked_channels import mail
 from tests.service.test_linked_channels import send as text
+from tests.service.test_receipts import mailgun_event
 
 ALICE, BOB = "+4791234567", "+4798765432"  # Norway: valid numbers of an allowed country, told in Norwegian
 DOMAIN = "spades.example.test"  # the tests' MAIL_FROM's
@@ -150,3 +154,28 @@ def test_mail_from_our_own_or_a_role_address_is_not_answered(client, own_limits,
     status, out = mail(client, own_limits, sender, f"play@{DOMAIN}", "HELP")
     assert status == 406 and out == []
 
+
+# -- 5: a spam complaint does not freeze a game: the clock waits REACH_PAUSE_MAX_DAYS at most ----------------------
+def test_a_complaint_pauses_the_clock_a_bounded_time_then_the_opponent_may_claim(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
+    gid = start_game(svc, "ann@example.org", "ben@example.org")
+    loser = mover(svc, gid)
+    waiting = other(svc, gid, loser)
+    sent_to_loser = [e["id"] for e in svc.store.outbox_entries(game_owner(gid)) if e["to"] == loser]
+    try:
+        service_clock.advance(svc.redis, 3600)
+        for oid in sent_to_loser[-2:]:  # two of our emails marked as spam: the opponent is told once
+            assert mailgun_event(client, {"event": "complained", "user-variables": {"outbox": oid}}).status_code == 200
+            wait_for(lambda: svc.reach.unreachable(loser) == "complained", 10, "the address marked")
+        worker_idle(app)
+        told = [m for m in local_messages(svc, waiting) if m["kind"] == "opponent_unreachable"]
+        assert len(told) == 1 and "7 days at most" in told[0]["body"], told
+        service_clock.advance(svc.redis, 6 * 86400)  # inside the bound: the game waits
+        assert lifecycle_command(svc, waiting, "CLAIM").outcome != "over"
+        assert local_messages(svc, waiting)[-1]["body"].startswith("The game is paused: no claim until the pause ends.")
+        service_clock.advance(svc.redis, 8 * 86400)  # 7 days paused at most, then 7 days of the turn (and an hour)
+        assert "claim_possible" in [m["kind"] for m in tick(svc) if m["to"] == waiting]
+        lifecycle_command(svc, waiting, "CLAIM")
+        assert svc.store.meta(gid)["status"] == "over"
+        assert [m["kind"] for m in local_messages(svc, waiting)].count("opponent_unreachable") == 1
+    finally:
+        service_clock.reset(svc.redis)
