@@ -20,6 +20,7 @@ BEAT_LOCK = "{beat}:lock"
 CLOCK_OFFSET = "{clock}:offset"  # string: seconds added to real time (service.store.clock)
 BOT_PREFIX = "bot:"
 WHATSAPP_PREFIX = "whatsapp:"  # a WhatsApp address (service.addresses.WHATSAPP_PREFIX)
+WHATSAPP_CHANNEL = "whatsapp"  # the channel of a WhatsApp message's inbound record (service.addresses.WHATSAPP)
 
 
 def shard(name: str) -> int:

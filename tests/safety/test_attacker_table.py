@@ -9,14 +9,20 @@ from typing import Any
 import pytest
 
 from service import limits
+from service.conversation_port import command_text
 from service.lifecycle import settings
 from service.store import clock as service_clock
 from service.store import game_owner
 from tests.lifecycle.helpers import lifecycle_command, mover, other, start_game, tick
-from tests.service.helpers import local_messages, wait_for, worker_idle
+from tests.service.chooser import choose
+from tests.service.helpers import local_messages, post_sms, wait_for, wait_handled, wait_outbox_settled, worker_idle
+from tests.service.test_game_page_play import page_of
 from tests.service.test_linked_channels import mail
 from tests.service.test_linked_channels import send as text
 from tests.service.test_receipts import mailgun_event
+from tests.service.test_sms_game import load_game
+from tests.service.test_whatsapp import SMS as WA_SMS
+from tests.service.test_whatsapp import WA, advance_and_tick, sent_to, twilio, whatsapp_waits_a_day  # noqa: F401 (a fixture)
 
 ALICE, BOB = "+4791234567", "+4798765432"  # Norway: valid numbers of an allowed country, told in Norwegian
 DOMAIN = "spades.example.test"  # the tests' MAIL_FROM's
@@ -179,3 +185,28 @@ def test_a_complaint_pauses_the_clock_a_bounded_time_then_the_opponent_may_claim
         assert [m["kind"] for m in local_messages(svc, waiting)].count("opponent_unreachable") == 1
     finally:
         service_clock.reset(svc.redis)
+
+
+# -- 6: the WhatsApp window is opened only by a WhatsApp message ---------------------------------------------------
+def test_a_page_move_does_not_open_the_whatsapp_window(client, svc, celery_worker, twilio) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    svc.config["WHATSAPP_TEMPLATES"] = "turn.el=HXturn0el"
+    gid = whatsapp_waits_a_day(client, svc)  # the WhatsApp player silent for 25 hours: their window is closed
+    while 0 not in load_game(svc, gid).movers:
+        game = load_game(svc, gid)
+        wait_handled(svc, post_sms(client, WA_SMS, command_text(choose(game, 1)))[1])
+    game = load_game(svc, gid)
+    token = svc.players.ensure_web_token(gid, 0)
+    _page, csrf, ask = page_of(client, token)
+    move = command_text(choose(game, 0))
+    assert client.post(f"/g/{token}/move", data={"csrf": csrf, "ask": ask, "move": move}).status_code == 303
+    assert load_game(svc, gid).version > game.version  # the page move was applied
+    wait_outbox_settled(svc)
+    before = len(sent_to(twilio, WA))
+    advance_and_tick(svc, 0.1)  # past the page's quiet minutes: the prompt the player owes, if they owe one
+    while not sent_to(twilio, WA)[before:]:  # else the SMS player moves until the WhatsApp player is prompted
+        game = load_game(svc, gid)
+        assert game.movers == (1,)
+        wait_handled(svc, post_sms(client, WA_SMS, command_text(choose(game, 1)))[1])
+        wait_outbox_settled(svc)
+    prompt = sent_to(twilio, WA)[before]
+    assert prompt.get("ContentSid") == "HXturn0el" and "Body" not in prompt  # Twilio would refuse free text (63016)
