@@ -11,6 +11,7 @@ import pytest
 from service import limits
 from service.conversation_port import command_text
 from service.lifecycle import settings
+from service.receipts import on_failure
 from service.store import clock as service_clock
 from service.store import game_owner
 from tests.lifecycle.helpers import lifecycle_command, mover, other, start_game, tick
@@ -19,7 +20,7 @@ from tests.service.helpers import local_messages, post_sms, wait_for, wait_handl
 from tests.service.test_game_page_play import page_of
 from tests.service.test_linked_channels import mail
 from tests.service.test_linked_channels import send as text
-from tests.service.test_receipts import mailgun_event
+from tests.service.test_receipts import mailgun_event, twilio_status
 from tests.service.test_sms_game import load_game
 from tests.service.test_whatsapp import SMS as WA_SMS
 from tests.service.test_whatsapp import WA, advance_and_tick, sent_to, twilio, whatsapp_waits_a_day  # noqa: F401 (a fixture)
@@ -210,3 +211,34 @@ def test_a_page_move_does_not_open_the_whatsapp_window(client, svc, celery_worke
         wait_outbox_settled(svc)
     prompt = sent_to(twilio, WA)[before]
     assert prompt.get("ContentSid") == "HXturn0el" and "Body" not in prompt  # Twilio would refuse free text (63016)
+
+
+# -- 7: a receipt replayed does nothing ----------------------------------------------------------------------------
+def test_a_replayed_failure_receipt_does_not_pause_the_game_again(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
+    gid = start_game(svc)
+    p = mover(svc, gid)
+    waiting = other(svc, gid, p)
+    prompt = [e for e in svc.store.outbox_entries(game_owner(gid)) if e["to"] == p][-1]
+    assert twilio_status(client, prompt["id"], "failed", "30005", sid="SMp") == 204
+    wait_for(lambda: svc.reach.unreachable(p) == "30005", 10, "the number marked unreachable")
+    lifecycle_command(svc, p, "GAMES")  # the player writes: reachable again, their clock runs
+    assert svc.reach.unreachable(p) == ""
+    for _ in range(3):  # the same receipt posted again (Twilio's retry, or anyone who kept it)
+        assert twilio_status(client, prompt["id"], "failed", "30005", sid="SMp") == 204
+    worker_idle(app)
+    assert svc.reach.unreachable(p) == ""  # not marked again: the game is not paused again
+    assert [m["kind"] for m in local_messages(svc, waiting)].count("opponent_unreachable") == 1
+
+
+# -- 9: malformed bodies and ids are refused, never a traceback ---------------------------------------------------
+@pytest.mark.parametrize("body", ["[" * 5000 + "]" * 5000, '{"a":' * 5000 + "1" + "}" * 5000])
+def test_json_nested_deep_to_the_events_webhook_is_a_400(client, svc, body: str) -> None:  # type: ignore[no-untyped-def]
+    resp = client.post("/email/events", data=body, content_type="application/json")
+    assert resp.status_code == 400 and resp.get_json()["reason"] == "not a Mailgun event"
+
+
+@pytest.mark.parametrize("outbox_id", ["#", "5", "g:#", "x#y"])
+def test_a_complaint_about_a_malformed_outbox_id_is_refused(client, svc, celery_worker, app, outbox_id: str) -> None:  # type: ignore[no-untyped-def]
+    resp = mailgun_event(client, {"event": "complained", "user-variables": {"outbox": outbox_id}})
+    assert resp.status_code == 406 and resp.get_json()["reason"] == "not an outbox id"
+    assert on_failure(svc, outbox_id, "", "complained", lambda ids: None) == "missing"  # the worker: no traceback
