@@ -16,7 +16,15 @@ from service.store import clock as service_clock
 from service.store import game_owner
 from tests.lifecycle.helpers import lifecycle_command, mover, other, start_game, tick
 from tests.service.chooser import choose
-from tests.service.helpers import local_messages, post_sms, wait_for, wait_handled, wait_outbox_settled, worker_idle
+from tests.service.helpers import (
+    local_messages,
+    post_email,
+    post_sms,
+    wait_for,
+    wait_handled,
+    wait_outbox_settled,
+    worker_idle,
+)
 from tests.service.test_game_page_play import page_of
 from tests.service.test_linked_channels import mail
 from tests.service.test_linked_channels import send as text
@@ -242,3 +250,17 @@ def test_a_complaint_about_a_malformed_outbox_id_is_refused(client, svc, celery_
     resp = mailgun_event(client, {"event": "complained", "user-variables": {"outbox": outbox_id}})
     assert resp.status_code == 406 and resp.get_json()["reason"] == "not an outbox id"
     assert on_failure(svc, outbox_id, "", "complained", lambda ids: None) == "missing"  # the worker: no traceback
+
+
+# -- 10: a forged X-Mailgun-Dkim-Check-Result beside Mailgun's own ------------------------------------------------
+@pytest.mark.parametrize("forged_first", [True, False])
+def test_a_forged_dkim_verdict_does_not_vouch_for_the_sender(client, svc, forged_first: bool) -> None:  # type: ignore[no-untyped-def]
+    junk = ["DKIM-Signature", "v=1; a=rsa-sha256; d=victim.example; s=s1; h=from; bh=x; b=junk"]
+    forged = ["X-Mailgun-Dkim-Check-Result", "Pass"]
+    mailguns = ["X-Mailgun-Dkim-Check-Result", "Fail"]  # Mailgun's verdict on the junk signature
+    resp, _mid = post_email(client, "ceo@victim.example", f"play@{DOMAIN}", "HELP", spf="Fail",
+                            extra_headers=[junk, forged, mailguns] if forged_first else [junk, mailguns, forged])
+    assert resp.status_code == 406 and "sender not verified" in resp.get_json()["reason"]
+    resp, _mid = post_email(client, "ceo@victim.example", f"play@{DOMAIN}", "HELP", spf="Fail", dkim="Pass",
+                            extra_headers=[junk])  # Mailgun's own Pass alone: taken
+    assert resp.status_code == 200
