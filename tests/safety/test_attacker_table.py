@@ -15,6 +15,7 @@ from service.receipts import on_failure
 from service.store import clock as service_clock
 from service.store import game_owner
 from tests.lifecycle.helpers import lifecycle_command, mover, other, start_game, tick
+from tests.safety.test_small_items import sim_app
 from tests.service.chooser import choose
 from tests.service.helpers import (
     local_messages,
@@ -264,3 +265,13 @@ def test_a_forged_dkim_verdict_does_not_vouch_for_the_sender(client, svc, forged
     resp, _mid = post_email(client, "ceo@victim.example", f"play@{DOMAIN}", "HELP", spf="Fail", dkim="Pass",
                             extra_headers=[junk])  # Mailgun's own Pass alone: taken
     assert resp.status_code == 200
+
+
+# -- 11: the simulator refuses a foreign Host (DNS rebinding) ----------------------------------------------------
+@pytest.mark.parametrize("host, status", [("evil.example", 403), ("evil.example:8000", 403), ("127.0.0.1.nip.io", 403),
+                                          ("localhost:8000", 200), ("127.0.0.1:8000", 200), ("[::1]:8000", 200)])
+def test_the_simulator_refuses_a_foreign_host(redis_url: str, host: str, status: int) -> None:
+    client = sim_app(redis_url).test_client()
+    assert client.get("/simulator/messages", headers={"Host": host}).status_code == status
+    sign = {"channel": "sms", "from": "+15550001001", "body": "HELP"}
+    assert client.post("/simulator/sign", json=sign, headers={"Host": host}).status_code == status
