@@ -10,12 +10,15 @@ import pytest
 
 from service import limits
 from service.conversation_port import command_text
+from service.delivery import deliver
 from service.lifecycle import settings
+from service.lifecycle.invitations import create_game
 from service.receipts import on_failure
 from service.store import clock as service_clock
 from service.store import game_owner
-from tests.lifecycle.helpers import lifecycle_command, mover, other, start_game, tick
+from tests.lifecycle.helpers import lifecycle_command, move, mover, other, start_game, tick
 from tests.safety.test_small_items import sim_app
+from tests.safety.test_spool import app_on
 from tests.service.chooser import choose
 from tests.service.helpers import (
     local_messages,
@@ -275,3 +278,41 @@ def test_the_simulator_refuses_a_foreign_host(redis_url: str, host: str, status:
     assert client.get("/simulator/messages", headers={"Host": host}).status_code == status
     sign = {"channel": "sms", "from": "+15550001001", "body": "HELP"}
     assert client.post("/simulator/sign", json=sign, headers={"Host": host}).status_code == status
+
+
+# -- 12: the poll answers 410 with its page; a page while Redis is down says to try again -------------------------
+def test_the_poll_of_an_expired_page_answers_410(client, svc) -> None:  # type: ignore[no-untyped-def]
+    gid = start_game(svc)
+    token = svc.store.meta(gid)["web0"]
+    move(svc, svc.store.meta(gid)["seat0"], "RESIGN")
+    move(svc, svc.store.meta(gid)["seat0"], "YES")
+    assert svc.store.meta(gid)["status"] == "over"
+    assert client.get(f"/g/{token}/poll").status_code == 200
+    try:
+        service_clock.advance(svc.redis, 31 * 86400)  # past SLOWSPADES_PAGE_TTL_DAYS (30)
+        assert client.get(f"/g/{token}").status_code == 410
+        gone = client.get(f"/g/{token}/poll")
+        assert gone.status_code == 410 and gone.get_json() == {"gone": True}
+    finally:
+        service_clock.reset(svc.redis)
+
+
+def test_a_page_or_a_page_move_while_redis_is_down_says_to_try_again(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
+    web, _queue = app_on(own_redis, tmp_path, app)
+    svc = web.extensions["slowspades"]
+    res = create_game(svc, "g-down", "+4791234567", "+4798765432", "setup:g-down", start_now=True)
+    for oid in res.outbox_ids:
+        deliver(svc, oid)
+    token = svc.players.ensure_web_token("g-down", 0)
+    client = web.test_client()
+    _page, csrf, ask = page_of(client, token, asks=False)
+    own_redis.kill()
+    shown = client.get(f"/g/{token}", headers={"Accept-Language": "nb-NO,nb;q=0.9"})
+    assert shown.status_code == 503 and "Prøv igjen om et minutt" in shown.get_data(as_text=True)
+    assert shown.headers["Retry-After"] and shown.headers["Cache-Control"] == "no-store"
+    moved = client.post(f"/g/{token}/move", data={"csrf": csrf, "ask": ask, "move": "KEEP"})
+    assert moved.status_code == 503 and "nothing was played" in moved.get_data(as_text=True)
+    assert client.get(f"/g/{token}/poll").status_code == 503
+    own_redis.start()
+    assert client.get(f"/g/{token}").status_code == 200  # back: the page as before, nothing played meanwhile
+    assert svc.store.version("g-down") == load_game(svc, "g-down").version

@@ -24,14 +24,6 @@ from tests.service.test_sms_game import ALICE, BOB, load_game
 from .redis_proc import RedisProc
 
 
-@pytest.fixture()
-def own_redis(tmp_path: Path):  # type: ignore[no-untyped-def]
-    r = RedisProc(tmp_path / "redis")
-    r.start()
-    yield r
-    r.stop()
-
-
 def app_on(r: RedisProc, tmp_path: Path, session_app, **more):  # type: ignore[no-untyped-def]
     queue = "spool-" + uuid.uuid4().hex[:6]
     app = create_app(dict(TEST_CONFIG, REDIS_URL=r.url, BROKER_URL=r.url, QUEUE=queue,
