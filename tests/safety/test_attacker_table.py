@@ -4,6 +4,13 @@ real Celery worker, the local outbox), with the service's own limits (no limit t
 
 from __future__ import annotations
 
+import logging
+import os
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
 from typing import Any
 
 import pytest
@@ -17,6 +24,7 @@ from service.receipts import on_failure
 from service.store import clock as service_clock
 from service.store import game_owner
 from tests.lifecycle.helpers import lifecycle_command, move, mover, other, start_game, tick
+from tests.safety.redis_proc import free_port
 from tests.safety.test_small_items import sim_app
 from tests.safety.test_spool import app_on
 from tests.service.chooser import choose
@@ -316,3 +324,49 @@ def test_a_page_or_a_page_move_while_redis_is_down_says_to_try_again(own_redis, 
     own_redis.start()
     assert client.get(f"/g/{token}").status_code == 200  # back: the page as before, nothing played meanwhile
     assert svc.store.version("g-down") == load_game(svc, "g-down").version
+
+
+# -- 8: page tokens never in a log line ---------------------------------------------------------------------------
+@pytest.mark.parametrize("log_format", ["json", "text"])
+def test_no_page_token_in_gunicorns_logs(svc, redis_url: str, tmp_path, log_format: str) -> None:  # type: ignore[no-untyped-def]
+    gid = start_game(svc)
+    token = svc.store.meta(gid)["web0"]
+    port, log = free_port(), tmp_path / "web.log"
+    env = {**os.environ, "SLOWSPADES_REDIS_URL": redis_url, "SLOWSPADES_BROKER_URL": redis_url,
+           "SLOWSPADES_SPOOL_DIR": str(tmp_path / "spool"), "SLOWSPADES_LOG_FORMAT": log_format,
+           "SLOWSPADES_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}"}
+    web = subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf",
+                            "--access-logfile", "-", "--bind", f"127.0.0.1:{port}", "--workers", "1",
+                            "service:create_app()"], env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for(lambda: _status(base + "/healthz") == 200, 30, "gunicorn answering")
+        assert _status(f"{base}/g/{token}") == 200 and _status(f"{base}/g/{token}/poll") == 200
+        assert _status(f"{base}/g/{token}/move", b"move=KEEP") == 403  # no form token: refused, and logged
+        assert _status(f"{base}/g%2F{token}") in (200, 404)  # an encoded slash: the raw line holds it encoded
+        wait_for(lambda: log.read_text().count("/g") >= 4, 10, "the access lines written")
+    finally:
+        web.send_signal(signal.SIGQUIT)
+        web.wait(10)
+    lines = log.read_text()
+    assert token not in lines and token.upper() not in lines, lines
+    assert "/g/<token>/poll" in lines  # the line is there, the token is not
+
+
+def _status(url: str, data: bytes | None = None) -> int:
+    try:
+        with urllib.request.urlopen(url, data=data, timeout=5) as resp:
+            return int(resp.status)
+    except urllib.error.HTTPError as e:
+        return int(e.code)
+    except OSError:
+        return 0
+
+
+@pytest.mark.parametrize("logger", ["werkzeug", "flask.app", "service", "gunicorn.error"])
+def test_no_page_token_in_flask_or_werkzeug_lines(app, logger: str, caplog) -> None:  # type: ignore[no-untyped-def]
+    token = "c5cc3d6414194bf07634503e3215fa21"
+    with caplog.at_level(logging.INFO, logger=logger):
+        logging.getLogger(logger).error("Exception on /g/%s/move [POST]", token)
+        logging.getLogger(logger).info('127.0.0.1 - - "GET /g/%s HTTP/1.1" 200 -', token)
+    assert caplog.records and token not in caplog.text and "/g/<token>/move" in caplog.text
