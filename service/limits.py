@@ -11,7 +11,8 @@ providers of ``LIMIT_DOMAIN_SHARED``), and invitations to numbers never seen hav
 * ``LIMIT_INVITES_PER_DAY``: invitations one mailbox may send in a day (UTC);
   ``LIMIT_DOMAIN_INVITES_PER_DAY``: those of all the mailboxes of one email domain.
 * ``LIMIT_PENDING_INVITES``: invitations of one sender waiting for an answer at once.
-* ``LIMIT_NEW_NUMBERS_PER_HOUR``: SMS invitations, from anyone, to numbers never in a game between people.
+* ``LIMIT_NEW_NUMBERS_PER_HOUR``: SMS invitations and ``LINK`` codes, from anyone, to numbers never in a game between
+  people (:func:`link_refusal`: a code passes the countries, a valid number and the cap's reserve as an invitation).
 * ``SMS_INVITE_COUNTRIES``: the countries (ISO codes) an SMS may go to when its number has never been in a
   game between people (an invitation, but also the answer to its ``HELP`` or ``NEW BOT``); by default the
   countries of the service's languages' seed numbers (US, CA, FR, NO, ID, GR) and the operator's
@@ -87,8 +88,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "SMS_FICTIONAL_NUMBERS": (False, "bool", "Tests and demos only: take +1 555 numbers (North America's fiction "
                                              "range: nobody's phone) as valid numbers to invite. The simulator "
                                              "(SLOWSPADES_SIMULATOR) takes them too."),
-    "LIMIT_NEW_NUMBERS_PER_HOUR": (30, "int", "SMS invitations, from all senders together, to numbers never in a "
-                                              "game between people, in an hour. 0: no limit."),
+    "LIMIT_NEW_NUMBERS_PER_HOUR": (30, "int", "SMS invitations and LINK codes, from all senders together, to numbers "
+                                              "never in a game between people, in an hour. 0: no limit."),
 }
 CAPPED_ERROR = "not sent: the daily cap (SLOWSPADES_SMS_DAILY_CAP or SLOWSPADES_DAILY_SPEND_CAP) is reached"
 COUNTRY_ERROR = "not sent: a number never in a game between people, of a country not allowed (SLOWSPADES_SMS_INVITE_COUNTRIES)"
