@@ -42,7 +42,7 @@ from typing import Any
 
 import phonenumbers
 
-from . import metrics
+from . import logs, metrics
 from .addresses import EMAIL, SMS, WHATSAPP, address_kind
 from .context import Services
 from .prices import MICROS, country_of, prices, to_micros
@@ -92,7 +92,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                               "never in a game between people, in an hour. 0: no limit."),
 }
 CAPPED_ERROR = "not sent: the daily cap (SLOWSPADES_SMS_DAILY_CAP or SLOWSPADES_DAILY_SPEND_CAP) is reached"
-COUNTRY_ERROR = "not sent: a number never in a game between people, of a country not allowed (SLOWSPADES_SMS_INVITE_COUNTRIES)"
+COUNTRY_ERROR = ("not sent: a number never in a game between people, of a country not allowed "
+                 "(SLOWSPADES_SMS_INVITE_COUNTRIES) or not a valid number")
 _GMAIL = {"googlemail.com": "gmail.com"}
 _COSTLY = {phonenumbers.PhoneNumberType.PREMIUM_RATE, phonenumbers.PhoneNumberType.SHARED_COST}
 
@@ -308,8 +309,10 @@ def link_refusal(svc: Services, home: str, target: str, message_id: str, now_s: 
     if invitation_held_until(svc, target, now_s) is not None:  # past the others' share of the caps: as an invitation
         metrics.limit("link_cap")
         return limit
-    counters: list[Counter] = [(f"link:{mailbox_of(svc, home)}", day(now_s), per_home, limit),
-                               (f"link-to:{mailbox_of(svc, target)}", day(now_s), per_target, limit)]
+    # the asker's under its mailbox's own hash tag ({p:<mailbox>}: forget deletes it with the player); the target's
+    # named by the keyed hash of its mailbox (the logs' pseudonym): no trace of whom the asker named survives forget
+    counters: list[Counter] = [(mailbox_of(svc, home), "link" + day(now_s), per_home, limit),
+                               ("linkto:" + logs.pseudonym(mailbox_of(svc, target)), day(now_s), per_target, limit)]
     if fresh:
         key, period, per_hour, _invitation = new_numbers_counter(svc, now_s)
         counters.append((key, period, per_hour, Refusal("link_refused", {"reason": "new_numbers"})))
