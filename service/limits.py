@@ -246,7 +246,7 @@ def _invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, n
     if pending_max > 0 and pending_invitations(svc, sender) >= pending_max:
         return Refusal("limit_invites_pending", {"count": pending_max})
     counters: list[Counter] = [(mailbox_of(svc, sender), day(now_s), int(setting(svc, "LIMIT_INVITES_PER_DAY")),
-                 Refusal("limit_invites_day", {"count": setting(svc, "LIMIT_INVITES_PER_DAY")}))]
+                                Refusal("limit_invites_day", {"count": setting(svc, "LIMIT_INVITES_PER_DAY")}))]
     domain = sender.rpartition("@")[2].lower() if "@" in sender else ""
     if domain and domain not in _domains(svc, "LIMIT_DOMAIN_SHARED"):
         per_domain = int(setting(svc, "LIMIT_DOMAIN_INVITES_PER_DAY"))
