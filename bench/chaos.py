@@ -223,8 +223,8 @@ class Tally:
 class Receipts:
     """Twilio's side of the delivery receipts: signed status callbacks for every SMS the local outbox received."""
 
-    def __init__(self, svc: Services, base: str, seed: int) -> None:
-        self.svc, self.base, self.rng = svc, base, random.Random(seed)
+    def __init__(self, svc: Services, base: str, seed: int, token: str = TOKEN) -> None:
+        self.svc, self.base, self.rng, self.token = svc, base, random.Random(seed), token  # token: the web's Auth Token
         self.cursor = "-"
         self.answers: Counter[int] = Counter()  # HTTP status -> callbacks answered so
         self.messages = 0
@@ -235,7 +235,7 @@ class Receipts:
         url = f"{self.base}/sms/status?o={quote(outbox_id, safe='')}"
         params = {"MessageSid": "SM" + uuid.uuid5(uuid.NAMESPACE_URL, outbox_id).hex, "MessageStatus": status,
                   "AccountSid": "AC" + "0" * 32, "From": "+15550000000"}
-        sig = RequestValidator(TOKEN).compute_signature(url, params)
+        sig = RequestValidator(self.token).compute_signature(url, params)
         try:
             code = session.post(url, data=params, headers={"X-Twilio-Signature": sig}, timeout=30).status_code
         except requests.RequestException:

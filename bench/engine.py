@@ -12,6 +12,7 @@ Everything runs in this one process, on one core.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -60,11 +61,15 @@ def best_of(fn: Callable[[], object], repeat: int = 5) -> float:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="of each hands-per-second run")
+    ap.add_argument("--games", type=int, default=20, help="whole games folded, rebuilt and checked")
+    args = ap.parse_args()
     print(f"python {sys.version.split()[0]}")
     for names in (("random", "random"), ("basic", "basic")):
-        rate, hands = hands_per_second(names)
+        rate, hands = hands_per_second(names, args.seconds)
         print(f"{names[0]} vs {names[1]}: {rate:,.0f} complete hands/s ({hands} hands)")
-    logs = game_logs(20)
+    logs = game_logs(args.games)
     n_events = sum(len(log) for log in logs)
     t = best_of(lambda: [fold(log) for log in logs])
     print(f"fold: {n_events / t:,.0f} events/s")

@@ -11,7 +11,8 @@ the same deals in both columns:
 Per hand: the **waits** (the turns a hand waits on a person: every move a person makes, a
 simultaneous draw counting as the first player's double nil choice plus the longer of the two
 players' sequences after it), the **messages** both players get and their **SMS segments**
-(every language; the worst is shown). Usage: ``python bench/pace.py [games] [page games]`` (default 50, 2).
+(every language; the worst is shown). Usage: ``python bench/pace.py [games] [page games] [--hands N] [--target N]``
+(default 50, 2, whole games to 500; ``--hands`` caps the simulated games, ``--target`` the page's: a quick run).
 Goals: waits <= 40, messages <= 50, segments <= 52 in every language.
 
 * **page** (issue 23, ``bench/page_pace.py``): whole games through the service itself (a ``redis-server`` of its
@@ -30,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.page_pace import page_column
+from bench.page_pace import page_column, target_of
 from bench.segments import _chooser
 from chat.languages import LANGUAGES
 from chat.simulate import Transcript, play_game
@@ -79,14 +80,15 @@ def waits_per_hand(events: list[Event]) -> list[int]:
     return out
 
 
-def run(mode: str, lang: str, games: int) -> tuple[int, int, int, list[int]]:
-    """Hands, messages, segments and the waits of every hand, over ``games`` games in ``lang``."""
+def run(mode: str, lang: str, games: int, max_hands: int | None = None) -> tuple[int, int, int, list[int]]:
+    """Hands, messages, segments and the waits of every hand, over ``games`` games in ``lang`` (``max_hands`` at most
+    each: a quick run)."""
     hands = msgs = segs = 0
     waits: list[int] = []
     for g in range(games):
         chooser, _ = _chooser(1000 + g)
         t: Transcript = play_game(1000 + g, langs=(lang, lang), names=NAMES, chooser=chooser,
-                                  labels=("#12", "#3"), **MODES[mode])
+                                  labels=("#12", "#3"), max_hands=max_hands, **MODES[mode])
         scored = len(t.game.history) if t.game else t.hands
         hands += scored
         msgs += len(t.messages)
@@ -98,12 +100,13 @@ def run(mode: str, lang: str, games: int) -> tuple[int, int, int, list[int]]:
 def main(argv: list[str]) -> None:
     games = int(argv[0]) if argv and argv[0].isdigit() else 50
     page_games = int(argv[1]) if len(argv) > 1 and argv[1].isdigit() else 2
+    max_hands = int(argv[argv.index("--hands") + 1]) if "--hands" in argv else None
     print(f"{games} games of basic vs basic per language and column, through chat.simulate (SMS)")
     figures: dict[str, dict[str, tuple[int, int, int, list[int]]]] = {m: {} for m in MODES}
     started = time.perf_counter()
     for mode in MODES:
         for lang in LANGUAGES:
-            figures[mode][lang] = run(mode, lang, games)
+            figures[mode][lang] = run(mode, lang, games, max_hands)
     print(f"({time.perf_counter() - started:.0f} s)")
     print(f"{'per hand':28} {'before':>8} {'after':>8}  goal")
     for label, goal, pick in (
@@ -121,7 +124,7 @@ def main(argv: list[str]) -> None:
         print(f"  {lang:26} {b[2] / b[0]:8.1f} {a[2] / a[0]:8.1f}")
     worst = max(figures["after"]["en"][3])
     print(f"\nmost waits in one hand, after: {worst}")
-    page = page_column(page_games)
+    page = page_column(page_games, target_of(argv))
     hands, on_page, by_sms = page["page open"]
     per_player = {m: max(f[1] / f[0] / 2 for f in figures[m].values()) for m in MODES}
     print(f"\n{'SMS per hand to one player':28} {'before':>8} {'after':>8} {'page':>8}  goal (page)")

@@ -11,7 +11,8 @@ moves (player 1 thinks ``THINK_S[1]`` seconds a move, player 0 ``THINK_S[0]``) a
 Two ways of being on the page: **open** (the page stays open: its poll marks the player every few seconds) and
 **moves only** (no poll: only each move marks the player, for ``SLOWSPADES_PAGE_QUIET_MINUTES``). Counted: the
 SMS each player gets per hand scored. Goal: SMS per hand for the player on the page <= 5.
-Usage: ``python bench/page_pace.py [games]`` (default 2); ``bench/pace.py`` prints it as its ``page`` column.
+Usage: ``python bench/page_pace.py [games] [--target N]`` (default 2 games to 500); ``bench/pace.py`` prints it as
+its ``page`` column.
 """
 
 from __future__ import annotations
@@ -81,8 +82,8 @@ def _send(svc: Services, sender: str, body: str, n: int, page: dict[str, str] | 
     after.handle_inbound(svc, message_id, sender, _no_task)
 
 
-def play(svc: Services, games: int, open_page: bool) -> tuple[int, int, int]:
-    """Hands scored and the SMS each player got, over ``games`` whole games."""
+def play(svc: Services, games: int, open_page: bool, target: int = 500) -> tuple[int, int, int]:
+    """Hands scored and the SMS each player got, over ``games`` whole games played to ``target`` points."""
     outlets = after.Outlets(lambda ids: deliver_local_many(svc, ids), lambda turn: None)
     strategies = {0: bots.get("basic", 7), 1: bots.get("basic", 8)}
     hands, n = 0, 0
@@ -92,7 +93,7 @@ def play(svc: Services, games: int, open_page: bool) -> tuple[int, int, int]:
         svc.games.clear()
         page_player, sms_player = PLAYERS
         n += 1
-        _send(svc, page_player, f"NEW {sms_player}", n)
+        _send(svc, page_player, f"NEW {sms_player}" + (f" TO {target}" if target != 500 else ""), n)
         n += 1
         _send(svc, sms_player, "YES", n)
         game_id = svc.players.games(sms_player)[0]
@@ -127,19 +128,24 @@ def _local(svc: Services, address: str) -> list[dict[str, Any]]:
     return [m for _i, m in svc.store.read_local(count=100_000) if m["to"] == address]
 
 
-def page_column(games: int) -> dict[str, tuple[int, int, int]]:
-    """``play`` both ways (page open, moves only) on a redis-server of its own."""
+def page_column(games: int, target: int = 500) -> dict[str, tuple[int, int, int]]:
+    """``play`` both ways (page open, moves only) on a redis-server of its own, games to ``target`` points."""
     with redis_server() as url:
         app = create_app({"REDIS_URL": url, "BROKER_URL": url, "DELIVERY": "local", "DEALER_SEED": "page-pace",
                           "SMS_FICTIONAL_NUMBERS": True, "LIMIT_MESSAGES_PER_MINUTE": 100_000})
         svc: Services = app.extensions["slowspades"]
-        return {"page open": play(svc, games, True), "moves only": play(svc, games, False)}
+        return {"page open": play(svc, games, True, target), "moves only": play(svc, games, False, target)}
+
+
+def target_of(argv: list[str]) -> int:
+    """``--target N`` of ``argv`` (the points a game is played to: fewer for a quick run), else 500."""
+    return int(argv[argv.index("--target") + 1]) if "--target" in argv else 500
 
 
 def main(argv: list[str]) -> None:
     games = int(argv[0]) if argv and argv[0].isdigit() else 2
     started = time.perf_counter()
-    figures = page_column(games)
+    figures = page_column(games, target_of(argv))
     print(f"{games} games through the service, player 0 on the game page, player 1 by SMS "
           f"({time.perf_counter() - started:.0f} s)")
     print(f"{'SMS per hand':28} {'to the page player':>20} {'to the SMS player':>18}  goal (page player)")

@@ -16,12 +16,13 @@ while a nemesis, at random moments, does in random order ``--each`` times each o
 
 each for ``--min-fault`` to ``--max-fault`` s, then heals it and waits for the cluster to be whole again.
 
-Then it lets everything settle and prints moves answered 200, applied, lost, applied twice; outbox entries sent,
-unsent, sent twice; games ``verify`` rejects; and for each fault how long it lasted, the longest a move sent
+Twilio's delivery receipts arrive all the while (``bench.chaos.Receipts``: signed status callbacks for every SMS the
+local outbox received). Then it lets everything settle and prints moves answered 200, applied, lost, applied twice;
+outbox entries sent, unsent, sent twice; receipts posted, answered 204, lost; games ``verify`` rejects; and for each fault how long it lasted, the longest a move sent
 during it waited to be applied, and the time from the heal until moves flow again (every game still playing has
 applied a move; goal: within ``cluster-node-timeout`` + 5 s).
 
-Goal: 0 lost, 0 applied twice, 0 unsent, 0 sent twice, 0 rejected.
+Goal: 0 lost (moves and receipts), 0 applied twice, 0 unsent, 0 sent twice, 0 rejected.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import redis
 import requests
 
-from bench.chaos import Tally, log, one_move, report, settle
+from bench.chaos import Receipts, Tally, log, one_move, report, settle
 from bench.games import GameDriver
 from service.lifecycle.invitations import create_game
 from tests import netns
@@ -185,6 +186,8 @@ def main() -> int:
         tally, progress, stop = Tally(), Progress(), threading.Event()
         threads = [threading.Thread(target=play, args=(stack, GameDriver(svc, g, p), tally, progress, stop),
                                     daemon=True) for g, p in zip(gids, players)]
+        receipts = Receipts(svc, stack.base_url, seed, netns.TOKEN)  # Twilio's status callbacks, through the faults too
+        receipts.thread.start()
         t0 = time.monotonic()
         for t in threads:
             t.start()
@@ -195,7 +198,8 @@ def main() -> int:
         for t in threads:
             t.join(200)
         settle(svc, SimpleNamespace(tmp=base), 180)  # type: ignore[arg-type]  # it reads the spool's place
-        figures: dict[str, Any] = report(svc, tally, gids)
+        receipts.finish()
+        figures: dict[str, Any] = report(svc, tally, gids, receipts)
         figures["stalled moves (not applied in 30 s: read again, sent again)"] = tally.stalls
         print()
         for name, value in figures.items():
@@ -217,7 +221,8 @@ def main() -> int:
                       f"longest {recs[-1]:.1f} s")
         print(f"recoveries over cluster-node-timeout + 5 s ({limit:.0f} s): {late} of {len(faults)}")
         bad = figures["moves lost"] + figures["moves applied twice"] + figures["outbox entries unsent"] + \
-            figures["outbox entries sent twice"] + figures["games verify rejects"]
+            figures["outbox entries sent twice"] + figures["games verify rejects"] + \
+            figures["receipts lost (503: not even spooled)"] + figures["receipts answered otherwise"]
         return 1 if bad else 0
     finally:
         stack.stop()

@@ -147,6 +147,12 @@ def render_page(lang: str, context: Mapping[str, Any]) -> str:
     return environment(lang).get_template("web/game.html.j2").render(**{**WEB_PARTS, **unforget(context, lang)})
 
 
+def render_busy(lang: str, moved: bool) -> str:
+    """``templates/web/busy.html.j2`` in ``lang``: the page shown while the game cannot be read (``moved``: a move was
+    sent, and nothing was played)."""
+    return environment(lang).get_template("web/busy.html.j2").render(moved=moved)
+
+
 def render_expired(lang: str) -> str:
     """``templates/web/expired.html.j2`` in ``lang``: the page of a game over for a while (its link expired)."""
     return environment(lang).get_template("web/expired.html.j2").render()

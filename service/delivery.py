@@ -215,7 +215,8 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         current = svc.store.outbox_entry(outbox_id)
         return current["status"] if current else "missing"
     channel = entry["channel"]
-    if not may_send(svc, entry["to"], entry.get("kind", "")):  # STOP: nothing but its confirmation (nor to the computer)
+    if not may_send(svc, entry["to"], entry.get("kind", "")) or limits.forbidden_recipient(svc, entry["to"]):
+        # STOP: nothing but its confirmation (nor to the computer); never the service's own or a role address
         metrics.outbox(channel, "failed", "unsendable")
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", "unsendable")
         return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE, token=token)
@@ -275,6 +276,12 @@ def deliver_local_many(svc: Services, outbox_ids: list[str], recipients: Iterabl
     settle(pipe.execute() if len(pipe) else [], tail)
 
 
+def _with_mailboxes(svc: Services, addresses: list[str]) -> list[str]:
+    """``addresses`` and the folded mailboxes they deliver to (:func:`service.limits.mailbox`), once each: whether
+    each sent STOP is read for both (:func:`service.games.players.mailbox_stopped`)."""
+    return list(dict.fromkeys([*addresses, *(limits.mailbox_of(svc, a) for a in addresses)]))
+
+
 def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
                          recipients: Iterable[str] = (), by: str = "") -> Callable[[list[Any], Any], None]:
     """Queue on ``pipe`` the claims of ``outbox_ids`` and the reads of whether their recipients sent
@@ -283,7 +290,7 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
     pipeline (or None) to write the local outbox and the statuses."""
     by = by or new_claim_token()  # claims are never shared: each attempt settles only what it claimed
     guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
-    guess = [a for a in guess if not keys.is_bot(a)]
+    guess = _with_mailboxes(svc, [a for a in guess if not keys.is_bot(a)])  # STOP marks the folded mailbox too
     batch = Batch(pipe)
     batch.add_read("claimed", lambda p: svc.store.queue_claim_send_many(p, outbox_ids, int(svc.config["SEND_LEASE"]), by))
     batch.add("stopped", lambda p: svc.store.queue_stopped_many(p, guess),
@@ -293,7 +300,7 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
         got = batch.results(all_replies[batch.base:])
         entries = [e for e in got["claimed"] if e is not None]
         stopped: set[str] = got["stopped"]
-        others = list(dict.fromkeys(e["to"] for e in entries if not keys.is_bot(e["to"]) and e["to"] not in guess))
+        others = _with_mailboxes(svc, [e["to"] for e in entries if not keys.is_bot(e["to"]) and e["to"] not in guess])
         if others:
             more = svc.store.pipeline()
             for address in others:
@@ -302,7 +309,9 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
         entries, capped = limits.split_sms(svc, entries)  # past the day's SMS cap, or the countries: held back
         sent, refused = [], [(e["id"], why) for e, why in capped]
         for e in entries:
-            if keys.is_bot(e["to"]) or (e["to"] in stopped and e.get("kind") != FINAL):  # STOP: nothing but its confirmation
+            if (keys.is_bot(e["to"]) or limits.forbidden_recipient(svc, e["to"])  # nor the service's own address
+                    or ({e["to"], limits.mailbox_of(svc, e["to"])} & stopped
+                        and e.get("kind") != FINAL)):  # STOP: nothing but its confirmation
                 refused.append((e["id"], UNSENDABLE))
             elif e.get("window") == "closed":
                 refused.append((e["id"], WINDOW_CLOSED))

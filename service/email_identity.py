@@ -3,7 +3,8 @@
 An email sender is only ever an email address: a ``From`` that looks like a phone number is
 refused, never taken for an SMS player. An email is acted on only when Mailgun's verdict for it
 passes, read from the route's post (the ``X-Mailgun-Spf`` and ``X-Mailgun-Dkim-Check-Result``
-fields, or the same headers in ``message-headers``, a JSON list of ``[name, value]``):
+fields, and the same headers in ``message-headers``, a JSON list of ``[name, value]``; a verdict passes only when
+every copy of it says so, so a copy the sender wrote can only lose: :func:`_field`):
 
 * SPF ``Pass`` vouches for the envelope sender (``sender``, SMTP ``MAIL FROM``); it counts only if
   that address's domain is exactly the ``From`` address's domain (a subdomain envelope does not
@@ -85,10 +86,20 @@ def _headers(form: Mapping[str, str]) -> list[tuple[str, str]]:
 
 
 def _field(form: Mapping[str, str], headers: list[tuple[str, str]], name: str) -> str:
-    value = form.get(name) or form.get(name.lower()) or ""
-    if not value:
-        value = next((v for k, v in headers if k.lower() == name.lower()), "")
-    return value.strip().split()[0].lower() if value.strip() else ""
+    """Mailgun's verdict ``name`` (``pass``, ``fail``...; ``""``: none), from every copy of it the post carries: the
+    form's fields (each value of a repeated one) and the message's headers. Mailgun adds its own header to the
+    message it received, but the sender may have written one of the same name in it already (issue 44 case 10: a
+    forged ``Pass`` placed before Mailgun's own used to win, as the first one was read). Which copy is Mailgun's
+    cannot be told from the post for certain, so every copy must say ``pass``: Mailgun's own is one of them, and a
+    forged ``Pass`` beside Mailgun's ``Fail`` loses, in whatever order they come. (A genuine email carrying a copy from
+    an earlier hop that failed is refused too: the safe side.)"""
+    getlist = getattr(form, "getlist", None)
+    values: list[str] = []
+    for key in dict.fromkeys([name, name.lower()]):
+        values += [str(v) for v in getlist(key)] if callable(getlist) else [form.get(key) or ""]
+    values += [v for k, v in headers if k.lower() == name.lower()]
+    words = [v.strip().split()[0].lower() for v in values if v.strip()]
+    return next((w for w in words if w != "pass"), "pass") if words else ""
 
 
 def _domain(address: str) -> str:

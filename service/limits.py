@@ -11,7 +11,8 @@ providers of ``LIMIT_DOMAIN_SHARED``), and invitations to numbers never seen hav
 * ``LIMIT_INVITES_PER_DAY``: invitations one mailbox may send in a day (UTC);
   ``LIMIT_DOMAIN_INVITES_PER_DAY``: those of all the mailboxes of one email domain.
 * ``LIMIT_PENDING_INVITES``: invitations of one sender waiting for an answer at once.
-* ``LIMIT_NEW_NUMBERS_PER_HOUR``: SMS invitations, from anyone, to numbers never in a game between people.
+* ``LIMIT_NEW_NUMBERS_PER_HOUR``: SMS invitations and ``LINK`` codes, from anyone, to numbers never in a game between
+  people (:func:`link_refusal`: a code passes the countries, a valid number and the cap's reserve as an invitation).
 * ``SMS_INVITE_COUNTRIES``: the countries (ISO codes) an SMS may go to when its number has never been in a
   game between people (an invitation, but also the answer to its ``HELP`` or ``NEW BOT``); by default the
   countries of the service's languages' seed numbers (US, CA, FR, NO, ID, GR) and the operator's
@@ -33,14 +34,16 @@ outgoing entries into those that may go and those the cap or the countries hold 
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from email.utils import parseaddr
 from typing import Any
 
 import phonenumbers
 
-from . import metrics
-from .addresses import SMS, WHATSAPP, address_kind
+from . import logs, metrics
+from .addresses import EMAIL, SMS, WHATSAPP, address_kind
 from .context import Services
 from .prices import MICROS, country_of, prices, to_micros
 
@@ -85,11 +88,12 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "SMS_FICTIONAL_NUMBERS": (False, "bool", "Tests and demos only: take +1 555 numbers (North America's fiction "
                                              "range: nobody's phone) as valid numbers to invite. The simulator "
                                              "(SLOWSPADES_SIMULATOR) takes them too."),
-    "LIMIT_NEW_NUMBERS_PER_HOUR": (30, "int", "SMS invitations, from all senders together, to numbers never in a "
-                                              "game between people, in an hour. 0: no limit."),
+    "LIMIT_NEW_NUMBERS_PER_HOUR": (30, "int", "SMS invitations and LINK codes, from all senders together, to numbers "
+                                              "never in a game between people, in an hour. 0: no limit."),
 }
 CAPPED_ERROR = "not sent: the daily cap (SLOWSPADES_SMS_DAILY_CAP or SLOWSPADES_DAILY_SPEND_CAP) is reached"
-COUNTRY_ERROR = "not sent: a number never in a game between people, of a country not allowed (SLOWSPADES_SMS_INVITE_COUNTRIES)"
+COUNTRY_ERROR = ("not sent: a number never in a game between people, of a country not allowed "
+                 "(SLOWSPADES_SMS_INVITE_COUNTRIES) or not a valid number")
 _GMAIL = {"googlemail.com": "gmail.com"}
 _COSTLY = {phonenumbers.PhoneNumberType.PREMIUM_RATE, phonenumbers.PhoneNumberType.SHARED_COST}
 
@@ -124,10 +128,20 @@ def mailbox(address: str, dotless: set[str] | frozenset[str] = frozenset({"gmail
     if "@" not in address:
         return address
     local, _, domain = address.strip().lower().rpartition("@")
+    local = _unquoted(local)
     local = local.split("+", 1)[0] or local
     if domain in dotless:
         local = local.replace(".", "")
     return f"{local}@{_GMAIL.get(domain, domain)}"
+
+
+def _unquoted(local: str) -> str:
+    """A local part as the mailbox it names: a quoted one without its quotes (``"joe"`` is ``joe``), each backslash
+    escape as the character it escapes (``jo\\e`` is ``joe``) and a trailing backslash dropped (issue 44 case 3: mail
+    servers deliver each of these to ``joe``)."""
+    if len(local) >= 2 and local[0] == local[-1] == '"':
+        local = local[1:-1]
+    return re.sub(r"\\(.?)", r"\1", local).rstrip("\\")
 
 
 def mailbox_of(svc: Services, address: str) -> str:
@@ -231,16 +245,25 @@ def _invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, n
     pending_max = int(setting(svc, "LIMIT_PENDING_INVITES"))
     if pending_max > 0 and pending_invitations(svc, sender) >= pending_max:
         return Refusal("limit_invites_pending", {"count": pending_max})
-    counters = [(mailbox_of(svc, sender), day(now_s), int(setting(svc, "LIMIT_INVITES_PER_DAY")),
-                 Refusal("limit_invites_day", {"count": setting(svc, "LIMIT_INVITES_PER_DAY")}))]
+    counters: list[Counter] = [(mailbox_of(svc, sender), day(now_s), int(setting(svc, "LIMIT_INVITES_PER_DAY")),
+                                Refusal("limit_invites_day", {"count": setting(svc, "LIMIT_INVITES_PER_DAY")}))]
     domain = sender.rpartition("@")[2].lower() if "@" in sender else ""
     if domain and domain not in _domains(svc, "LIMIT_DOMAIN_SHARED"):
         per_domain = int(setting(svc, "LIMIT_DOMAIN_INVITES_PER_DAY"))
         counters.append((f"@{domain}", day(now_s), per_domain,
                          Refusal("limit_domain", {"domain": domain, "count": per_domain})))
-    if address_kind(invitee) == SMS and not svc.store.in_people_games([invitee])[0]:
-        per_hour = int(setting(svc, "LIMIT_NEW_NUMBERS_PER_HOUR"))
-        counters.append(("new-numbers", hour(now_s), per_hour, Refusal("limit_new_numbers", {"count": per_hour})))
+    if new_number(svc, invitee):
+        counters.append(new_numbers_counter(svc, now_s))
+    return first_over(svc, counters, message_id)
+
+
+#: A limit counted per message: (the counter's key, its period, the limit (0: none), the refusal past it)
+Counter = tuple[str, str, int, Refusal]
+
+
+def first_over(svc: Services, counters: list[Counter], message_id: str) -> Refusal | None:
+    """Count message ``message_id`` in each counter (once: a retried message counts once) and return the refusal
+    of the first one it takes past its limit, after taking back what it counted; None when all take it."""
     counted: list[tuple[str, str, bool]] = []
     for key, period, limit, refusal in counters:
         if limit <= 0:
@@ -253,6 +276,70 @@ def _invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, n
                     svc.store.uncount_invitation(k, p, message_id)
             return refusal
     return None
+
+
+def new_number(svc: Services, address: str) -> bool:
+    """Whether ``address`` is an SMS number never in a game between people (what the countries, the valid numbers
+    and the new-numbers rate are about)."""
+    return address_kind(address) == SMS and not svc.store.in_people_games([address])[0]
+
+
+def new_numbers_counter(svc: Services, now_s: float) -> Counter:
+    """The counter of ``LIMIT_NEW_NUMBERS_PER_HOUR``: SMS invitations and ``LINK`` codes to new numbers."""
+    per_hour = int(setting(svc, "LIMIT_NEW_NUMBERS_PER_HOUR"))
+    return ("new-numbers", hour(now_s), per_hour, Refusal("limit_new_numbers", {"count": per_hour}))
+
+
+def link_refusal(svc: Services, home: str, target: str, message_id: str, now_s: float, per_home: int,
+                 per_target: int) -> Refusal | None:
+    """The refusal of a ``LINK <target>`` code asked for by ``home`` (message ``message_id``), or None, in which case
+    it counts toward the limits (issue 44 cases 1 and 2): a number never in a game between people must be of an
+    allowed country and valid (as an invitation's), and the codes are counted per folded mailbox or number of the
+    asker (``per_home`` a day), per folded mailbox or number of the target (``per_target`` a day, whoever asks) and,
+    to a new number, in ``LIMIT_NEW_NUMBERS_PER_HOUR`` with the invitations; past the others' share of the daily caps
+    (:func:`invitation_held_until`) none is sent that day."""
+    fresh = new_number(svc, target)
+    if fresh:
+        refused = country_refusal(svc, target)
+        if refused is not None:
+            reason = "country" if refused.template == "limit_country" else "bad_number"
+            metrics.limit("link_" + reason)
+            return Refusal("link_refused", {"reason": reason})
+    limit = Refusal("link_refused", {"reason": "limit"})
+    if invitation_held_until(svc, target, now_s) is not None:  # past the others' share of the caps: as an invitation
+        metrics.limit("link_cap")
+        return limit
+    # the asker's under its mailbox's own hash tag ({p:<mailbox>}: forget deletes it with the player); the target's
+    # named by the keyed hash of its mailbox (the logs' pseudonym): no trace of whom the asker named survives forget
+    counters: list[Counter] = [(mailbox_of(svc, home), "link" + day(now_s), per_home, limit),
+                               ("linkto:" + logs.pseudonym(mailbox_of(svc, target)), day(now_s), per_target, limit)]
+    if fresh:
+        key, period, per_hour, _invitation = new_numbers_counter(svc, now_s)
+        counters.append((key, period, per_hour, Refusal("link_refused", {"reason": "new_numbers"})))
+    refused = first_over(svc, counters, message_id)
+    if refused is not None:
+        metrics.limit("link_" + str(refused.context["reason"]))
+    return refused
+
+
+#: Local parts of role addresses (RFC 2142's and the usual automatic senders'): never written to, never answered
+ROLE_LOCALS = frozenset({"postmaster", "abuse", "mailer-daemon", "mailerdaemon", "hostmaster", "webmaster", "noc",
+                         "security", "root", "noreply", "no-reply", "donotreply", "do-not-reply", "bounce", "bounces",
+                         "listserv", "majordomo", "nobody"})
+
+
+def forbidden_recipient(svc: Services, address: str) -> str:
+    """Why the service never writes to ``address`` (``""``: it may): ``own``, an address of the service's own
+    domains (``MAIL_DOMAIN`` and ``MAIL_FROM``'s: it would email itself and answer its own email), or ``role``, a
+    role address (:data:`ROLE_LOCALS`: ``postmaster@``, ``mailer-daemon@``, ``noreply@``...), of any domain."""
+    if address_kind(address) != EMAIL:
+        return ""
+    local, _, domain = mailbox_of(svc, address).rpartition("@")
+    own = {str(svc.config.get("MAIL_DOMAIN") or "").lower(),
+           parseaddr(str(svc.config.get("MAIL_FROM") or ""))[1].rpartition("@")[2].lower()} - {""}
+    if domain.rstrip(".") in own or any(domain.endswith("." + d) for d in own):
+        return "own"
+    return "role" if local in ROLE_LOCALS or local.startswith(("mailer-daemon", "noreply", "no-reply")) else ""
 
 
 def hour(now_s: float | None = None) -> str:
@@ -302,11 +389,13 @@ def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None 
     sms = [e for e in entries if e.get("channel") in CAPPED_CHANNELS and e.get("window") != "closed"]  # not sent
     if not sms:
         return entries, []
-    # whether the player plays people: the player is the entry's home when it goes to a linked number of theirs
-    people = dict(zip([id(e) for e in sms], svc.store.in_people_games([e.get("home") or e["to"] for e in sms])))
+    # whether the recipient plays people: the player is the entry's home when it goes to a linked number of theirs,
+    # but a LINK code goes to an address that is not theirs yet (issue 44 case 1): that address itself
+    people = dict(zip([id(e) for e in sms], svc.store.in_people_games([_recipient(e) for e in sms])))
     held: dict[int, tuple[dict[str, Any], str]] = {
         id(e): (e, COUNTRY_ERROR) for e in sms
-        if e.get("channel") == SMS and not people[id(e)] and not country_allowed(svc, e["to"])}
+        if e.get("channel") == SMS and not people[id(e)] and not (country_allowed(svc, e["to"])
+                                                                  and valid_number(svc, e["to"]))}
     counted = [e for e in sms if id(e) not in held]
     cap, money = int(setting(svc, "SMS_DAILY_CAP")), spend_cap(svc)
     if (cap > 0 or money > 0) and counted:
@@ -325,10 +414,23 @@ def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None 
         by_money = money > 0 and spend > others_spend_limit(svc)  # holds SMS and WhatsApp
         if by_count or by_money:
             held.update({id(e): (e, CAPPED_ERROR) for e in counted
-                         if (by_money or e.get("channel") == SMS) and (e.get("kind") == "invite" or not people[id(e)])})
+                         if (by_money or e.get("channel") == SMS) and (e.get("kind") in ("invite", *TO_THE_ADDRESS)
+                                                                       or not people[id(e)])})
     for why in held.values():
         metrics.limit(held_code(why[1]))
     return [e for e in entries if id(e) not in held], list(held.values())
+
+
+#: The kinds of message that go to an address not (yet) its player's: counted as the address's own
+TO_THE_ADDRESS = frozenset({"link_code"})
+
+
+def _recipient(entry: dict[str, Any]) -> str:
+    """Who an SMS is to, for the limits: the player (its ``home``) when it goes to an address of theirs, else the
+    address (a ``LINK`` code: :data:`TO_THE_ADDRESS`)."""
+    if entry.get("kind") in TO_THE_ADDRESS:
+        return str(entry["to"])
+    return str(entry.get("home") or entry["to"])
 
 
 def held_code(why: str) -> str:

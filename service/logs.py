@@ -11,6 +11,10 @@ digits (HMAC-SHA256 with ``SLOWSPADES_LOG_HASH_KEY``, or else a key derived from
 the same in every line and every process of one deployment, so an operator can follow one player
 (``slowspades players show`` prints a player's hash) without reading who they are. The formatter scrubs the whole
 line, a library's message or an exception's text included, and URL-encoded forms (``%2B1555...``, ``%40``) too.
+
+A game page's token (``/g/<token>``: whoever has it plays that seat) never appears either: a filter on the loggers
+that write request paths (gunicorn's access and error logs, Flask's and werkzeug's) replaces it with ``<token>``
+whatever the format, and the JSON formatter hides it in any other line.
 """
 
 from __future__ import annotations
@@ -61,8 +65,43 @@ def pseudonym(address: str, key: bytes | None = None) -> str:
 
 
 def scrub(text: str, key: bytes | None = None) -> str:
-    """``text`` with every address replaced by its :func:`pseudonym`."""
-    return ADDRESS.sub(lambda m: pseudonym(m.group(0), key), text)
+    """``text`` with every address replaced by its :func:`pseudonym`, and every page token hidden
+    (:func:`hide_page_tokens`)."""
+    return ADDRESS.sub(lambda m: pseudonym(m.group(0), key), hide_page_tokens(text))
+
+
+#: a game page's path (``/g/<token>``, ``service.web.game``): the token lets whoever reads it play that seat
+PAGE_PATH = re.compile(r"((?:/|%2[fF])g(?:/|%2[fF]))[0-9a-fA-F]{32}\b")
+HIDDEN_TOKEN = r"\1<token>"
+
+
+def hide_page_tokens(text: str) -> str:
+    """``text`` with the token of every game page's path replaced by ``<token>`` (issue 44 case 8)."""
+    return PAGE_PATH.sub(HIDDEN_TOKEN, text)
+
+
+class HidePageTokens(logging.Filter):
+    """A filter that rewrites a record's message without page tokens (:func:`hide_page_tokens`), whatever formats it
+    later: gunicorn's access and error logs, Flask's and werkzeug's loggers, in JSON or in text (:func:`configure`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        hidden = hide_page_tokens(message)
+        if hidden != message:
+            record.msg, record.args = hidden, None
+        return True
+
+
+#: the loggers whose lines carry request paths: gunicorn's, Flask's (an app's logger: its import name) and werkzeug's
+PATH_LOGGERS = ("gunicorn.access", "gunicorn.error", "werkzeug", "flask.app", "service")
+
+
+def filter_paths(names: Iterable[str] = PATH_LOGGERS) -> None:
+    """:class:`HidePageTokens` on the loggers ``names`` (once each)."""
+    for name in names:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, HidePageTokens) for f in logger.filters):
+            logger.addFilter(HidePageTokens())
 
 
 def outbox_fields(outbox_id: str) -> dict[str, str]:
@@ -134,6 +173,7 @@ def configure(config: Mapping[str, Any]) -> None:
     when they set up their logging, after this. A process that is neither (a test runner, a command) keeps its
     logging as it is; the hash key is set in every case."""
     key = set_key(config)
+    filter_paths()  # page tokens never in a log line, in JSON or text
     if not json_lines(config):
         return
     formatter = JsonFormatter(key)

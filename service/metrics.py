@@ -71,7 +71,8 @@ OUTBOX = Counter("slowspades_outbox_entries", "Outbox entries settled, by channe
 INVITATIONS = Counter("slowspades_invitations", "Invitations by what became of them (invited, invite_held, "
                       "started, declined, invite_refused, expired).", ["outcome"])
 LIMITS = Counter("slowspades_limits_triggered", "Abuse limits that held something back, by kind (flood, "
-                 "invites_day, invites_pending, domain, new_numbers, country, sms_cap).", ["kind"])
+                 "invites_day, invites_pending, domain, new_numbers, country, sms_cap; a LINK code: link_country, "
+                 "link_bad_number, link_cap, link_limit, link_new_numbers).", ["kind"])
 SPOOLED = Counter("slowspades_spooled_messages", "Inbound messages and Twilio delivery receipts the web process "
                   "kept on its disk spool while Redis did not answer.")
 RESTARTS = Counter("slowspades_process_restarts", "Processes (web, worker, beat) started again by "

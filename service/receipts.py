@@ -75,7 +75,10 @@ def on_failure(svc: Services, outbox_id: str, provider_id: str, code: str,
     """What a failure receipt of ``outbox_id`` (attempt ``provider_id``, code ``code``) leads to; returns what was done:
     ``retry``, ``unreachable``, ``window``, ``failed``, ``stale`` (not the entry's last attempt), or ``missing``. Idempotent (a task delivered twice, or a receipt
     seen twice, does it once). ``dispatch``: sends the outbox entries it wrote (the opponents' notices)."""
-    entry = svc.store.outbox_entry(outbox_id)
+    try:
+        entry = svc.store.outbox_entry(outbox_id)
+    except ValueError:  # not an outbox id at all ('#', '5'): nothing of ours (the webhooks refuse them before)
+        return "missing"
     if entry is None:
         return "missing"
     if provider_id and entry.get("sid") and entry["sid"] != provider_id:

@@ -156,3 +156,15 @@ def test_the_readme_stays_a_front_page() -> None:
     lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     assert len(lines) <= 200, f"README.md has {len(lines)} lines: move the detail into docs/"
     assert "scripts/run-local" in "\n".join(lines[:15]) and "scripts/test" in "\n".join(lines[:15])
+
+
+_MARKER = re.compile(r"^(<{7}|={7}|>{7}|\|{7})( |$)", re.M)
+
+
+def test_no_doc_or_source_keeps_a_merge_conflict_marker() -> None:
+    """A merge left half-done (``<<<<<<< HEAD`` ... ``>>>>>>> branch``) reads as nonsense: none is kept anywhere."""
+    root = Path(__file__).resolve().parent.parent
+    kept = [str(p.relative_to(root)) for pattern in ("docs/**/*.md", "*.md", "**/*.py", "templates/**/*.j2",
+                                                     "chat/locale/**/*.po")
+            for p in root.glob(pattern) if ".venv" not in p.parts and _MARKER.search(p.read_text(encoding="utf-8"))]
+    assert not kept, kept

@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from chat.languages import language_for_address
 
+from .. import limits
 from ..context import Services
 from ..store import Pipeline, Store, keys
 from ..store.codec import text, text_hashes
@@ -52,8 +53,17 @@ def name_of(svc: Services, address: str) -> str:
 
 
 def is_stopped(svc: Services, address: str) -> bool:
-    """True once the player sent STOP (and not START since): nothing at all may be sent to them."""
-    return svc.store.player_life_field(address, "stopped") == "1"
+    """True once the player sent STOP (and not START since), or the mailbox the address delivers to did from any
+    of its forms (:func:`mailbox_stopped`): nothing at all may be sent to them."""
+    return svc.store.player_life_field(address, "stopped") == "1" or mailbox_stopped(svc, address)
+
+
+def mailbox_stopped(svc: Services, address: str) -> bool:
+    """Whether the mailbox ``address`` delivers to (:func:`service.limits.mailbox`: ``x+tag@gmail.com``,
+    ``x.y@googlemail.com``, ``"x"@...`` are one) sent STOP from any of its forms (issue 44 case 3): STOP marks the
+    folded mailbox too (:mod:`service.lifecycle.optout`). A phone number is its own mailbox: nothing more to read."""
+    box = limits.mailbox_of(svc, address)
+    return box != address and svc.store.player_life_field(box, "stopped") == "1"
 
 
 def all_stopped(svc: Services, address: str) -> bool:

@@ -29,7 +29,7 @@ from ..channels import destination
 from ..context import Services
 from ..conversation_port import render_message
 from ..games import levels, outbox, status
-from ..games.players import all_stopped, default_lang, lang_of, name_of, number_of, unfinished_games
+from ..games.players import all_stopped, default_lang, lang_of, mailbox_stopped, name_of, number_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.start import rules_of
 from ..games.start import start as start_game
@@ -69,7 +69,9 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="bad_address", text=(target or "")[:40])
     if invitee == sender:
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="self", text=(target or "")[:40])
-    if all_stopped(svc, invitee):  # no address of theirs takes messages
+    if limits.forbidden_recipient(svc, invitee):  # the service's own address, or a role address (issue 44 case 4)
+        return outbox.reply(svc, sender, message_id, "invite_refused", reason="role", text=invitee)
+    if all_stopped(svc, invitee) or mailbox_stopped(svc, invitee):  # no address of theirs takes messages
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="stopped", text=invitee)
     pending = pending_between(svc, sender, invitee)
     if pending is not None:  # one invitation per pair while one waits (issue 23 case 7): nothing is sent again

@@ -4,7 +4,12 @@
   code to that address, in the player's language; ``LINK <code>`` sent back *from that address* links it: from then
   on it acts for the player (their *home*: :mod:`service.store.links`). A code is random, single use, expires
   (``LINK_CODE_TTL``) and locks after ``LINK_CODE_TRIES`` wrong ones; a player asks for at most
-  ``LINK_CODES_PER_DAY`` codes a day. A wrong, expired or locked code links nothing, and the reply says so.
+  ``LINK_CODES_PER_DAY`` codes a day (counted per folded mailbox: plus tags and dots make no fresh budget), and an
+  address gets at most ``LINK_CODES_PER_ADDRESS`` codes a day, whoever asks. A code to a number never in a game between
+  people passes what an invitation does (:func:`service.limits.link_refusal`: the countries, a valid number, the
+  new-numbers rate), and then the daily cap and its reserve (:func:`service.limits.split_sms`); none goes to the
+  service's own addresses nor to role addresses (``postmaster@``...). A wrong, expired or locked code links nothing,
+  and the reply says so.
 * Identity stays exact: no address acts for another until it sent back its own code. By email both ``LINK`` words
   are taken only at a reply address issued to the sender (:data:`service.email_identity.NEEDS_REPLY_ADDRESS`): the
   code mailed to an address carries that address's own reply address, so a forged ``From`` links nothing.
@@ -69,9 +74,14 @@ def _ask(svc: Services, m: Message, typed: str) -> Result:
         return _refused(svc, m, "taken", other)
     if is_stopped(svc, other):
         return _refused(svc, m, "stopped", other)
+    if limits.forbidden_recipient(svc, other):  # the service's own address, or a role address: never written to
+        return _refused(svc, m, "role", other)
     now = svc.store.clock.now_ms()
-    if svc.links.count_request(home, limits.day(now / 1000)) > int(settings.get(svc.config, "LINK_CODES_PER_DAY")):
-        return _refused(svc, m, "limit", other)
+    refused = limits.link_refusal(svc, home, other, m.message_id, now / 1000,
+                                  int(settings.get(svc.config, "LINK_CODES_PER_DAY")),
+                                  int(settings.get(svc.config, "LINK_CODES_PER_ADDRESS")))
+    if refused is not None:  # a country not allowed, a number that is not valid, too many codes (issue 44)
+        return _refused(svc, m, str(refused.context["reason"]), other)
     ttl = int(settings.get(svc.config, "LINK_CODE_TTL"))
     code = svc.links.new_code(home, other, now, ttl)
     lang = lang_of(svc, home)

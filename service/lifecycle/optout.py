@@ -1,7 +1,9 @@
 """``STOP`` and ``START``: after STOP nothing at all is sent to that address until START.
 
-STOP marks the address it came from stopped (:func:`may_send` is then False for it: the delivery path and
-every lifecycle message check it). The carrier answers its own words (STOP, END, QUIT...) itself;
+STOP marks the address it came from stopped, and the mailbox it delivers to (``x+tag@gmail.com``'s STOP stops
+``x@gmail.com``, ``x.y+z@googlemail.com``, ``"x"@gmail.com``: :func:`service.games.players.mailbox_stopped`)
+(:func:`may_send` is then False for it: the delivery path and every lifecycle message check it); START from any form
+of the mailbox lifts the mailbox's mark. The carrier answers its own words (STOP, END, QUIT...) itself;
 a word of the player's language (ARRET, STOPP...) and any stop word by email get one last message,
 the ``stopped`` confirmation (:data:`FINAL`: sent although the address is stopped).
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 from chat import render as chat_render
 
+from .. import limits
 from ..addresses import address_kind
 from ..channels import Destination
 from ..context import Services
@@ -39,6 +42,15 @@ def _pause_field(address: str) -> str:
     return f"pause:stop:{address}"
 
 
+def _mark_mailbox(svc: Services, origin: str, mark: str) -> None:
+    """STOP (``1``) or START (``0``) from ``origin`` marks the mailbox it delivers to as well (its folded form,
+    :func:`service.limits.mailbox`), so that no other form of it (a plus tag, dots, ``googlemail.com``, quotes...)
+    is written to after a STOP (issue 44 case 3)."""
+    box = limits.mailbox_of(svc, origin)
+    if box != origin:
+        svc.store.set_player_life(box, {"stopped": mark})
+
+
 def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None, confirm: bool = False,
          origin: str = "") -> list[str]:
     """``STOP`` from ``origin`` (``sender``, the player's home, or an address linked to it): mark that address,
@@ -47,6 +59,7 @@ def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None,
     now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
     origin = origin or sender
     svc.store.set_player_life(origin, {"stopped": "1"})
+    _mark_mailbox(svc, origin, "1")
     if origin != sender:
         svc.links.set_off(sender, origin, True)
     ids: list[str] = []
@@ -82,6 +95,7 @@ def start(svc: Services, message_id: str, sender: str, now_ms: int | None = None
     route = svc.links.route(sender)
     went_on = bool(route.links) and bool(route.reachable())  # a linked player reachable all along: nothing paused
     svc.store.set_player_life(origin, {"stopped": "0"})
+    _mark_mailbox(svc, origin, "0")
     if origin != sender:
         svc.links.set_off(sender, origin, False)
     ids: list[str] = []

@@ -3,8 +3,10 @@
 When delivery receipts mark an address unreachable (:mod:`service.receipts`) and no other address of its player (their
 home and the addresses linked to it, those that sent STOP aside) can take over (:func:`service.channels.reachable`),
 each of the player's active games is paused for them (a ``pause:reach:<home>:<since ms>`` interval in the game's life
-hash, open until they write: reminders wait and the timeout clock stops, for both players, as with STOP) and each
-opponent is told once, in their language (``opponent_unreachable``, written once per game and episode: its message id
+hash, open until they write, but for ``REACH_PAUSE_MAX_DAYS`` at most (7 by default: a player who marks our email as
+spam, or whose mail bounces, does not freeze a game they are losing; then their clock runs again, the usual timeout
+applies and the opponent may CLAIM): reminders wait and the timeout clock stops, for both players, as with STOP) and
+each opponent is told once, saying how long the game waits at most, in their language (``opponent_unreachable``, written once per game and episode: its message id
 names the player and when the address was marked). A player with another address that can be reached plays on: their
 messages go there (``service.channels``' receipts step), each turn they owe is prompted there at once (as a reminder:
 the prompt that failed may have been that turn's), and nothing waits.
@@ -15,13 +17,14 @@ clears that address's mark (:func:`resume`; the inbound handler reads the mark i
 
 from __future__ import annotations
 
+import math
+
 from ..channels import reachable
 from ..context import Services
 from ..games import outbox
 from ..games.players import label_of, name_of, seat_of, unfinished_games
 from ..store import keys
-from . import reminders
-from .optout import FOREVER_MS
+from . import reminders, settings
 
 
 def pause_field(home: str, since_ms: int | str) -> str:
@@ -38,8 +41,10 @@ def stop_clock(svc: Services, address: str, since_ms: int) -> list[str]:
     if reachable(svc, home):
         return prompt_elsewhere(svc, home, since_ms)
     ids: list[str] = []
+    days = float(settings.get(svc.config, "REACH_PAUSE_MAX_DAYS"))
+    until = since_ms + int(days * 86_400_000)  # at most: a spam complaint does not freeze a game (issue 44 case 5)
     for gid in unfinished_games(svc, home, ("active",)):
-        svc.store.add_game_life(gid, pause_field(home, since_ms), f"{since_ms}-{FOREVER_MS}")
+        svc.store.add_game_life(gid, pause_field(home, since_ms), f"{since_ms}-{until}")
         meta = svc.store.meta(gid)
         seat = seat_of(meta, home)
         if seat is None:
@@ -48,7 +53,8 @@ def stop_clock(svc: Services, address: str, since_ms: int) -> list[str]:
         if keys.is_bot(other):
             continue
         out = outbox.notify_game(svc, gid, f"reach:{home}:{since_ms}", [
-            (1 - seat, "opponent_unreachable", {"opp": name_of(svc, home), "label": label_of(svc, other, gid)})])
+            (1 - seat, "opponent_unreachable", {"opp": name_of(svc, home), "label": label_of(svc, other, gid),
+                                                "days": max(1, math.ceil(days))})])
         ids += out.outbox_ids
     return ids
 

@@ -26,7 +26,13 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "BEAT_LOCK_TTL": (55, "int", "Seconds the beat lock is held at most (only one beat acts at a time)."),
     "LINK_CODE_TTL": (900, "int", "Seconds a LINK code is valid (sent back from the address being linked)."),
     "LINK_CODE_TRIES": (5, "int", "Wrong codes sent back from an address before its LINK code is locked."),
-    "LINK_CODES_PER_DAY": (5, "int", "LINK codes a player may ask for in a day (each is a message sent)."),
+    "LINK_CODES_PER_DAY": (5, "int", "LINK codes a player (their mailbox, plus tags and ignored dots folded, or "
+                                     "number) may ask for in a day (each is a message sent)."),
+    "LINK_CODES_PER_ADDRESS": (3, "int", "LINK codes one address (a mailbox, folded, or a number) may be sent in a "
+                                         "day, whoever asks for them."),
+    "REACH_PAUSE_MAX_DAYS": (7.0, "float", "Days at most a player's games wait for them once our messages cannot "
+                                           "reach them (a bounce, a spam complaint, a dead number); then their "
+                                           "clock runs again and the timeout applies."),
 }
 
 

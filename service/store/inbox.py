@@ -11,7 +11,16 @@ from redis.commands.core import Script
 
 from .base import Client, now_ms, queue_script
 from .codec import text
-from .keys import WHATSAPP_PREFIX, inbound_keys, mailgun_token, message_digest, pending_key, pending_member, shards
+from .keys import (
+    WHATSAPP_CHANNEL,
+    WHATSAPP_PREFIX,
+    inbound_keys,
+    mailgun_token,
+    message_digest,
+    pending_key,
+    pending_member,
+    shards,
+)
 from .replica import ReplicaLagError, lagged, registry_shard, run_replicated
 
 CLAIM_INBOUND_LUA = r"""
@@ -88,7 +97,9 @@ class InboundRecords:
         claim_args = [message_digest(message_id), ttl_s, expire_at, encode_record(fields)]
 
         def queue(pipe: Pipeline) -> None:
-            if address.startswith(WHATSAPP_PREFIX):  # its 24-hour window opens again (service.store.window)
+            if address.startswith(WHATSAPP_PREFIX) and fields.get("channel") == WHATSAPP_CHANNEL:
+                # a WhatsApp message opens its 24-hour window again (service.store.window); a move from the game
+                # page of a WhatsApp player does not (issue 44 case 6: Meta counts only the player's own messages)
                 self.queue_touch_window(pipe, address, int(fields.get("received") or now_ms()))
             queue_script(pipe, self._claim_in, keys, claim_args)
 

@@ -20,6 +20,7 @@ BEAT_LOCK = "{beat}:lock"
 CLOCK_OFFSET = "{clock}:offset"  # string: seconds added to real time (service.store.clock)
 BOT_PREFIX = "bot:"
 WHATSAPP_PREFIX = "whatsapp:"  # a WhatsApp address (service.addresses.WHATSAPP_PREFIX)
+WHATSAPP_CHANNEL = "whatsapp"  # the channel of a WhatsApp message's inbound record (service.addresses.WHATSAPP)
 
 
 def shard(name: str) -> int:
@@ -113,11 +114,6 @@ def link_code(address: str) -> str:
     sent back so far), expiring with the code. In ``address``'s slot, with its life hash (one script checks the
     code and writes ``home``)."""
     return "{p:" + address + "}:linkcode"
-
-
-def link_requests(address: str, day: str) -> str:
-    """String: the ``LINK`` codes ``address`` (a home) asked for on ``day`` (a counter, expiring after the day)."""
-    return "{p:" + address + "}:linkreq:" + day
 
 
 PAUSE_REACH = "pause:reach:"  # a game's life field ``pause:reach:<home address>:<ms>`` (service.lifecycle.reach)

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Mapping
 
 from redis.client import Pipeline
 from redis.commands.core import Script
 
 from .base import Client
 from .codec import text
-from .keys import link_code, link_requests, player_life
+from .keys import link_code, player_life
 from .reach import CODE as UNREACH
 
 CODE_DIGITS = 6
@@ -217,12 +217,3 @@ class Links:
         ``max_tries`` wrong ones, ``address`` acts for the home that asked from now on (status ``ok``)."""
         status, home = self._take(keys=[link_code(address), player_life(address)], args=[code, max_tries, now_ms])
         return CodeCheck(text(status), text(home))
-
-    def count_request(self, home: str, day: str) -> int:
-        """Count one more ``LINK`` code asked for by ``home`` on ``day``; returns the day's count so far."""
-        key = link_requests(home, day)
-        pipe = self.r.pipeline(transaction=False)
-        pipe.incr(key)
-        pipe.expire(key, 2 * 86400)
-        n: Any = pipe.execute()[0]
-        return int(n)

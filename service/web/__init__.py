@@ -125,16 +125,17 @@ def take_inbound(message_id: str, sender: str, fields: dict[str, Any], ttl: int)
 
 def record_receipt(outbox_id: str, status: str, sid: str, code: str) -> None:
     """Record a Twilio receipt on its outbox entry (``Store.record_receipt``: once, never backwards; an id not of an
-    outbox entry of ours is ignored) and, when it leaves the entry failed with an error code, queue the receipt
-    task (idempotent: queued again by a receipt handed over twice, it does its work once). Raises one of
-    :data:`UNREACHABLE` if Redis or the broker does not answer."""
+    outbox entry of ours is ignored) and, when this receipt changed the entry to failed with an error code, queue
+    the receipt task. A receipt replayed (a ``failed 30005`` posted again, by Twilio or anyone holding one) changes
+    nothing and queues nothing (issue 44 case 7: it used to mark the player unreachable again after they wrote, and
+    pause their games again). Raises one of :data:`UNREACHABLE` if Redis or the broker does not answer."""
     try:
-        now, _changed = current_app.extensions["slowspades"].store.record_receipt(
+        now, changed = current_app.extensions["slowspades"].store.record_receipt(
             outbox_id, status, sid, f"twilio error {code}" if code else "")
     except ValueError:
         return  # not an outbox id of ours: nothing to update
-    if now == "failed" and code and status == "failed":
-        current_app.extensions["celery"].send_task(RECEIPT, args=[outbox_id, sid, code])
+    if changed and now == "failed" and code and status == "failed":  # a receipt seen again changes nothing: its
+        current_app.extensions["celery"].send_task(RECEIPT, args=[outbox_id, sid, code])  # work was queued once
 
 
 def take_receipt(outbox_id: str, status: str, sid: str, code: str) -> None:

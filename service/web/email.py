@@ -92,6 +92,9 @@ def inbound_email() -> ResponseReturnValue:
         sender = sender_of(form)  # an email address, never a phone number (never an SMS player)
     except NotAnEmailSender:
         return reject("the sender of an email must be an email address")
+    if limits.forbidden_recipient(svc, sender):  # our own address or a role one (a bounce...): never answered, no loop
+        return reject("mail from the service's own addresses or from role addresses (postmaster@, mailer-daemon@...) "
+                      "is not taken")
     checked = verdict(form, sender)
     if not checked.verified:  # unverifiable mail starts nothing (nor any reply to a From it may have forged)
         return reject(f"sender not verified: {checked.why} (SPF {checked.spf or 'none'}, DKIM {checked.dkim or 'none'})")

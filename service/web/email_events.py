@@ -11,8 +11,10 @@ in ``event-data["user-variables"]``. An event without it (an email sent some oth
 ``delivered`` marks the entry delivered; ``failed`` with ``severity: permanent`` (a hard bounce) marks it failed and
 the address unreachable (``bounce``); ``failed`` with ``severity: temporary`` is Mailgun still retrying by itself
 (nothing changes); ``complained`` (the recipient marked it as spam) marks the address unreachable (``complained``).
-The consequences run in the worker (``workers.tasks.receipt``). Every update is idempotent: an event posted twice, or
-a ``delivered`` after a permanent failure, changes nothing more. 503 while Redis does not answer (Mailgun retries).
+The consequences run in the worker (``workers.tasks.receipt``), queued only when the event changed the entry (a
+complaint, which changes no status, each time Mailgun posts one: its token is taken once). Every update is
+idempotent: an event posted twice, or a ``delivered`` after a permanent failure, changes nothing more. A body that is
+not JSON Mailgun would send (nested thousands deep) is a 400, an ``outbox`` variable that is not an outbox id a 406. 503 while Redis does not answer (Mailgun retries).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from kombu.exceptions import OperationalError as BrokerError
 
-from ..store import UNREACHABLE
+from ..store import UNREACHABLE, split_outbox_id
 from . import RECEIPT
 from .email import mailgun_refusal, redis_unreachable, reject
 
@@ -42,7 +44,10 @@ def _text(value: Any, limit: int = 200) -> str:
 def email_events() -> ResponseReturnValue:
     cfg = current_app.config
     svc = current_app.extensions["slowspades"]
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # JSON nested thousands deep (issue 44 case 9): not Mailgun's, and no traceback
+        return jsonify(status="rejected", reason="not a Mailgun event"), 400
     sig = body.get("signature") if isinstance(body, dict) else None
     data = body.get("event-data") if isinstance(body, dict) else None
     if not isinstance(sig, dict) or not isinstance(data, dict):
@@ -70,11 +75,13 @@ def email_events() -> ResponseReturnValue:
     found = data.get("delivery-status")
     delivery: dict[str, Any] = found if isinstance(found, dict) else {}
     try:
-        if status:
-            error = f"mailgun {event} {_text(data.get('reason'), 40)} {_text(delivery.get('code'), 12)}".strip()
-            svc.store.record_receipt(outbox_id, status, "", error if status == "failed" else "")
-        if reason:
-            current_app.extensions["celery"].send_task(RECEIPT, args=[outbox_id, "", reason])
-    except ValueError:
-        return jsonify(status="ignored", reason="not an outbox id")
+        split_outbox_id(outbox_id)
+    except ValueError:  # '#', '5': not an outbox id (406: Mailgun does not post it again), never a worker's traceback
+        return reject("not an outbox id")
+    changed = True
+    if status:
+        error = f"mailgun {event} {_text(data.get('reason'), 40)} {_text(delivery.get('code'), 12)}".strip()
+        _now, changed = svc.store.record_receipt(outbox_id, status, "", error if status == "failed" else "")
+    if reason and changed:  # a bounce the entry already had (or after it was delivered) queues nothing more
+        current_app.extensions["celery"].send_task(RECEIPT, args=[outbox_id, "", reason])
     return jsonify(status="ok")

@@ -20,7 +20,8 @@ secret).
   opponent); the request waits a moment for it, so the page it redirects to shows the move made.
 * ``GET /g/<token>/poll``: the game's version and question, for ``page.js`` (``GET /page.js``) to reload the
   page's content when the game moved; each poll marks the seat as on its page (:mod:`service.games.presence`:
-  no SMS or email about this game to them meanwhile), as does each move.
+  no SMS or email about this game to them meanwhile), as does each move. 410 once the page answers 410.
+* While Redis does not answer: 503 and a page saying to try again (a move: nothing was played), never a 500.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory, url_for
 
-from chat.page import page_context, plan_board, question_key, render_expired, render_page
+from chat.languages import LANGUAGES
+from chat.page import page_context, plan_board, question_key, render_busy, render_expired, render_page
 from spades.commands import Exchange
 from spades.events import from_dict, redact
 from spades.game import Game, view
@@ -46,6 +48,7 @@ from ..games import presence
 from ..games.ahead import plans_of
 from ..games.players import lang_of, name_of
 from ..spool import SpoolError
+from ..store import UNREACHABLE as STORE_UNREACHABLE
 from ..store import game_owner, now_ms
 from . import take_inbound
 
@@ -144,7 +147,7 @@ def game_page(token: str) -> Response:
 def _page(token: str, flash: str = "", status: int = 200) -> Response:
     svc = _svc()
     game_id, seat, meta = _seat_of_token(svc, token)
-    if page_expired(meta, seat, svc.store.clock.now_ms(), float(svc.config.get("PAGE_TTL_DAYS") or 30)):
+    if _expired(svc, meta, seat):
         lang = lang_of(svc, meta.get(f"seat{seat}", ""))
         return _no_store(Response(render_expired(lang), status=410, mimetype="text/html"))
     game = _open(svc, game_id, seat, meta)
@@ -159,6 +162,28 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     return _no_store(Response(render_page(lang_of(svc, me), ctx), status=status, mimetype="text/html"))
 
 
+def _expired(svc: Services, meta: dict[str, str], seat: int) -> bool:
+    return page_expired(meta, seat, svc.store.clock.now_ms(), float(svc.config.get("PAGE_TTL_DAYS") or 30))
+
+
+def storage_down(_exc: Exception) -> Response:
+    """Redis does not answer: which seat a page token names cannot be read, so a move cannot be kept for later as an
+    SMS is (issue 44 case 12). A page saying so, in the language the browser asks for (503, nothing played), or for
+    ``page.js``'s poll a 503 it tries again after; never a bare 500."""
+    if request.endpoint == "game_page.poll":
+        resp = jsonify(retry=True)
+    else:
+        lang = request.accept_languages.best_match(LANGUAGES) or "en"
+        resp = Response(render_busy(lang, request.method == "POST"), mimetype="text/html")
+    resp.status_code = 503
+    resp.headers["Retry-After"] = "30"
+    return _no_store(resp)
+
+
+for _error in STORE_UNREACHABLE:
+    bp.register_error_handler(_error, storage_down)
+
+
 #: what a page shows after a move (``?m=``): the words are in the template (``templates/web/game.html.j2``)
 FLASHES = ("stale", "illegal", "sent", "forbidden", "busy", "planned", "plan_refused")
 
@@ -170,9 +195,14 @@ def _redacted(svc: Services, game_id: str, seat: int) -> list[dict[str, Any] | N
 @bp.get("/g/<token>/poll")
 def poll(token: str) -> Response:
     """The game's version and the question asked of this seat (``page.js`` reloads the page when they change);
-    marks the seat as on its page."""
+    marks the seat as on its page. 410 once the page is (issue 44 case 12)."""
     svc = _svc()
     game_id, seat, meta = _seat_of_token(svc, token)
+    if _expired(svc, meta, seat):
+        resp = jsonify(gone=True)
+        resp.status_code = 410
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
     game = _open(svc, game_id, seat, meta)
     v = view(game, seat)
     resp = jsonify(v=game.version, ask=question_key(v), my_turn=v.my_turn)

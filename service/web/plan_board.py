@@ -24,11 +24,14 @@ from spades.plans import RULES, Follow, Plan, PlanError, check
 
 from ..games import ahead, presence
 from ..spool import SpoolError
+from ..store import UNREACHABLE as STORE_UNREACHABLE
 from ..store import now_ms
 from . import take_inbound
-from .game import _back, _game, _outcome, _page, _seat_of_token, _sign, _svc, form_token_ok, same_site
+from .game import _back, _game, _outcome, _page, _seat_of_token, _sign, _svc, form_token_ok, same_site, storage_down
 
 bp = Blueprint("plan_board", __name__)
+for _error in STORE_UNREACHABLE:  # Redis does not answer: the page's "try again", never a bare 500 (as a move)
+    bp.register_error_handler(_error, storage_down)
 
 
 def plan_from_form(form: Any, now: Plan | None, hand_no: int) -> Plan | None:

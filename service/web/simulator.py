@@ -149,11 +149,23 @@ def bound_host(environ: Mapping[str, Any]) -> str:
 
 @bp.before_request
 def loopback_clients_only() -> ResponseReturnValue | None:
-    """Only a browser on this machine, not through a proxy, to a server bound to loopback, may use the simulator."""
+    """Only a browser on this machine, not through a proxy, to a server bound to loopback, naming a loopback host in
+    ``Host`` (issue 44 case 11: a page of another site whose name was rebound to 127.0.0.1 sends its own name), may
+    use the simulator."""
     proxied = any(name in request.headers for name in PROXY_HEADERS)
     if proxied or not is_loopback(request.remote_addr or "") or not is_loopback(bound_host(request.environ)):
         return jsonify(error="the simulator answers this machine only"), 403
+    if not is_loopback(host_name(request.host)):  # DNS rebinding: a page of another site, its name now ours
+        return jsonify(error="the simulator answers only to localhost or a loopback address in the Host header"), 403
     return None
+
+
+def host_name(host: str) -> str:
+    """The name of a ``Host`` header (``localhost:8000``, ``[::1]:8000``), without port; ``""`` if malformed."""
+    try:
+        return urlsplit("//" + host).hostname or ""
+    except ValueError:
+        return ""
 
 
 def _svc() -> Any:

@@ -11,7 +11,7 @@ from markupsafe import escape
 
 from chat.commands import rules_page_context
 from chat.names import check_name
-from chat.page import email_link, page_context, plan_board, render_expired, render_page
+from chat.page import email_link, page_context, plan_board, render_busy, render_expired, render_page
 from chat.render import TEMPLATES_DIR, environment, render
 from chat.simulate import play_game, random_chooser
 from service.conversation_port import render_message, resend
@@ -70,6 +70,7 @@ def _all_html(name: str) -> tuple[list[str], set[str]]:
         out.append(render_page("en", board))
         out.append(email_link("en", f"https://x.example/g/{name}", "text", out[0])[1])
         out.append(render_expired("en"))  # writes nothing of anyone's
+        out += [render_busy("en", moved) for moved in (False, True)]  # nor does the page while Redis is down
         page = environment("en").get_template("web/rules.html.j2")
         out.append(page.render(lang="en", target=500, languages=[("en", name)], **rules_page_context("en")))
     environment.cache_clear()

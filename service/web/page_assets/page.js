@@ -52,7 +52,10 @@
     timer = null;
     if (document.visibilityState === "hidden" || busy) { schedule(); return; }
     fetch(pollUrl, { credentials: "same-origin", cache: "no-store" })
-      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (r) {
+        if (r.status === 410) { location.reload(); }  // the page expired: show what it says now
+        return r.ok ? r.json() : null;
+      })
       .then(function (d) {
         if (d && !busy && (String(d.v) !== String(version) || d.ask !== ask)) { return refresh(); }
       })
@@ -73,10 +76,22 @@
     for (var i = 0; i < buttons.length; i++) { buttons[i].disabled = true; }
     busy = true;
     generation++;
+    function again() { busy = false; for (var j = 0; j < buttons.length; j++) { buttons[j].disabled = false; } }
     fetch(form.action, { method: "POST", body: new URLSearchParams(data), credentials: "same-origin" })
-      .then(function (r) { return r.text(); })
-      .then(function (html) { busy = false; swap(html, true); })
-      .catch(function () { busy = false; for (var j = 0; j < buttons.length; j++) { buttons[j].disabled = false; } });
+      .then(function (r) { return r.text().then(function (html) { return { down: r.status === 503, html: html }; }); })
+      .then(function (got) {
+        if (!got.down) { busy = false; swap(got.html, true); return; }
+        // the service cannot take moves just now: say so (the page's own words) and let the player try again
+        var said = new DOMParser().parseFromString(got.html, "text/html").body.textContent.trim();
+        var note = document.getElementById("down") || document.createElement("p");
+        note.id = "down";
+        note.setAttribute("role", "alert");
+        note.textContent = said;
+        var live = document.getElementById("live");
+        if (live && !note.parentNode) { live.insertBefore(note, live.firstChild); }
+        again();
+      })
+      .catch(again);
   }
 
   function bind() {
