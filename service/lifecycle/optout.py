@@ -9,12 +9,15 @@ the ``stopped`` confirmation (:data:`FINAL`: sent although the address is stoppe
 
 A player with linked addresses (``LINK``, :mod:`service.channels`) who still has one that did not send STOP
 plays on: their messages go there, nothing is paused, no opponent is told. Once no address of theirs takes
-messages (an unlinked player's STOP), STOP pauses each of their games without end and tells each opponent that
-the game is paused; START (from any of their addresses) lifts the mark, ends those pauses, tells each opponent
+messages (an unlinked player's STOP), STOP pauses each of their games, for ``REACH_PAUSE_MAX_DAYS`` at most (a pause
+one player can start ends by itself: a player losing a game does not freeze it by sending STOP; after it, their
+clock runs again and the opponent may CLAIM), and tells each opponent that the game is paused and for how long; START (from any of their addresses) lifts the mark, ends those pauses, tells each opponent
 the game goes on, sends the ``started`` message, and restarts the reminder schedule of every turn.
 """
 
 from __future__ import annotations
+
+import math
 
 from chat import render as chat_render
 
@@ -26,9 +29,8 @@ from ..games import outbox, status
 from ..games.players import all_stopped, is_stopped, label_of, lang_of, name_of, seat_of, unfinished_games
 from ..games.result import Outcome
 from ..store import keys
-from . import reminders
+from . import reminders, settings
 
-FOREVER_MS = 253_402_300_799_000  # 9999-12-31
 FINAL = "stopped"  # the kind of the one message a stopped player still gets: the confirmation
 
 
@@ -69,16 +71,18 @@ def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None,
         ids += outbox.send_reply(svc, sender, message_id, [e], FINAL).outbox_ids
     if not all_stopped(svc, sender):  # another address of theirs takes their messages: the games go on there
         return ids
+    days = float(settings.get(svc.config, "REACH_PAUSE_MAX_DAYS"))
+    until = now_ms + int(days * 86_400_000)
     for gid in unfinished_games(svc, sender, ("active",)):
-        svc.store.add_game_life(gid, _pause_field(sender), f"{now_ms}-{FOREVER_MS}")
+        svc.store.add_game_life(gid, _pause_field(sender), f"{now_ms}-{until}")
         meta = svc.store.meta(gid)
         seat = seat_of(meta, sender)
         if seat is None:  # unfinished_games lists only the games they sit in
             continue
         other = meta.get(f"seat{1 - seat}", "")
         out = outbox.notify_game(svc, gid, f"stop:{message_id}", [
-            (1 - seat, "opponent_stopped", {"opp": name_of(svc, sender),
-                                            "label": label_of(svc, other, gid)})])
+            (1 - seat, "opponent_stopped", {"opp": name_of(svc, sender), "label": label_of(svc, other, gid),
+                                            "days": max(1, math.ceil(days))})])
         ids += out.outbox_ids
     for gid in unfinished_games(svc, sender, ("invited",)):
         if svc.store.meta(gid).get("seat1") == sender:

@@ -64,7 +64,7 @@ CONTEXTS: dict[str, list[dict]] = {
     "resign_kept": [{"label": ""}, {"label": "#2 "}],
     "no_such_game": [{"number": 4}, {"number": None}],
     "opponent_back": [{"opp": NAME, "label": "#2 "}],
-    "opponent_stopped": [{"opp": NAME, "label": ""}],
+    "opponent_stopped": [{"opp": NAME, "label": "", "days": 7}],
     "opponent_unreachable": [{"opp": NAME, "label": "", "days": 7}, {"opp": NAME, "label": "#2 ", "days": 1}],
     "paused": [{"days": 1, "by_me": True, "opp": NAME}, {"days": 3, "by_me": False, "opp": NAME},
                {"days": 0, "by_me": False, "opp": NAME}],

@@ -50,7 +50,7 @@ CASES: dict[str, tuple[int, list[dict[str, Any]]]] = {
     "claim_possible": (1, [dict(opp=LONG, label=LABEL + " ", days=7)]),
     "claim_refused": (1, [dict(hours=167, my_turn=m, paused=p, label=LABEL + " ") for m, p in ((True, False), (False, True), (False, False))]),
     "opponent_back": (1, [dict(opp=LONG, label=LABEL + " ")]),
-    "opponent_stopped": (1, [dict(opp=LONG, label=LABEL + " ")]),
+    "opponent_stopped": (1, [dict(opp=LONG, label=LABEL + " ", days=7)]),
     "opponent_unreachable": (1, [dict(opp=LONG, label=LABEL + " ", days=14)]),
     "paused": (1, [dict(days=d, by_me=b, opp=LONG) for d in (0, 14) for b in (True, False)]),
     "tz_unknown": (1, [dict(text="America/Argentina/ComodRivadavia")]),

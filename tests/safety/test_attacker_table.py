@@ -208,6 +208,30 @@ def test_a_complaint_pauses_the_clock_a_bounded_time_then_the_opponent_may_claim
         service_clock.reset(svc.redis)
 
 
+def test_a_stop_pauses_the_clock_a_bounded_time_then_the_opponent_may_claim(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
+    """A pause one player can start ends by itself: STOP from the player who owes a move (a game they are losing)
+    pauses it REACH_PAUSE_MAX_DAYS at most, the opponent told once and for how long; then the usual timeout."""
+    gid = start_game(svc, "+15550007001", "+15550007002")
+    loser = mover(svc, gid)
+    waiting = other(svc, gid, loser)
+    try:
+        service_clock.advance(svc.redis, 3600)
+        resp, mid = post_sms(client, loser, "STOP")
+        assert resp.status_code == 200
+        wait_handled(svc, mid)
+        worker_idle(app)
+        told = [m for m in local_messages(svc, waiting) if m["kind"] == "opponent_stopped"]
+        assert len(told) == 1 and "7 days at most" in told[0]["body"], told
+        service_clock.advance(svc.redis, 6 * 86400)  # inside the bound: the game waits
+        assert lifecycle_command(svc, waiting, "CLAIM").outcome != "over"
+        service_clock.advance(svc.redis, 8 * 86400)  # 7 days paused at most, then 7 days of the turn (and an hour)
+        tick(svc)
+        lifecycle_command(svc, waiting, "CLAIM")
+        assert svc.store.meta(gid)["status"] == "over"
+    finally:
+        service_clock.reset(svc.redis)
+
+
 # -- 6: the WhatsApp window is opened only by a WhatsApp message ---------------------------------------------------
 def test_a_page_move_does_not_open_the_whatsapp_window(client, svc, celery_worker, twilio) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     svc.config["WHATSAPP_TEMPLATES"] = "turn.el=HXturn0el"
