@@ -43,7 +43,7 @@ from typing import Any
 import phonenumbers
 
 from . import logs, metrics
-from .addresses import EMAIL, SMS, WHATSAPP, address_kind
+from .addresses import EMAIL, SMS, WHATSAPP, WHATSAPP_PREFIX, address_kind
 from .context import Services
 from .prices import MICROS, country_of, prices, to_micros
 
@@ -202,14 +202,21 @@ def country_allowed(svc: Services, number: str) -> bool:
     return allowed is None or country_of(number) in allowed
 
 
+def _number_of(address: str) -> str:
+    """The phone number of an SMS or WhatsApp address (``whatsapp:+30...``: ``+30...``)."""
+    return address[len(WHATSAPP_PREFIX):] if address.startswith(WHATSAPP_PREFIX) else address
+
+
 def country_refusal(svc: Services, invitee: str) -> Refusal | None:
-    """An SMS invitation to a number of a country not allowed, to a premium-rate number, or to a number that
-    is not a valid one (``+62 809 1234 5678``: possible, but no such number exists)."""
-    if address_kind(invitee) != SMS:
+    """An invitation or code by SMS or WhatsApp (a paid message either way) to a number of a country not allowed, to
+    a premium-rate number, or to a number that is not a valid one (``+62 809 1234 5678``: possible, but no such
+    number exists)."""
+    if address_kind(invitee) not in (SMS, WHATSAPP):
         return None
-    if not country_allowed(svc, invitee):
+    number = _number_of(invitee)
+    if not country_allowed(svc, number):
         return Refusal("limit_country", {"number": invitee})
-    if not valid_number(svc, invitee):
+    if not valid_number(svc, number):
         return Refusal("invite_refused", {"reason": "bad_number", "text": invitee})
     return None
 
@@ -279,9 +286,9 @@ def first_over(svc: Services, counters: list[Counter], message_id: str) -> Refus
 
 
 def new_number(svc: Services, address: str) -> bool:
-    """Whether ``address`` is an SMS number never in a game between people (what the countries, the valid numbers
-    and the new-numbers rate are about)."""
-    return address_kind(address) == SMS and not svc.store.in_people_games([address])[0]
+    """Whether ``address`` is an SMS or WhatsApp number never in a game between people (what the countries, the valid
+    numbers and the new-numbers rate are about: a message to it costs money either way)."""
+    return address_kind(address) in (SMS, WHATSAPP) and not svc.store.in_people_games([address])[0]
 
 
 def new_numbers_counter(svc: Services, now_s: float) -> Counter:

@@ -74,14 +74,14 @@ def own_reply_address(client: Any, svc: Any, address: str) -> str:
 
 # -- 1: LINK codes pumped to premium-rate and far countries, past the daily cap ----------------------------------
 @pytest.mark.parametrize("target", ["+19002001234", "+449090123456", "+992917123456", "+252612345678",
-                                    "+2693212345"])
+                                    "+2693212345", "whatsapp:+19002001234", "whatsapp:+992917123456"])
 def test_a_link_code_never_goes_to_a_premium_or_far_number(client, own_limits, celery_worker, target: str) -> None:  # type: ignore[no-untyped-def]
     svc = own_limits
     people_game(client, svc)  # Alice plays a person: once, that let her codes skip the country list
     out = text(client, svc, ALICE, f"LINK {target}")
     assert [m["to"] for m in out] == [ALICE]  # only the asker is answered
     assert "kan ikke sendes på SMS" in out[0]["body"]  # Norwegian: "cannot be sent by SMS", and says to whom
-    assert local_messages(svc, target) == [] and svc.links.pending(target) == {}
+    assert local_messages(svc, target) == [] and svc.links.pending(target) == {}  # by WhatsApp neither: paid too
 
 
 def test_a_link_code_to_a_number_that_does_not_exist_is_refused(client, own_limits, celery_worker) -> None:  # type: ignore[no-untyped-def]
