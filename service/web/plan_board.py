@@ -44,7 +44,7 @@ def plan_from_form(form: Any, now: Plan | None, hand_no: int) -> Plan | None:
         always = form.get("always") == "1"
         follows = []
         for suit in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS):
-            value = str(form.get(f"f_{suit.letter}", "")).strip().upper()[:3]
+            value = str(form.get(f"f_{suit.letter}", "")).strip().upper()[:4]  # a card code (10H) or LOW, WIN, HIGH
             if not value:
                 continue
             play = value if value in RULES else BY_CODE.get(value)

@@ -89,3 +89,68 @@ def test_d12_a_plan_saved_on_the_page_without_javascript_plays_the_next_follow(c
     finally:
         context.close()
         other.close()
+
+
+def test_d12_a_whole_hand_from_the_planning_board_against_sms(chromium: Any, live_service: Any) -> None:
+    """The follower plays a whole hand from their page with JavaScript off: their follows from the board's rules
+    (every trick), each lead they owe planned on the board (the next leads, in order) or clicked; the leader plays
+    by SMS. Every card the follower chose this hand was played by their plan, none asked of them to follow."""
+    live = live_service
+    game_id = start_game(live)
+    meta = live.svc.store.meta(game_id)
+    address_of = {0: meta["seat0"], 1: meta["seat1"]}
+    moves = 0
+    while (game := game_of(live, game_id)).phase != "play":  # by SMS to the play
+        seat = game.movers[0]
+        text(live, address_of[seat], port.command_text(choose(game, seat, keep=moves % 3 != 2)))
+        wait_for(f"move {moves + 1}", lambda v=game.version: settled(live, game_id, v))
+        moves += 1
+        assert moves < 120
+    planner = 1 - game.movers[0]  # the first trick's follower
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        url = f"{live.url}/g/{live.svc.players.ensure_web_token(game_id, planner)}"
+        assert page.goto(url).status == 200  # type: ignore[union-attr]
+        for suit, rule in (("S", "LOW"), ("H", "WIN"), ("D", "LOW"), ("C", "HIGH")):
+            page.locator(f'#plan input[name="f_{suit}"][value="{rule}"]').check()
+        page.locator('#plan input[name="always"]').check()
+        page.locator("#plan").get_by_role("button", name="Save these answers").click()
+        page.wait_for_load_state()
+        assert "Your plan is saved" in page.locator("#flash").inner_text()
+        led_by_hand = 0
+        for _ in range(60):
+            game = game_of(live, game_id)
+            if game.hand_no > 1 or game.phase != "play":
+                break
+            seat = game.movers[0]
+            if seat != planner:
+                text(live, address_of[seat], port.command_text(choose(game, seat, keep=True)))
+                wait_for("the leader's card", lambda v=game.version: settled(live, game_id, v))
+                continue
+            assert not game.trick, ("asked to follow although every suit is planned", game.trick)
+            page.goto(url)
+            leads = page.locator('#plan select[name="lead"]')
+            if led_by_hand % 2 == 0 and leads.count():  # plan the next leads on the board: the first plays at once
+                options = leads.nth(0).locator("option").evaluate_all("os => os.map(o => o.value)")
+                leads.nth(0).select_option(options[-1])
+                page.locator("#plan").get_by_role("button", name="Save these leads").click()
+            else:  # or lead by clicking, as without a plan
+                page.locator("#ask button").first.click()
+            page.wait_for_load_state()
+            led_by_hand += 1
+            wait_for("the lead", lambda v=game.version: settled(live, game_id, v))
+        else:
+            raise AssertionError("the hand did not end")
+        events = [e.event for e in live.svc.store.load(game_id)]
+        hand1 = events[:next(i for i, e in enumerate(events) if e["type"] == "hand_scored")]
+        follows = []
+        for i, e in enumerate(hand1):
+            if e["type"] == "card_played" and e["seat"] == planner and hand1[i - 1]["type"] == "card_played":
+                follows.append(e.get("auto"))
+        assert follows and all(a in ("plan", "forced", "decided") for a in follows), follows
+        assert "plan" in follows
+        assert any(e["type"] == "card_played" and e["seat"] == planner and e.get("auto") == "plan"
+                   and hand1[i - 1]["type"] != "card_played" for i, e in enumerate(hand1)), "a lead from the board"
+    finally:
+        context.close()
