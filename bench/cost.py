@@ -57,8 +57,9 @@ game, reminders a game, messages and segments a hand, and how often a planned mo
 have played at its moment. A move a plan makes comes at the moment of the message that triggered it (the
 opponent's move, or the plan itself), and a plan message at the moment of the answer it goes with; a player whose
 plan covers a decision is not prompted for it, so owes nothing and gets no reminder for it.
-Usage: ``python bench/cost.py [games] [--hands N] [--plans-only]`` (3 games a language; ``--hands``: only the
-first N hands; ``--plans-only``: issue 41's table alone).
+Usage: ``python bench/cost.py [games] [--hands N] [--plans-only] [--strict-leads]`` (3 games a language;
+``--hands``: only the first N hands; ``--plans-only``: issue 41's table alone; ``--strict-leads``: the planning
+players guess no lead, see ``bench/planning.py``).
 """
 
 from __future__ import annotations
@@ -176,11 +177,13 @@ class Cost:
     days: float = 0.0
 
 
-def play(seed: int, lang: str, channel: str, max_hands: int | None = None, plans: bool = False) -> Transcript:
+def play(seed: int, lang: str, channel: str, max_hands: int | None = None, plans: bool = False,
+         guess: bool = True) -> Transcript:
     """A game between two ``basic`` players in ``lang``, rendered for ``channel``, as the service plays it; with
-    ``plans``, each also gives answers ahead after each answer, as ``normal`` would (``bench/planning.py``)."""
+    ``plans``, each also gives answers ahead after each answer, as ``normal`` would (``bench/planning.py``;
+    ``guess``: its leads guessed when they depend on the opponent)."""
     chooser, _who = _chooser(seed)
-    planners = (PlanningPlayer(seed), PlanningPlayer(seed + 1)) if plans else None
+    planners = (PlanningPlayer(seed, guess), PlanningPlayer(seed + 1, guess)) if plans else None
     return play_game(seed, langs=(lang, lang), names=NAMES, channel=channel, chooser=chooser, labels=LABELS,
                      max_hands=max_hands, planners=planners, **SERVICE)
 
@@ -344,13 +347,13 @@ class Ahead:
     unlike: int
 
 
-def ahead_costs(seed: int, lang: str, table: Prices, max_hands: int | None = None) -> Ahead:
-    """Game ``seed`` in ``lang`` by SMS without plans and with them, at every pace."""
+def ahead_costs(seed: int, lang: str, table: Prices, max_hands: int | None = None, guess: bool = True) -> Ahead:
+    """Game ``seed`` in ``lang`` by SMS without plans and with them (``guess``: see :func:`play`), at every pace."""
     numbers = NUMBERS[lang]
     costs, hands, messages, segs = {}, {}, {}, {}
     planned = unlike = 0
     for plans in (False, True):
-        t = play(seed, lang, "sms", max_hands, plans)
+        t = play(seed, lang, "sms", max_hands, plans, guess)
         for apart in (False, True):
             costs[plans, apart] = {name: sms_cost(t, numbers, table, schedule(t, lang, pace, numbers, apart))
                                    for name, pace in PACES.items()}
@@ -362,38 +365,53 @@ def ahead_costs(seed: int, lang: str, table: Prices, max_hands: int | None = Non
     return Ahead(lang, costs, hands, messages, segs, planned, unlike)
 
 
-def ahead_report(games: int, max_hands: int | None, table: Prices) -> list[str]:
-    """The table of issue 41: each pace without plans and with them (means per game over every language; messages
-    and segments a hand: the worst language), and how often a plan played what ``normal`` would not have."""
-    rows = {lang: [ahead_costs(1000 + g, lang, table, max_hands) for g in range(games)] for lang in LANGUAGES}
+def _both(figure: Callable[[bool], float]) -> tuple[float, float]:
+    """``figure`` without plans and with them."""
+    return figure(False), figure(True)
+
+
+def _arrow(without: float, with_plans: float, digits: int = 1) -> str:
+    return f"{without:.{digits}f} -> {with_plans:.{digits}f}"
+
+
+def ahead_report(games: int, max_hands: int | None, table: Prices, guess: bool = True) -> list[str]:
+    """The table of issue 41: each pace without plans and with them (means per game over every language; a hand:
+    the worst language), and how often a plan played what ``normal`` would not have."""
+    rows = {lang: [ahead_costs(1000 + g, lang, table, max_hands, guess) for g in range(games)] for lang in LANGUAGES}
     every = [a for games_ in rows.values() for a in games_]
 
-    def per_hand(pick: Callable[[Ahead], float], plans: bool) -> float:
-        return max(sum(pick(a) for a in games_) / sum(a.hands[plans] for a in games_) for games_ in rows.values())
+    def worst(plans: bool, count: Callable[[Ahead], float]) -> float:
+        """The most of ``count`` a hand in any language."""
+        return max(sum(count(a) for a in games_) / sum(a.hands[plans] for a in games_) for games_ in rows.values())
 
     lines = ["Answers given ahead (issue 41), by SMS, the same seeds: without plans -> with plans (each player plans "
-             "as normal would, bench/planning.py); days and reminders: mean per game over every language; a hand: the "
-             "worst language. Time model: 'in order' as above (every answer after the one before it in the game's "
-             "order), 'draw apart' each player's draw on their own clock (timeline's draw_apart)", "",
-             "| pace | time model | days a game | reminders a game | messages a hand | segments a hand "
-             "| with the reminders: messages a hand | segments a hand |", "|---|---|---|---|---|---|---|---|"]
+             f"as normal would, bench/planning.py, {'leads guessed' if guess else 'no lead guessed'}); a game: mean "
+             "over every language; a hand: the worst language. Time model: 'in order' as above (every answer after "
+             "the one before it in the game's order), 'draw apart' each player's draw on their own clock "
+             "(timeline's draw_apart)", "",
+             "| pace | time model | days a game | days a hand | reminders a game | messages a hand | segments a hand "
+             "| with the reminders: messages a hand | segments a hand |", "|---|---|---|---|---|---|---|---|---|"]
     for pace in PACES:
         for apart in (False, True):
-            cells = [" -> ".join(f"{_mean([a.costs[p, apart][pace].days for a in every]):.1f}" for p in (False, True)),
-                     " -> ".join(f"{_mean([a.costs[p, apart][pace].reminders for a in every]):.0f}"
-                                 for p in (False, True))]
-            cells.append(" -> ".join(f"{per_hand(lambda a, p=p: a.messages[p], p):.1f}" for p in (False, True)))
-            cells.append(" -> ".join(f"{per_hand(lambda a, p=p: a.segments[p], p):.1f}" for p in (False, True)))
-            cells.append(" -> ".join(f"{per_hand(lambda a, p=p: a.costs[p, apart][pace].out_messages, p):.1f}"
-                                     for p in (False, True)))
-            cells.append(" -> ".join(f"{per_hand(lambda a, p=p: a.costs[p, apart][pace].out_segments, p):.1f}"
-                                     for p in (False, True)))
+            def cost(a: Ahead, plans: bool, pace: str = pace, apart: bool = apart) -> Cost:
+                return a.costs[plans, apart][pace]
+
+            cells = [
+                _arrow(*_both(lambda p: _mean([cost(a, p).days for a in every]))),
+                _arrow(*_both(lambda p: sum(cost(a, p).days for a in every) / sum(a.hands[p] for a in every)), 2),
+                _arrow(*_both(lambda p: _mean([cost(a, p).reminders for a in every])), 0),
+                _arrow(worst(False, lambda a: a.messages[False]), worst(True, lambda a: a.messages[True])),
+                _arrow(worst(False, lambda a: a.segments[False]), worst(True, lambda a: a.segments[True])),
+                _arrow(worst(False, lambda a: cost(a, False).out_messages),
+                       worst(True, lambda a: cost(a, True).out_messages)),
+                _arrow(worst(False, lambda a: cost(a, False).out_segments),
+                       worst(True, lambda a: cost(a, True).out_segments)),
+            ]
             lines.append(f"| {pace} | {'draw apart' if apart else 'in order'} | " + " | ".join(cells) + " |")
     planned, unlike = sum(a.planned for a in every), sum(a.unlike for a in every)
     hands = _mean([a.hands[False] for a in every]), _mean([a.hands[True] for a in every])
-    return lines + ["", f"hands a game {hands[0]:.1f} -> {hands[1]:.1f}; moves made by plans: "
-                        f"{planned / len(every):.1f} a game, {unlike / max(planned, 1):.1%} of them not what normal "
-                        "would have played at that moment",
+    return lines + ["", f"hands a game {_arrow(*hands)}; moves made by plans: {planned / len(every):.1f} a game, "
+                        f"{unlike / max(planned, 1):.1%} of them not what normal would have played at that moment",
                     "goals: daily sitting <= 30 days (aim 15), a day late <= 90, minutes not slower; messages and "
                     "segments a hand not above without plans; reminders at the daily sitting <= 60"]
 
@@ -451,7 +469,7 @@ def main(argv: list[str]) -> None:
         print()
         print(greek_sample())
         print()
-    print("\n".join(ahead_report(games, max_hands, table)))
+    print("\n".join(ahead_report(games, max_hands, table, "--strict-leads" not in argv)))
 
 
 if __name__ == "__main__":

@@ -16,8 +16,10 @@ only, and sends the part of it that is the same whatever the opponent does meanw
   game can get there within the trick under way and the next; else the card ``normal`` would lead if it led
   now (the player's best guess: the one entry here that is not the same on every way); then the leads after
   it, as long as the player keeps the lead whatever the opponent plays (cashing sure winners) and ``normal``
-  would lead the same card. (Guessing every lead after the first as well, each as if led now, was tried:
-  fewer days, but one planned move in five was not ``normal``'s: a strategy, not the mechanism; not kept.)
+  would lead the same card. With ``guess=False`` (``bench/cost.py --strict-leads``) no lead is guessed: every
+  planned move is then ``normal``'s at its moment, and the hand waits for the player more often. (Guessing every
+  lead after the first as well, each as if led now, was tried: fewer days, but one planned move in five was not
+  ``normal``'s: a strategy, not the mechanism; not kept.)
 
 Every follow is given **ALWAYS** (for every trick of the hand, until the player changes it; a card plays once).
 Why: a follow for the next trick only is spent by one trick, and a player who looks once a day would then hold up
@@ -89,8 +91,9 @@ def opponent_may_play(v: PlayerView) -> list[Card]:
 class PlanningPlayer:
     """A :data:`chat.simulate.Planner`: the plan messages of a player who plans as ``normal`` would play."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, guess: bool = True) -> None:
         self.bot = bots.get("normal", seed)
+        self.guess = guess  # when the next lead depends on the opponent: guess it (normal's lead now), or give none
 
     # -- what normal would do ---------------------------------------------------------------------------------
     def card(self, v: PlayerView) -> Card:
@@ -213,7 +216,7 @@ class PlanningPlayer:
                 if len(follow_states) + len(lead_states) > MAX_STATES:
                     break
         leads = self.leads(lead_states)
-        if not leads and lead_states and v.phase == PLAY:  # no one lead for every way: the leads normal makes now
+        if not leads and lead_states and v.phase == PLAY and self.guess:  # the leads normal makes now
             leads = self.leads_now(v)
         plan = _allowed(v, Plan(v.hand_no, self.follows(follow_states), leads, planned_bid))
         return None if plan.empty else plan
