@@ -183,7 +183,7 @@ def play(seed: int, lang: str, channel: str, max_hands: int | None = None, plans
     ``plans``, each also gives answers ahead after each answer, as ``normal`` would (``bench/planning.py``;
     ``guess``: its leads guessed when they depend on the opponent)."""
     chooser, _who = _chooser(seed)
-    planners = (PlanningPlayer(seed, guess), PlanningPlayer(seed + 1, guess)) if plans else None
+    planners = (PlanningPlayer(seed, guess, lang), PlanningPlayer(seed + 1, guess, lang)) if plans else None
     return play_game(seed, langs=(lang, lang), names=NAMES, channel=channel, chooser=chooser, labels=LABELS,
                      max_hands=max_hands, planners=planners, **SERVICE)
 

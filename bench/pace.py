@@ -91,7 +91,7 @@ def run(mode: str, lang: str, games: int) -> tuple[int, int, int, list[int]]:
     waits: list[int] = []
     for g in range(games):
         chooser, _ = _chooser(1000 + g)
-        planners = (PlanningPlayer(1000 + g), PlanningPlayer(1001 + g)) if mode == "plans" else None
+        planners = (PlanningPlayer(1000 + g, lang=lang), PlanningPlayer(1001 + g, lang=lang)) if mode == "plans" else None
         t: Transcript = play_game(1000 + g, langs=(lang, lang), names=NAMES, chooser=chooser,
                                   labels=("#12", "#3"), planners=planners, **MODES[mode])
         scored = len(t.game.history) if t.game else t.hands

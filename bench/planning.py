@@ -31,14 +31,15 @@ differs from what ``normal`` would have played then (the follows: hardly ever, s
 look and a rule is given only where it is ``normal``'s answer whatever the opponent leads). A player re-plans at every look: when what they want
 differs from the plan the service holds, they send what changed (``ALWAYS``/``LEAD``/``BID``), or, when
 a suit they held a follow for is now better left out, ``PLAN OFF`` first and then the whole plan. Plans are
-written in English words, which every language understands.
+written in the player's language, as the service writes them back (``chat.ahead.describe``).
 """
 
 from __future__ import annotations
 
 from typing import Iterable
 
-from chat.simulate import Transcript, plan_words
+from chat.ahead import describe
+from chat.simulate import Transcript
 from spades import bots
 from spades.cards import DECK, Card, Suit
 from spades.commands import Bid, Play
@@ -93,8 +94,9 @@ def opponent_may_play(v: PlayerView) -> list[Card]:
 class PlanningPlayer:
     """A :data:`chat.simulate.Planner`: the plan messages of a player who plans as ``normal`` would play."""
 
-    def __init__(self, seed: int | None = None, guess: bool = True) -> None:
+    def __init__(self, seed: int | None = None, guess: bool = True, lang: str = "en") -> None:
         self.bot = bots.get("normal", seed)
+        self.lang = lang  # the player writes their plan in their language's words (``chat.ahead.describe``)
         self.guess = guess  # when the next lead depends on the opponent: guess it (normal's lead now), or give none
 
     # -- what normal would do ---------------------------------------------------------------------------------
@@ -228,11 +230,11 @@ class PlanningPlayer:
         if want is None:
             return None
         if held is None or held.hand != want.hand:
-            return plan_words(want)
+            return describe(want, self.lang)
         if _covers_less(held, want):
             return "PLAN OFF"
         change = _changed(held, want)
-        return plan_words(change) if not change.empty else None
+        return describe(change, self.lang) if not change.empty else None
 
 
 def _changed(held: Plan, want: Plan) -> Plan:

@@ -26,8 +26,9 @@ reference for the service's message flow:
    (``planners[seat]``, asked again after each one until it has nothing more to send). The service parses each
    (``plan``, or a ``bid`` when the player's turn to bid has not come), keeps it as the seat's
    :class:`spades.plans.Plan` of the hand in play (:meth:`~spades.plans.Plan.merged` into what the seat gave
-   before; ``PLAN OFF`` clears it) after :func:`spades.plans.check`, and answers with a one-line echo (a
-   :class:`Sent` of kind ``"plan"``, :func:`plan_echo`). After every move applied (answered, planned or played
+   before; ``PLAN OFF`` clears it) after :func:`spades.plans.check`, and answers with the plan as it now stands
+   in one line (a :class:`Sent` of kind ``"plan"``, :func:`chat.ahead.plan_message`; a refused plan gets its
+   ``plan_error`` answer and the plan is unchanged). After every move applied (answered, planned or played
    for the player) and after each plan given, the plans are tracked (:func:`spades.plans.track`) and applied as
    far as they reach (:func:`spades.plans.play_ahead`, with the same autoplay as item 5); the planned moves are
    events marked ``auto="plan"``, listed in :attr:`Transcript.planned`, and the messages then go as after any
@@ -51,7 +52,7 @@ from spades.events import AUTO_PLAN, BidMade, CardPlayed, CardsExchanged, Event,
 from spades.game import BID, Game, PlayerView, decide, fold, new_game, view
 from spades.plans import Plan, PlanError, check, play_ahead, track
 
-from .gsm import to_gsm7
+from .ahead import plan_message
 from .messages import explain_error, message_for, prompt
 from .parse import Intent, parse
 from .render import Rendered
@@ -113,42 +114,6 @@ def random_chooser(view: PlayerView, msg: Rendered, rng: random.Random) -> str:
     if "DN" in replies and rng.random() > 0.05:
         replies.remove("DN")
     return rng.choice(replies)
-
-
-def plan_words(plan: Plan | None) -> str:
-    """``plan`` in the words a player sends it (``IF H 4H ALWAYS D LOW LEAD AS KS BID 4``), English (understood in
-    every language); "" for no plan."""
-    if plan is None:
-        return ""
-    parts = []
-    for always, word in ((False, "IF"), (True, "ALWAYS")):
-        follows = [f.text for f in plan.follows if f.always is always]
-        if follows:
-            parts.append(" ".join([word] + follows))
-    if plan.leads:
-        parts.append(" ".join(["LEAD"] + [c.code for c in plan.leads]))
-    if plan.bid is not None and not plan.bid_if:
-        parts.append(f"BID {plan.bid}")
-    elif plan.bid_if:
-        ranges = [f"{lo}+ {b}" if hi == 13 else f"{lo}-{hi} {b}" for lo, hi, b in plan.bid_if]
-        parts.append(" ".join(["BID"] + ranges + ([str(plan.bid)] if plan.bid is not None else [])))
-    if plan.swap is not None:
-        parts.append(" ".join(["SWAP"] + [c.code for c in plan.swap]))
-    elif plan.swap_high:
-        parts.append("SWAP HIGH")
-    return " ".join(parts)
-
-
-def plan_echo(plan: Plan | None, label: str, channel: str) -> Rendered:
-    """The one-line answer to a plan message: the whole plan as it now stands, or that there is none. (A stand-in
-    with the size of the service's ``plan_set`` reply until that template exists: one GSM-7 line, about 90
-    characters.)"""
-    head = (label.strip() + " ") if label else ""
-    if plan is None:
-        text = f"{head}No plan: you will be asked each move. IF H 4H, LEAD AS, BID 4 give answers ahead."
-    else:
-        text = f"{head}Your plan: {plan_words(plan)}. Hidden from your opponent. PLAN OFF clears it."
-    return Rendered(to_gsm7(text) if channel == "sms" else text, channel=channel)
 
 
 def _move_seat(event: Event) -> int | None:
@@ -256,12 +221,13 @@ def play_game(seed: int, langs: Sequence[str] = ("en", "en"), names: Sequence[st
             intent = parse(text, langs[seat])
             try:
                 plans[seat] = _plan_given(intent, game, seat, plans[seat])
-            except (LookupError, PlanError):
-                bad = Intent("unknown", reason="bad_plan", arg=text[:12])
-                out.messages.append(Sent(seat, "error", explain_error(bad, v, langs[seat], channel,
+            except (LookupError, PlanError) as exc:
+                error = exc if isinstance(exc, PlanError) else (intent.arg or text)[:12]
+                out.messages.append(Sent(seat, "error", plan_message(plans[seat], error, langs[seat], channel,
                                                                      names[1 - seat], labels[seat]), v, game.hand_no))
                 return
-            out.messages.append(Sent(seat, "plan", plan_echo(plans[seat], labels[seat], channel), v, game.hand_no))
+            echo = plan_message(plans[seat], None, langs[seat], channel, names[1 - seat], labels[seat])
+            out.messages.append(Sent(seat, "plan", echo, v, game.hand_no))
             movers = game.movers
             if ahead():
                 deliver(seat, movers)
