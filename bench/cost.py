@@ -51,7 +51,15 @@ segments in, WhatsApp messages out and in, and their cost); then per pace the ga
 reminders, the SMS cost, the WhatsApp templates and cost against the SMS game's (goal: at most a fifth with
 daily answers), and the same with Meta's fee inside the window at 0 (its price before 2026-10-01); then the first
 message of a Greek game by WhatsApp (lower case with its accents) and by SMS.
-Usage: ``python bench/cost.py [games] [--hands N]`` (3 games a language; ``--hands``: only the first N hands).
+Last, issue 41's table: the same SMS games played again by players who give answers ahead (RULES D12) as the
+``normal`` bot would choose them (``bench/planning.py``, ``chat.simulate``'s ``planners``), at every pace: days a
+game, reminders a game, messages and segments a hand, and how often a planned move is not what ``normal`` would
+have played at its moment. A move a plan makes comes at the moment of the message that triggered it (the
+opponent's move, or the plan itself), and a plan message at the moment of the answer it goes with; a player whose
+plan covers a decision is not prompted for it, so owes nothing and gets no reminder for it.
+Usage: ``python bench/cost.py [games] [--hands N] [--plans-only] [--strict-leads]`` (3 games a language;
+``--hands``: only the first N hands; ``--plans-only``: issue 41's table alone; ``--strict-leads``: the planning
+players guess no lead, see ``bench/planning.py``).
 """
 
 from __future__ import annotations
@@ -67,6 +75,7 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.planning import PlanningPlayer, unlike_normal
 from bench.segments import SERVICE, _chooser
 from chat.gsm import segments
 from chat.languages import LANGUAGES
@@ -168,33 +177,55 @@ class Cost:
     days: float = 0.0
 
 
-def play(seed: int, lang: str, channel: str, max_hands: int | None = None) -> Transcript:
-    """A game between two ``basic`` players in ``lang``, rendered for ``channel``, as the service plays it."""
+def play(seed: int, lang: str, channel: str, max_hands: int | None = None, plans: bool = False,
+         guess: bool = True) -> Transcript:
+    """A game between two ``basic`` players in ``lang``, rendered for ``channel``, as the service plays it; with
+    ``plans``, each also gives answers ahead after each answer, as ``normal`` would (``bench/planning.py``;
+    ``guess``: its leads guessed when they depend on the opponent)."""
     chooser, _who = _chooser(seed)
+    planners = (PlanningPlayer(seed, guess, lang), PlanningPlayer(seed + 1, guess, lang)) if plans else None
     return play_game(seed, langs=(lang, lang), names=NAMES, channel=channel, chooser=chooser, labels=LABELS,
-                     max_hands=max_hands, **SERVICE)
+                     max_hands=max_hands, planners=planners, **SERVICE)
 
 
-def timeline(t: Transcript, pace: Pace) -> tuple[list[int], list[int], list[int | None]]:
+def timeline(t: Transcript, pace: Pace, draw_apart: bool = False) -> tuple[list[int], list[int], list[int | None]]:
     """When each message went and each reply came (ms from the start), by the time model of the module, and the
-    message each reply answers (None: it came before any message to its player)."""
+    message each reply answers (None: it came before any message to its player).
+
+    ``draw_apart``: in a simultaneous draw (D11) a player's answer waits only for their own prompt, not for the
+    opponent's answers the simulator happened to take before it, and their next draw prompt goes at once (each
+    player draws on their own clock, as the sitting pace means: "whatever comes meanwhile, their own next draws");
+    what follows the draw waits for both. Without it every answer waits for the one before it in the game's order,
+    so a draw the simulator interleaved costs the players of a daily sitting a day at each change of player."""
     sent_at: list[int] = []
     came_at: list[int] = []
     answered: list[int | None] = []
-    now = 0
+    now = 0  # the latest answer so far: what the game has taken
+    last, last_seat = 0, -1  # the answer just taken, and its player
     last_to: list[int | None] = [None, None]  # the index of the last message to each seat
     replies = iter(t.replies)
     pending = next(replies, None)
     for i in range(len(t.messages) + 1):
         while pending is not None and pending.after == i:
             prompt = last_to[pending.seat]
-            now = pace(pending.seat, sent_at[prompt] if prompt is not None else 0, now)
-            came_at.append(now)
+            if pending.plan:  # a plan message goes with the answer before it: the same sitting, the same minute
+                came_at.append(last)
+                answered.append(None)
+                pending = next(replies, None)
+                continue
+            floor = now
+            if draw_apart and prompt is not None and t.messages[prompt].view.phase == "draw":
+                floor = sent_at[prompt]
+            last, last_seat = pace(pending.seat, sent_at[prompt] if prompt is not None else 0, floor), pending.seat
+            now = max(now, last)
+            came_at.append(last)
             answered.append(prompt)
             pending = next(replies, None)
         if i < len(t.messages):
-            sent_at.append(now)
-            last_to[t.messages[i].seat] = i
+            m = t.messages[i]
+            own = draw_apart and m.view.phase == "draw" and m.seat == last_seat
+            sent_at.append(last if own else now)
+            last_to[m.seat] = i
     return sent_at, came_at, answered
 
 
@@ -221,9 +252,10 @@ def reminder(sent: Sent, lang: str, n: int) -> Rendered:
                   of=len(REMINDERS_AFTER_H), opp=NAMES[1 - sent.seat], label=LABELS[sent.seat])
 
 
-def schedule(t: Transcript, lang: str, pace: Pace, numbers: tuple[str, str]) -> Schedule:
-    """The game at ``pace``: its messages at their times, and the reminders of every turn a player waited on."""
-    sent_at, came_at, answered = timeline(t, pace)
+def schedule(t: Transcript, lang: str, pace: Pace, numbers: tuple[str, str], draw_apart: bool = False) -> Schedule:
+    """The game at ``pace``: its messages at their times, and the reminders of every turn a player waited on
+    (``draw_apart``: see :func:`timeline`)."""
+    sent_at, came_at, answered = timeline(t, pace, draw_apart)
     sends = [Send(m.seat, at, m.rendered) for m, at in zip(t.messages, sent_at)]
     for prompt_index, answered_at in zip(answered, came_at):
         if prompt_index is None or not t.messages[prompt_index].view.my_turn:
@@ -299,6 +331,91 @@ def _mean(values: list[float]) -> float:
     return statistics.mean(values) if values else 0.0
 
 
+@dataclass(frozen=True)
+class Ahead:
+    """One game by SMS played twice on the same seed, without plans and with them (issue 41): per pace (``PACES``)
+    and time model (the draw's answers in the game's order, or apart: :func:`timeline`) its :class:`Cost` (days,
+    reminders), and the game's own messages, segments and hands; ``planned`` the moves plans made, ``unlike`` those
+    ``normal`` would not have played then."""
+
+    lang: str
+    costs: dict[tuple[bool, bool], dict[str, Cost]]  # (with plans, the draw apart) -> pace -> cost
+    hands: dict[bool, int]
+    messages: dict[bool, int]
+    segments: dict[bool, int]
+    planned: int
+    unlike: int
+
+
+def ahead_costs(seed: int, lang: str, table: Prices, max_hands: int | None = None, guess: bool = True) -> Ahead:
+    """Game ``seed`` in ``lang`` by SMS without plans and with them (``guess``: see :func:`play`), at every pace."""
+    numbers = NUMBERS[lang]
+    costs, hands, messages, segs = {}, {}, {}, {}
+    planned = unlike = 0
+    for plans in (False, True):
+        t = play(seed, lang, "sms", max_hands, plans, guess)
+        for apart in (False, True):
+            costs[plans, apart] = {name: sms_cost(t, numbers, table, schedule(t, lang, pace, numbers, apart))
+                                   for name, pace in PACES.items()}
+        hands[plans] = len(t.game.history) if t.game else t.hands
+        messages[plans] = len(t.messages)
+        segs[plans] = sum(segments(m.rendered.text) for m in t.messages)
+        if plans:
+            planned, unlike = len(t.planned), unlike_normal(t)
+    return Ahead(lang, costs, hands, messages, segs, planned, unlike)
+
+
+def _both(figure: Callable[[bool], float]) -> tuple[float, float]:
+    """``figure`` without plans and with them."""
+    return figure(False), figure(True)
+
+
+def _arrow(without: float, with_plans: float, digits: int = 1) -> str:
+    return f"{without:.{digits}f} -> {with_plans:.{digits}f}"
+
+
+def ahead_report(games: int, max_hands: int | None, table: Prices, guess: bool = True) -> list[str]:
+    """The table of issue 41: each pace without plans and with them (means per game over every language; a hand:
+    the worst language), and how often a plan played what ``normal`` would not have."""
+    rows = {lang: [ahead_costs(1000 + g, lang, table, max_hands, guess) for g in range(games)] for lang in LANGUAGES}
+    every = [a for games_ in rows.values() for a in games_]
+
+    def worst(plans: bool, count: Callable[[Ahead], float]) -> float:
+        """The most of ``count`` a hand in any language."""
+        return max(sum(count(a) for a in games_) / sum(a.hands[plans] for a in games_) for games_ in rows.values())
+
+    lines = ["Answers given ahead (issue 41), by SMS, the same seeds: without plans -> with plans (each player plans "
+             f"as normal would, bench/planning.py, {'leads guessed' if guess else 'no lead guessed'}); a game: mean "
+             "over every language; a hand: the worst language. Time model: 'in order' as above (every answer after "
+             "the one before it in the game's order), 'draw apart' each player's draw on their own clock "
+             "(timeline's draw_apart)", "",
+             "| pace | time model | days a game | days a hand | reminders a game | messages a hand | segments a hand "
+             "| with the reminders: messages a hand | segments a hand |", "|---|---|---|---|---|---|---|---|---|"]
+    for pace in PACES:
+        for apart in (False, True):
+            def cost(a: Ahead, plans: bool, pace: str = pace, apart: bool = apart) -> Cost:
+                return a.costs[plans, apart][pace]
+
+            cells = [
+                _arrow(*_both(lambda p: _mean([cost(a, p).days for a in every]))),
+                _arrow(*_both(lambda p: sum(cost(a, p).days for a in every) / sum(a.hands[p] for a in every)), 2),
+                _arrow(*_both(lambda p: _mean([cost(a, p).reminders for a in every])), 0),
+                _arrow(worst(False, lambda a: a.messages[False]), worst(True, lambda a: a.messages[True])),
+                _arrow(worst(False, lambda a: a.segments[False]), worst(True, lambda a: a.segments[True])),
+                _arrow(worst(False, lambda a: cost(a, False).out_messages),
+                       worst(True, lambda a: cost(a, True).out_messages)),
+                _arrow(worst(False, lambda a: cost(a, False).out_segments),
+                       worst(True, lambda a: cost(a, True).out_segments)),
+            ]
+            lines.append(f"| {pace} | {'draw apart' if apart else 'in order'} | " + " | ".join(cells) + " |")
+    planned, unlike = sum(a.planned for a in every), sum(a.unlike for a in every)
+    hands = _mean([a.hands[False] for a in every]), _mean([a.hands[True] for a in every])
+    return lines + ["", f"hands a game {_arrow(*hands)}; moves made by plans: {planned / len(every):.1f} a game, "
+                        f"{unlike / max(planned, 1):.1%} of them not what normal would have played at that moment",
+                    "goals: daily sitting <= 30 days (aim 15), a day late <= 90, minutes not slower; messages and "
+                    "segments a hand not above without plans; reminders at the daily sitting <= 60"]
+
+
 def report(games: int, max_hands: int | None, table: Prices) -> list[str]:
     """The tables bench/cost.py prints (means per game), and the goal's verdicts."""
     cur = table.currency
@@ -347,9 +464,12 @@ def main(argv: list[str]) -> None:
     games = int(argv[0]) if argv and argv[0].isdigit() else 3
     max_hands = int(argv[argv.index("--hands") + 1]) if "--hands" in argv else None
     table = load()
-    print("\n".join(report(games, max_hands, table)))
-    print()
-    print(greek_sample())
+    if "--plans-only" not in argv:
+        print("\n".join(report(games, max_hands, table)))
+        print()
+        print(greek_sample())
+        print()
+    print("\n".join(ahead_report(games, max_hands, table, "--strict-leads" not in argv)))
 
 
 if __name__ == "__main__":

@@ -7,12 +7,16 @@ the same deals in both columns:
 * **after**: the new defaults: a simultaneous draw (D11), forced cards played for the player,
   a hand whose end is decided played out at once (``spades.autoplay``), and the end-of-hand
   summary of the next hand's second player sent with their double nil question (one message).
+* **plans** (issue 41): as *after*, and after each answer each player gives answers ahead (RULES D12) as the
+  ``normal`` bot would choose them (``bench/planning.py``): their plan messages and the service's one-line echo
+  of each are counted, and a move a plan makes is no wait.
 
 Per hand: the **waits** (the turns a hand waits on a person: every move a person makes, a
 simultaneous draw counting as the first player's double nil choice plus the longer of the two
 players' sequences after it), the **messages** both players get and their **SMS segments**
 (every language; the worst is shown). Usage: ``python bench/pace.py [games] [page games] [--hands N] [--target N]``
-(default 50, 2, whole games to 500; ``--hands`` caps the simulated games, ``--target`` the page's: a quick run).
+(default 50, 2, whole games to 500; 0 page games: no page column; ``--hands`` caps the simulated games, ``--target``
+the page's: a quick run).
 Goals: waits <= 40, messages <= 50, segments <= 52 in every language.
 
 * **page** (issue 23, ``bench/page_pace.py``): whole games through the service itself (a ``redis-server`` of its
@@ -32,6 +36,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.page_pace import page_column, target_of
+from bench.planning import PlanningPlayer
 from bench.segments import _chooser
 from chat.languages import LANGUAGES
 from chat.simulate import Transcript, play_game
@@ -51,6 +56,7 @@ from spades.events import (
 MODES: dict[str, dict[str, Any]] = {  # play_game's keyword arguments
     "before": {"simultaneous_draw": False, "autoplay": (False, False), "finish": False},
     "after": {"simultaneous_draw": True, "autoplay": (True, True), "finish": True, "merge_summary": True},
+    "plans": {"simultaneous_draw": True, "autoplay": (True, True), "finish": True, "merge_summary": True},
 }
 NAMES = ("Alexandrina", "Konstantinos")
 
@@ -72,8 +78,8 @@ def waits_per_hand(events: list[Event]) -> list[int]:
             first_dn = 1
         elif isinstance(e, (DoubleNilDeclared, DoubleNilDeclined, DrawDecided)):
             draw[e.seat] += 1
-        elif isinstance(e, (CardsExchanged, BidMade)) or (isinstance(e, CardPlayed) and not e.auto):
-            other += 1
+        elif isinstance(e, (CardsExchanged, BidMade, CardPlayed)) and not e.auto:
+            other += 1  # (a bid or an exchange is marked only when a plan made it: RULES D12)
         elif isinstance(e, HandScored):
             drawing = max(draw) if simultaneous else draw[0] + draw[1]
             out.append(first_dn + drawing + other)
@@ -87,8 +93,9 @@ def run(mode: str, lang: str, games: int, max_hands: int | None = None) -> tuple
     waits: list[int] = []
     for g in range(games):
         chooser, _ = _chooser(1000 + g)
+        planners = (PlanningPlayer(1000 + g, lang=lang), PlanningPlayer(1001 + g, lang=lang)) if mode == "plans" else None
         t: Transcript = play_game(1000 + g, langs=(lang, lang), names=NAMES, chooser=chooser,
-                                  labels=("#12", "#3"), max_hands=max_hands, **MODES[mode])
+                                  labels=("#12", "#3"), max_hands=max_hands, planners=planners, **MODES[mode])
         scored = len(t.game.history) if t.game else t.hands
         hands += scored
         msgs += len(t.messages)
@@ -108,22 +115,22 @@ def main(argv: list[str]) -> None:
         for lang in LANGUAGES:
             figures[mode][lang] = run(mode, lang, games, max_hands)
     print(f"({time.perf_counter() - started:.0f} s)")
-    print(f"{'per hand':28} {'before':>8} {'after':>8}  goal")
+    print(f"{'per hand':28} {'before':>8} {'after':>8} {'plans':>8}  goal")
     for label, goal, pick in (
         ("waits", "<= 40", lambda f: sum(f[3]) / len(f[3])),
         ("messages (worst language)", "<= 50", lambda f: f[1] / f[0]),
         ("segments (worst language)", "<= 52", lambda f: f[2] / f[0]),
     ):
-        before = max(pick(f) for f in figures["before"].values())
-        after = max(pick(f) for f in figures["after"].values())
-        print(f"{label:28} {before:8.1f} {after:8.1f}  {goal}")
-    print(f"{'hands':28} {figures['before']['en'][0]:8d} {figures['after']['en'][0]:8d}")
-    print(f"\n{'segments per hand':28} {'before':>8} {'after':>8}")
+        cells = "".join(f" {max(pick(f) for f in figures[m].values()):8.1f}" for m in MODES)
+        print(f"{label:28}{cells}  {goal}")
+    print(f"{'hands':28}" + "".join(f" {figures[m]['en'][0]:8d}" for m in MODES))
+    print(f"\n{'segments per hand':28} {'before':>8} {'after':>8} {'plans':>8}")
     for lang in LANGUAGES:
-        b, a = figures["before"][lang], figures["after"][lang]
-        print(f"  {lang:26} {b[2] / b[0]:8.1f} {a[2] / a[0]:8.1f}")
-    worst = max(figures["after"]["en"][3])
-    print(f"\nmost waits in one hand, after: {worst}")
+        print(f"  {lang:26}" + "".join(f" {figures[m][lang][2] / figures[m][lang][0]:8.1f}" for m in MODES))
+    print(f"\nmost waits in one hand, after: {max(figures['after']['en'][3])}, "
+          f"with plans: {max(figures['plans']['en'][3])}")
+    if not page_games:
+        return
     page = page_column(page_games, target_of(argv))
     hands, on_page, by_sms = page["page open"]
     per_player = {m: max(f[1] / f[0] / 2 for f in figures[m].values()) for m in MODES}

@@ -94,3 +94,20 @@ def test_game_costs_prices_the_window_free_too() -> None:
         with_fee, free = costs.whatsapp[pace], costs.whatsapp_free_window[pace]
         assert with_fee.cost - free.cost == pytest.approx((with_fee.out_messages - with_fee.templates) * 0.001)
         assert costs.sms[pace].reminders == with_fee.reminders  # the same reminders on both channels
+
+
+def test_a_player_who_looks_once_a_day_draws_a_whole_hand_in_one_sitting_with_the_draw_apart(games) -> None:  # type: ignore[no-untyped-def]
+    by_sms, _ = games
+    pace = PACES["daily sitting"]
+    for apart, longest in ((False, DAY_MS), (True, HOUR_MS)):
+        sent_at, came_at, answered = timeline(by_sms, pace, draw_apart=apart)
+        draws: dict[int, list[int]] = {0: [], 1: []}
+        for reply, at, prompt in zip(by_sms.replies, came_at, answered):
+            if prompt is not None and by_sms.messages[prompt].view.phase == "draw":
+                draws[reply.seat].append(at)
+        spans = [max(at) - min(at) for at in draws.values()]
+        assert all(len(at) >= 13 for at in draws.values())
+        # in the game's order the simulator's interleaving costs days; apart, each draws in minutes at their hour
+        assert (max(spans) < longest) == apart, (apart, spans)
+    sched = schedule(by_sms, "el", pace, NUMBERS["el"], draw_apart=True)
+    assert sched.days < schedule(by_sms, "el", pace, NUMBERS["el"]).days
