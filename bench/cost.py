@@ -177,6 +177,9 @@ class Cost:
     days: float = 0.0
 
 
+DN_AHEAD = True  # the planning players say DN OFF (RULES D12's "double nil answer ahead"): no hand waits for it
+
+
 def play(seed: int, lang: str, channel: str, max_hands: int | None = None, plans: bool = False,
          guess: bool = True) -> Transcript:
     """A game between two ``basic`` players in ``lang``, rendered for ``channel``, as the service plays it; with
@@ -184,8 +187,9 @@ def play(seed: int, lang: str, channel: str, max_hands: int | None = None, plans
     ``guess``: its leads guessed when they depend on the opponent)."""
     chooser, _who = _chooser(seed)
     planners = (PlanningPlayer(seed, guess, lang), PlanningPlayer(seed + 1, guess, lang)) if plans else None
+    ahead = {"ask_dn": (False, False)} if plans and DN_AHEAD else {}  # DN OFF: the double nil answer given ahead
     return play_game(seed, langs=(lang, lang), names=NAMES, channel=channel, chooser=chooser, labels=LABELS,
-                     max_hands=max_hands, planners=planners, **SERVICE)
+                     max_hands=max_hands, planners=planners, **SERVICE, **ahead)
 
 
 def timeline(t: Transcript, pace: Pace, draw_apart: bool = False) -> tuple[list[int], list[int], list[int | None]]:
