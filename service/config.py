@@ -41,6 +41,14 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                       "e.g. turn.en=HX...,reminder.el=HX...); each gets {{1}}, the message itself. "
                                       "None for a kind and language: the player's other linked channel "
                                       "(docs/twilio.md#templates)."),
+    "TELEGRAM_BOT_TOKEN": ("", "str", "The Telegram bot's token (from @BotFather). Empty: Telegram messages go to the "
+                                      "local outbox (docs/channels.md#telegram)."),
+    "TELEGRAM_SECRET": ("", "str", "The secret_token given to setWebhook (1-256 of A-Z a-z 0-9 _ -): every update to "
+                                   "/telegram must carry it in X-Telegram-Bot-Api-Secret-Token. Empty: /telegram "
+                                   "refuses every update."),
+    "TELEGRAM_API_URL": ("https://api.telegram.org", "str", "The Bot API's base URL (a local Bot API server, or a "
+                                                            "test's)."),
+    "TELEGRAM_TIMEOUT": (10.0, "float", "Seconds a Bot API call may take before it is tried again later."),
     "SMTP_HOST": ("", "str", "SMTP server for outgoing email. Empty: emails go to the local outbox."),
     "SMTP_PORT": (587, "int", "SMTP port."),
     "SMTP_USER": ("", "str", "SMTP user name (empty: no login)."),
