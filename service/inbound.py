@@ -34,10 +34,11 @@ from .games.moves import player_move
 from .games.players import default_lang, lang_of_record, name_of, seat_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
-from .lifecycle import commands, invitations, linking, reach, reminders, routing
+from .lifecycle import buttons, commands, invitations, linking, reach, reminders, routing
 from .lifecycle.commands import Message
 from .store import Batch, player_owner
 from .store.codec import text, text_hash
+from .telegram import Tap
 
 
 @dataclass(frozen=True)
@@ -348,10 +349,21 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
 
     if msg.get("flood"):  # the first message over the flood limit: only the notice, by the player's channel
         return outbox.reply(svc, sender, message_id, "limit_flood", Outcome.LIMIT_FLOOD, limit=int(msg["flood"]))
-    said: Intent = port.parse_text(msg.get("body", ""), lang, channel)
-    return dispatch(svc, Inbound(message_id, sender, said, token_game, origin=origin, lang=lang, channel=channel,
-                                 life=life, pre=pre, send_now=send_now, first=first,
-                                 own_address=bool(msg.get("token")), page_ask=page_ask))
+    tap = Tap.of(msg["tap"]) if "tap" in msg else None
+    if "tap" in msg:  # a tapped Telegram button: the question it answers, else stale (service.lifecycle.buttons)
+        if tap is None:
+            return buttons.answered(svc, message_id, sender, origin, msg, "", Result([], Outcome.IGNORED))
+        if tap.tag:
+            asked = buttons.question_of(svc, sender, tap.tag)
+            if asked is None:
+                return buttons.answered(svc, message_id, sender, origin, msg, tap.reply, Result([], Outcome.STALE))
+            token_game, page_ask = asked
+    body = tap.reply if tap is not None else msg.get("body", "")
+    said: Intent = port.parse_text(body, lang, channel)
+    out = dispatch(svc, Inbound(message_id, sender, said, token_game, origin=origin, lang=lang, channel=channel,
+                                life=life, pre=pre, send_now=send_now, first=first,
+                                own_address=bool(msg.get("token")), page_ask=page_ask))
+    return buttons.answered(svc, message_id, sender, origin, msg, tap.reply, out) if tap is not None else out
 
 
 def _page_game(svc: Services, token: str, sender: str) -> str | None:

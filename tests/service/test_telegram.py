@@ -1,0 +1,239 @@
+"""Telegram as a channel, through the real ``/telegram`` webhook and a real Celery worker, with the Bot API answered
+at its HTTP boundary by a local server speaking its JSON (:mod:`tests.service.fake_telegram`): updates refused
+without the secret, claimed once by ``update_id``, a whole game against an SMS player where every Telegram move is
+one tap of an inline button, a stale button answered and nothing played, a failed ``sendMessage`` retried, a blocked
+bot taken as STOP."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from chat import is_gsm7
+from chat.questions import question_key
+from service.conversation_port import command_text
+from service.lifecycle.invitations import game_id_for
+from service.telegram import question_tag
+from spades.commands import Bid, Command, DeclineDoubleNil, Discard, Keep, Play
+from spades.game import view
+
+from .chooser import choose
+from .fake_telegram import BOT_TOKEN, SECRET, FakeBotApi, message_update, post_update, tap_update
+from .helpers import local_messages, post_sms, wait_for, wait_handled, wait_outbox_settled
+from .test_sms_game import load_game
+
+CHAT = 5550001  # the Telegram player's private chat with the bot
+TG = f"telegram:{CHAT}"
+SMS = "+15551230002"
+
+
+@pytest.fixture()
+def bot(app, svc):  # type: ignore[no-untyped-def]
+    api = FakeBotApi().start()
+    app.config.update(TELEGRAM_BOT_TOKEN=BOT_TOKEN, TELEGRAM_SECRET=SECRET, TELEGRAM_API_URL=api.url)
+    app.config.pop("_SENDERS", None)
+    yield api
+    api.stop()
+
+
+def send(client: Any, svc: Any, chat: int, text: str) -> str:
+    """The player types ``text`` in their chat with the bot; returns the message id once the worker handled it."""
+    update = message_update(chat, text)
+    resp = post_update(client, update)
+    assert resp.status_code == 200 and resp.get_json() == {}
+    mid = f"tg:{update['update_id']}"
+    wait_for(lambda: (svc.store.inbound(f"telegram:{chat}", mid) or {"status": "done"}).get("status") == "done",
+             15, f"{mid} handled")
+    return mid
+
+
+def reply_of(command: Command) -> str:
+    """The answer a keyboard offers for ``command`` (chat.messages.replies_for, in English)."""
+    if isinstance(command, Keep):
+        return "K"
+    if isinstance(command, Discard):
+        return "D"
+    if isinstance(command, DeclineDoubleNil):
+        return "DRAW"
+    if isinstance(command, Bid):
+        return str(command.tricks)
+    if isinstance(command, Play):
+        return command.card.code
+    raise AssertionError(f"no button for {command!r}")
+
+
+def keyboard_for(bot: FakeBotApi, chat: int, tag: str) -> dict[str, Any]:
+    """The last message to ``chat`` whose keyboard answers the question tagged ``tag`` (waited for)."""
+    def found() -> dict[str, Any] | None:
+        for m in reversed(bot.sent(chat)):
+            rows = (m.get("reply_markup") or {}).get("inline_keyboard") or []
+            if any(b["callback_data"].startswith(tag + "|") for row in rows for b in row):
+                return m
+        return None
+    return wait_for(found, 15, f"a keyboard for {tag} in chat {chat}")
+
+
+def tap(client: Any, svc: Any, bot: FakeBotApi, chat: int, message: dict[str, Any], reply: str) -> str:
+    """Tap the button of ``reply`` on ``message``; returns the update's message id once handled."""
+    [data] = [b["callback_data"] for row in message["reply_markup"]["inline_keyboard"] for b in row
+              if b["callback_data"].split("|", 1)[1] == reply]
+    update = tap_update(chat, message["message_id"], data)
+    resp = post_update(client, update)
+    assert resp.status_code == 200
+    mid = f"tg:{update['update_id']}"
+    wait_for(lambda: (svc.store.inbound(f"telegram:{chat}", mid) or {"status": "done"}).get("status") == "done",
+             15, f"{mid} handled")
+    return mid
+
+
+def start_game(client: Any, svc: Any, target: int = 150) -> str:
+    """The Telegram player invites the SMS player, who says YES."""
+    mid = send(client, svc, CHAT, f"NEW {SMS} TO {target}")
+    gid = game_id_for(mid)
+    resp, mid = post_sms(client, SMS, "YES")
+    wait_handled(svc, mid)
+    assert svc.store.meta(gid)["status"] == "active"
+    return gid
+
+
+def play_by_taps(client: Any, svc: Any, bot: FakeBotApi, gid: str, addresses: tuple[str, str]) -> tuple[int, int]:
+    """Play ``gid`` out: a Telegram seat by tapping the button of the chooser's move on the keyboard of the question
+    the game asks it now, an SMS seat by typing; returns (Telegram moves, moves in all)."""
+    taps = moves = 0
+    while True:
+        game = load_game(svc, gid)
+        if game.phase == "over":
+            return taps, moves
+        seat = game.movers[0]
+        version = game.version
+        command = choose(game, seat)
+        address = addresses[seat]
+        if address.startswith("telegram:"):
+            chat = int(address.split(":", 1)[1])
+            message = keyboard_for(bot, chat, question_tag(gid, question_key(view(game, seat))))
+            tap(client, svc, bot, chat, message, reply_of(command))
+            taps += 1
+        else:
+            resp, mid = post_sms(client, address, command_text(command))
+            wait_handled(svc, mid)
+        wait_for(lambda: svc.store.version(gid) > version, 15, f"move {moves} applied")
+        moves += 1
+        assert moves < 3000
+
+
+# -- the webhook's door ---------------------------------------------------------------------------------
+def test_an_update_without_the_secret_or_with_another_is_refused_and_nothing_is_taken(client, svc, bot) -> None:  # type: ignore[no-untyped-def]
+    for secret, status in ((None, 401), ("", 401), ("not-the-secret", 403), (SECRET + "x", 403)):
+        update = message_update(CHAT, "HELP")
+        assert post_update(client, update, secret=secret).status_code == status
+        assert svc.store.inbound(TG, f"tg:{update['update_id']}") is None
+    svc.config["TELEGRAM_SECRET"] = ""  # no secret configured: nothing is taken, whatever comes
+    assert post_update(client, message_update(CHAT, "HELP"), secret="").status_code == 401
+    assert post_update(client, message_update(CHAT, "HELP"), secret="anything").status_code == 403
+    assert not bot.calls
+
+
+def test_an_oversized_or_malformed_body_is_refused(client, svc, bot) -> None:  # type: ignore[no-untyped-def]
+    big = message_update(CHAT, "x" * 70_000)
+    assert post_update(client, big).status_code == 413
+    headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
+    assert client.post("/telegram", data="not json", content_type="application/json", headers=headers).status_code == 400
+    assert client.post("/telegram", data=json.dumps({"message": {}}), content_type="application/json",
+                       headers=headers).status_code == 400  # no update_id
+    assert client.post("/telegram", data=json.dumps([1, 2]), content_type="application/json",
+                       headers=headers).status_code == 400
+    group = message_update(-100123, "HELP", chat_type="group")  # not a private chat: answered, dropped
+    assert post_update(client, group).status_code == 200
+    assert svc.store.inbound("telegram:-100123", f"tg:{group['update_id']}") is None
+    assert not bot.calls
+
+
+def test_an_update_sent_again_or_replayed_is_handled_once(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    update = message_update(CHAT, "HELP")
+    assert post_update(client, update).status_code == 200
+    wait_for(lambda: len(bot.sent(CHAT)) == 1, 15, "the HELP reply")
+    for _ in range(3):  # Telegram's own retry, then a replay of the same update
+        assert post_update(client, update).status_code == 200
+    wait_outbox_settled(svc)
+    assert len(bot.sent(CHAT)) == 1
+
+
+def test_start_and_typed_commands_are_answered_in_unicode(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    send(client, svc, CHAT, "/start")
+    wait_for(lambda: bot.sent(CHAT), 15, "the welcome")
+    assert "NEW" in bot.sent(CHAT)[0]["text"]  # a first message: what this is and how to start
+    send(client, svc, CHAT, "/lang el")
+    wait_for(lambda: len(bot.sent(CHAT)) == 2, 15, "LANG answered")
+    text = bot.sent(CHAT)[1]["text"]
+    assert not is_gsm7(text) and text != text.upper()  # Greek in its own lower case, never folded to GSM-7
+
+
+# -- a whole game -----------------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_a_whole_game_telegram_against_sms_every_telegram_move_one_tap(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid = start_game(client, svc)
+    assert svc.store.meta(gid)["seat0"] == TG
+    taps, moves = play_by_taps(client, svc, bot, gid, (TG, SMS))
+    assert taps > 20 and moves > taps
+    game = load_game(svc, gid)
+    assert game.phase == "over"
+    wait_outbox_settled(svc)
+    assert all(e["status"] == "sent" for e in svc.store.outbox_entries(f"g:{gid}"))
+    # every tap answered, its keyboard removed
+    answers = bot.of_method("answerCallbackQuery")
+    assert len(answers) == taps and all(a["text"].startswith("✓ ") for a in answers)
+    assert len(bot.of_method("editMessageReplyMarkup")) == taps
+    to_tg = bot.sent(CHAT)
+    assert "Game over:" in " ".join(m["text"] for m in to_tg[-2:])
+    to_sms = local_messages(svc, SMS)
+    assert all(m["channel"] == "sms" and is_gsm7(m["body"]) for m in to_sms)
+    assert not any(str(CHAT) in m["body"] for m in to_sms)  # the chat id never shown to the opponent
+    assert "tg..0001" in " ".join(m["body"] for m in to_sms)
+
+
+# -- buttons ---------------------------------------------------------------------------------------------
+def test_a_stale_button_is_answered_and_plays_nothing(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid = start_game(client, svc)
+    game = load_game(svc, gid)
+    while 0 not in game.movers:  # the SMS player's moves until the Telegram player owes one
+        resp, mid = post_sms(client, SMS, command_text(choose(game, game.movers[0])))
+        wait_handled(svc, mid)
+        game = load_game(svc, gid)
+    message = keyboard_for(bot, CHAT, question_tag(gid, question_key(view(game, 0))))
+    reply = reply_of(choose(game, 0))
+    tap(client, svc, bot, CHAT, message, reply)
+    version = svc.store.version(gid)
+    assert version > game.version
+    wait_outbox_settled(svc)
+    before = len(bot.of_method("answerCallbackQuery"))
+    other = [b["callback_data"].split("|", 1)[1] for row in message["reply_markup"]["inline_keyboard"] for b in row]
+    for again in {reply, other[-1]}:  # the same button again, and another of the answered question
+        tap(client, svc, bot, CHAT, message, again)
+    wait_outbox_settled(svc)
+    assert svc.store.version(gid) == version  # nothing played
+    answers = bot.of_method("answerCallbackQuery")[before:]
+    assert [a["text"] for a in answers] == ["That question was already answered: nothing was played."] * len(answers)
+    assert len(answers) == len({reply, other[-1]})
+
+
+# -- delivery --------------------------------------------------------------------------------------------
+def test_a_failed_send_is_tried_again(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    bot.fail_next = 1  # the Bot API answers 502 once
+    send(client, svc, CHAT, "HELP")
+    wait_for(lambda: bot.sent(CHAT), 30, "the HELP reply, sent again")
+    wait_outbox_settled(svc)
+    assert len(bot.sent(CHAT)) == 1
+
+
+def test_a_blocked_bot_is_taken_as_stop(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    mid = send(client, svc, CHAT, f"NEW {SMS} TO 150")
+    gid = game_id_for(mid)
+    wait_outbox_settled(svc)
+    bot.blocked.add(str(CHAT))  # then the player blocks the bot: the game's first message to them is refused (403)
+    resp, mid = post_sms(client, SMS, "YES")
+    wait_handled(svc, mid)
+    wait_for(lambda: svc.store.player_life(TG).get("stopped") == "1", 15, "the blocked chat stopped")
+    wait_for(lambda: any("paus" in m["body"].lower() for m in local_messages(svc, SMS)), 15, "the opponent told")
+    assert svc.store.meta(gid)["status"] == "active"
