@@ -9,6 +9,7 @@ from spades.cli import arena, replay
 from .limits_cli import limits_group
 from .operator import games, outbox, players
 from .operator.migrate import migrate_keys
+from .operator.telegram import telegram_group
 
 
 @click.group()
@@ -24,3 +25,4 @@ main.add_command(players)
 main.add_command(migrate_keys)  # issue 13: the old global keys into their shards
 
 main.add_command(limits_group)  # issue 15: slowspades limits status
+main.add_command(telegram_group)  # issue 43: slowspades telegram set-webhook

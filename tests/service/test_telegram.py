@@ -237,3 +237,40 @@ def test_a_blocked_bot_is_taken_as_stop(client, svc, bot, celery_worker) -> None
     wait_for(lambda: svc.store.player_life(TG).get("stopped") == "1", 15, "the blocked chat stopped")
     wait_for(lambda: any("paus" in m["body"].lower() for m in local_messages(svc, SMS)), 15, "the opponent told")
     assert svc.store.meta(gid)["status"] == "active"
+
+
+# -- the operator ----------------------------------------------------------------------------------------
+def test_set_webhook_gives_telegram_the_url_and_the_secret() -> None:
+    from click.testing import CliRunner
+
+    from service.cli import main
+
+    api = FakeBotApi().start()
+    try:
+        env = {"SLOWSPADES_TELEGRAM_BOT_TOKEN": BOT_TOKEN, "SLOWSPADES_TELEGRAM_SECRET": SECRET,
+               "SLOWSPADES_TELEGRAM_API_URL": api.url, "SLOWSPADES_PUBLIC_BASE_URL": "https://spades.example.test"}
+        out = CliRunner().invoke(main, ["telegram", "set-webhook"], env=env)
+        assert out.exit_code == 0, out.output
+        [call] = api.of_method("setWebhook")
+        assert call == {"url": "https://spades.example.test/telegram", "secret_token": SECRET,
+                        "allowed_updates": ["message", "callback_query"]}
+        bad = CliRunner().invoke(main, ["telegram", "set-webhook"], env=dict(env, SLOWSPADES_TELEGRAM_SECRET="no spaces"))
+        assert bad.exit_code != 0 and "SECRET" in bad.output
+        wrong = CliRunner().invoke(main, ["telegram", "set-webhook"], env=dict(env, SLOWSPADES_TELEGRAM_BOT_TOKEN="9:x"))
+        assert wrong.exit_code != 0 and "401" in wrong.output and "9:x" not in wrong.output  # the token never shown
+        assert len(api.of_method("setWebhook")) == 1
+    finally:
+        api.stop()
+
+
+def test_stop_by_telegram_is_confirmed_and_nothing_more_is_sent(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    send(client, svc, CHAT, "HELP")
+    send(client, svc, CHAT, "STOP")  # no carrier answers it on Telegram: the service confirms it
+    wait_outbox_settled(svc)
+    assert len(bot.sent(CHAT)) == 2 and svc.store.player_life(TG).get("stopped") == "1"
+    send(client, svc, CHAT, "HELP")
+    wait_outbox_settled(svc)
+    assert len(bot.sent(CHAT)) == 2  # after STOP nothing at all goes to that chat until START
+    send(client, svc, CHAT, "START")
+    wait_outbox_settled(svc)
+    assert svc.store.player_life(TG).get("stopped") != "1" and len(bot.sent(CHAT)) == 3
