@@ -48,6 +48,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
                                    "refuses every update."),
     "TELEGRAM_API_URL": ("https://api.telegram.org", "str", "The Bot API's base URL (a local Bot API server, or a "
                                                             "test's)."),
+    "TELEGRAM_BOT_NAME": ("", "str", "The bot's username (without @): an invitation then carries a t.me link that "
+                                     "lets the friend play it on Telegram (docs/channels.md#telegram); empty: none."),
     "TELEGRAM_TIMEOUT": (10.0, "float", "Seconds a Bot API call may take before it is tried again later."),
     "SMTP_HOST": ("", "str", "SMTP server for outgoing email. Empty: emails go to the local outbox."),
     "SMTP_PORT": (587, "int", "SMTP port."),

@@ -34,7 +34,7 @@ from .games.moves import player_move
 from .games.players import default_lang, lang_of_record, name_of, seat_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
-from .lifecycle import buttons, commands, invitations, linking, reach, reminders, routing
+from .lifecycle import buttons, commands, invitations, linking, reach, reminders, routing, telegram_start
 from .lifecycle.commands import Message
 from .store import Batch, player_owner
 from .store.codec import text, text_hash
@@ -349,6 +349,8 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
 
     if msg.get("flood"):  # the first message over the flood limit: only the notice, by the player's channel
         return outbox.reply(svc, sender, message_id, "limit_flood", Outcome.LIMIT_FLOOD, limit=int(msg["flood"]))
+    if msg.get("start"):  # an invitation's link opened on Telegram: this chat linked to the invited address
+        return telegram_start.take(svc, message_id, sender, origin, msg["start"])
     tap = Tap.of(msg["tap"]) if "tap" in msg else None
     if "tap" in msg:  # a tapped Telegram button: the question it answers, else stale (service.lifecycle.buttons)
         if tap is None:

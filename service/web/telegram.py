@@ -10,6 +10,7 @@ and dropped (Telegram would only send it again):
 
 * a text ``message``: what the player typed, handled by the worker as an SMS is (``/start``: the first words of a
   chat, answered as any first message; ``/help`` as ``HELP``: a command's slash and the bot's name are dropped);
+  ``/start <token>``, an invitation's link opened, records the token (:mod:`service.lifecycle.telegram_start`);
 * a ``callback_query``: a tapped button (:mod:`service.telegram`): its data, its query id (the worker answers it)
   and the message it came from (whose keyboard the worker removes).
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+import re
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
@@ -40,6 +42,8 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 BODY_MAX = 64 * 1024
 #: The most of a message's text recorded (characters): what Telegram lets a message hold
 TEXT_MAX = 4096
+#: ``/start <token>``: a ``t.me/<bot>?start=<token>`` link opened (Telegram allows 64 of these characters)
+START = re.compile(r"^/start(?:@\w+)?\s+([A-Za-z0-9_-]{1,64})$")
 
 bp = Blueprint("telegram", __name__)
 
@@ -98,6 +102,9 @@ def read_update(update: dict[str, Any]) -> tuple[int, dict[str, str]] | None:
     text = message.get("text")
     if chat.get("type") != "private" or not isinstance(chat.get("id"), int) or not isinstance(text, str):
         return None
+    start = START.match(text.strip())
+    if start:  # an invitation's link opened (service.lifecycle.telegram_start)
+        return chat["id"], {"body": "", "start": start.group(1)}
     return chat["id"], {"body": typed(text)}
 
 

@@ -7,6 +7,7 @@ bot taken as STOP."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -98,9 +99,10 @@ def start_game(client: Any, svc: Any, target: int = 150) -> str:
     return gid
 
 
-def play_by_taps(client: Any, svc: Any, bot: FakeBotApi, gid: str, addresses: tuple[str, str]) -> tuple[int, int]:
-    """Play ``gid`` out: a Telegram seat by tapping the button of the chooser's move on the keyboard of the question
-    the game asks it now, an SMS seat by typing; returns (Telegram moves, moves in all)."""
+def play_by_taps(client: Any, svc: Any, bot: FakeBotApi, gid: str, addresses: tuple[str, str],
+                 chats: tuple[int | None, int | None]) -> tuple[int, int]:
+    """Play ``gid`` out: a seat with a Telegram chat by tapping the button of the chooser's move on the keyboard of
+    the question the game asks it now, any other by typing an SMS; returns (taps, moves in all)."""
     taps = moves = 0
     while True:
         game = load_game(svc, gid)
@@ -109,14 +111,13 @@ def play_by_taps(client: Any, svc: Any, bot: FakeBotApi, gid: str, addresses: tu
         seat = game.movers[0]
         version = game.version
         command = choose(game, seat)
-        address = addresses[seat]
-        if address.startswith("telegram:"):
-            chat = int(address.split(":", 1)[1])
+        chat = chats[seat]
+        if chat is not None:
             message = keyboard_for(bot, chat, question_tag(gid, question_key(view(game, seat))))
             tap(client, svc, bot, chat, message, reply_of(command))
             taps += 1
         else:
-            resp, mid = post_sms(client, address, command_text(command))
+            resp, mid = post_sms(client, addresses[seat], command_text(command))
             wait_handled(svc, mid)
         wait_for(lambda: svc.store.version(gid) > version, 15, f"move {moves} applied")
         moves += 1
@@ -175,7 +176,7 @@ def test_start_and_typed_commands_are_answered_in_unicode(client, svc, bot, cele
 def test_a_whole_game_telegram_against_sms_every_telegram_move_one_tap(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
     gid = start_game(client, svc)
     assert svc.store.meta(gid)["seat0"] == TG
-    taps, moves = play_by_taps(client, svc, bot, gid, (TG, SMS))
+    taps, moves = play_by_taps(client, svc, bot, gid, (TG, SMS), (CHAT, None))
     assert taps > 20 and moves > taps
     game = load_game(svc, gid)
     assert game.phase == "over"
@@ -191,6 +192,35 @@ def test_a_whole_game_telegram_against_sms_every_telegram_move_one_tap(client, s
     assert all(m["channel"] == "sms" and is_gsm7(m["body"]) for m in to_sms)
     assert not any(str(CHAT) in m["body"] for m in to_sms)  # the chat id never shown to the opponent
     assert "tg..0001" in " ".join(m["body"] for m in to_sms)
+
+
+@pytest.mark.slow
+def test_a_whole_game_telegram_against_telegram_by_an_invitation_link_every_move_one_tap(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    svc.config["TELEGRAM_BOT_NAME"] = "slowspades_test_bot"
+    friend = 5550002  # the friend's chat, once they open the link
+    mid = send(client, svc, CHAT, f"NEW {SMS} TO 150")
+    gid = game_id_for(mid)
+    wait_outbox_settled(svc)
+    [invite] = local_messages(svc, SMS)
+    links = re.findall(r"https://t\.me/slowspades_test_bot\?start=([A-Za-z0-9_-]+)", invite["body"])
+    assert len(links) == 1 and "Or play on Telegram:" in invite["body"]
+    send(client, svc, friend, "/start " + "0" * 32)  # a token of no invitation: nothing linked, and it says so
+    wait_for(lambda: bot.sent(friend), 15, "the answer to a wrong token")
+    assert svc.links.home(f"telegram:{friend}") == f"telegram:{friend}"
+    send(client, svc, friend, f"/start {links[0]}")  # the link opened in Telegram
+    wait_for(lambda: len(bot.sent(friend)) == 2, 15, "linked")
+    assert "Linked" in bot.sent(friend)[1]["text"] and svc.links.home(f"telegram:{friend}") == SMS
+    send(client, svc, friend, "YES")
+    assert svc.store.meta(gid)["status"] == "active"
+    taps, moves = play_by_taps(client, svc, bot, gid, (TG, SMS), (CHAT, friend))
+    assert taps == moves > 40  # every move of both players one tap
+    assert load_game(svc, gid).phase == "over"
+    wait_outbox_settled(svc)
+    assert len(local_messages(svc, SMS)) == 1  # after the link, nothing more by SMS: the invitation only
+    for chat in (CHAT, friend):
+        assert "Game over:" in " ".join(m["text"] for m in bot.sent(chat)[-2:])
+    answers = bot.of_method("answerCallbackQuery")
+    assert len(answers) == taps and all(a["text"].startswith("✓ ") for a in answers)
 
 
 # -- buttons ---------------------------------------------------------------------------------------------
