@@ -25,10 +25,11 @@ def button_label(reply: str) -> str:
 
 
 def tap_answer(lang: str, outcome: str, reply: str) -> str:
-    """The answer to a tap in ``lang``: ``stale`` (or ``duplicate``) and ``illegal`` say why nothing was played;
-    ``applied`` and ``planned`` show the answer taken (``✓ Q♥``); anything else nothing (its message says it)."""
-    if outcome in ("stale", "duplicate"):
+    """The answer to a tap in ``lang``: ``stale`` and ``illegal`` say why nothing was played; ``applied`` and
+    ``planned`` show the answer taken (``✓ Q♥``), and so does ``duplicate`` (the same tap handled again: it was taken);
+    anything else nothing (its message says it)."""
+    if outcome == "stale":
         return gettext(lang, STALE)
     if outcome == "illegal":
         return gettext(lang, REFUSED)
-    return f"✓ {button_label(reply)}" if outcome in ("applied", "planned") else ""
+    return f"✓ {button_label(reply)}" if outcome in ("applied", "planned", "duplicate") and reply else ""

@@ -323,7 +323,11 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
     """The message of ``origin`` handled as the player ``sender``'s (their home: ``origin`` itself unless linked)."""
     if raw_done is not None:
         owner = player_owner(sender)
-        return Result([f"{owner}#{n}" for n in text(raw_done).split(",") if n], Outcome.DUPLICATE)
+        done = Result([f"{owner}#{n}" for n in text(raw_done).split(",") if n], Outcome.DUPLICATE)
+        if "tap" in msg:  # a retry of a tap handled before: its answer too (written once), if it was not yet
+            return buttons.answered(svc, message_id, sender, origin, msg, (Tap.of(msg["tap"]) or Tap("", "")).reply,
+                                    done)
+        return done
     first = "kind" not in record
     if first or "lang" not in record:
         record = svc.players.ensure(sender, default_lang(svc.config, sender))
