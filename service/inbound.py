@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from chat import Intent
+from chat.languages import LANGUAGES
 from chat.messages import context as chat_context
 from chat.names import same_name
 from spades.events import HouseRules
@@ -329,8 +330,10 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
                                     done)
         return done
     first = "kind" not in record
-    if first or "lang" not in record:
-        record = svc.players.ensure(sender, default_lang(svc.config, sender))
+    if first or "lang" not in record:  # (a Telegram user's app language, when slowspades speaks it: no number to go by)
+        hint = msg.get("lang", "")
+        record = svc.players.ensure(sender, hint if hint in LANGUAGES and svc.config.get("LANG", "en") == "en"
+                                    else default_lang(svc.config, sender))
     lang = lang_of_record(svc.config, sender, record)
     channel = address_kind(origin)
 

@@ -11,6 +11,8 @@ and dropped (Telegram would only send it again):
 * a text ``message``: what the player typed, handled by the worker as an SMS is (``/start``: the first words of a
   chat, answered as any first message; ``/help`` as ``HELP``: a command's slash and the bot's name are dropped);
   ``/start <token>``, an invitation's link opened, records the token (:mod:`service.lifecycle.telegram_start`);
+  the language of the player's app is recorded too, and a new player's first language is it when slowspades speaks
+  it (a chat has no phone number to tell it by);
 * a ``callback_query``: a tapped button (:mod:`service.telegram`): its data, its query id (the worker answers it)
   and the message it came from (whose keyboard the worker removes).
 
@@ -103,9 +105,11 @@ def read_update(update: dict[str, Any]) -> tuple[int, dict[str, str]] | None:
     if chat.get("type") != "private" or not isinstance(chat.get("id"), int) or not isinstance(text, str):
         return None
     start = START.match(text.strip())
-    if start:  # an invitation's link opened (service.lifecycle.telegram_start)
-        return chat["id"], {"body": "", "start": start.group(1)}
-    return chat["id"], {"body": typed(text)}
+    fields = {"body": "", "start": start.group(1)} if start else {"body": typed(text)}  # start: an invitation's link
+    code = _object(message.get("from")).get("language_code")
+    if isinstance(code, str) and code[:2].isalpha():  # the app's language: a new player's first language
+        fields["lang"] = code[:2].lower()
+    return chat["id"], fields
 
 
 def ok() -> Response:

@@ -112,11 +112,12 @@ class FakeBotApi:
             return [p for m, p in self.calls if m == method]
 
 
-def message_update(chat: int, text: str, update_id: int | None = None, chat_type: str = "private") -> dict[str, Any]:
+def message_update(chat: int, text: str, update_id: int | None = None, chat_type: str = "private",
+                   lang: str = "en") -> dict[str, Any]:
     """A text message's update, as Telegram posts it."""
     return {"update_id": next(_update_ids) if update_id is None else update_id,
             "message": {"message_id": next(_update_ids), "date": int(time.time()), "text": text,
-                        "from": {"id": chat, "is_bot": False, "first_name": "Player", "language_code": "en"},
+                        "from": {"id": chat, "is_bot": False, "first_name": "Player", "language_code": lang},
                         "chat": {"id": chat, "type": chat_type, "first_name": "Player"}}}
 
 

@@ -171,6 +171,18 @@ def test_start_and_typed_commands_are_answered_in_unicode(client, svc, bot, cele
     assert not is_gsm7(text) and text != text.upper()  # Greek in its own lower case, never folded to GSM-7
 
 
+def test_a_new_player_speaks_the_language_of_their_telegram_app(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    update = message_update(CHAT, "HELP", lang="el")  # a Greek Telegram app: no phone number to tell it by
+    assert post_update(client, update).status_code == 200
+    wait_for(lambda: bot.sent(CHAT), 15, "the HELP reply")
+    text = bot.sent(CHAT)[0]["text"]
+    assert svc.players.get(TG)["lang"] == "el" and not is_gsm7(text) and text != text.upper()
+    other = message_update(CHAT + 1, "HELP", lang="pt-br")  # one slowspades does not speak: English
+    assert post_update(client, other).status_code == 200
+    wait_for(lambda: bot.sent(CHAT + 1), 15, "the HELP reply")
+    assert svc.players.get(f"telegram:{CHAT + 1}")["lang"] == "en"
+
+
 # -- a whole game -----------------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_a_whole_game_telegram_against_sms_every_telegram_move_one_tap(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
