@@ -6,7 +6,9 @@ bot taken as STOP."""
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import re
 from typing import Any
 
@@ -14,6 +16,7 @@ import pytest
 
 from chat import is_gsm7
 from chat.questions import question_key
+from service import logs
 from service.conversation_port import command_text
 from service.lifecycle.invitations import game_id_for
 from service.telegram import question_tag
@@ -279,6 +282,42 @@ def test_a_blocked_bot_is_taken_as_stop(client, svc, bot, celery_worker) -> None
     wait_for(lambda: svc.store.player_life(TG).get("stopped") == "1", 15, "the blocked chat stopped")
     wait_for(lambda: any("paus" in m["body"].lower() for m in local_messages(svc, SMS)), 15, "the opponent told")
     assert svc.store.meta(gid)["status"] == "active"
+
+
+def test_the_logs_name_no_chat_id_and_no_token(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(logs.JsonFormatter())  # every record of every logger, DEBUG and up, as the service writes it
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    try:
+        bot.fail_next = 1  # a failure and its retry are logged too
+        send(client, svc, CHAT, "HELP")
+        wait_for(lambda: bot.sent(CHAT), 30, "the HELP reply")
+        bot.blocked.add(str(CHAT))
+        send(client, svc, CHAT, "GAMES")  # refused 403: the chat taken as stopped, and logged
+        wait_for(lambda: svc.store.player_life(TG).get("stopped") == "1", 15, "the blocked chat stopped")
+        wait_outbox_settled(svc)
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    text = out.getvalue()
+    assert "outbox failed" in text and "tg:" in text  # the lines are there
+    assert str(CHAT) not in text and BOT_TOKEN not in text and BOT_TOKEN.split(":")[1] not in text
+    assert logs.pseudonym(TG) in text
+
+
+def test_no_answer_from_the_api_is_told_without_the_token() -> None:
+    from service.telegram import BotApiError, call
+
+    port = FakeBotApi()  # bound, never started: nothing answers on its port... closed right away
+    url = port.url
+    port.server.server_close()
+    with pytest.raises(BotApiError) as failed:
+        call({"TELEGRAM_BOT_TOKEN": BOT_TOKEN, "TELEGRAM_API_URL": url, "TELEGRAM_TIMEOUT": 2}, "getMe", {})
+    assert failed.value.transient and BOT_TOKEN not in str(failed.value) and "<token>" in str(failed.value)
 
 
 # -- the operator ----------------------------------------------------------------------------------------
