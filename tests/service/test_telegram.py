@@ -263,6 +263,20 @@ def test_a_stale_button_is_answered_and_plays_nothing(client, svc, bot, celery_w
     assert len(answers) == len({reply, other[-1]})
 
 
+def test_a_yes_no_question_of_no_game_turn_is_one_tap_too(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid = start_game(client, svc)
+    send(client, svc, CHAT, "RESIGN")  # asked to confirm: YES/NO buttons, answering no question of the game's turn
+    def asked() -> dict[str, Any] | None:
+        last = bot.sent(CHAT)[-1] if bot.sent(CHAT) else {}
+        rows = (last.get("reply_markup") or {}).get("inline_keyboard") or []
+        return last if [b["callback_data"] for row in rows for b in row] == ["|YES", "|NO"] else None
+    message = wait_for(asked, 15, "the confirmation's buttons")
+    tap(client, svc, bot, CHAT, message, "YES")
+    wait_for(lambda: svc.store.meta(gid).get("status") == "over", 15, "the game resigned")
+    wait_outbox_settled(svc)
+    assert bot.of_method("editMessageReplyMarkup")[-1]["message_id"] == message["message_id"]  # its keyboard gone
+
+
 # -- delivery --------------------------------------------------------------------------------------------
 def test_a_failed_send_is_tried_again(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
     bot.fail_next = 1  # the Bot API answers 502 once
