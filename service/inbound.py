@@ -32,7 +32,7 @@ from .context import Services
 from .games import outbox
 from .games.apply import MoveRead, queue_read
 from .games.moves import player_move
-from .games.players import default_lang, lang_of_record, name_of, seat_of, unfinished_games
+from .games.players import default_lang, is_stopped, lang_of_record, name_of, seat_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
 from .lifecycle import buttons, commands, invitations, linking, reach, reminders, routing, telegram_start
@@ -368,6 +368,8 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
                 return buttons.answered(svc, message_id, sender, origin, msg, tap.reply, Result([], Outcome.STALE))
             token_game, page_ask = asked
     body = tap.reply if tap is not None else msg.get("body", "")
+    if msg.get("hello") and is_stopped(svc, origin):  # Telegram's /start from a chat that blocked the bot (STOP)
+        body = "START"
     said: Intent = port.parse_text(body, lang, channel)
     out = dispatch(svc, Inbound(message_id, sender, said, token_game, origin=origin, lang=lang, channel=channel,
                                 life=life, pre=pre, send_now=send_now, first=first,

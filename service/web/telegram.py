@@ -78,7 +78,7 @@ def typed(text: str) -> str:
     word, _, rest = text[1:].partition(" ")
     word = word.split("@", 1)[0]
     if word.lower() == "start" and not rest.strip():
-        return ""
+        return ""  # (the worker reads it as START for a chat that is stopped: the bot unblocked and started again)
     return f"{word} {rest}".strip()
 
 
@@ -106,6 +106,8 @@ def read_update(update: dict[str, Any]) -> tuple[int, dict[str, str]] | None:
         return None
     start = START.match(text.strip())
     fields = {"body": "", "start": start.group(1)} if start else {"body": typed(text)}  # start: an invitation's link
+    if not start and fields["body"] == "" and text.strip().lower().startswith("/start"):
+        fields["hello"] = "1"  # /start alone: a first message, or the bot started again after it was blocked
     code = _object(message.get("from")).get("language_code")
     if isinstance(code, str) and code[:2].isalpha():  # the app's language: a new player's first language
         fields["lang"] = code[:2].lower()

@@ -296,6 +296,12 @@ def test_a_blocked_bot_is_taken_as_stop(client, svc, bot, celery_worker) -> None
     wait_for(lambda: svc.store.player_life(TG).get("stopped") == "1", 15, "the blocked chat stopped")
     wait_for(lambda: any("paus" in m["body"].lower() for m in local_messages(svc, SMS)), 15, "the opponent told")
     assert svc.store.meta(gid)["status"] == "active"
+    told = len(local_messages(svc, SMS))
+    bot.blocked.discard(str(CHAT))  # unblocked, and "Start" pressed: Telegram sends /start
+    send(client, svc, CHAT, "/start")
+    wait_for(lambda: svc.store.player_life(TG).get("stopped") != "1", 15, "the chat started again")
+    wait_for(lambda: len(local_messages(svc, SMS)) > told, 15, "the opponent told the game goes on")
+    wait_for(lambda: bot.sent(CHAT), 15, "the player welcomed back")
 
 
 def test_the_logs_name_no_chat_id_and_no_token(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
