@@ -8,6 +8,7 @@ the view and :func:`spades.events.redact` have already removed them.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterable, Sequence
 
 from spades.cards import SUIT_ORDER, Card, Suit
@@ -19,6 +20,7 @@ from spades.game import PlayerView
 from .gsm import to_gsm7
 from .names import display_name
 from .parse import Intent
+from .questions import question_key
 from .render import TEXT_CHANNELS, Rendered, finish_text, gettext, render
 
 _RANK = {14: "A", 13: "K", 12: "Q", 11: "J"}
@@ -248,7 +250,8 @@ def prompt(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str,
     replies = replies_for(view, lang) if view.my_turn else ()
     if channel in TEXT_CHANNELS:  # as the text writes them (an SMS: Greek in GSM capitals)
         replies = tuple(finish_text(r, lang, channel) for r in replies)
-    return render(name, lang, channel, replies=replies, level=level, **ctx)
+    rendered = render(name, lang, channel, replies=replies, level=level, **ctx)
+    return replace(rendered, ask=question_key(view)) if replies else rendered
 
 
 _NEWS_FOR_WAITING = ("hand_scored", "game_ended")
@@ -315,4 +318,5 @@ def explain_error(error: RuleError | CardSyntaxError | Intent, view: PlayerView 
     replies = replies_for(view, lang) if view is not None and view.my_turn else ()
     if channel in TEXT_CHANNELS:
         replies = tuple(finish_text(r, lang, channel) for r in replies)
-    return render("error", lang, channel, replies=replies, **ctx)
+    rendered = render("error", lang, channel, replies=replies, **ctx)
+    return replace(rendered, ask=question_key(view)) if replies and view is not None else rendered

@@ -15,6 +15,7 @@ import phonenumbers
 from .gsm import is_gsm7, to_gsm7
 
 WHATSAPP_PREFIX = "whatsapp:"  # a WhatsApp address: the prefix and the number, as Twilio writes it
+TELEGRAM_PREFIX = "telegram:"  # a Telegram address: the prefix and the chat id the bot is written from
 NAME_MAX_SMS = 12  # characters of a player's name in an SMS
 #: how a forgotten player's seat is named once ``slowspades players forget`` erased their address: this prefix and
 #: a random id; a message or page shows them as "a forgotten player" in the reader's language (:func:`is_forgotten`)
@@ -54,9 +55,12 @@ def is_forgotten(name: str) -> bool:
 
 @lru_cache(maxsize=4096)  # pure, and asked for the same few addresses at every message (parsing a number is slow)
 def short_address(address: str) -> str | None:
-    """The SMS form of a phone number (``+30..5678``, a WhatsApp address ``whatsapp:+30...`` too) or email address
-    (``dave@..``); None for a chosen name."""
-    address = address.strip().removeprefix(WHATSAPP_PREFIX)
+    """The SMS form of a phone number (``+30..5678``, a WhatsApp address ``whatsapp:+30...`` too), email address
+    (``dave@..``) or Telegram chat (``tg..4821``); None for a chosen name."""
+    address = address.strip()
+    if address.startswith(TELEGRAM_PREFIX):  # a chat id is the player's: shown as its last digits, tg..4821
+        return f"tg..{address[len(TELEGRAM_PREFIX):][-4:]}"
+    address = address.removeprefix(WHATSAPP_PREFIX)
     if "@" in address and " " not in address:
         local = to_gsm7(address.split("@", 1)[0])[:NAME_MAX_SMS - 3]
         return f"{local}@.."

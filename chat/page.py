@@ -21,6 +21,7 @@ from spades.plans import Plan
 from .ahead import describe
 from .messages import hand_groups
 from .names import display_name, short_address
+from .questions import question_key
 from .render import environment, unforget
 
 SUIT_COLOR = {"S": "#000", "C": "#000", "H": "#c00", "D": "#c00"}
@@ -28,17 +29,6 @@ SUIT_COLOR = {"S": "#000", "C": "#000", "H": "#c00", "D": "#c00"}
 
 def _card(code: str) -> dict[str, str]:
     return {"code": code, "rank": code[:-1], "suit": code[-1], "color": SUIT_COLOR[code[-1]]}
-
-
-def question_key(v: PlayerView) -> str:
-    """Which question the game asks the player at ``v.seat`` now: a move from the page answers the one it showed,
-    and is stale once this changes (the hand, the phase, their own draw decisions and the card offered, the cards
-    played). The opponent's draws in a simultaneous draw (RULES D11) leave it as it is."""
-    if not v.my_turn:
-        return f"{v.hand_no}.{v.phase}.wait"
-    offered = v.offered.code if v.offered is not None else "-"
-    return (f"{v.hand_no}.{v.phase}.{len(v.hand)}.{len(v.kept)}.{len(v.discarded)}.{int(v.double_nil_offer)}."
-            f"{offered}.{len(v.played)}")
 
 
 def question(v: PlayerView) -> dict[str, Any]:

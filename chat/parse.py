@@ -590,7 +590,8 @@ _LINK_CODE = re.compile(r"^\d{6}$")
 _WHATSAPP = "whatsapp"
 #: ``VIA <kind>``: the words of each kind of address, normalised.
 _VIA = {normalize(w): kind for kind, words in (("sms", ("SMS", "TEXT", "PHONE")), ("email", ("EMAIL", "E-MAIL", "MAIL")),
-                                               ("whatsapp", ("WHATSAPP", "WA"))) for w in words}
+                                               ("whatsapp", ("WHATSAPP", "WA")), ("telegram", ("TELEGRAM", "TG")))
+        for w in words}
 
 
 def _link_intent(kind: str, raw_words: list[str], say: _Say) -> Intent:

@@ -11,7 +11,7 @@ GSM-7 capitals (:func:`chat.gsm.greek_caps`); then :func:`chat.gsm.to_gsm7`
 guarantees the text never leaves GSM-7 (a player's name in another script
 becomes ``?``).
 
-A WhatsApp message is the same line in full Unicode (:func:`finish_whatsapp`): no GSM-7 folding, Greek in its
+A WhatsApp or Telegram message is the same line in full Unicode (:func:`finish_whatsapp`): no GSM-7 folding, Greek in its
 own lower case with its accents. It is one message however long, up to Twilio's body limit
 (:data:`WHATSAPP_BODY_MAX`); :func:`whatsapp_parts` splits a longer one at spaces (:attr:`Rendered.parts`).
 
@@ -46,12 +46,16 @@ ROOT = Path(__file__).resolve().parent.parent
 _PACKAGED = Path(__file__).resolve().parent / "templates"
 TEMPLATES_DIR = _PACKAGED if _PACKAGED.is_dir() else ROOT / "templates"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-SMS, WHATSAPP, EMAIL = "sms", "whatsapp", "email"
-CHANNELS = (SMS, WHATSAPP, EMAIL)
+SMS, WHATSAPP, EMAIL, TELEGRAM = "sms", "whatsapp", "email", "telegram"
+CHANNELS = (SMS, WHATSAPP, EMAIL, TELEGRAM)
 #: Channels written with the SMS templates (``templates/sms/``), one line each
-TEXT_CHANNELS = (SMS, WHATSAPP)
+TEXT_CHANNELS = (SMS, WHATSAPP, TELEGRAM)
+#: Channels written in full Unicode, as the catalogue writes them (no GSM-7 folding)
+UNICODE_CHANNELS = (WHATSAPP, TELEGRAM)
 #: The longest body Twilio takes in one message (characters); WhatsApp gets one message per reply up to it
 WHATSAPP_BODY_MAX = 1600
+#: The longest text the Telegram Bot API's ``sendMessage`` takes (characters)
+TELEGRAM_TEXT_MAX = 4096
 _URL = re.compile(r"(https?://[^\s]+|[^\s@(]+@[^\s@]+\.[a-z]+)")  # links and email addresses keep their case
 
 
@@ -60,13 +64,15 @@ class Rendered:
     """One outbound message. ``text``: the SMS or WhatsApp text, or the email's plain text body; ``subject``
     and ``html`` for email only. ``replies``: the replies the message offers (literal texts a player
     may send, each parsing to one legal command); empty when it offers none. ``channel``: what it was
-    rendered for."""
+    rendered for. ``ask``: the question those replies answer (:func:`chat.questions.question_key`), when they
+    answer one of a game's questions (a Telegram button carries it, so a tap on an old one is refused)."""
 
     text: str
     subject: str | None = None
     html: str | None = None
     replies: tuple[str, ...] = ()
     channel: str = SMS
+    ask: str = ""
 
     @property
     def segments(self) -> int:
@@ -77,6 +83,8 @@ class Rendered:
     def parts(self) -> tuple[str, ...]:
         """The provider messages this text goes out as: one, but for a WhatsApp text beyond Twilio's body limit
         (:func:`whatsapp_parts`). An SMS is one message however many segments (the carrier joins them)."""
+        if self.channel == TELEGRAM:
+            return whatsapp_parts(self.text, TELEGRAM_TEXT_MAX)
         return whatsapp_parts(self.text) if self.channel == WHATSAPP else (self.text,)
 
 
@@ -194,8 +202,9 @@ def finish_whatsapp(text: str) -> str:
 
 
 def finish_text(text: str, lang: str, channel: str) -> str:
-    """The finishing pass of ``channel`` (``sms``: :func:`finish_sms`; ``whatsapp``: :func:`finish_whatsapp`)."""
-    return finish_whatsapp(text) if channel == WHATSAPP else finish_sms(text, lang)
+    """The finishing pass of ``channel`` (``sms``: :func:`finish_sms`; ``whatsapp`` and ``telegram``:
+    :func:`finish_whatsapp`)."""
+    return finish_whatsapp(text) if channel in UNICODE_CHANNELS else finish_sms(text, lang)
 
 
 def whatsapp_parts(text: str, limit: int = WHATSAPP_BODY_MAX) -> tuple[str, ...]:
@@ -216,7 +225,8 @@ def whatsapp_parts(text: str, limit: int = WHATSAPP_BODY_MAX) -> tuple[str, ...]
 
 def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), family: str = "",
            **context: Any) -> Rendered:
-    """Render situation ``name`` in ``lang`` for ``channel`` (``"sms"``, ``"whatsapp"`` or ``"email"``).
+    """Render situation ``name`` in ``lang`` for ``channel`` (``"sms"``, ``"whatsapp"``, ``"telegram"`` or
+    ``"email"``).
 
     ``context`` holds the template's variables (see each template's header comment);
     ``replies`` is carried through to :attr:`Rendered.replies`. ``family`` names a folder of

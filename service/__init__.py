@@ -15,6 +15,7 @@ from .context import Services
 from .lifecycle import settings
 from .web import email, email_events, game, headers, health, plan_board, rules, simulator, sms, status
 from .web import metrics as web_metrics
+from .web import telegram as telegram_webhook
 
 # the modules holding the tasks: a worker imports them when it starts (``include``)
 TASK_MODULES = ("workers.tasks", "workers.beat")
@@ -28,6 +29,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.config.update(cfg)
     app.extensions["slowspades"] = Services.from_config(app.config)
     app.register_blueprint(sms.bp)
+    app.register_blueprint(telegram_webhook.bp)
     app.register_blueprint(status.bp)
     app.register_blueprint(email.bp)
     app.register_blueprint(email_events.bp)

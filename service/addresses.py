@@ -1,5 +1,6 @@
 """Players are known by their address: an E.164 phone number (SMS), a WhatsApp address (``whatsapp:+<E.164>``, as
-Twilio writes it: a channel of its own, another player than the same number by SMS) or an email address.
+Twilio writes it: a channel of its own, another player than the same number by SMS), a Telegram chat
+(``telegram:<chat id>``, the bot's private chat with the player) or an email address.
 
 Also here: the addresses the service gives a seat: its email reply address (``play+<token>@<domain>``)
 and its private game page (``/g/<token>``). No I/O: the tokens themselves are kept by
@@ -15,8 +16,10 @@ from functools import lru_cache
 
 import phonenumbers
 
-SMS, EMAIL, WHATSAPP = "sms", "email", "whatsapp"
+SMS, EMAIL, WHATSAPP, TELEGRAM = "sms", "email", "whatsapp", "telegram"
 WHATSAPP_PREFIX = "whatsapp:"
+#: a Telegram player: ``telegram:<chat id>``, the private chat the bot is written from (service.telegram)
+TELEGRAM_PREFIX = "telegram:"
 _EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 
 
@@ -71,10 +74,22 @@ def _e164(raw: str, region: str | None) -> str | None:
 
 
 def address_kind(value: str) -> str:
-    """The channel of a normalised address: ``whatsapp``, ``email`` or ``sms``."""
+    """The channel of a normalised address: ``whatsapp``, ``telegram``, ``email`` or ``sms``."""
     if value.startswith(WHATSAPP_PREFIX):
         return WHATSAPP
+    if value.startswith(TELEGRAM_PREFIX):
+        return TELEGRAM
     return EMAIL if "@" in value else SMS
+
+
+def telegram_address(chat_id: int | str) -> str:
+    """The address of the Telegram private chat ``chat_id`` (an integer, as the Bot API writes it)."""
+    return f"{TELEGRAM_PREFIX}{int(chat_id)}"
+
+
+def telegram_chat(address: str) -> str:
+    """The chat id of a Telegram address (``telegram:123``: ``123``)."""
+    return address.removeprefix(TELEGRAM_PREFIX)
 
 
 def phone_number(value: str) -> str:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
 from . import logs
-from .addresses import EMAIL, SMS, WHATSAPP, address_kind
+from .addresses import EMAIL, SMS, TELEGRAM, WHATSAPP, address_kind
 from .context import Services
 from .store.links import Route
 from .store.window import window_open
@@ -125,7 +125,7 @@ def drop_unreachable(ask: Ask, found: list[Destination]) -> list[Destination]:
 #:   else it is dropped (the next candidate takes it) and the operator's log says so, without the address.
 STEPS: list[Step] = [drop_unreachable, whatsapp_step]
 
-KINDS = (SMS, EMAIL, WHATSAPP)  # what VIA may name besides one address
+KINDS = (SMS, EMAIL, WHATSAPP, TELEGRAM)  # what VIA may name besides one address
 
 _REPLYING: ContextVar[tuple[str, str] | None] = ContextVar("slowspades_replying", default=None)
 

@@ -17,6 +17,7 @@ from .limits_cli import limits_group
 from .operator import games, outbox, players
 from .operator.backup import backup, restore
 from .operator.migrate import migrate_keys
+from .operator.telegram import telegram_group
 from .store import UNREACHABLE
 
 EXIT_SETTINGS = 2
@@ -54,3 +55,4 @@ main.add_command(backup)  # issue 44: Redis' data to a snapshot file, and back
 main.add_command(restore)
 
 main.add_command(limits_group)  # issue 15: slowspades limits status
+main.add_command(telegram_group)  # issue 43: slowspades telegram set-webhook

@@ -94,6 +94,18 @@ class Settings(BaseSettings):
         "kind.lang=ContentSid, comma separated (kinds: turn, reminder, invite; e.g. "
         "turn.en=HX...,reminder.el=HX...); each gets {{1}}, the message itself. None for a kind and language: the "
         "player's other linked channel (docs/twilio.md#templates).")
+    TELEGRAM_BOT_TOKEN: str = Field("", description=
+        "The Telegram bot's token (from @BotFather). Empty: Telegram messages go to the local outbox "
+        "(docs/channels.md#telegram).")
+    TELEGRAM_SECRET: str = Field("", description=
+        "The secret_token given to setWebhook (1-256 of A-Z a-z 0-9 _ -): every update to /telegram must carry it "
+        "in X-Telegram-Bot-Api-Secret-Token. Empty: /telegram refuses every update.")
+    TELEGRAM_API_URL: str = Field("https://api.telegram.org", description=
+        "The Bot API's base URL (a local Bot API server, or a test's).")
+    TELEGRAM_BOT_NAME: str = Field("", description=
+        "The bot's username (without @): an invitation then carries a t.me link that lets the friend play it on "
+        "Telegram (docs/channels.md#telegram); empty: none.")
+    TELEGRAM_TIMEOUT: float = Field(10.0, description="Seconds a Bot API call may take before it is tried again later.")
     SMTP_HOST: str = Field("", description="SMTP server for outgoing email. Empty: emails go to the local outbox.")
     SMTP_PORT: int = Field(587, description="SMTP port.")
     SMTP_USER: str = Field("", description="SMTP user name (empty: no login).")

@@ -1,4 +1,5 @@
-"""Senders of outbound messages: Twilio (SMS and WhatsApp), SMTP (email), and the local outbox in Redis.
+"""Senders of outbound messages: Twilio (SMS and WhatsApp), SMTP (email), Telegram's Bot API, and the local outbox in
+Redis.
 
 :func:`deliver` claims an outbox entry before sending (a sent entry is never sent
 again), sends it with the sender its channel is configured for, and records
@@ -19,11 +20,12 @@ from urllib.parse import quote
 from twilio.base.exceptions import TwilioException, TwilioRestException
 from twilio.rest import Client as TwilioClient
 
-from chat.render import whatsapp_parts
+from chat.render import TELEGRAM_TEXT_MAX, whatsapp_parts
 
-from . import limits, logs, metrics, receipts
-from .addresses import EMAIL, SMS, WHATSAPP, WHATSAPP_PREFIX
+from . import limits, logs, metrics, receipts, telegram
+from .addresses import EMAIL, SMS, TELEGRAM, WHATSAPP, WHATSAPP_PREFIX, telegram_chat
 from .context import Services
+from .lifecycle import optout
 from .lifecycle.optout import FINAL, may_send
 from .store import Batch, keys, new_claim_token, split_outbox_id
 
@@ -184,6 +186,64 @@ class SmtpSender:
         return str(msg["Message-ID"])
 
 
+#: the code of a Telegram message refused because the player blocked the bot: taken as their STOP
+BLOCKED = "blocked"
+
+
+class TelegramSender:
+    """Telegram through the Bot API (:mod:`service.telegram`): an entry's text by ``sendMessage`` (past 4,096
+    characters, several messages, in order), the last with the inline keyboard of its ``buttons``; an entry answering
+    a tapped button (``callback``: its query id) by ``answerCallbackQuery`` with its text, then the keyboard of the
+    tapped message (``tgmsg``) removed by ``editMessageReplyMarkup``. No answer, 429 or a 5xx: tried again later
+    (Celery's retries); 403 (the player blocked the bot): :data:`BLOCKED`, taken as the player's STOP."""
+
+    name = "telegram"
+
+    def __init__(self, svc: Services) -> None:
+        self.cfg = svc.config
+
+    def send(self, entry: dict[str, Any]) -> str:
+        chat = telegram_chat(entry["to"])
+        if entry.get("callback"):
+            return self._answer(chat, entry)
+        parts = whatsapp_parts(entry["body"], TELEGRAM_TEXT_MAX)
+        sent = ""
+        for n, part in enumerate(parts):
+            payload: dict[str, Any] = {"chat_id": chat, "text": part}
+            if n == len(parts) - 1 and entry.get("buttons"):
+                payload["reply_markup"] = telegram.keyboard(entry["buttons"])
+            try:
+                sent = str(self._call("sendMessage", payload).get("message_id", ""))
+            except SendError as exc:
+                if n == 0:
+                    raise
+                raise PermanentSendError(f"part of a long Telegram message not sent: {exc}", exc.code) from exc
+        return sent
+
+    def _answer(self, chat: str, entry: dict[str, Any]) -> str:
+        """The tap answered (a query answered late or twice is refused by Telegram: nothing to do again), and the
+        keyboard it came from removed (already removed: the same)."""
+        try:
+            self._call("answerCallbackQuery", {"callback_query_id": entry["callback"], "text": entry.get("body") or ""})
+        except PermanentSendError:
+            pass  # too old, or answered already (a retry): the tap was answered, or can no longer be
+        if entry.get("tgmsg"):
+            try:
+                self._call("editMessageReplyMarkup", {"chat_id": chat, "message_id": int(entry["tgmsg"]),
+                                                      "reply_markup": {"inline_keyboard": []}})
+            except PermanentSendError:
+                pass  # removed already, or the message is gone
+        return f"tap-{entry['callback']}"
+
+    def _call(self, method: str, payload: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return telegram.call(self.cfg, method, payload)
+        except telegram.BotApiError as exc:
+            if exc.transient:
+                raise TransientSendError(str(exc), exc.status or "network") from None
+            raise PermanentSendError(str(exc), BLOCKED if exc.blocked else exc.status) from None
+
+
 def sender_for(svc: Services, channel: str) -> Sender:
     """The configured sender of a channel; the local outbox without credentials (or DELIVERY=local)."""
     cfg = svc.config
@@ -198,13 +258,15 @@ def sender_for(svc: Services, channel: str) -> Sender:
             sender = TwilioSender(svc)
         elif channel == EMAIL and cfg.get("SMTP_HOST"):
             sender = SmtpSender(svc)
+        elif channel == TELEGRAM and cfg.get("TELEGRAM_BOT_TOKEN"):
+            sender = TelegramSender(svc)
     cache[channel] = sender
     return sender
 
 
 def all_local(svc: Services) -> bool:
     """True when every channel goes to the local outbox (then the worker delivers inline, no extra task)."""
-    return all(isinstance(sender_for(svc, channel), LocalSender) for channel in (SMS, WHATSAPP, EMAIL))
+    return all(isinstance(sender_for(svc, channel), LocalSender) for channel in (SMS, WHATSAPP, EMAIL, TELEGRAM))
 
 
 def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
@@ -249,6 +311,9 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         status = svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
         if exc.code in receipts.UNREACHABLE:  # the provider refused the address itself (21610: STOP at the carrier)
             receipts.mark(svc, entry["to"], exc.code, lambda ids: _send_each(svc, ids))
+        elif exc.code == BLOCKED:  # the player blocked the bot: as if that address sent STOP (once: it is then off)
+            _send_each(svc, optout.stop(svc, f"tg-blocked:{logs.pseudonym(entry['to'])}", str(entry.get("home") or entry["to"]),
+                                        origin=entry["to"]))  # its games paused and the opponents told, if its last
         return status
     metrics.outbox(channel, "sent", sender.name)
     logs.outbox_entry(outbox_id, entry["to"], channel, "sent", sender.name)

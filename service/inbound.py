@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from chat import Intent
+from chat.languages import LANGUAGES
 from chat.messages import context as chat_context
 from chat.names import same_name
 from spades.events import HouseRules
@@ -31,13 +32,14 @@ from .context import Services
 from .games import outbox
 from .games.apply import MoveRead, queue_read
 from .games.moves import player_move
-from .games.players import default_lang, lang_of_record, name_of, seat_of, unfinished_games
+from .games.players import default_lang, is_stopped, lang_of_record, name_of, seat_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
-from .lifecycle import commands, invitations, linking, reach, reminders, routing
+from .lifecycle import buttons, commands, invitations, linking, reach, reminders, routing, telegram_start
 from .lifecycle.commands import Message
 from .store import Batch, player_owner
 from .store.codec import text, text_hash
+from .telegram import Tap
 
 
 @dataclass(frozen=True)
@@ -322,10 +324,16 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
     """The message of ``origin`` handled as the player ``sender``'s (their home: ``origin`` itself unless linked)."""
     if raw_done is not None:
         owner = player_owner(sender)
-        return Result([f"{owner}#{n}" for n in text(raw_done).split(",") if n], Outcome.DUPLICATE)
+        done = Result([f"{owner}#{n}" for n in text(raw_done).split(",") if n], Outcome.DUPLICATE)
+        if "tap" in msg:  # a retry of a tap handled before: its answer too (written once), if it was not yet
+            return buttons.answered(svc, message_id, sender, origin, msg, (Tap.of(msg["tap"]) or Tap("", "")).reply,
+                                    done)
+        return done
     first = "kind" not in record
-    if first or "lang" not in record:
-        record = svc.players.ensure(sender, default_lang(svc.config, sender))
+    if first or "lang" not in record:  # (a Telegram user's app language, when slowspades speaks it: no number to go by)
+        hint = msg.get("lang", "")
+        record = svc.players.ensure(sender, hint if hint in LANGUAGES and svc.config.get("LANG", "en") == "en"
+                                    else default_lang(svc.config, sender))
     lang = lang_of_record(svc.config, sender, record)
     channel = address_kind(origin)
 
@@ -348,10 +356,25 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
 
     if msg.get("flood"):  # the first message over the flood limit: only the notice, by the player's channel
         return outbox.reply(svc, sender, message_id, "limit_flood", Outcome.LIMIT_FLOOD, limit=int(msg["flood"]))
-    said: Intent = port.parse_text(msg.get("body", ""), lang, channel)
-    return dispatch(svc, Inbound(message_id, sender, said, token_game, origin=origin, lang=lang, channel=channel,
-                                 life=life, pre=pre, send_now=send_now, first=first,
-                                 own_address=bool(msg.get("token")), page_ask=page_ask))
+    if msg.get("start"):  # an invitation's link opened on Telegram: this chat linked to the invited address
+        return telegram_start.take(svc, message_id, sender, origin, msg["start"])
+    tap = Tap.of(msg["tap"]) if "tap" in msg else None
+    if "tap" in msg:  # a tapped Telegram button: the question it answers, else stale (service.lifecycle.buttons)
+        if tap is None:
+            return buttons.answered(svc, message_id, sender, origin, msg, "", Result([], Outcome.IGNORED))
+        if tap.tag:
+            asked = buttons.question_of(svc, sender, tap.tag)
+            if asked is None:
+                return buttons.answered(svc, message_id, sender, origin, msg, tap.reply, Result([], Outcome.STALE))
+            token_game, page_ask = asked
+    body = tap.reply if tap is not None else msg.get("body", "")
+    if msg.get("hello") and is_stopped(svc, origin):  # Telegram's /start from a chat that blocked the bot (STOP)
+        body = "START"
+    said: Intent = port.parse_text(body, lang, channel)
+    out = dispatch(svc, Inbound(message_id, sender, said, token_game, origin=origin, lang=lang, channel=channel,
+                                life=life, pre=pre, send_now=send_now, first=first,
+                                own_address=bool(msg.get("token")), page_ask=page_ask))
+    return buttons.answered(svc, message_id, sender, origin, msg, tap.reply, out) if tap is not None else out
 
 
 def _page_game(svc: Services, token: str, sender: str) -> str | None:

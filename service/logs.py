@@ -39,7 +39,8 @@ log = logging.getLogger("slowspades")  # the service's own lines (their logger's
 #: what is an address in a log line: an E.164 number (``+`` and 7 to 15 digits; a WhatsApp address with its
 #: ``whatsapp:``, hashed whole as the ``player`` field is) or an email address, either possibly URL-encoded (a query
 #: string in an access log line)
-ADDRESS = re.compile(r"(?:whatsapp(?::|%3[aA]))?(?:\+|%2[bB])\d{7,15}\b|[\w.!#$&'*+/=?^`{|}~-]+(?:@|%40)(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}\b")
+ADDRESS = re.compile(r"(?:whatsapp(?::|%3[aA]))?(?:\+|%2[bB])\d{7,15}\b|[\w.!#$&'*+/=?^`{|}~-]+(?:@|%40)(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}\b"
+                     r"|telegram(?::|%3[aA])-?\d+\b")  # a Telegram chat (service.addresses.TELEGRAM_PREFIX)
 #: the fields of a record a line carries when it has them (``extra=`` of a logging call: ``message_id``, as a
 #: record has a ``message`` of its own) and their names in the line
 FIELDS = {"game": "game", "message_id": "message", "outbox": "outbox", "player": "player", "channel": "channel",
@@ -64,10 +65,14 @@ def pseudonym(address: str, key: bytes | None = None) -> str:
     return "h:" + digest[:12]
 
 
+#: a Telegram bot's token in a Bot API URL (``/bot<id>:<secret>/sendMessage``, as an HTTP client's debug line has it)
+BOT_TOKEN = re.compile(r"/bot\d+:[A-Za-z0-9_-]+")
+
+
 def scrub(text: str, key: bytes | None = None) -> str:
-    """``text`` with every address replaced by its :func:`pseudonym`, and every page token hidden
-    (:func:`hide_page_tokens`)."""
-    return ADDRESS.sub(lambda m: pseudonym(m.group(0), key), hide_page_tokens(text))
+    """``text`` with every address replaced by its :func:`pseudonym`, every page token hidden
+    (:func:`hide_page_tokens`), and no bot token."""
+    return BOT_TOKEN.sub("/bot<token>", ADDRESS.sub(lambda m: pseudonym(m.group(0), key), hide_page_tokens(text)))
 
 
 #: a game page's path (``/g/<token>``, ``service.web.game``): the token lets whoever reads it play that seat

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from chat import Intent
-from chat.page import question_key
+from chat.questions import question_key
 from spades.commands import Command
 from spades.errors import GameOverError, RuleError
 from spades.game import Game, view

@@ -17,15 +17,19 @@ from chat.page import email_link
 from chat.render import Rendered
 from chat.render import render as chat_render
 
-from ..addresses import EMAIL, address_kind, page_url, reply_address
+from ..addresses import EMAIL, TELEGRAM, address_kind, page_url, reply_address
 from ..channels import WINDOW_CLOSED, Destination, destination, reply_to
 from ..context import Services
 from ..conversation_port import named
 from ..store import game_owner, keys, player_owner
 from ..store.links import Route
+from ..telegram import buttons as telegram_buttons
 from ..whatsapp import variables as template_variables
 from .players import lang_of, seat_of
 from .result import Outcome, Result
+
+#: The answers a Telegram message offers as buttons when ``chat`` names none: a lifecycle question, by its kind
+BUTTONS: dict[str, tuple[str, ...]] = {"invite": ("YES", "NO"), "confirm_resign": ("YES", "NO")}
 
 
 def recipient(entry: dict[str, Any]) -> str:
@@ -47,7 +51,10 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
     address outside its 24-hour window goes as the approved template it names (the entry's ``content_sid`` and
     ``content_variables``, :func:`service.whatsapp.variables`; its ``body`` the message as free text would have
     said it); a WhatsApp home the window step dropped with nothing else to take the message (``held``) is marked
-    ``window: closed``, and the delivery does not hand it to Twilio, which would refuse it."""
+    ``window: closed``, and the delivery does not hand it to Twilio, which would refuse it.
+
+    A Telegram entry carries ``buttons``, the inline keyboard of the answers the message offers
+    (``rendered.replies``, tagged with the game's question ``rendered.ask``; a lifecycle question's, :data:`BUTTONS`)."""
     channel = address_kind(address)
     entry: dict[str, Any] = {"channel": channel, "to": address, "body": rendered.text, "kind": kind}
     if home and home != address:
@@ -61,6 +68,11 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
             entry["window"] = "closed"
     if game_id:
         entry["game"] = game_id
+    if channel == TELEGRAM:
+        replies = rendered.replies or BUTTONS.get(kind, ())
+        pairs = telegram_buttons(replies, game_id or about or "", rendered.ask) if replies else []
+        if pairs:  # the answers it offers, one tap each (service.telegram)
+            entry["buttons"] = pairs
     if channel == EMAIL:
         domain = svc.config["MAIL_DOMAIN"]
         entry["subject"] = rendered.subject or "Slow Spades"

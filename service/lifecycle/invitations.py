@@ -36,7 +36,7 @@ from ..games.start import start as start_game
 from ..store import due as due
 from ..store import game_owner, keys
 from ..store.due import Item
-from . import hooks, settings
+from . import hooks, settings, telegram_start
 
 #: What the parser reads after NEW (:func:`chat.parse.parse`) -> the computer's level.
 _BOT_LEVELS = {"BOT": levels.DEFAULT, "BOT NORMAL": "normal", "BOT EASY": "easy", "BOT HARD": "hard"}
@@ -110,7 +110,8 @@ def _invitation(svc: Services, gid: str, meta: dict[str, str], updates: dict[str
                 rules: HouseRules, days: int) -> dict[str, Any] | None:
     """The invitation to the invited player (seat 1)."""
     return outbox.entry(svc, meta["seat1"], "invite", game_id=gid, seat=1, meta=meta, meta_updates=updates,
-                        opp=name_of(svc, meta["seat0"]), days=days, **rules_context(rules))
+                        opp=name_of(svc, meta["seat0"]), days=days, tg_url=telegram_start.invite_link(svc, meta["seat1"]),
+                        **rules_context(rules))
 
 
 def _release_held(svc: Services, gid: str, meta: dict[str, str]) -> list[str]:

@@ -36,7 +36,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory, url_for
 
 from chat.languages import LANGUAGES
-from chat.page import page_context, plan_board, question_key, render_busy, render_expired, render_page
+from chat.page import page_context, plan_board, render_busy, render_expired, render_page
+from chat.questions import question_key
 from spades.commands import Exchange
 from spades.events import from_dict, redact
 from spades.game import Game, view
