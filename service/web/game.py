@@ -10,7 +10,8 @@ secret).
 
 * ``POST /g/<token>/move``: a move from the page, a plain form (it works without JavaScript: 303 back to the
   page). Refused (403, nothing recorded) without the page's form token (:func:`form_token`: an HMAC of the page
-  token and its time, with a key kept in Redis) or from another site (``Origin`` / ``Sec-Fetch-Site``). A move
+  token and its time, with a key kept in Redis) or from another site (``Sec-Fetch-Site``, else ``Origin``; the
+  page's own forms come with ``Origin: null``, its referrer policy: :func:`same_site`). A move
   that answers a question the game no longer asks, or that is not legal, is answered on the page and nothing is
   recorded. Otherwise it is recorded exactly as an SMS is (:func:`service.web.take_inbound`: the inbound record,
   its id claimed once, the ``handle_inbound`` task), with the page token and the question it answers; the id is
@@ -77,12 +78,19 @@ def form_token_ok(svc: Services, token: str, given: str) -> bool:
 
 
 def same_site() -> bool:
-    """Whether the request comes from the service's own pages: no ``Origin`` or one of this site, and no
-    ``Sec-Fetch-Site`` saying another site sent it."""
+    """Whether the request comes from the service's own pages.
+
+    ``Sec-Fetch-Site``, which every current browser sends whatever the referrer policy, must be ``same-origin``
+    or ``none``; an ``Origin`` of another site is refused. An ``Origin``
+    of ``null`` proves nothing either way: the page's own forms are posted with it, because the page sends
+    ``Referrer-Policy: no-referrer`` (issue 45 case 1), and so are a sandboxed frame's, which browsers mark
+    ``cross-site``. What a ``null`` origin is left with is the form token (:func:`form_token`, checked beside
+    this): only a page the service rendered for this seat holds it, and the same-origin policy keeps another
+    site from reading it."""
     if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
         return False
     origin = request.headers.get("Origin")
-    if not origin:
+    if not origin or origin == "null":
         return True
     mine = {_origin(current_app.config["PUBLIC_BASE_URL"]), _origin(request.host_url)}
     return _origin(origin) in mine

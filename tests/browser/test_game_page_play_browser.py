@@ -26,8 +26,13 @@ SHOTS_ENV = "SLOWSPADES_PAGE_SCREENSHOTS"  # a directory: a picture of each page
 def answer(page: Any, keep: bool) -> str:
     """Click the answer a player in a hurry would give to the question the page shows; returns what it was."""
     ask = page.locator("#ask")
-    buttons = ask.locator("button")
-    values = buttons.evaluate_all("bs => bs.map(b => b.value)")
+    choice = hurried(ask.locator("button").evaluate_all("bs => bs.map(b => b.value)"), keep)
+    ask.locator(f'button[value="{choice}"]').click()
+    return choice
+
+
+def hurried(values: list[str], keep: bool) -> str:
+    """Of the answers a page offers (the buttons' values), the one a player in a hurry gives."""
     if "DRAW" in values:
         choice = "DRAW"
     elif "KEEP" in values:
@@ -38,7 +43,6 @@ def answer(page: Any, keep: bool) -> str:
         choice = "BID 3"
     else:
         choice = values[0]  # the first card that may be played
-    ask.locator(f'button[value="{choice}"]').click()
     return choice
 
 

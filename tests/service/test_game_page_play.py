@@ -95,6 +95,9 @@ def test_forged_forms_are_refused_and_nothing_is_recorded(client, svc, celery_wo
         ({"csrf": "1." + csrf.partition(".")[2], "ask": ask, "move": "DRAW"}, {}),  # an old time with its MAC
         ({"csrf": csrf, "ask": ask, "move": "DRAW"}, {"Origin": "https://evil.example"}),
         ({"csrf": csrf, "ask": ask, "move": "DRAW"}, {"Sec-Fetch-Site": "cross-site"}),
+        # a sandboxed frame on another site posts with Origin: null too, and the browser says it is cross-site
+        ({"csrf": csrf, "ask": ask, "move": "DRAW"}, {"Origin": "null", "Sec-Fetch-Site": "cross-site"}),
+        ({"ask": ask, "move": "DRAW"}, {"Origin": "null", "Sec-Fetch-Site": "same-origin"}),  # no form token
     ]
     for form, headers in forged:
         resp = client.post(f"/g/{token}/move", data=form, headers=headers)
@@ -103,6 +106,10 @@ def test_forged_forms_are_refused_and_nothing_is_recorded(client, svc, celery_wo
     assert client.post(f"/g/{'0' * 32}/move", data={"csrf": csrf, "ask": ask, "move": "DRAW"}).status_code == 404
     assert load_game(svc, gid).version == version
     assert not [k for k in svc.redis.scan_iter("*:in:page:*")]  # nothing recorded
+    # the page's own form, as Chromium posts it under the page's Referrer-Policy: no-referrer (issue 45 case 1)
+    resp = client.post(f"/g/{token}/move", data={"csrf": csrf, "ask": ask, "move": "DRAW"},
+                       headers={"Origin": "null", "Sec-Fetch-Site": "same-origin"})
+    assert resp.status_code == 303 and load_game(svc, gid).version > version
 
 
 def test_a_stale_or_illegal_move_is_refused_on_the_page(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
