@@ -125,13 +125,14 @@ def _game(svc: Services, game_id: str) -> Game | None:
     return game if game.version else None  # an invitation not yet answered: no game to show
 
 
-def _open(svc: Services, game_id: str, seat: int, meta: dict[str, str]) -> Game:
-    """The game a page shows (404 before it began), its seat marked as on its page while it is under way."""
+def _open(svc: Services, game_id: str, seat: int, meta: dict[str, str], shows: bool = False) -> Game:
+    """The game a page shows (404 before it began), its seat marked as on its page while it is under way
+    (``shows``: the page itself, which shows the game as it stands: the version it showed is kept)."""
     game = _game(svc, game_id)
     if game is None:
         abort(404)
     if meta.get("status") == "active":
-        presence.mark_open(svc, game_id, seat)
+        presence.mark_open(svc, game_id, seat, game.version if shows else None)
     return game
 
 
@@ -146,7 +147,7 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     if page_expired(meta, seat, svc.store.clock.now_ms(), float(svc.config.get("PAGE_TTL_DAYS") or 30)):
         lang = lang_of(svc, meta.get(f"seat{seat}", ""))
         return _no_store(Response(render_expired(lang), status=410, mimetype="text/html"))
-    game = _open(svc, game_id, seat, meta)
+    game = _open(svc, game_id, seat, meta, shows=True)
     v = view(game, seat)
     me, opp = meta.get(f"seat{seat}", ""), meta.get(f"seat{1 - seat}", "")
     ctx = page_context(v, _redacted(svc, game_id, seat), name_of(svc, me), name_of(svc, opp))
