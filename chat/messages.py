@@ -18,7 +18,7 @@ from spades.game import PlayerView
 
 from .gsm import to_gsm7
 from .names import display_name
-from .parse import Intent
+from .parse import ADDRESS_ECHO, Intent
 from .render import TEXT_CHANNELS, Rendered, finish_text, gettext, render
 
 _RANK = {14: "A", 13: "K", 12: "Q", 11: "J"}
@@ -291,7 +291,8 @@ def explain_error(error: RuleError | CardSyntaxError | Intent, view: PlayerView 
         ctx = {"label": (game_label.strip() + " ") if game_label else "", "opp": display_name(opponent_name, channel),
                "phase": None, "to_move": None, "play": None, "hand": [], "dn_offer": False, "lead": None}
     ctx["code"] = code
-    ctx["detail"] = to_gsm7(detail)[:20] if channel == "sms" else detail[:40]
+    cut = ADDRESS_ECHO if code in ("unknown_bad_address", "unknown_bad_link") else 20  # an address: every digit
+    ctx["detail"] = to_gsm7(detail)[:cut] if channel == "sms" else detail[:40]
     ctx["suit"] = _suit_key(error.suit) if isinstance(error, MustFollowSuit) else None
     ctx["their_turn"] = isinstance(error, NotYourTurn) or (view is not None and bool(view.movers)
                                                            and not view.my_turn)

@@ -54,9 +54,13 @@ def is_forgotten(name: str) -> bool:
 
 @lru_cache(maxsize=4096)  # pure, and asked for the same few addresses at every message (parsing a number is slow)
 def short_address(address: str) -> str | None:
-    """The SMS form of a phone number (``+30..5678``, a WhatsApp address ``whatsapp:+30...`` too) or email address
-    (``dave@..``); None for a chosen name."""
-    address = address.strip().removeprefix(WHATSAPP_PREFIX)
+    """The SMS form of a phone number (``+30..5678``; a WhatsApp address ``whatsapp:+30...`` as ``WA +30..5678``, told
+    apart from the same number by SMS, another player: issue 45 case 4) or email address (``dave@..``); None for a
+    chosen name."""
+    address = address.strip()
+    if address.startswith(WHATSAPP_PREFIX):
+        short = short_address(address.removeprefix(WHATSAPP_PREFIX))
+        return None if short is None else f"WA {short}"
     if "@" in address and " " not in address:
         local = to_gsm7(address.split("@", 1)[0])[:NAME_MAX_SMS - 3]
         return f"{local}@.."

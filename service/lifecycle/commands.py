@@ -70,7 +70,7 @@ def _invited_token(svc: Services, m: Message) -> str | None:
 def yes(svc: Services, m: Message) -> Result:
     """``YES``: accepts an invitation, else confirms a ``RESIGN``, else there is nothing to confirm."""
     invited = _invited_token(svc, m)
-    if invited or (not m.token_game and invitations.pending_for(svc, m.sender)):
+    if invited or (not m.token_game and invitations.waiting_for(svc, m.sender)):
         return invitations.accept(svc, m.message_id, m.sender, invited)
     gid = _resign_pending(svc, m.sender)
     if gid is not None:
@@ -81,7 +81,7 @@ def yes(svc: Services, m: Message) -> Result:
 def no(svc: Services, m: Message) -> Result:
     """``NO``: declines an invitation, else answers the ``RESIGN`` question (the game goes on, issue 14 case 5),
     else there is nothing to decline."""
-    if m.token_game or invitations.pending_for(svc, m.sender):
+    if m.token_game or invitations.waiting_for(svc, m.sender):
         return invitations.decline(svc, m.message_id, m.sender, m.token_game)
     gid = _resign_pending(svc, m.sender)
     if gid is not None:
