@@ -16,8 +16,9 @@ from ..context import Services
 from ..conversation_port import render_message
 from ..games import levels, outbox
 from ..games.moves import player_move
-from ..games.players import label_of, lang_of, name_of, seat_of
+from ..games.players import label_of, lang_of, name_of, seat_of, unfinished_games
 from ..games.result import Outcome, Result
+from ..store import keys
 from . import invitations, optout, reminders, routing, timeouts
 
 RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms nothing
@@ -181,6 +182,19 @@ def _resign(svc: Services, m: Message, gid: str) -> Result:
     return out
 
 
+def _live_game(svc: Services, m: Message, opponent: str | None) -> Result | None:
+    """The answer to ``REMATCH`` while the sender's game against ``opponent`` (any computer for the computer; any
+    opponent when None) is still going: finish it first (issue 45 case 6); None when there is none."""
+    for gid in unfinished_games(svc, m.sender, ("active",)):
+        meta = svc.store.meta(gid)
+        seat = seat_of(meta, m.sender)
+        other = meta.get(f"seat{1 - seat}", "") if seat is not None else ""
+        if other and (opponent is None or other == opponent or keys.is_bot(other) and keys.is_bot(opponent)):
+            return outbox.reply(svc, m.sender, m.message_id, "rematch_live", Outcome.NO_GAME, opp=name_of(svc, other),
+                                label=(label_of(svc, m.sender, gid) + " ").lstrip())
+    return None
+
+
 def rematch(svc: Services, m: Message) -> Result:
     """``REMATCH``: the same opponent and house rules again (an invitation, or at once against the computer, at
     its level); ``REMATCH EASIER`` / ``HARDER``: the computer one level down or up (none past the easiest or the
@@ -189,10 +203,13 @@ def rematch(svc: Services, m: Message) -> Result:
     meta = svc.store.meta(gid) if gid else {}
     seat = seat_of(meta, m.sender) if gid else None
     if gid is None or seat is None or meta.get("status") != "over":
-        return _no_such_game(svc, m)
+        return _live_game(svc, m, None) or _no_such_game(svc, m)
     opponent = meta.get(f"seat{1 - seat}", "")
     if is_forgotten(opponent):  # erased (slowspades players forget): nobody to invite
         return _no_such_game(svc, m)
+    live = _live_game(svc, m, opponent)  # REMATCH sent twice, or while another game with them goes on: no second
+    if live is not None:
+        return live
     rules = invitations.rules_of(meta)
     level = levels.level_of(opponent)
     if m.said.arg in ("easier", "harder"):

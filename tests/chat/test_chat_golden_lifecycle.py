@@ -66,6 +66,7 @@ CONTEXTS: dict[str, list[dict]] = {
     "opponent_stopped": [{"opp": NAME, "label": ""}],
     "opponent_unreachable": [{"opp": NAME, "label": ""}, {"opp": NAME, "label": "#2 "}],
     "opponent_whatsapp_closed": [{"opp": NAME, "label": ""}, {"opp": NAME, "label": "#2 "}],
+    "rematch_live": [{"opp": NAME, "label": ""}, {"opp": "Bot (normal)", "label": "#2 "}],
     "paused": [{"days": 1, "by_me": True, "opp": NAME}, {"days": 3, "by_me": False, "opp": NAME},
                {"days": 0, "by_me": False, "opp": NAME}],
     "reminder": [{"prompt": "Draw 3/13: 4S. K keeps 4S, D discards it and takes the next.", "n": 1, "of": 3,
