@@ -129,7 +129,8 @@ def _invitation(svc: Services, gid: str, meta: dict[str, str], updates: dict[str
     by = _invitation_address(svc, invitee)
     return outbox.entry(svc, invitee, "invite", game_id=gid, seat=1, meta=meta, meta_updates=updates,
                         to=None if by == invitee else Destination.to(by),
-                        opp=name_of(svc, meta["seat0"]), days=days, **rules_context(rules))
+                        opp=name_of(svc, meta["seat0"]), days=days, **rules_context(rules),
+                        rules_url=svc.config.get("RULES_URL") or f"{svc.config['PUBLIC_BASE_URL']}/rules")
 
 
 def _release_held(svc: Services, gid: str, meta: dict[str, str]) -> list[str]:
