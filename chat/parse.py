@@ -762,6 +762,8 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
         return say("unknown", reason="greeting")
     if kind in ("link", "unlink"):
         return _link_intent(kind, raw.split()[1:], say)  # (LINK and UNLINK are one word)
+    if kind == "web" and rest and _one_address(raw.split()[1:]):  # LIEN moi@example.fr: the page's word, read as
+        return _link_intent("link", raw.split()[1:], say)         # LINK's (issue 45 case 12)
     if kind == "via":
         if len(rest) == 1 and rest[0] in _VIA:
             return say("via", arg=_VIA[rest[0]])
