@@ -18,7 +18,7 @@ from ..games import levels, outbox
 from ..games.moves import player_move
 from ..games.players import label_of, lang_of, name_of, seat_of, unfinished_games
 from ..games.result import Outcome, Result
-from ..store import keys
+from ..store import game_owner, keys
 from . import invitations, optout, reminders, routing, timeouts
 
 RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms nothing
@@ -207,6 +207,10 @@ def rematch(svc: Services, m: Message) -> Result:
     opponent = meta.get(f"seat{1 - seat}", "")
     if is_forgotten(opponent):  # erased (slowspades players forget): nobody to invite
         return _no_such_game(svc, m)
+    new_gid = invitations.game_id_for(m.message_id)
+    done = svc.store.consumed(game_owner(new_gid), m.message_id)
+    if done is not None:  # this very message handled before (a retry): the game it started, not "still going"
+        return Result(done, Outcome.DUPLICATE, new_gid)
     live = _live_game(svc, m, opponent)  # REMATCH sent twice, or while another game with them goes on: no second
     if live is not None:
         return live
