@@ -42,7 +42,7 @@ from spades.game import Game, view
 from .. import conversation_port as port
 from ..addresses import page_expired
 from ..context import Services
-from ..games import presence
+from ..games import levels, presence
 from ..games.players import lang_of, name_of
 from ..spool import SpoolError
 from ..store import game_owner, now_ms
@@ -153,7 +153,8 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     ctx = page_context(v, _redacted(svc, game_id, seat), name_of(svc, me), name_of(svc, opp))
     ctx.update(version=game.version, move_url=url_for("game_page.move", token=token),
                poll_url=url_for("game_page.poll", token=token), script_url=url_for("game_page.script"),
-               csrf=form_token(svc, token), poll_every=presence.poll_seconds(svc), flash=flash if flash in FLASHES else "")
+               csrf=form_token(svc, token), poll_every=presence.poll_seconds(svc), flash=flash if flash in FLASHES else "",
+               level=levels.level_of(opp))  # the computer's, named with it (issue 45 case 10)
     return _no_store(Response(render_page(lang_of(svc, me), ctx), status=status, mimetype="text/html"))
 
 

@@ -51,3 +51,11 @@ def test_the_rules_page_has_the_corrected_bag_example_and_the_score_as_messages_
     bags, line = CORRECTED[lang]
     assert bags in page and line in page  # issue 45 case 7: "3, 3 and then 4 bags: 11 bags"; "bid 7, took 8: +71"
     assert "3, 3 and then 4" not in page and "took 8" not in page
+
+
+def test_the_front_door_and_the_icon(client) -> None:  # type: ignore[no-untyped-def]
+    """``/`` was Flask's bare "Not Found" and ``/favicon.ico`` a 404 on every page (issue 45 case 10)."""
+    resp = client.get("/", headers={"Accept-Language": "nb-NO,nb;q=0.9"}, follow_redirects=True)
+    assert resp.status_code == 200 and resp.request.path == "/rules/nb" and "<h1" in resp.get_data(as_text=True)
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/x-icon" and icon.data[:4] == b"\x00\x00\x01\x00"
