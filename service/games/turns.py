@@ -123,7 +123,8 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         rendered = port.turn_message(shown, lang, channel, news, opp, label, level)
         kind = "game_summary" if shown.phase == "over" else "update"  # an SMS player's end of the game (issue 23)
         if rendered is None and seat == actor and shown.phase == "draw" and shown.movers and game.rules.simultaneous_draw:
-            rendered = port.resend(shown, lang, channel, opp, label)  # done drawing: waits for the opponent
+            rendered = (port.move_news(shown, lang, channel, redact_all(events, seat), opp, label)  # done drawing:
+                        or port.resend(shown, lang, channel, opp, label))  # the last discard told, then it waits
         computer_next = by_seat[1 - seat].computer and shown.movers == (1 - seat,) and shown.phase != "over"
         if rendered is None and not everyone and computer_next:
             continue  # the computer answers within seconds, with this news and the next question (issue 23 case 12)

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from chat import Intent
 from chat import render as chat_render
 from chat.names import is_forgotten
+from spades.game import view
 
+from .. import conversation_port as port
 from ..addresses import SMS, address_kind
 from ..channels import reply_channel
 from ..context import Services
@@ -76,7 +78,25 @@ def yes(svc: Services, m: Message) -> Result:
     gid = _resign_pending(svc, m.sender)
     if gid is not None:
         return _resign(svc, m, gid)
-    return outbox.reply(svc, m.sender, m.message_id, "no_invitation")
+    return _asked_instead(svc, m) or outbox.reply(svc, m.sender, m.message_id, "no_invitation")
+
+
+def _asked_instead(svc: Services, m: Message) -> Result | None:
+    """``YES`` to nothing, in a game that asks the sender something: that there is nothing to say yes to, and the
+    question again (issue 45 case 8); None when no game asks them anything."""
+    gid = _target(svc, m).game_id
+    meta = svc.store.meta(gid) if gid else {}
+    seat = seat_of(meta, m.sender)
+    if gid is None or seat is None:
+        return None
+    game = svc.games.load(gid)
+    if not game.version or not game.may_move(seat):
+        return None
+    v = view(game, seat)
+    channel = reply_channel(m.sender)
+    rendered = port.error_message(port.NothingToConfirm("nothing to confirm"), v, lang_of(svc, m.sender), channel,
+                                  name_of(svc, meta.get(f"seat{1 - seat}", "")), label_of(svc, m.sender, gid))
+    return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "error", Outcome.NO_INVITATION, gid)
 
 
 def no(svc: Services, m: Message) -> Result:
