@@ -77,7 +77,7 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
     """
     me, opp = view.seat, view.opponent
     news: dict[str, Any] = {"hand_result": None, "last_trick": None, "opp_dn": False, "opp_swapped": None,
-                            "got": None, "tossed": None, "opp_bid_news": False, "intro": False, "intro_first": None,
+                            "got": None, "tossed": None, "decided_tricks": [], "opp_bid_news": False, "intro": False, "intro_first": None,
                             "forced": [], "decided": 0, "tricks": [], "trick_runs": []}
     tricks: list[dict[str, Any]] = []  # each: its winner's seat, its (seat, card code) pairs
     auto: dict[str, str] = {}  # card code -> how it was played for someone (forced, decided)
@@ -118,8 +118,9 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
         theirs = next(c for s, c in trick["cards"] if s == opp)
         if mine in news["forced"]:  # the trick line names it (an SMS segment matters more than the word)
             news["forced"].remove(mine)
-        if auto.get(mine) == AUTO_DECIDED or auto.get(theirs) == AUTO_DECIDED:
-            continue  # a trick of the decided end: "Last N tricks decided."
+        if auto.get(mine) == AUTO_DECIDED or auto.get(theirs) == AUTO_DECIDED:  # "Last N tricks decided", its cards
+            news["decided_tricks"].append({"mine": mine, "theirs": theirs})   # named (issue 45 case 9)
+            continue
         news["tricks"].append({"won": trick["seat"] == me, "mine": mine, "theirs": theirs,
                                "forced": auto.get(mine) == AUTO_FORCED})
     news["last_trick"] = news["tricks"][-1] if news["tricks"] else None
@@ -232,7 +233,17 @@ def prompt(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str,
     replies = replies_for(view, lang) if view.my_turn else ()
     if channel in TEXT_CHANNELS:  # as the text writes them (an SMS: Greek in GSM capitals)
         replies = tuple(finish_text(r, lang, channel) for r in replies)
-    return render(name, lang, channel, replies=replies, level=level, **ctx)
+    return _render_news(name, lang, channel, replies=replies, level=level, **ctx)
+
+
+def _render_news(name: str, lang: str, channel: str, **ctx: Any) -> Rendered:
+    """:func:`render`, the cards of a decided end's tricks named (issue 45 case 9) unless, by SMS, naming them
+    would cost a segment more (the game page and the email name them always)."""
+    full = render(name, lang, channel, **ctx)
+    if channel != "sms" or not ctx.get("decided_tricks"):
+        return full
+    short = render(name, lang, channel, **dict(ctx, decided_tricks=[]))
+    return full if full.segments <= short.segments else short
 
 
 _NEWS_FOR_WAITING = ("hand_scored", "game_ended")
@@ -249,10 +260,10 @@ def notice(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str,
     types = {e.get("type") for e in events}
     if view.phase == "over" and "game_ended" in types:
         ctx = context(view, events, opponent_name, game_label, channel)
-        return render("game_over", lang, channel, level=level, **ctx)
+        return _render_news("game_over", lang, channel, level=level, **ctx)
     if "hand_scored" in types:
         ctx = context(view, events, opponent_name, game_label, channel)
-        return render("hand_over", lang, channel, **ctx)
+        return _render_news("hand_over", lang, channel, **ctx)
     return None
 
 
