@@ -54,3 +54,4 @@ def test_the_page_names_what_a_first_time_player_needs(app, client, svc, celery_
         wait_handled(svc, mid)
     over = page(client, svc, gid, human)
     assert "REMATCH" in over and "Play here" not in over, over
+    assert "Bot wins 0 to 0" not in over and "This game is over." in over  # resigned before any hand was scored
