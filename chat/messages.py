@@ -19,7 +19,7 @@ from spades.game import PlayerView
 
 from .gsm import to_gsm7
 from .names import display_name
-from .parse import Intent
+from .parse import ADDRESS_ECHO, Intent
 from .questions import question_key
 from .render import TEXT_CHANNELS, Rendered, finish_text, gettext, render
 
@@ -82,8 +82,8 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
     """
     me, opp = view.seat, view.opponent
     news: dict[str, Any] = {"hand_result": None, "last_trick": None, "opp_dn": False, "opp_swapped": None,
-                            "got": None, "tossed": None, "opp_bid_news": False, "intro": False, "intro_first": None,
-                            "forced": [], "decided": 0, "tricks": [], "trick_runs": [],
+                            "got": None, "tossed": None, "decided_tricks": [], "opp_bid_news": False, "intro": False,
+                            "intro_first": None, "forced": [], "decided": 0, "tricks": [], "trick_runs": [],
                             "planned": [], "planned_bid": None, "planned_swap": None, "plan_dropped": [],
                             "plan_tip": None}
     tricks: list[dict[str, Any]] = []  # each: its winner's seat, its (seat, card code) pairs
@@ -136,8 +136,9 @@ def _news(view: PlayerView, events: Sequence[dict[str, Any]] | None) -> dict[str
         theirs = next(c for s, c in trick["cards"] if s == opp)
         if mine in news["forced"]:  # the trick line names it (an SMS segment matters more than the word)
             news["forced"].remove(mine)
-        if auto.get(mine) == AUTO_DECIDED or auto.get(theirs) == AUTO_DECIDED:
-            continue  # a trick of the decided end: "Last N tricks decided."
+        if auto.get(mine) == AUTO_DECIDED or auto.get(theirs) == AUTO_DECIDED:  # "Last N tricks decided", its cards
+            news["decided_tricks"].append({"mine": mine, "theirs": theirs})   # named (issue 45 case 9)
+            continue
         news["tricks"].append({"won": trick["seat"] == me, "mine": mine, "theirs": theirs,
                                "forced": auto.get(mine) == AUTO_FORCED})
     news["last_trick"] = news["tricks"][-1] if news["tricks"] else None
@@ -250,8 +251,18 @@ def prompt(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str,
     replies = replies_for(view, lang) if view.my_turn else ()
     if channel in TEXT_CHANNELS:  # as the text writes them (an SMS: Greek in GSM capitals)
         replies = tuple(finish_text(r, lang, channel) for r in replies)
-    rendered = render(name, lang, channel, replies=replies, level=level, **ctx)
+    rendered = _render_news(name, lang, channel, replies=replies, level=level, **ctx)
     return replace(rendered, ask=question_key(view)) if replies else rendered
+
+
+def _render_news(name: str, lang: str, channel: str, **ctx: Any) -> Rendered:
+    """:func:`render`, the cards of a decided end's tricks named (issue 45 case 9) unless, by SMS, naming them
+    would cost a segment more (the game page and the email name them always)."""
+    full = render(name, lang, channel, **ctx)
+    if channel != "sms" or not ctx.get("decided_tricks"):
+        return full
+    short = render(name, lang, channel, **dict(ctx, decided_tricks=[]))
+    return full if full.segments <= short.segments else short
 
 
 _NEWS_FOR_WAITING = ("hand_scored", "game_ended")
@@ -268,10 +279,10 @@ def notice(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str,
     types = {e.get("type") for e in events}
     if view.phase == "over" and "game_ended" in types:
         ctx = context(view, events, opponent_name, game_label, channel)
-        return render("game_over", lang, channel, level=level, **ctx)
+        return _render_news("game_over", lang, channel, level=level, **ctx)
     if "hand_scored" in types:
         ctx = context(view, events, opponent_name, game_label, channel)
-        return render("hand_over", lang, channel, **ctx)
+        return _render_news("hand_over", lang, channel, **ctx)
     return None
 
 
@@ -310,7 +321,8 @@ def explain_error(error: RuleError | CardSyntaxError | Intent, view: PlayerView 
         ctx = {"label": (game_label.strip() + " ") if game_label else "", "opp": display_name(opponent_name, channel),
                "phase": None, "to_move": None, "play": None, "hand": [], "dn_offer": False, "lead": None}
     ctx["code"] = code
-    ctx["detail"] = to_gsm7(detail)[:20] if channel == "sms" else detail[:40]
+    cut = ADDRESS_ECHO if code in ("unknown_bad_address", "unknown_bad_link") else 20  # an address: every digit
+    ctx["detail"] = to_gsm7(detail)[:cut] if channel == "sms" else detail[:40]
     ctx["suit"] = _suit_key(error.suit) if isinstance(error, MustFollowSuit) else None
     ctx["their_turn"] = isinstance(error, NotYourTurn) or (view is not None and bool(view.movers)
                                                            and not view.my_turn)

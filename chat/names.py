@@ -55,12 +55,15 @@ def is_forgotten(name: str) -> bool:
 
 @lru_cache(maxsize=4096)  # pure, and asked for the same few addresses at every message (parsing a number is slow)
 def short_address(address: str) -> str | None:
-    """The SMS form of a phone number (``+30..5678``, a WhatsApp address ``whatsapp:+30...`` too), email address
-    (``dave@..``) or Telegram chat (``tg..4821``); None for a chosen name."""
+    """The SMS form of a phone number (``+30..5678``; a WhatsApp address ``whatsapp:+30...`` as ``WA +30..5678``, told
+    apart from the same number by SMS, another player: issue 45 case 4), email address (``dave@..``) or Telegram
+    chat (``tg..4821``); None for a chosen name."""
     address = address.strip()
     if address.startswith(TELEGRAM_PREFIX):  # a chat id is the player's: shown as its last digits, tg..4821
         return f"tg..{address[len(TELEGRAM_PREFIX):][-4:]}"
-    address = address.removeprefix(WHATSAPP_PREFIX)
+    if address.startswith(WHATSAPP_PREFIX):
+        short = short_address(address.removeprefix(WHATSAPP_PREFIX))
+        return None if short is None else f"WA {short}"
     if "@" in address and " " not in address:
         local = to_gsm7(address.split("@", 1)[0])[:NAME_MAX_SMS - 3]
         return f"{local}@.."

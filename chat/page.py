@@ -72,7 +72,8 @@ def page_context(v: PlayerView, events: Iterable[Mapping[str, Any] | None], me: 
             tricks.append({"n": e["trick"], "mine": e["seat"] == seat, "led_by_me": int(e["cards"][0][0]) == seat,
                            "me": _card(cards[seat]), "opp": _card(cards[other]), "plan": cards[seat] in planned})
         elif e["type"] == "hand_scored":
-            sheet.append({"hand": e["hand"], "me": e["scores"][seat], "opp": e["scores"][other]})
+            sheet.append({"hand": e["hand"], "me": e["scores"][seat], "opp": e["scores"][other],
+                          "tricks": tricks})  # a finished hand's tricks stay to be read (issue 45 case 9)
     ask = question(v)
     return {
         "me": me, "opp": short_address(opp) or display_name(opp, "email"), "hand_no": v.hand_no, "phase": v.phase,

@@ -588,6 +588,8 @@ def _take_address(words: list[str], i: int) -> tuple[str, int, bool] | None:
 #: ``LINK 482913``: the code sent back from the address being linked (six digits, never a bid or a number).
 _LINK_CODE = re.compile(r"^\d{6}$")
 _WHATSAPP = "whatsapp"
+#: how much of an address a refusal repeats: all of ``whatsapp:+`` and fifteen digits (issue 45 case 4)
+ADDRESS_ECHO = 25
 #: ``VIA <kind>``: the words of each kind of address, normalised.
 _VIA = {normalize(w): kind for kind, words in (("sms", ("SMS", "TEXT", "PHONE")), ("email", ("EMAIL", "E-MAIL", "MAIL")),
                                                ("whatsapp", ("WHATSAPP", "WA")), ("telegram", ("TELEGRAM", "TG")))
@@ -603,7 +605,7 @@ def _link_intent(kind: str, raw_words: list[str], say: _Say) -> Intent:
         return say("link", arg=raw_words[0].strip(".,;"))
     address = _one_address(raw_words)
     if address is None:
-        return say("unknown", reason="bad_link", arg=" ".join(raw_words)[:20])
+        return say("unknown", reason="bad_link", arg=" ".join(raw_words)[:ADDRESS_ECHO])
     return say(kind, arg=address)
 
 
@@ -619,6 +621,18 @@ def _one_address(raw_words: list[str]) -> str | None:
     return prefix + found[0]
 
 
+def _take_whatsapp(words: list[str], i: int) -> tuple[str, int, bool]:
+    """``whatsapp:+<number>`` (or ``WhatsApp +<number>``, the number over several words) beginning at ``words[i]``,
+    as :func:`_take_address` returns it: (``whatsapp:+<digits>``, its last word's index, True), or what was typed
+    and False."""
+    rest = words[i][len(_WHATSAPP):].lstrip(":")
+    tail = ([rest] if rest else []) + words[i + 1:]
+    found = _take_address(tail, 0) if tail else None
+    if found is None or not found[2] or "@" in found[0]:
+        return " ".join(words[i:i + 2])[:ADDRESS_ECHO], i, False
+    return _WHATSAPP + ":" + found[0], i + found[1] + (0 if rest else 1), True
+
+
 def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
     """NEW <phone | email | BOT [EASY | NORMAL | HARD]> [BAGS] [FLOOR [n]] [TO n] [ALT] (ALT: strict alternation in the draw, RULES D11)."""
     table = _TABLES[lang]
@@ -631,11 +645,12 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
     while i < len(words):
         w = words[i]
         n = normalize(w)
-        found = _take_address(words, i) if address is None else None
+        found = _take_whatsapp(words, i) if address is None and w[:len(_WHATSAPP)].lower() == _WHATSAPP else None
+        found = found or (_take_address(words, i) if address is None else None)
         if found is not None:
             said, i, ok = found
             if not ok:
-                return say("unknown", reason="bad_address", arg=said[:20])
+                return say("unknown", reason="bad_address", arg=said[:ADDRESS_ECHO])
             address = said
         elif address is None and table.get(n) == "bot":
             address = "BOT"
@@ -900,6 +915,8 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
         return say("unknown", reason="greeting")
     if kind in ("link", "unlink"):
         return _link_intent(kind, raw.split()[1:], say)  # (LINK and UNLINK are one word)
+    if kind == "web" and rest and _one_address(raw.split()[1:]):  # LIEN moi@example.fr: the page's word, read as
+        return _link_intent("link", raw.split()[1:], say)         # LINK's (issue 45 case 12)
     if kind == "via":
         if len(rest) == 1 and rest[0] in _VIA:
             return say("via", arg=_VIA[rest[0]])

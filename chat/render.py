@@ -238,6 +238,8 @@ def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), fa
     if channel not in CHANNELS:
         raise ValueError(f"unknown channel {channel!r}: {', '.join(CHANNELS)}")
     ctx = {"channel": channel, **unforget(context, lang)}
+    if isinstance(ctx.get("label"), str) and ctx["label"].strip():  # "#2" before a sentence: "#2 Your page...", never
+        ctx["label"] = ctx["label"].strip() + " "                  # "#2Your page..." (issue 45 case 11)
     root = f"{family}/" if family else ""
     text = environment(lang, sms=True).get_template(f"{root}sms/{name}.txt.j2").render(ctx)
     if channel in TEXT_CHANNELS:

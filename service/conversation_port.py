@@ -79,6 +79,13 @@ class DoubleNilAnswered(RuleError):
     code = "double_nil_answered"
 
 
+class NothingToConfirm(RuleError):
+    """``YES`` with no invitation and no ``RESIGN`` waiting, in a game that asks the player something: what it
+    asks follows (issue 45 case 8: "yes" in the draw answered about invitations only)."""
+
+    code = "nothing_to_confirm"
+
+
 def error_message(error: Any, view: PlayerView | None, lang: str, channel: str, opponent: str = "",
                   label: str = "") -> Rendered:
     """``chat.explain_error``: why a message was refused, and what may be sent now (a plan the parser did not

@@ -22,8 +22,9 @@ from chat import Intent
 from chat.languages import LANGUAGES
 from chat.messages import context as chat_context
 from chat.names import same_name
-from spades.events import HouseRules
-from spades.game import view
+from chat.render import Rendered
+from spades.events import HouseRules, redact
+from spades.game import Game, view
 
 from . import channels, email_identity
 from . import conversation_port as port
@@ -35,6 +36,7 @@ from .games.moves import player_move
 from .games.players import default_lang, is_stopped, lang_of_record, name_of, seat_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
+from .games.turns import stored_since
 from .lifecycle import buttons, commands, invitations, linking, reach, reminders, routing, telegram_start
 from .lifecycle.commands import Message
 from .store import Batch, player_owner
@@ -191,8 +193,8 @@ def _in_game(svc: Services, m: Inbound) -> Result:
             return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "error", Outcome.NOT_UNDERSTOOD, gid)
         if said.kind == "score":
             return _reply(svc, m, "score", game_id=gid, **chat_context(v, None, opp, label, m.channel))
-        rendered = port.resend(v, m.lang, m.channel, opp, label)
-        return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "status", game_id=gid)
+        return outbox.reply_rendered(svc, m.sender, m.message_id, _where_it_stands(svc, m, gid, meta, game, seat, opp,
+                                                                                 label), "status", game_id=gid)
     if not email_identity.move_allowed(m.channel, m.token_game):  # an email move only to its own reply address
         return outbox.reply(svc, m.sender, m.message_id, "email_move_needs_reply_address", Outcome.REFUSED,
                             game_id=gid)
@@ -375,6 +377,21 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
                                 life=life, pre=pre, send_now=send_now, first=first,
                                 own_address=bool(msg.get("token")), page_ask=page_ask))
     return buttons.answered(svc, message_id, sender, origin, msg, tap.reply, out) if tap is not None else out
+
+
+def _where_it_stands(svc: Services, m: Inbound, gid: str, meta: dict[str, str], game: Game, seat: int, opp: str,
+                     label: str) -> Rendered:
+    """``HAND``'s answer: the question again, with what the player was not told since their last message (a prompt
+    WhatsApp would not take while their window was closed, issue 45 case 5: the opponent's bid with it), which
+    moves their cursor."""
+    v = view(game, seat)
+    since = int(meta.get(f"seen{seat}", game.version))
+    news = [d for d in (redact(e, seat) for e in stored_since(svc, gid, since, game.version)) if d is not None]
+    told = port.turn_message(v, m.lang, m.channel, news, opp, label) if news and v.my_turn else None
+    if told is None:
+        return port.resend(v, m.lang, m.channel, opp, label)
+    svc.store.set_game_life(gid, {f"seen{seat}": str(game.version)})
+    return told
 
 
 def _page_game(svc: Services, token: str, sender: str) -> str | None:

@@ -64,6 +64,12 @@ class Mover(Protocol):
 
     def refused(self, read: MoveRead, error: GameOverError | RuleError) -> Result: ...
 
+    @property
+    def by_message(self) -> bool:
+        """A move the player sent by SMS, WhatsApp or email (not from their game page): they are no longer on
+        the page, so its mark ends with the move (issue 45 case 3)."""
+        ...
+
 
 def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> Callable[[list[Any]], MoveRead]:
     """Queue on ``pipe`` the reads of a move in ``game_id`` (see the module docstring); call the result with
@@ -155,9 +161,11 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
                 svc.games.put(game_id, taken)
                 return Result(res.outbox_ids, Outcome.DUPLICATE, game_id)
             continue  # a conflict: read and decide again
+        quiet = quiet_seats(now.page, now.now_ms)
+        if mover.by_message and actor in quiet:  # played by SMS after a glance at the page: answered by SMS
+            quiet, updates[f"page{actor}"] = quiet - {actor}, "0"
         events, outbox = turn_messages(svc, game_id, meta, game, events, updates, infos=infos, recent=taken.recent,
-                                       actor=actor, movers_before=movers_before,
-                                       quiet=quiet_seats(now.page, now.now_ms), notes=chained.notes)
+                                       actor=actor, movers_before=movers_before, quiet=quiet, notes=chained.notes)
         over = any(isinstance(e, GameEnded) for e in events)
         if over:
             updates.update(status="over", ended=str(now_ms()))

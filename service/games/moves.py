@@ -4,12 +4,13 @@ confirmed ``RESIGN``), or the service for a seat (:class:`ServiceMove`: the comp
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from chat import Intent
 from chat.questions import question_key
 from spades.commands import Command
 from spades.errors import GameOverError, RuleError
+from spades.events import from_dict, redact
 from spades.game import Game, view
 from spades.plans import Plan, PlanError
 
@@ -38,6 +39,10 @@ class PlayerMove:
     said: Intent
     page_ask: str | None = None
     given: PlanGiven | None = None  # what the message did to the sender's plan (RULES D12), once chosen
+
+    @property
+    def by_message(self) -> bool:
+        return self.page_ask is None
 
     def choose(self, read: MoveRead) -> Command | Result | PlanGiven:
         seat = seat_of(read.meta, self.sender)
@@ -115,9 +120,34 @@ class PlayerMove:
         if isinstance(error, GameOverError):
             return reply_rendered(self.svc, self.sender, self.message_id,
                                   port.resend(shown, me.lang, channel, opp, label), "game_over", game_id=read.game_id)
+        if error.code == "card_not_in_hand" and self.said.card is not None:  # sent again: the trick it went to
+            news = played_since(self.svc, read.game_id, seat, self.said.card.code)
+            told = port.turn_message(shown, me.lang, channel, news, opp, label) if news else None
+            if told is not None:
+                return reply_rendered(self.svc, self.sender, self.message_id, told, "error", Outcome.ILLEGAL,
+                                      read.game_id)
         return reply_rendered(self.svc, self.sender, self.message_id,
                               port.error_message(error, shown, me.lang, channel, opp, label), "error",
                               Outcome.ILLEGAL, read.game_id)
+
+
+#: enough of the newest events for a whole hand's play (26 cards, 13 tricks won)
+_HAND_EVENTS = 64
+
+
+def played_since(svc: Services, game_id: str, seat: int, card: str) -> list[dict[str, Any]]:
+    """What happened (redacted for ``seat``) from the trick of this hand ``seat`` played ``card`` to, on: a card
+    sent again is answered with its trick (issue 45 case 3: its answer may not have reached the player yet).
+    Empty when ``seat`` did not play ``card`` this hand."""
+    events = svc.store.newest_events(game_id, _HAND_EVENTS)
+    mine = [i for i, e in enumerate(events) if e.get("type") == "card_played" and e.get("seat") == seat
+            and e.get("card") == card]
+    if not mine or any(e.get("type") in ("hand_started", "hand_scored") for e in events[mine[-1]:]):
+        return []
+    start = mine[-1]
+    while start > 0 and events[start - 1].get("type") == "card_played":  # back to the card that led the trick
+        start -= 1
+    return [d for d in (redact(from_dict(e), seat) for e in events[start:]) if d is not None]
 
 
 @dataclass
@@ -127,6 +157,7 @@ class ServiceMove:
 
     pick: Callable[[Game], Command | None]
     expected_version: int | None = None
+    by_message = False
 
     def choose(self, read: MoveRead) -> Command | Result:
         game = read.taken.game

@@ -79,9 +79,7 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
         entry["html"] = rendered.html or ""
         entry["message_id"] = f"<{uuid.uuid4().hex}@{domain}>"
         if game_id is not None and seat is not None and meta is not None:
-            token = meta.get(f"tok{seat}")
-            if not token and home != address and not keys.is_bot(home):  # a player's linked mailbox: the seat's
-                token = svc.players.ensure_reply_token(game_id, seat, home)  # own reply address, made once
+            token = _game_reply_token(svc, game_id, seat, meta, address, home)
             if token:
                 entry["reply_to"] = reply_address(token, domain)
             root = f"<game-{game_id}.{seat}@{domain}>"
@@ -92,11 +90,33 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
                 entry["message_id"] = root
                 if meta_updates is not None:
                     meta_updates[f"thr{seat}"] = "1"
+        elif game_id or about:  # a reply about a game (HAND, an error, a refused move): a reply to it is a move
+            token = _game_reply_token(svc, game_id or about or "", None, meta, address, home)
+            if token:
+                entry["reply_to"] = reply_address(token, domain)
         if "reply_to" not in entry and not keys.is_bot(address):  # no game's: the address's own reply address
             entry["reply_to"] = reply_address(svc.players.own_reply_token(address), domain)
         if game_id or about:
             _link_page(svc, entry, home, game_id or about or "", seat, meta, meta_updates)
     return entry
+
+
+def _game_reply_token(svc: Services, game_id: str, seat: int | None, meta: dict[str, str] | None, address: str,
+                      home: str) -> str | None:
+    """The reply token of ``home``'s seat in ``game_id`` for an email to ``address`` (issue 45 case 2: every email
+    that may ask for a move takes a move by reply): the seat's (an email player's, made with the game), or for a
+    player's linked mailbox one made once; None when ``home`` holds no seat (or is the computer)."""
+    if keys.is_bot(home):
+        return None
+    if meta is None or seat is None:
+        meta = svc.store.meta(game_id) if meta is None else meta
+        seat = seat_of(meta, home)
+        if seat is None:
+            return None
+    token = meta.get(f"tok{seat}")
+    if not token and home != address:  # a player's linked mailbox: the seat's own reply address, made once
+        token = svc.players.ensure_reply_token(game_id, seat, home)
+    return token or None
 
 
 def _link_page(svc: Services, entry: dict[str, Any], address: str, game_id: str, seat: int | None,

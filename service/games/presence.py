@@ -9,7 +9,10 @@ from it in the last ``PAGE_QUIET_MINUTES``, the service sends them no SMS or ema
   cursor ``seen<seat>`` stays, so what happened meanwhile waits for its next message. Reminders wait for the
   end of the mark (:func:`quiet`).
 * Once the player left (the mark ended), :func:`back_from_page` sends the prompt they owe by their channel, with
-  the news since their cursor; if they owe nothing, the next prompt tells the news as before.
+  the news since their cursor or since what the page last showed them (``shown<seat>``), whichever is later; if
+  they owe nothing, the next prompt tells the news as before.
+* A move the player sends by SMS, WhatsApp or email ends their mark (:func:`service.games.apply.apply`): a glance
+  at the page does not hold back the answer to a move made from the phone.
 """
 
 from __future__ import annotations
@@ -57,17 +60,17 @@ def quiet(svc: Services, game_id: str, seat: int, now_ms: int) -> int | None:
     return until if seat in quiet_seats({seat: until}, now_ms) else None
 
 
-def _mark(svc: Services, game_id: str, seat: int, until_ms: int) -> None:
+def _mark(svc: Services, game_id: str, seat: int, until_ms: int, shown: int | None = None) -> None:
     """The mark and its ``w`` due item, in one round trip (each poll of an open page marks it)."""
     pipe = svc.store.pipeline()
-    svc.store.queue_mark_page(pipe, game_id, seat, until_ms)
+    svc.store.queue_mark_page(pipe, game_id, seat, until_ms, shown)
     svc.store.due.schedule(Item(BACK, game_id, seat), until_ms + 1000, on=pipe)  # later marks move it later
     pipe.execute()
 
 
-def mark_open(svc: Services, game_id: str, seat: int) -> None:
-    """The page of ``seat`` is open now (its poll)."""
-    _mark(svc, game_id, seat, svc.store.clock.now_ms() + open_ms(svc))
+def mark_open(svc: Services, game_id: str, seat: int, shown: int | None = None) -> None:
+    """The page of ``seat`` is open now (its poll; ``shown``: the game's version the page shows it now)."""
+    _mark(svc, game_id, seat, svc.store.clock.now_ms() + open_ms(svc), shown)
 
 
 def mark_moved(svc: Services, game_id: str, seat: int) -> None:
@@ -91,6 +94,7 @@ def back_from_page(svc: Services, item: Item, now_ms: int) -> tuple[int | None, 
     since = int(meta.get(f"seen{seat}", game.version))
     if not game.may_move(seat) or since >= game.version:
         return None, []  # nothing owed, or told already: the next message tells the news as before
+    since = max(since, min(int(meta.get(f"shown{seat}") or 0), game.version))  # what the page showed: not again
     infos = players_info(svc, seats(meta))
     me, opp = info_of(infos, address, svc.config), info_of(infos, meta.get(f"seat{1 - seat}", ""), svc.config)
     if not me.may_send:

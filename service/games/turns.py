@@ -17,11 +17,11 @@ from spades.events import Event, from_dicts, redact_all
 from spades.game import Game, decide, fold, view
 
 from .. import conversation_port as port
-from ..channels import destination
+from ..channels import WINDOW_CLOSED, destination
 from ..context import Services
 from ..store import keys
 from . import levels, summaries
-from .outbox import outbound, recipient
+from .outbox import entry, outbound, recipient
 from .players import PlayerInfo, info_of, players_info, resolve_labels, seats
 
 _HAND_ENDS = ("hand_scored", "game_ended")
@@ -98,6 +98,7 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
     sendable = [seat for seat in (0, 1) if by_seat[seat].may_send and seat not in quiet]
     resolve_labels(svc, [by_seat[seat] for seat in sendable], game_id)
     sinces = {seat: min(int(meta.get(f"seen{seat}", before)), before) for seat in sendable}
+    closed: list[int] = []  # the WhatsApp seats whose window is closed, with no template and no other address
     first = min(sinces.values(), default=before)
     stored = stored_since(svc, game_id, first, before, recent)  # one read for both seats
     for seat in sendable:
@@ -114,6 +115,9 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         # the home, a linked address, or where they wrote from; a prompt ("turn") may go as a WhatsApp template
         to = destination(svc, address, "turn" if shown.my_turn and shown.phase != "over" else "update", lang,
                          life=me.life)
+        if to.held == WINDOW_CLOSED and to.template is None:  # WhatsApp would refuse it (issue 45 case 5): not
+            closed.append(seat)  # written to fail; their cursor stays, so their next answer tells what they missed
+            continue
         channel = to.channel
         opp = by_seat[1 - seat].name
         label = me.labels[game_id]
@@ -121,7 +125,8 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         rendered = port.turn_message(shown, lang, channel, news, opp, label, level)
         kind = "game_summary" if shown.phase == "over" else "update"  # an SMS player's end of the game (issue 23)
         if rendered is None and seat == actor and shown.phase == "draw" and shown.movers and game.rules.simultaneous_draw:
-            rendered = port.resend(shown, lang, channel, opp, label)  # done drawing: waits for the opponent
+            rendered = (port.move_news(shown, lang, channel, redact_all(events, seat), opp, label)  # done drawing:
+                        or port.resend(shown, lang, channel, opp, label))  # the last discard told, then it waits
         computer_next = by_seat[1 - seat].computer and shown.movers == (1 - seat,) and shown.phase != "over"
         if rendered is None and not everyone and computer_next:
             continue  # the computer answers within seconds, with this news and the next question (issue 23 case 12)
@@ -138,4 +143,15 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
                                    meta_updates=updates, kind=kind, home=address, to=to))
         if rendered is not None or address in summarised:
             updates[f"seen{seat}"] = str(game.version)
+            if meta.get(f"wclosed{seat}"):
+                updates[f"wclosed{seat}"] = ""
+    for seat in closed:  # the opponent is told why nothing moves, once a closed window
+        other = by_seat[1 - seat]
+        if 1 - seat in sendable and not meta.get(f"wclosed{seat}"):
+            label = other.labels.get(game_id, "")
+            notice = entry(svc, other.address, "opponent_whatsapp_closed", game_id=game_id, seat=1 - seat, meta=meta,
+                           meta_updates=updates, opp=by_seat[seat].name, label=(label + " ").lstrip())
+            if notice is not None:
+                outbox.append(notice)
+                updates[f"wclosed{seat}"] = "1"
     return events, outbox

@@ -9,15 +9,18 @@ from dataclasses import dataclass
 from chat import Intent
 from chat import render as chat_render
 from chat.names import is_forgotten
+from spades.game import view
 
+from .. import conversation_port as port
 from ..addresses import SMS, address_kind
 from ..channels import reply_channel
 from ..context import Services
 from ..conversation_port import render_message
 from ..games import levels, outbox
 from ..games.moves import player_move
-from ..games.players import label_of, lang_of, name_of, seat_of
+from ..games.players import label_of, lang_of, name_of, seat_of, unfinished_games
 from ..games.result import Outcome, Result
+from ..store import game_owner, keys
 from . import invitations, optout, reminders, routing, timeouts
 
 RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms nothing
@@ -70,18 +73,36 @@ def _invited_token(svc: Services, m: Message) -> str | None:
 def yes(svc: Services, m: Message) -> Result:
     """``YES``: accepts an invitation, else confirms a ``RESIGN``, else there is nothing to confirm."""
     invited = _invited_token(svc, m)
-    if invited or (not m.token_game and invitations.pending_for(svc, m.sender)):
+    if invited or (not m.token_game and invitations.waiting_for(svc, m.sender)):
         return invitations.accept(svc, m.message_id, m.sender, invited)
     gid = _resign_pending(svc, m.sender)
     if gid is not None:
         return _resign(svc, m, gid)
-    return outbox.reply(svc, m.sender, m.message_id, "no_invitation")
+    return _asked_instead(svc, m) or outbox.reply(svc, m.sender, m.message_id, "no_invitation")
+
+
+def _asked_instead(svc: Services, m: Message) -> Result | None:
+    """``YES`` to nothing, in a game that asks the sender something: that there is nothing to say yes to, and the
+    question again (issue 45 case 8); None when no game asks them anything."""
+    gid = _target(svc, m).game_id
+    meta = svc.store.meta(gid) if gid else {}
+    seat = seat_of(meta, m.sender)
+    if gid is None or seat is None:
+        return None
+    game = svc.games.load(gid)
+    if not game.version or not game.may_move(seat):
+        return None
+    v = view(game, seat)
+    channel = reply_channel(m.sender)
+    rendered = port.error_message(port.NothingToConfirm("nothing to confirm"), v, lang_of(svc, m.sender), channel,
+                                  name_of(svc, meta.get(f"seat{1 - seat}", "")), label_of(svc, m.sender, gid))
+    return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "error", Outcome.NO_INVITATION, gid)
 
 
 def no(svc: Services, m: Message) -> Result:
     """``NO``: declines an invitation, else answers the ``RESIGN`` question (the game goes on, issue 14 case 5),
     else there is nothing to decline."""
-    if m.token_game or invitations.pending_for(svc, m.sender):
+    if m.token_game or invitations.waiting_for(svc, m.sender):
         return invitations.decline(svc, m.message_id, m.sender, m.token_game)
     gid = _resign_pending(svc, m.sender)
     if gid is not None:
@@ -181,6 +202,19 @@ def _resign(svc: Services, m: Message, gid: str) -> Result:
     return out
 
 
+def _live_game(svc: Services, m: Message, opponent: str | None) -> Result | None:
+    """The answer to ``REMATCH`` while the sender's game against ``opponent`` (any computer for the computer; any
+    opponent when None) is still going: finish it first (issue 45 case 6); None when there is none."""
+    for gid in unfinished_games(svc, m.sender, ("active",)):
+        meta = svc.store.meta(gid)
+        seat = seat_of(meta, m.sender)
+        other = meta.get(f"seat{1 - seat}", "") if seat is not None else ""
+        if other and (opponent is None or other == opponent or keys.is_bot(other) and keys.is_bot(opponent)):
+            return outbox.reply(svc, m.sender, m.message_id, "rematch_live", Outcome.NO_GAME, opp=name_of(svc, other),
+                                label=(label_of(svc, m.sender, gid) + " ").lstrip())
+    return None
+
+
 def rematch(svc: Services, m: Message) -> Result:
     """``REMATCH``: the same opponent and house rules again (an invitation, or at once against the computer, at
     its level); ``REMATCH EASIER`` / ``HARDER``: the computer one level down or up (none past the easiest or the
@@ -189,10 +223,17 @@ def rematch(svc: Services, m: Message) -> Result:
     meta = svc.store.meta(gid) if gid else {}
     seat = seat_of(meta, m.sender) if gid else None
     if gid is None or seat is None or meta.get("status") != "over":
-        return _no_such_game(svc, m)
+        return _live_game(svc, m, None) or _no_such_game(svc, m)
     opponent = meta.get(f"seat{1 - seat}", "")
     if is_forgotten(opponent):  # erased (slowspades players forget): nobody to invite
         return _no_such_game(svc, m)
+    new_gid = invitations.game_id_for(m.message_id)
+    done = svc.store.consumed(game_owner(new_gid), m.message_id)
+    if done is not None:  # this very message handled before (a retry): the game it started, not "still going"
+        return Result(done, Outcome.DUPLICATE, new_gid)
+    live = _live_game(svc, m, opponent)  # REMATCH sent twice, or while another game with them goes on: no second
+    if live is not None:
+        return live
     rules = invitations.rules_of(meta)
     level = levels.level_of(opponent)
     if m.said.arg in ("easier", "harder"):

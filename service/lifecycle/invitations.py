@@ -24,8 +24,8 @@ from chat.names import display_name
 from spades.events import HouseRules
 
 from .. import limits, metrics
-from ..addresses import EMAIL, BadAddress, address_kind, parse_address
-from ..channels import destination
+from ..addresses import EMAIL, WHATSAPP, WHATSAPP_PREFIX, BadAddress, address_kind, parse_address, phone_number
+from ..channels import Destination, destination
 from ..context import Services
 from ..conversation_port import render_message
 from ..games import levels, outbox, status
@@ -48,7 +48,7 @@ def game_id_for(message_id: str) -> str:
 
 
 __all__ = ["game_id_for", "rules_of", "rules_context", "invite", "new_meta", "start",
-           "start_bot_game", "create_game", "tell_name", "pending_between", "pending_for", "accept", "decline", "on_expiry_due"]
+           "start_bot_game", "create_game", "tell_name", "pending_between", "pending_for", "waiting_for", "twin", "accept", "decline", "on_expiry_due"]
 
 
 def rules_context(rules: HouseRules) -> dict[str, Any]:
@@ -71,6 +71,7 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="self", text=(target or "")[:40])
     if limits.forbidden_recipient(svc, invitee):  # the service's own address, or a role address (issue 44 case 4)
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="role", text=invitee)
+    by = _invitation_address(svc, invitee)  # where the invitation goes: the invitee, or their number by SMS
     if all_stopped(svc, invitee) or mailbox_stopped(svc, invitee):  # no address of theirs takes messages
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="stopped", text=invitee)
     pending = pending_between(svc, sender, invitee)
@@ -78,12 +79,12 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         theirs = svc.store.meta(pending).get("seat0") == invitee
         out = outbox.reply(svc, sender, message_id, "invite_pending", opp=name_of(svc, invitee), theirs=theirs)
         return Result(out.outbox_ids, Outcome.INVITE_PENDING, pending)
-    limited = limits.invite_refusal(svc, sender, invitee, message_id, svc.store.clock.now_ms() / 1000)
+    limited = limits.invite_refusal(svc, sender, by, message_id, svc.store.clock.now_ms() / 1000)
     if limited is not None:  # abuse limits (service.limits), each with its own reply
         return outbox.reply(svc, sender, message_id, limited.template, **limited.context)
     now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
     gid = game_id_for(message_id)
-    held = limits.invitation_held_until(svc, invitee, now_ms / 1000)  # the day's SMS cap: it goes tomorrow
+    held = limits.invitation_held_until(svc, by, now_ms / 1000)  # the day's SMS cap: it goes tomorrow
     expires = (held or now_ms) + int(settings.get(svc.config, "INVITE_TTL")) * 1000
     meta = new_meta(svc, gid, sender, invitee, rules, now_ms)
     meta["expires"] = str(expires)
@@ -106,12 +107,33 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
     return res
 
 
+def _invitation_address(svc: Services, invitee: str) -> str:
+    """Where an invitation to ``invitee`` goes: to them; to a WhatsApp address WhatsApp would refuse it to (it never
+    wrote to the service, or not for a day, and no approved template: :func:`service.channels.destination` holds it),
+    to the same number by SMS (issue 45 case 4), which then passes the SMS gate (:mod:`service.limits`). YES from
+    either finds it (:func:`accept`)."""
+    if address_kind(invitee) != WHATSAPP:
+        return invitee
+    to = destination(svc, invitee, "invite", lang_of(svc, invitee))
+    return phone_number(invitee) if to.held else invitee
+
+
+def twin(address: str) -> str | None:
+    """The same phone number on the other channel (SMS <-> WhatsApp), None for an email address."""
+    kind = address_kind(address)
+    return None if kind == EMAIL else phone_number(address) if kind == WHATSAPP else WHATSAPP_PREFIX + address
+
+
 def _invitation(svc: Services, gid: str, meta: dict[str, str], updates: dict[str, str] | None,
                 rules: HouseRules, days: int) -> dict[str, Any] | None:
-    """The invitation to the invited player (seat 1)."""
-    return outbox.entry(svc, meta["seat1"], "invite", game_id=gid, seat=1, meta=meta, meta_updates=updates,
-                        opp=name_of(svc, meta["seat0"]), days=days, tg_url=telegram_start.invite_link(svc, meta["seat1"]),
-                        **rules_context(rules))
+    """The invitation to the invited player (seat 1), where :func:`_invitation_address` says."""
+    invitee = meta["seat1"]
+    by = _invitation_address(svc, invitee)
+    return outbox.entry(svc, invitee, "invite", game_id=gid, seat=1, meta=meta, meta_updates=updates,
+                        to=None if by == invitee else Destination.to(by),
+                        opp=name_of(svc, meta["seat0"]), days=days, tg_url=telegram_start.invite_link(svc, invitee),
+                        **rules_context(rules),
+                        rules_url=svc.config.get("RULES_URL") or f"{svc.config['PUBLIC_BASE_URL']}/rules")
 
 
 def _release_held(svc: Services, gid: str, meta: dict[str, str]) -> list[str]:
@@ -205,18 +227,35 @@ def pending_for(svc: Services, address: str) -> str | None:
     return None
 
 
+def waiting_for(svc: Services, address: str) -> str | None:
+    """The newest invitation waiting for ``address``'s answer, or for the same number on the other channel
+    (:func:`twin`)."""
+    other = twin(address)
+    return pending_for(svc, address) or (pending_for(svc, other) if other else None)
+
+
 def accept(svc: Services, message_id: str, sender: str, game_id: str | None = None) -> Result:
-    """``YES``: the invited player starts the game (the newest invitation, unless ``game_id`` is given)."""
-    gid = game_id or pending_for(svc, sender)
+    """``YES``: the invited player starts the game (the newest invitation, unless ``game_id`` is given). An
+    invitation to the same number on the other channel (SMS or WhatsApp) is theirs too: they play where they
+    answered from (issue 45 case 4; WhatsApp knows the number as its owner's)."""
+    other = twin(sender)
+    gid = game_id or waiting_for(svc, sender)
     if gid is None:
         return outbox.reply(svc, sender, message_id, "no_invitation")
     done = svc.store.consumed(game_owner(gid), message_id)
     if done is not None:
         return Result(done, Outcome.DUPLICATE, gid)
     meta = svc.store.meta(gid)
+    updates: dict[str, str] = {}
+    if other and meta.get("seat1") == other and meta.get("status") == "invited" and meta.get("seat0") != sender:
+        svc.players.ensure(sender, default_lang(svc.config, sender))
+        svc.players.add_game(sender, gid, svc.store.clock.now_ms())
+        number_of(svc, sender, gid)
+        meta = dict(meta, seat1=sender)
+        updates["seat1"] = sender
     if meta.get("status") != "invited" or meta.get("seat1") != sender:
         return outbox.reply(svc, sender, message_id, "no_invitation")
-    out = start(svc, message_id, gid, meta, {})
+    out = start(svc, message_id, gid, meta, updates)
     other = pending_between(svc, meta["seat0"], sender, but=gid)
     if other is not None:  # one sent before the rule, or in a race: closed unheard, so that no NO can decline it
         status.change(svc, other, f"superseded:{gid}", Outcome.DECLINED, [], {"status": "declined"})
@@ -225,12 +264,12 @@ def accept(svc: Services, message_id: str, sender: str, game_id: str | None = No
 
 
 def decline(svc: Services, message_id: str, sender: str, game_id: str | None = None) -> Result:
-    """``NO``: the invitation is declined; the inviter is told."""
-    gid = game_id or pending_for(svc, sender)
+    """``NO``: the invitation is declined (one to the same number on the other channel too); the inviter is told."""
+    gid = game_id or waiting_for(svc, sender)
     if gid is None:
         return outbox.reply(svc, sender, message_id, "no_invitation")
     meta = svc.store.meta(gid)
-    if meta.get("status") != "invited" or meta.get("seat1") != sender:
+    if meta.get("status") != "invited" or meta.get("seat1") not in (sender, twin(sender)):
         return outbox.reply(svc, sender, message_id, "no_invitation")
     inviter = meta["seat0"]
     lang = lang_of(svc, inviter)

@@ -18,22 +18,25 @@
 * ``UNLINK`` from a linked address unlinks it; from the home, every linked address; ``UNLINK <address>`` from any
   of the player's addresses unlinks that one. A ``VIA`` naming a kind no longer linked goes back to the default.
 * ``VIA SMS|EMAIL|WHATSAPP``: the player's prompts go to their address of that kind first (``VIA <address>``: to
-  that address of theirs first).
+  that address of theirs first); a turn waiting on them is sent there again (:func:`waiting_turns`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from chat.names import display_name
+from spades.game import view
 
+from .. import conversation_port as port
 from .. import limits
-from ..addresses import BadAddress, address_kind, parse_address
+from ..addresses import WHATSAPP, BadAddress, address_kind, parse_address
 from ..channels import Destination, destination, reply_channel, via_first
 from ..context import Services
 from ..games import outbox
-from ..games.players import is_stopped, lang_of, name_of, unfinished_games
+from ..games.players import is_stopped, label_of, lang_of, name_of, seat_of, unfinished_games
 from ..games.result import Outcome, Result
 from . import settings
 from .commands import Message
@@ -157,5 +160,28 @@ def via(svc: Services, m: Message) -> Result:
     addr = display_name(mine[0], reply_channel(home)) if mine else ""
     kind = said if said in KIND_WORDS else address_kind(said)
     outcome = Outcome.VIA if mine else Outcome.LINK_REFUSED
-    out = outbox.reply(svc, home, m.message_id, "via", outcome, addr=addr, kind=KIND_WORDS.get(kind, kind.upper()))
+    answer = outbox.entry(svc, home, "via", addr=addr, kind=KIND_WORDS.get(kind, kind.upper()))
+    turns = waiting_turns(svc, home, mine[0]) if mine and mine[0] != m.came_from else []
+    out = outbox.send_reply(svc, home, m.message_id, [answer, *turns], outcome)
     return Result(out.outbox_ids, outcome)
+
+
+def waiting_turns(svc: Services, home: str, address: str) -> list[dict[str, Any] | None]:
+    """The turns waiting on ``home`` in their games, each as its game shows it now (what ``HAND`` answers), to
+    ``address``, where ``VIA`` just sent their turns (issue 45 case 2: the turn asked before is not lost in the
+    other inbox; by email with the game's reply address, so a reply is the move). None to a WhatsApp address,
+    whose 24-hour window decides what may go (the next prompt goes the usual way), nor to one that sent STOP."""
+    if address_kind(address) == WHATSAPP or svc.links.route(home).is_off(address):
+        return []
+    lang = lang_of(svc, home)
+    out: list[dict[str, Any] | None] = []
+    for gid in unfinished_games(svc, home, ("active",)):
+        meta = svc.store.meta(gid)
+        seat = seat_of(meta, home)
+        game = svc.games.load(gid)
+        if seat is None or not game.version or not game.may_move(seat):
+            continue
+        opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        rendered = port.resend(view(game, seat), lang, address_kind(address), opp, label_of(svc, home, gid))
+        out.append(outbox.outbound(svc, address, rendered, kind="status", about=gid, home=home))
+    return out

@@ -26,6 +26,7 @@ from phonenumbers import timezone as pn_timezone
 from chat import prompt
 from spades.game import Game, view
 
+from ..addresses import EMAIL, WHATSAPP
 from ..channels import destination
 from ..context import Services
 from ..games import outbox, presence
@@ -395,8 +396,8 @@ def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: st
     to = destination(svc, address, "reminder", lang)  # the prompt inside is rendered for where the reminder goes
     opp = name_of(svc, meta.get(f"seat{1 - item.seat}", ""))
     label = label_of(svc, address, item.game_id)
-    shown = prompt(view(game, item.seat), lang, to.channel, events=None, opponent_name=opp,
-                   game_label=label)
+    shown = prompt(view(game, item.seat), lang, WHATSAPP if to.channel == EMAIL else to.channel, events=None,
+                   opponent_name=opp, game_label=label)  # by email its text alone: the email's footer comes once
     limit = int(settings.get(svc.config, "REMIND_MAX"))
     out = outbox.notify_game(
         svc, item.game_id, message_id or "remind:" + item.member,

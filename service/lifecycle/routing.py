@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..context import Services
+from ..games import levels
 from ..games.outbox import recipient
 from ..games.players import UNFINISHED, game_by_number, label_of, name_of, number_of, seat_of, unfinished_games
 from ..store import Pipeline, keys
@@ -118,7 +119,8 @@ def listing(svc: Services, address: str) -> list[dict[str, Any]]:
             continue
         opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
         row: dict[str, Any] = {"label": f"#{number_of(svc, address, gid)}", "opp": opp, "game_id": gid,
-                               "status": meta.get("status"), "my_turn": False, "me": 0, "them": 0}
+                               "status": meta.get("status"), "my_turn": False, "me": 0, "them": 0,
+                               "level": levels.level_of(meta.get(f"seat{1 - seat}", ""))}  # the computer's
         if meta.get("status") in ("active", "over"):
             game = svc.games.load(gid)
             row.update(my_turn=game.may_move(seat), me=game.scores[seat], them=game.scores[1 - seat])

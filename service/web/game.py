@@ -45,7 +45,7 @@ from spades.game import Game, view
 from .. import conversation_port as port
 from ..addresses import page_expired
 from ..context import Services
-from ..games import presence
+from ..games import levels, presence
 from ..games.ahead import plans_of
 from ..games.players import lang_of, name_of
 from ..spool import SpoolError
@@ -130,13 +130,14 @@ def _game(svc: Services, game_id: str) -> Game | None:
     return game if game.version else None  # an invitation not yet answered: no game to show
 
 
-def _open(svc: Services, game_id: str, seat: int, meta: dict[str, str]) -> Game:
-    """The game a page shows (404 before it began), its seat marked as on its page while it is under way."""
+def _open(svc: Services, game_id: str, seat: int, meta: dict[str, str], shows: bool = False) -> Game:
+    """The game a page shows (404 before it began), its seat marked as on its page while it is under way
+    (``shows``: the page itself, which shows the game as it stands: the version it showed is kept)."""
     game = _game(svc, game_id)
     if game is None:
         abort(404)
     if meta.get("status") == "active":
-        presence.mark_open(svc, game_id, seat)
+        presence.mark_open(svc, game_id, seat, game.version if shows else None)
     return game
 
 
@@ -151,7 +152,7 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     if _expired(svc, meta, seat):
         lang = lang_of(svc, meta.get(f"seat{seat}", ""))
         return _no_store(Response(render_expired(lang), status=410, mimetype="text/html"))
-    game = _open(svc, game_id, seat, meta)
+    game = _open(svc, game_id, seat, meta, shows=True)
     v = view(game, seat)
     me, opp = meta.get(f"seat{seat}", ""), meta.get(f"seat{1 - seat}", "")
     ctx = page_context(v, _redacted(svc, game_id, seat), name_of(svc, me), name_of(svc, opp))
@@ -159,7 +160,8 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
                plan_url=url_for("plan_board.plan", token=token) if meta.get("status") == "active" else "")
     ctx.update(version=game.version, move_url=url_for("game_page.move", token=token),
                poll_url=url_for("game_page.poll", token=token), script_url=url_for("game_page.script"),
-               csrf=form_token(svc, token), poll_every=presence.poll_seconds(svc), flash=flash if flash in FLASHES else "")
+               csrf=form_token(svc, token), poll_every=presence.poll_seconds(svc), flash=flash if flash in FLASHES else "",
+               level=levels.level_of(opp))  # the computer's, named with it (issue 45 case 10)
     return _no_store(Response(render_page(lang_of(svc, me), ctx), status=status, mimetype="text/html"))
 
 

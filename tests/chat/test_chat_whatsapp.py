@@ -82,8 +82,11 @@ def test_past_the_body_limit_a_text_is_split_at_spaces():
 
 
 def test_a_whatsapp_address_is_shown_and_spoken_to_as_its_number():
-    assert display_name("whatsapp:+306912345678", "whatsapp") == "+30..5678"
-    assert display_name("whatsapp:+306912345678", "sms") == "+30..5678"
+    # its number, marked as WhatsApp's: the same number by SMS is another player (issue 45 case 4: GAMES showed two
+    # opponents alike)
+    assert display_name("whatsapp:+306912345678", "whatsapp") == "WA +30..5678"
+    assert display_name("whatsapp:+306912345678", "sms") == "WA +30..5678"
+    assert display_name("+306912345678", "sms") == "+30..5678"
     assert language_for_address("whatsapp:+306912345678") == "el"
     assert language_for_address("whatsapp:+6281234567890") == "id"
     assert unicodedata.is_normalized("NFC", render("help", "el", "whatsapp").text)

@@ -65,9 +65,9 @@ def test_a_keep_that_passes_the_turn_tells_the_card_it_discarded(svc) -> None:  
         seat = game.to_move
         discarded = after.discarded[seat][-1].code
         assert told, "KEEP got no answer"
-        assert f"You kept the first card and discarded {discarded}." in told[-1]["body"], told[-1]["body"]
+        assert f"{discarded} went to the discards." in told[-1]["body"], told[-1]["body"]
         # the opponent never reads it
-        assert all("discarded" not in m["body"] for m in local(svc, other(svc, gid, who)))
+        assert all("went to the discards" not in m["body"] for m in local(svc, other(svc, gid, who)))
         if mover(svc, gid) != who:
             return
     raise AssertionError("no KEEP passed the turn")

@@ -207,3 +207,13 @@ def test_unlink_from_the_linked_phone(client, svc, celery_worker) -> None:  # ty
     svc.seats.note_home(PHONE2, ALICE)  # as a worker that saw it act for Alice before: its guess is checked
     send(client, svc, PHONE2, "K")  # no longer Alice: nothing changes in her game
     assert svc.store.version(gid) == version
+
+
+def test_the_page_word_with_an_address_links_it(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    """French HELP lists LIEN (the page's link): ``LIEN moi@example.fr`` means LINK, not "not understood" (issue 45
+    case 12)."""
+    french = "+33612345678"
+    send(client, svc, french, "NOUVELLE BOT")
+    out = send(client, svc, french, "LIEN moi@example.fr")
+    assert {m["to"] for m in out} == {french, "moi@example.fr"}, out  # the code sent there, the player told
+    assert re.search(r"LINK \d{6}", next(m["body"] for m in out if m["to"] == "moi@example.fr"))
