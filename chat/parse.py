@@ -40,7 +40,7 @@ ENGINE_KINDS = frozenset({"double_nil", "draw", "keep", "discard", "exchange", "
 META_KINDS = frozenset({
     "stop", "start", "help", "hand", "score", "rules", "lang", "new", "yes", "no", "games",
     "remind", "pause", "tz", "auto", "autoplay", "dn_setting", "claim", "rematch", "name", "web",
-    "link", "unlink", "via", "plan",
+    "link", "unlink", "via", "plan", "say", "mute", "unmute",
 })
 #: Twilio's / carriers' reserved opt-out words.
 OPT_OUT_WORDS = ("STOP", "UNSUBSCRIBE", "END", "QUIT", "STOPALL", "REVOKE", "OPTOUT", "CANCEL")
@@ -77,6 +77,8 @@ class Intent:
       ``bad_address`` (``NEW`` with something that is neither a number nor an address; ``arg`` =
       it), ``bad_link`` (the same after ``LINK`` / ``UNLINK``), ``bad_name`` (``arg`` = the name refused), ``greeting`` (``HI``, ``BONJOUR``...: say
       what this is), ``bad_number`` or ``not_understood``.
+    * ``say``: ``arg`` = the line for the opponent, as typed (its whitespace one space; not trimmed to a length:
+      :mod:`service.lifecycle.talk` does, saying so); ``mute`` / ``unmute``: no argument (the talk off or on).
     * ``web``: the link of the player's private page of the game (issue 14), no argument.
     * ``plan`` (answers given ahead, RULES D12): ``plan`` = the entries given (a :class:`spades.plans.Plan` of hand
       0: the service puts it in the hand in play), ``flag`` False for ``PLAN OFF`` (clear it), neither for ``PLAN``
@@ -185,6 +187,9 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "claim": ("CLAIM",),
         "rematch": ("REMATCH",),
         "name": ("NAME", "MY NAME"),
+        "say": ("SAY", "CHAT", "TELL", "TELL THEM"),
+        "mute": ("MUTE", "MUTE CHAT"),
+        "unmute": ("UNMUTE", "UNMUTE CHAT"),
         "greeting": ("HI", "HELLO", "HEY", "HIYA", "YO", "GOOD MORNING", "GOOD EVENING"),
         "on": ("ON",),
         "off": ("OFF",),
@@ -225,6 +230,9 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "claim": ("RECLAMER", "RECLAME"),
         "rematch": ("REVANCHE",),
         "name": ("NOM", "PSEUDO"),
+        "say": ("DIS", "DIRE", "DIS LUI"),
+        "mute": ("SILENCE",),
+        "unmute": ("PAROLE",),
         "greeting": ("BONJOUR", "SALUT", "COUCOU", "BONSOIR"),
         "on": ("OUI", "ACTIF", "MARCHE"),
         "off": ("NON", "INACTIF", "ARRET"),
@@ -264,6 +272,9 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "claim": ("KREV",),
         "rematch": ("OMKAMP", "REVANSJ"),
         "name": ("NAVN",),
+        "say": ("SI", "SI TIL"),
+        "mute": ("STILLE",),
+        "unmute": ("SNAKK",),
         "greeting": ("HEI", "HALLO", "HEISANN", "GOD DAG"),
         "on": ("PÅ", "JA"),
         "off": ("AV", "NEI"),
@@ -304,6 +315,9 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "claim": ("KLAIM",),
         "rematch": ("TANDING ULANG", "MAIN LAGI"),
         "name": ("NAMA",),
+        "say": ("BILANG", "KATAKAN"),
+        "mute": ("BISU",),
+        "unmute": ("SUARA",),
         "greeting": ("HALO", "HAI", "SELAMAT PAGI", "SELAMAT SIANG", "SELAMAT MALAM"),
         "on": ("NYALA", "HIDUP", "AKTIF", "YA"),
         "off": ("MATI", "NONAKTIF", "TIDAK"),
@@ -344,6 +358,9 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "claim": ("ΔΙΕΚΔΙΚΩ",),
         "rematch": ("ΡΕΒΑΝΣ", "REVANS"),
         "name": ("ΟΝΟΜΑ", "ONOMA"),
+        "say": ("ΠΕΣ", "ΠΕΣ ΤΟΥ"),
+        "mute": ("ΣΙΩΠΗ",),
+        "unmute": ("ΦΩΝΗ",),
         "greeting": ("ΓΕΙΑ", "ΓΕΙΑ ΣΟΥ", "ΓΕΙΑ ΣΑΣ", "ΚΑΛΗΜΕΡΑ", "ΚΑΛΗΣΠΕΡΑ", "GEIA", "YASOU", "GIA SOU"),
         "on": ("ΝΑΙ", "ΑΝΟΙΧΤΟ", "ΕΝΕΡΓΟ", "NAI"),
         "off": ("ΟΧΙ", "ΚΛΕΙΣΤΟ", "ΑΝΕΝΕΡΓΟ", "OXI"),
@@ -797,8 +814,8 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
             return say("start", carrier=True)
         if first in HELP_WORDS:
             return say("help", carrier=True)
-    if len(raw) > MAX_LENGTH:
-        return say("unknown", reason="too_long")
+    if len(raw) > MAX_LENGTH and not (tokens and _match(tokens, _TABLES[lang])[0] == "say"):
+        return say("unknown", reason="too_long")  # (a long SAY is trimmed by the service, saying so)
     if not tokens:
         if game is not None and not raw.strip():
             return say("hand")
@@ -895,6 +912,13 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
         if name is None:
             return say("unknown", reason="bad_name", arg=chosen[:20])
         return say("name", arg=name)
+    if kind == "say":  # SAY <text>: the text as typed (on one line), for the opponent (service.lifecycle.talk)
+        line = " ".join(raw.split()[len(tokens) - len(rest):])
+        if not line:
+            return say("unknown", reason="missing_arg", arg="say")
+        return say("say", arg=line)
+    if kind in ("mute", "unmute") and not rest:
+        return say(kind)
     if kind == "greeting":
         return say("unknown", reason="greeting")
     if kind in ("link", "unlink"):

@@ -13,7 +13,7 @@ from . import logs
 from .config import load_config
 from .context import Services
 from .lifecycle import settings
-from .web import email, email_events, game, headers, health, plan_board, rules, simulator, sms, status
+from .web import email, email_events, game, headers, health, plan_board, rules, simulator, sms, status, talk_box
 from .web import metrics as web_metrics
 
 # the modules holding the tasks: a worker imports them when it starts (``include``)
@@ -35,6 +35,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(game.bp)
     app.register_blueprint(plan_board.bp)
+    app.register_blueprint(talk_box.bp)
     simulator.register(app)  # only when SLOWSPADES_SIMULATOR is on (local runs)
     headers.install(app)  # CSP, no framing, no sniffing: on every page
     celery_init_app(app)

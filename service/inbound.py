@@ -34,7 +34,7 @@ from .games.moves import player_move
 from .games.players import default_lang, lang_of_record, name_of, seat_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
-from .lifecycle import commands, invitations, linking, reach, reminders, routing
+from .lifecycle import commands, invitations, linking, reach, reminders, routing, talk
 from .lifecycle.commands import Message
 from .store import Batch, player_owner
 from .store.codec import text, text_hash
@@ -223,6 +223,9 @@ TABLE: dict[str, Handler] = {
     "link": linking.link,
     "unlink": linking.unlink,
     "via": linking.via,
+    "say": talk.say,
+    "mute": talk.mute,
+    "unmute": talk.unmute,
 }
 
 

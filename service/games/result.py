@@ -54,6 +54,8 @@ class Outcome(StrEnum):
     RESIGN_KEPT = "resign_kept"
     RESIGNED = "resigned"
     PAUSED = "paused"
+    SAID = "said"  # a line of talk relayed (SAY, service.lifecycle.talk)
+    TALK_REFUSED = "talk_refused"  # a line not relayed (or trimmed): a link, the rate, MUTE, STOP, the computer
     # the life of a game
     INVITED = "invited"
     INVITE_REFUSED = "invite_refused"

@@ -60,6 +60,11 @@ CONTEXTS: dict[str, list[dict]] = {
                        {"reason": "bad_address", "text": "12"}, {"reason": "bad_number", "text": "+6280912345678"}],
     "invite_sent": [{"opp": NAME, "days": 1}, {"opp": NAME, "days": 3, "anonymous": True, "me": "+47..4567"}],
     "no_invitation": [{}],
+    "talk_line": [{"opp": NAME, "line": "nice play! <b>&</b>"}],
+    "talk_refused": [{"reason": r, "opp": NAME, "limit": 20} for r in
+                     ("trimmed", "link", "rate", "muted", "self_muted", "bot", "stopped")],
+    "talk_setting": [{"muted": True}, {"muted": False}],
+    "talk_muted": [{"opp": NAME}],
     "resign_kept": [{"label": ""}, {"label": "#2 "}],
     "no_such_game": [{"number": 4}, {"number": None}],
     "opponent_back": [{"opp": NAME, "label": "#2 "}],
