@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from chat import Intent
+from chat.last import last_tricks
 from chat.messages import context as chat_context
 from chat.names import same_name
-from spades.events import HouseRules
+from spades.events import HouseRules, from_dict, redact
 from spades.game import view
 
 from . import channels, email_identity
@@ -160,7 +161,7 @@ def _in_game(svc: Services, m: Inbound) -> Result:
     """Moves, ``HAND``, ``SCORE`` and what was not understood, in the game the message is for."""
     said = m.said
     target = _target(svc, m)
-    if target.game_id is None and said.kind in ("hand", "score"):  # no game in play: the one that ended (issue 23)
+    if target.game_id is None and said.kind in ("hand", "score", "last"):  # no game in play: the one that ended (issue 23)
         target = _target(svc, m, statuses=("over",))
     gid = None if _about_no_game(said) else target.game_id
     if gid is None:
@@ -179,6 +180,10 @@ def _in_game(svc: Services, m: Inbound) -> Result:
     seat = seat_of(meta, m.sender)
     if seat is None:
         return Result([], Outcome.IGNORED, gid)  # a stranger: nothing changes, nothing is said
+    if said.kind == "last" and meta.get("status") in ("active", "over"):  # LAST: the trick before (chat.last)
+        events = [redact(from_dict(se.event), seat) for se in svc.store.load(gid)]
+        return _reply(svc, m, "last", game_id=gid, opp=name_of(svc, meta.get(f"seat{1 - seat}", "")),
+                      label=game_label(svc, m.sender, gid), **last_tricks(events, seat))
     if said.is_unknown or said.kind in ("hand", "score") or meta.get("status") not in ("active", "over"):
         game = svc.games.load(gid)
         v = view(game, seat) if game.version else None

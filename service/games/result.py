@@ -39,6 +39,7 @@ class Outcome(StrEnum):
     RULES = "rules"
     WEB = "web"
     SCORE = "score"
+    LAST = "last"  # LAST: the trick before, or a decided end's tricks (chat.last)
     STATUS = "status"
     ERROR = "error"
     GAMES = "games"
