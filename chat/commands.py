@@ -38,7 +38,7 @@ GROUPS: tuple[tuple[str, tuple[Command, ...]], ...] = (
         Command("plan", " BID 0-3 5 4+ 3"), Command("plan"), Command("plan", " OFF"))),
     (_("Your games:"), (Command("hand", help=True), Command("score", help=True), Command("web", help=True),
                      Command("games", help=True), Command("claim"), Command("pause", " 3"),
-                     Command("last"))),
+                     Command("last"), Command("stats"))),
     (_("Talk:"), (Command("say", " nice play!"), Command("mute"), Command("unmute"))),
     (_("New games:"), (Command("new", " +4791234567", help=True), Command("new", " ana@example.com"),
                        Command("new", " BOT", help=True), Command("yes"), Command("no"), Command("rematch"))),

@@ -40,7 +40,7 @@ ENGINE_KINDS = frozenset({"double_nil", "draw", "keep", "discard", "exchange", "
 META_KINDS = frozenset({
     "stop", "start", "help", "hand", "score", "rules", "lang", "new", "yes", "no", "games",
     "remind", "pause", "tz", "auto", "autoplay", "dn_setting", "claim", "rematch", "name", "web",
-    "link", "unlink", "via", "plan", "say", "mute", "unmute", "last",
+    "link", "unlink", "via", "plan", "say", "mute", "unmute", "last", "stats",
 })
 #: Twilio's / carriers' reserved opt-out words.
 OPT_OUT_WORDS = ("STOP", "UNSUBSCRIBE", "END", "QUIT", "STOPALL", "REVOKE", "OPTOUT", "CANCEL")
@@ -79,6 +79,7 @@ class Intent:
       what this is), ``bad_number`` or ``not_understood``.
     * ``say``: ``arg`` = the line for the opponent, as typed (its whitespace one space; not trimmed to a length:
       :mod:`service.lifecycle.talk` does, saying so); ``mute`` / ``unmute``: no argument (the talk off or on).
+    * ``stats``: the player's record (games, wins, bids and nils made), no argument.
     * ``last``: the trick played before (or the decided tricks that ended a hand), no argument.
     * ``web``: the link of the player's private page of the game (issue 14), no argument.
     * ``plan`` (answers given ahead, RULES D12): ``plan`` = the entries given (a :class:`spades.plans.Plan` of hand
@@ -192,6 +193,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "mute": ("MUTE", "MUTE CHAT"),
         "unmute": ("UNMUTE", "UNMUTE CHAT"),
         "last": ("LAST", "LAST TRICK", "PREVIOUS"),
+        "stats": ("STATS", "STATISTICS", "MY STATS", "RECORD"),
         "greeting": ("HI", "HELLO", "HEY", "HIYA", "YO", "GOOD MORNING", "GOOD EVENING"),
         "on": ("ON",),
         "off": ("OFF",),
@@ -236,6 +238,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "mute": ("SILENCE",),
         "unmute": ("PAROLE",),
         "last": ("DERNIER", "DERNIER PLI"),
+        "stats": ("STATISTIQUES", "BILAN"),
         "greeting": ("BONJOUR", "SALUT", "COUCOU", "BONSOIR"),
         "on": ("OUI", "ACTIF", "MARCHE"),
         "off": ("NON", "INACTIF", "ARRET"),
@@ -279,6 +282,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "mute": ("STILLE",),
         "unmute": ("SNAKK",),
         "last": ("SISTE", "SISTE STIKK"),
+        "stats": ("STATISTIKK",),
         "greeting": ("HEI", "HALLO", "HEISANN", "GOD DAG"),
         "on": ("PÅ", "JA"),
         "off": ("AV", "NEI"),
@@ -323,6 +327,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "mute": ("BISU",),
         "unmute": ("SUARA",),
         "last": ("TERAKHIR", "TRIK TERAKHIR"),
+        "stats": ("STATISTIK",),
         "greeting": ("HALO", "HAI", "SELAMAT PAGI", "SELAMAT SIANG", "SELAMAT MALAM"),
         "on": ("NYALA", "HIDUP", "AKTIF", "YA"),
         "off": ("MATI", "NONAKTIF", "TIDAK"),
@@ -367,6 +372,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "mute": ("ΣΙΩΠΗ",),
         "unmute": ("ΦΩΝΗ",),
         "last": ("ΤΕΛΕΥΤΑΙΑ", "ΤΕΛΕΥΤΑΙΟ"),
+        "stats": ("ΣΤΑΤΙΣΤΙΚΑ",),
         "greeting": ("ΓΕΙΑ", "ΓΕΙΑ ΣΟΥ", "ΓΕΙΑ ΣΑΣ", "ΚΑΛΗΜΕΡΑ", "ΚΑΛΗΣΠΕΡΑ", "GEIA", "YASOU", "GIA SOU"),
         "on": ("ΝΑΙ", "ΑΝΟΙΧΤΟ", "ΕΝΕΡΓΟ", "NAI"),
         "off": ("ΟΧΙ", "ΚΛΕΙΣΤΟ", "ΑΝΕΝΕΡΓΟ", "OXI"),
@@ -836,7 +842,7 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
     if kind == "none" and not rest:
         return say("exchange", cards=())
     if kind in ("keep", "discard", "draw", "hand", "score", "rules", "resign", "yes", "no", "games", "claim",
-                "rematch", "web", "last") and not rest:
+                "rematch", "web", "last", "stats") and not rest:
         return say(kind)
     if kind == "rematch" and len(rest) <= 2 and " ".join(rest) in _EASIER | _HARDER:
         return say("rematch", arg="easier" if " ".join(rest) in _EASIER else "harder")

@@ -35,7 +35,7 @@ from .games.moves import player_move
 from .games.players import default_lang, lang_of_record, name_of, seat_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
-from .lifecycle import commands, invitations, linking, reach, reminders, routing, talk
+from .lifecycle import commands, invitations, linking, reach, reminders, routing, stats, talk
 from .lifecycle.commands import Message
 from .store import Batch, player_owner
 from .store.codec import text, text_hash
@@ -231,6 +231,7 @@ TABLE: dict[str, Handler] = {
     "say": talk.say,
     "mute": talk.mute,
     "unmute": talk.unmute,
+    "stats": stats.stats,
 }
 
 

@@ -39,6 +39,7 @@ class Outcome(StrEnum):
     RULES = "rules"
     WEB = "web"
     SCORE = "score"
+    STATS = "stats"  # STATS: the player's record (service.games.record)
     LAST = "last"  # LAST: the trick before, or a decided end's tricks (chat.last)
     STATUS = "status"
     ERROR = "error"

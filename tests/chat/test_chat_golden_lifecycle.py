@@ -60,6 +60,11 @@ CONTEXTS: dict[str, list[dict]] = {
                        {"reason": "bad_address", "text": "12"}, {"reason": "bad_number", "text": "+6280912345678"}],
     "invite_sent": [{"opp": NAME, "days": 1}, {"opp": NAME, "days": 3, "anonymous": True, "me": "+47..4567"}],
     "no_invitation": [{}],
+    "stats": [{"games": 0, "wins": 0, "bids": 0, "bids_made": 0, "nils": 0, "nils_made": 0, "h2h": None, "opp": ""},
+              {"games": 12, "wins": 7, "bids": 80, "bids_made": 61, "nils": 9, "nils_made": 5, "h2h": {"me": 3, "them": 2},
+               "opp": NAME},
+              {"games": 1, "wins": 0, "bids": 4, "bids_made": 2, "nils": 0, "nils_made": 0, "h2h": {"me": 0, "them": 1},
+               "opp": NAME}],
     "talk_line": [{"opp": NAME, "line": "nice play! <b>&</b>"}],
     "talk_refused": [{"reason": r, "opp": NAME, "limit": 20} for r in
                      ("trimmed", "link", "rate", "muted", "self_muted", "bot", "stopped")],

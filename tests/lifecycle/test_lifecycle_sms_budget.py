@@ -56,6 +56,8 @@ CASES: dict[str, tuple[int, list[dict[str, Any]]]] = {
     "tz_unknown": (1, [dict(text="America/Argentina/ComodRivadavia")]),
     "level_limit": (1, [dict(reason="easiest"), dict(reason="hardest"), dict(reason="person", opp=LONG),
                         dict(reason="person", opp="friend.with.a.long.address@example.com")]),
+    "stats": (1, [dict(games=1234, wins=999, bids=12345, bids_made=12000, nils=999, nils_made=888, h2h=dict(me=99, them=99),
+                       opp=LONG)]),
     "talk_refused": (1, [dict(reason=r, opp=LONG, limit=20) for r in
                          ("trimmed", "link", "rate", "muted", "self_muted", "bot", "stopped")]),
     "talk_setting": (1, [dict(muted=True), dict(muted=False)]),
