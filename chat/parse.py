@@ -62,7 +62,7 @@ class Intent:
       ``"BOT NORMAL"``, ``"BOT HARD"``: the computer's level), an
       E.164-ish phone number (``+33612345678``) or an email address, and ``rules``;
       ``remind`` / ``auto`` / ``autoplay`` / ``dn_setting``: ``flag`` (True = on; ``dn_setting`` on =
-      "ask me DN or DRAW at each hand", off = "always DRAW"); ``pause``: ``number`` (days,
+      "ask me DN or DRAW at each hand", off = "always DRAW"); ``pause``: ``number`` (days, 0 to end a pause: ``PAUSE 0``, ``RESUME``;
       None if not given); ``tz``: ``arg`` = the zone name as typed; ``name``: ``arg`` = the
       name the player chose (checked by :func:`chat.names.check_name`: GSM-7, 1 to 12 characters,
       not a phone number or an address); ``link``: ``arg`` = an address to link to the player's (E.164-ish
@@ -194,6 +194,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "unmute": ("UNMUTE", "UNMUTE CHAT"),
         "last": ("LAST", "LAST TRICK", "PREVIOUS"),
         "stats": ("STATS", "STATISTICS", "MY STATS", "RECORD"),
+        "resume": ("RESUME", "UNPAUSE"),
         "greeting": ("HI", "HELLO", "HEY", "HIYA", "YO", "GOOD MORNING", "GOOD EVENING"),
         "on": ("ON",),
         "off": ("OFF",),
@@ -239,6 +240,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "unmute": ("PAROLE",),
         "last": ("DERNIER", "DERNIER PLI"),
         "stats": ("STATISTIQUES", "BILAN"),
+        "resume": ("REPRENDRE", "REPRISE"),
         "greeting": ("BONJOUR", "SALUT", "COUCOU", "BONSOIR"),
         "on": ("OUI", "ACTIF", "MARCHE"),
         "off": ("NON", "INACTIF", "ARRET"),
@@ -283,6 +285,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "unmute": ("SNAKK",),
         "last": ("SISTE", "SISTE STIKK"),
         "stats": ("STATISTIKK",),
+        "resume": ("FORTSETT",),
         "greeting": ("HEI", "HALLO", "HEISANN", "GOD DAG"),
         "on": ("PÅ", "JA"),
         "off": ("AV", "NEI"),
@@ -328,6 +331,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "unmute": ("SUARA",),
         "last": ("TERAKHIR", "TRIK TERAKHIR"),
         "stats": ("STATISTIK",),
+        "resume": ("LANJUT", "LANJUTKAN"),
         "greeting": ("HALO", "HAI", "SELAMAT PAGI", "SELAMAT SIANG", "SELAMAT MALAM"),
         "on": ("NYALA", "HIDUP", "AKTIF", "YA"),
         "off": ("MATI", "NONAKTIF", "TIDAK"),
@@ -373,6 +377,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "unmute": ("ΦΩΝΗ",),
         "last": ("ΤΕΛΕΥΤΑΙΑ", "ΤΕΛΕΥΤΑΙΟ"),
         "stats": ("ΣΤΑΤΙΣΤΙΚΑ",),
+        "resume": ("ΣΥΝΕΧΕΙΑ",),
         "greeting": ("ΓΕΙΑ", "ΓΕΙΑ ΣΟΥ", "ΓΕΙΑ ΣΑΣ", "ΚΑΛΗΜΕΡΑ", "ΚΑΛΗΣΠΕΡΑ", "GEIA", "YASOU", "GIA SOU"),
         "on": ("ΝΑΙ", "ΑΝΟΙΧΤΟ", "ΕΝΕΡΓΟ", "NAI"),
         "off": ("ΟΧΙ", "ΚΛΕΙΣΤΟ", "ΑΝΕΝΕΡΓΟ", "OXI"),
@@ -902,6 +907,8 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
         if flag is None or len(rest) != 1:
             return say("unknown", reason="missing_arg", arg=kind)
         return say(kind, flag=flag)
+    if kind == "resume" and not rest:  # RESUME: the pause ends now (PAUSE 0)
+        return say("pause", number=0)
     if kind == "pause":
         if not rest:
             return say("pause", number=None)
