@@ -11,7 +11,7 @@ from markupsafe import escape
 
 from chat.commands import rules_page_context
 from chat.names import check_name
-from chat.page import email_link, page_context, render_expired, render_page
+from chat.page import email_link, page_context, plan_board, render_expired, render_page
 from chat.render import TEMPLATES_DIR, environment, render
 from chat.simulate import play_game, random_chooser
 from service.conversation_port import render_message, resend
@@ -64,6 +64,12 @@ def _all_html(name: str) -> tuple[list[str], set[str]]:
         game = fold(t.events)
         out.append(resend(view(game, 0), "en", "email", name).html or "")
         out.append(render_page("en", page_context(view(game, 1), [redact(e, 1) for e in t.events], name, name)))
+        mid = fold(t.events[:len(t.events) // 2])  # a game in play: the page's plan board, its talk, the record
+        ctx = page_context(view(mid, 1), [redact(e, 1) for e in t.events[:len(t.events) // 2]], name, name)
+        ctx.update(board=plan_board(view(mid, 1), None, "en"), plan_url="/g/x/plan", csrf="1.x", say_url="/g/x/say",
+                   talk=[{"mine": False, "text": name}, {"mine": True, "text": f"nice play {name}"}],
+                   h2h={"me": 3, "them": 2})
+        out.append(render_page("en", ctx))
         out.append(email_link("en", f"https://x.example/g/{name}", "text", out[0])[1])
         out.append(render_expired("en"))  # writes nothing of anyone's
         page = environment("en").get_template("web/rules.html.j2")
