@@ -99,9 +99,11 @@ def say(svc: Services, m: Message) -> Result:
     line = m.said.arg or ""
     if has_link(line):
         return _refused(svc, m, "link", target)
-    if keys.is_bot(opponent):
-        svc.talk.add(target, seat, line[:160])
-        return _refused(svc, m, "bot", target, opp=opp_name)
+    if keys.is_bot(opponent):  # kept on the record (once: a message handled again is a duplicate), not relayed
+        out = _refused(svc, m, "bot", target, opp=opp_name)
+        if out.outcome != Outcome.DUPLICATE:
+            svc.talk.add(target, seat, fit(line, name_of(svc, m.sender), lang_of(svc, m.sender)))
+        return out
     if svc.store.player_life_field(opponent, MUTE_FIELD) == "1":
         return _refused(svc, m, "muted", target, opp=opp_name)
     sayer = name_of(svc, m.sender)
