@@ -9,7 +9,7 @@ the view and :func:`spades.events.redact` have already removed them.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from spades.cards import SUIT_ORDER, Card, Suit
 from spades.commands import Bid, DeclareDoubleNil, Exchange, Play
@@ -236,7 +236,8 @@ def context(view: PlayerView, events: Sequence[dict[str, Any]] | None, opponent_
 
 
 def prompt(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]] | None = None,
-           opponent_name: str = "", game_label: str = "", level: str | None = None) -> Rendered:
+           opponent_name: str = "", game_label: str = "", level: str | None = None,
+           h2h: Mapping[str, int] | None = None) -> Rendered:
     """The message for the player of ``view``: their turn prompt, or where the game stands while they wait.
 
     ``events``: the redacted events (``spades.events.redact(e, view.seat)``) since the last message
@@ -244,14 +245,16 @@ def prompt(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str,
     decision, the last trick, the hand's result). ``None`` means a resend (``HAND``): the prompt
     tells what the view holds. ``game_label`` (e.g. ``"#2"``) prefixes the message when the
     player has several games. ``level``: the computer's level when it is the opponent (``spades.bots.LEVELS``),
-    which the game's first message names. The returned :attr:`Rendered.replies` are the replies offered.
+    which the game's first message names; ``h2h``: the head-to-head record between the two players (``me``,
+    ``them``: their finished games won), which it tells too. The returned :attr:`Rendered.replies` are the replies
+    offered.
     """
     name = situation(view)
     ctx = context(view, events, opponent_name, game_label, channel)
     replies = replies_for(view, lang) if view.my_turn else ()
     if channel in TEXT_CHANNELS:  # as the text writes them (an SMS: Greek in GSM capitals)
         replies = tuple(finish_text(r, lang, channel) for r in replies)
-    rendered = _render_news(name, lang, channel, replies=replies, level=level, **ctx)
+    rendered = _render_news(name, lang, channel, replies=replies, level=level, h2h=h2h, **ctx)
     return replace(rendered, ask=question_key(view)) if replies else rendered
 
 
@@ -269,17 +272,19 @@ _NEWS_FOR_WAITING = ("hand_scored", "game_ended")
 
 
 def notice(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]],
-           opponent_name: str = "", game_label: str = "", level: str | None = None) -> Rendered | None:
+           opponent_name: str = "", game_label: str = "", level: str | None = None,
+           h2h: Mapping[str, int] | None = None) -> Rendered | None:
     """The message for a player who is *not* to move, or None when the events tell them nothing new.
 
     New to a waiting player: the end of a hand (its score) and the end of the game (with the last tricks and the
     last hand's score, issue 23 case 1). Everything else (the opponent's card, the trick's result) reaches them in
-    their next prompt. ``level``: see :func:`prompt` (the end of the game says how to play the computer again).
+    their next prompt. ``level``: see :func:`prompt` (the end of the game says how to play the computer again);
+    ``h2h``: the head-to-head record with this game counted, which the end of the game tells.
     """
     types = {e.get("type") for e in events}
     if view.phase == "over" and "game_ended" in types:
         ctx = context(view, events, opponent_name, game_label, channel)
-        return _render_news("game_over", lang, channel, level=level, **ctx)
+        return _render_news("game_over", lang, channel, level=level, h2h=h2h, **ctx)
     if "hand_scored" in types:
         ctx = context(view, events, opponent_name, game_label, channel)
         return _render_news("hand_over", lang, channel, **ctx)
@@ -287,12 +292,14 @@ def notice(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str,
 
 
 def message_for(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]],
-                opponent_name: str = "", game_label: str = "", level: str | None = None) -> Rendered | None:
+                opponent_name: str = "", game_label: str = "", level: str | None = None,
+                h2h: Mapping[str, int] | None = None) -> Rendered | None:
     """What to send the player of ``view`` after a move: the prompt if they are to move, else the
-    :func:`notice` (or None). Call it for both players after every decided command. ``level``: see :func:`prompt`."""
+    :func:`notice` (or None). Call it for both players after every decided command. ``level``, ``h2h``: see
+    :func:`prompt`."""
     if view.phase != "over" and view.my_turn:
-        return prompt(view, lang, channel, events, opponent_name, game_label, level)
-    return notice(view, lang, channel, events, opponent_name, game_label, level)
+        return prompt(view, lang, channel, events, opponent_name, game_label, level, h2h)
+    return notice(view, lang, channel, events, opponent_name, game_label, level, h2h)
 
 
 def _suit_key(suit: Suit | None) -> str | None:

@@ -40,7 +40,7 @@ ENGINE_KINDS = frozenset({"double_nil", "draw", "keep", "discard", "exchange", "
 META_KINDS = frozenset({
     "stop", "start", "help", "hand", "score", "rules", "lang", "new", "yes", "no", "games",
     "remind", "pause", "tz", "auto", "autoplay", "dn_setting", "claim", "rematch", "name", "web",
-    "link", "unlink", "via", "plan",
+    "link", "unlink", "via", "plan", "say", "mute", "unmute", "last", "stats",
 })
 #: Twilio's / carriers' reserved opt-out words.
 OPT_OUT_WORDS = ("STOP", "UNSUBSCRIBE", "END", "QUIT", "STOPALL", "REVOKE", "OPTOUT", "CANCEL")
@@ -62,7 +62,7 @@ class Intent:
       ``"BOT NORMAL"``, ``"BOT HARD"``: the computer's level), an
       E.164-ish phone number (``+33612345678``) or an email address, and ``rules``;
       ``remind`` / ``auto`` / ``autoplay`` / ``dn_setting``: ``flag`` (True = on; ``dn_setting`` on =
-      "ask me DN or DRAW at each hand", off = "always DRAW"); ``pause``: ``number`` (days,
+      "ask me DN or DRAW at each hand", off = "always DRAW"); ``pause``: ``number`` (days, 0 to end a pause: ``PAUSE 0``, ``RESUME``;
       None if not given); ``tz``: ``arg`` = the zone name as typed; ``name``: ``arg`` = the
       name the player chose (checked by :func:`chat.names.check_name`: GSM-7, 1 to 12 characters,
       not a phone number or an address); ``link``: ``arg`` = an address to link to the player's (E.164-ish
@@ -77,6 +77,10 @@ class Intent:
       ``bad_address`` (``NEW`` with something that is neither a number nor an address; ``arg`` =
       it), ``bad_link`` (the same after ``LINK`` / ``UNLINK``), ``bad_name`` (``arg`` = the name refused), ``greeting`` (``HI``, ``BONJOUR``...: say
       what this is), ``bad_number`` or ``not_understood``.
+    * ``say``: ``arg`` = the line for the opponent, as typed (its whitespace one space; not trimmed to a length:
+      :mod:`service.lifecycle.talk` does, saying so); ``mute`` / ``unmute``: no argument (the talk off or on).
+    * ``stats``: the player's record (games, wins, bids and nils made), no argument.
+    * ``last``: the trick played before (or the decided tricks that ended a hand), no argument.
     * ``web``: the link of the player's private page of the game (issue 14), no argument.
     * ``plan`` (answers given ahead, RULES D12): ``plan`` = the entries given (a :class:`spades.plans.Plan` of hand
       0: the service puts it in the hand in play), ``flag`` False for ``PLAN OFF`` (clear it), neither for ``PLAN``
@@ -185,6 +189,12 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "claim": ("CLAIM",),
         "rematch": ("REMATCH",),
         "name": ("NAME", "MY NAME"),
+        "say": ("SAY", "CHAT", "TELL", "TELL THEM"),
+        "mute": ("MUTE", "MUTE CHAT"),
+        "unmute": ("UNMUTE", "UNMUTE CHAT"),
+        "last": ("LAST", "LAST TRICK", "PREVIOUS"),
+        "stats": ("STATS", "STATISTICS", "MY STATS", "RECORD"),
+        "resume": ("RESUME", "UNPAUSE"),
         "greeting": ("HI", "HELLO", "HEY", "HIYA", "YO", "GOOD MORNING", "GOOD EVENING"),
         "on": ("ON",),
         "off": ("OFF",),
@@ -225,6 +235,12 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "claim": ("RECLAMER", "RECLAME"),
         "rematch": ("REVANCHE",),
         "name": ("NOM", "PSEUDO"),
+        "say": ("DIS", "DIRE", "DIS LUI"),
+        "mute": ("SILENCE",),
+        "unmute": ("PAROLE",),
+        "last": ("DERNIER", "DERNIER PLI"),
+        "stats": ("STATISTIQUES", "BILAN"),
+        "resume": ("REPRENDRE", "REPRISE"),
         "greeting": ("BONJOUR", "SALUT", "COUCOU", "BONSOIR"),
         "on": ("OUI", "ACTIF", "MARCHE"),
         "off": ("NON", "INACTIF", "ARRET"),
@@ -264,6 +280,12 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "claim": ("KREV",),
         "rematch": ("OMKAMP", "REVANSJ"),
         "name": ("NAVN",),
+        "say": ("SI", "SI TIL"),
+        "mute": ("STILLE",),
+        "unmute": ("SNAKK",),
+        "last": ("SISTE", "SISTE STIKK"),
+        "stats": ("STATISTIKK",),
+        "resume": ("FORTSETT",),
         "greeting": ("HEI", "HALLO", "HEISANN", "GOD DAG"),
         "on": ("PÅ", "JA"),
         "off": ("AV", "NEI"),
@@ -304,6 +326,12 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "claim": ("KLAIM",),
         "rematch": ("TANDING ULANG", "MAIN LAGI"),
         "name": ("NAMA",),
+        "say": ("BILANG", "KATAKAN"),
+        "mute": ("BISU",),
+        "unmute": ("SUARA",),
+        "last": ("TERAKHIR", "TRIK TERAKHIR"),
+        "stats": ("STATISTIK",),
+        "resume": ("LANJUT", "LANJUTKAN"),
         "greeting": ("HALO", "HAI", "SELAMAT PAGI", "SELAMAT SIANG", "SELAMAT MALAM"),
         "on": ("NYALA", "HIDUP", "AKTIF", "YA"),
         "off": ("MATI", "NONAKTIF", "TIDAK"),
@@ -344,6 +372,12 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "claim": ("ΔΙΕΚΔΙΚΩ",),
         "rematch": ("ΡΕΒΑΝΣ", "REVANS"),
         "name": ("ΟΝΟΜΑ", "ONOMA"),
+        "say": ("ΠΕΣ", "ΠΕΣ ΤΟΥ"),
+        "mute": ("ΣΙΩΠΗ",),
+        "unmute": ("ΦΩΝΗ",),
+        "last": ("ΤΕΛΕΥΤΑΙΑ", "ΤΕΛΕΥΤΑΙΟ"),
+        "stats": ("ΣΤΑΤΙΣΤΙΚΑ",),
+        "resume": ("ΣΥΝΕΧΕΙΑ",),
         "greeting": ("ΓΕΙΑ", "ΓΕΙΑ ΣΟΥ", "ΓΕΙΑ ΣΑΣ", "ΚΑΛΗΜΕΡΑ", "ΚΑΛΗΣΠΕΡΑ", "GEIA", "YASOU", "GIA SOU"),
         "on": ("ΝΑΙ", "ΑΝΟΙΧΤΟ", "ΕΝΕΡΓΟ", "NAI"),
         "off": ("ΟΧΙ", "ΚΛΕΙΣΤΟ", "ΑΝΕΝΕΡΓΟ", "OXI"),
@@ -813,8 +847,8 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
             return say("start", carrier=True)
         if first in HELP_WORDS:
             return say("help", carrier=True)
-    if len(raw) > MAX_LENGTH:
-        return say("unknown", reason="too_long")
+    if len(raw) > MAX_LENGTH and not (tokens and _match(tokens, _TABLES[lang])[0] == "say"):
+        return say("unknown", reason="too_long")  # (a long SAY is trimmed by the service, saying so)
     if not tokens:
         if game is not None and not raw.strip():
             return say("hand")
@@ -829,7 +863,7 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
     if kind == "none" and not rest:
         return say("exchange", cards=())
     if kind in ("keep", "discard", "draw", "hand", "score", "rules", "resign", "yes", "no", "games", "claim",
-                "rematch", "web") and not rest:
+                "rematch", "web", "last", "stats") and not rest:
         return say(kind)
     if kind == "rematch" and len(rest) <= 2 and " ".join(rest) in _EASIER | _HARDER:
         return say("rematch", arg="easier" if " ".join(rest) in _EASIER else "harder")
@@ -889,6 +923,8 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
         if flag is None or len(rest) != 1:
             return say("unknown", reason="missing_arg", arg=kind)
         return say(kind, flag=flag)
+    if kind == "resume" and not rest:  # RESUME: the pause ends now (PAUSE 0)
+        return say("pause", number=0)
     if kind == "pause":
         if not rest:
             return say("pause", number=None)
@@ -911,6 +947,13 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
         if name is None:
             return say("unknown", reason="bad_name", arg=chosen[:20])
         return say("name", arg=name)
+    if kind == "say":  # SAY <text>: the text as typed (on one line), for the opponent (service.lifecycle.talk)
+        line = " ".join(raw.split()[len(tokens) - len(rest):])
+        if not line:
+            return say("unknown", reason="missing_arg", arg="say")
+        return say("say", arg=line)
+    if kind in ("mute", "unmute") and not rest:
+        return say(kind)
     if kind == "greeting":
         return say("unknown", reason="greeting")
     if kind in ("link", "unlink"):

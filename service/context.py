@@ -14,6 +14,7 @@ from .store import Client, Store, connect
 from .store.links import Links
 from .store.players import Players
 from .store.reach import Reach
+from .store.talk import Talk
 
 
 @dataclass
@@ -26,6 +27,7 @@ class Services:
     players: Players = field(init=False)
     links: Links = field(init=False)  # linked channels and LINK codes (service.channels routes by them)
     reach: Reach = field(init=False)  # unreachable addresses (delivery receipts)
+    talk: Talk = field(init=False)  # the talk across each game's table (SAY) and its rate counters
     games: GameCache = field(init=False)  # folded games of this process (service.games)
     seats: SeatCache = field(init=False)  # who sits in which game, as this process saw it
 
@@ -36,6 +38,7 @@ class Services:
         self.players = Players(self.redis)
         self.links = Links(self.redis)
         self.reach = Reach(self.redis)
+        self.talk = Talk(self.redis)
         self.games = GameCache(self.store, int(self.config.get("GAME_CACHE_SIZE", 2000)))
         self.seats = SeatCache()
 

@@ -9,7 +9,7 @@ benchmark use it to produce what a player would type).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import chat
 from chat import Intent, Rendered
@@ -40,10 +40,12 @@ def parse_text(text: str, lang: str = "en", channel: str = "sms") -> Intent:
 
 
 def turn_message(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]],
-                 opponent: str, label: str = "", level: str | None = None) -> Rendered | None:
+                 opponent: str, label: str = "", level: str | None = None,
+                 h2h: Mapping[str, int] | None = None) -> Rendered | None:
     """``chat.message_for``: the prompt if the player is to move, news worth a message, else None (``level``:
-    the computer's, when it is the opponent: the game's first message names it)."""
-    return chat.message_for(view, lang, channel, events, opponent, label, level)
+    the computer's, when it is the opponent: the game's first message names it; ``h2h``: the head-to-head record,
+    which the game's first message and its end tell)."""
+    return chat.message_for(view, lang, channel, events, opponent, label, level, h2h)
 
 
 def move_news(view: PlayerView, lang: str, channel: str, events: Sequence[dict[str, Any]], opponent: str,

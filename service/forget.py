@@ -124,6 +124,7 @@ def forget(svc: Services, address: str) -> Forgotten:
         done.texts_rewritten += store.rewrite_texts(game_owner(gid), scrub, gone, fid)
         if opponent and not opponent.startswith(FORGOTTEN):
             done.texts_rewritten += store.rewrite_texts(player_owner(opponent), scrub, gone, fid)
+        done.texts_rewritten += svc.talk.forget_seat(gid, seat, scrub)  # their lines of the game's talk (SAY)
         store.forget_seat(gid, seat, fid)  # last: a forget run again finds the game by its seat until then
         done.games.append(gid)
     if name:

@@ -20,10 +20,11 @@ from typing import Any, Callable
 
 from chat import Intent
 from chat.languages import LANGUAGES
+from chat.last import last_tricks
 from chat.messages import context as chat_context
 from chat.names import same_name
 from chat.render import Rendered
-from spades.events import HouseRules, redact
+from spades.events import HouseRules, from_dict, redact
 from spades.game import Game, view
 
 from . import channels, email_identity
@@ -37,7 +38,7 @@ from .games.players import default_lang, is_stopped, lang_of_record, name_of, se
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
 from .games.turns import stored_since
-from .lifecycle import buttons, commands, invitations, linking, reach, reminders, routing, telegram_start
+from .lifecycle import buttons, commands, invitations, linking, reach, reminders, routing, stats, talk, telegram_start
 from .lifecycle.commands import Message
 from .store import Batch, player_owner
 from .store.codec import text, text_hash
@@ -164,7 +165,7 @@ def _in_game(svc: Services, m: Inbound) -> Result:
     """Moves, ``HAND``, ``SCORE`` and what was not understood, in the game the message is for."""
     said = m.said
     target = _target(svc, m)
-    if target.game_id is None and said.kind in ("hand", "score"):  # no game in play: the one that ended (issue 23)
+    if target.game_id is None and said.kind in ("hand", "score", "last"):  # no game in play: the one that ended (issue 23)
         target = _target(svc, m, statuses=("over",))
     gid = None if _about_no_game(said) else target.game_id
     if gid is None:
@@ -183,6 +184,10 @@ def _in_game(svc: Services, m: Inbound) -> Result:
     seat = seat_of(meta, m.sender)
     if seat is None:
         return Result([], Outcome.IGNORED, gid)  # a stranger: nothing changes, nothing is said
+    if said.kind == "last" and meta.get("status") in ("active", "over"):  # LAST: the trick before (chat.last)
+        events = [redact(from_dict(se.event), seat) for se in svc.store.load(gid)]
+        return _reply(svc, m, "last", game_id=gid, opp=name_of(svc, meta.get(f"seat{1 - seat}", "")),
+                      label=game_label(svc, m.sender, gid), **last_tricks(events, seat))
     if said.is_unknown or said.kind in ("hand", "score") or meta.get("status") not in ("active", "over"):
         game = svc.games.load(gid)
         v = view(game, seat) if game.version else None
@@ -227,6 +232,10 @@ TABLE: dict[str, Handler] = {
     "link": linking.link,
     "unlink": linking.unlink,
     "via": linking.via,
+    "say": talk.say,
+    "mute": talk.mute,
+    "unmute": talk.unmute,
+    "stats": stats.stats,
 }
 
 

@@ -39,6 +39,8 @@ class Outcome(StrEnum):
     RULES = "rules"
     WEB = "web"
     SCORE = "score"
+    STATS = "stats"  # STATS: the player's record (service.games.record)
+    LAST = "last"  # LAST: the trick before, or a decided end's tricks (chat.last)
     STATUS = "status"
     ERROR = "error"
     GAMES = "games"
@@ -54,6 +56,8 @@ class Outcome(StrEnum):
     RESIGN_KEPT = "resign_kept"
     RESIGNED = "resigned"
     PAUSED = "paused"
+    SAID = "said"  # a line of talk relayed (SAY, service.lifecycle.talk)
+    TALK_REFUSED = "talk_refused"  # a line not relayed (or trimmed): a link, the rate, MUTE, STOP, the computer
     # the life of a game
     INVITED = "invited"
     INVITE_REFUSED = "invite_refused"

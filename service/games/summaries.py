@@ -24,6 +24,7 @@ from . import levels
 from .outbox import entry, render
 from .players import label_of as game_label
 from .players import name_of
+from .record import head_to_head_now
 
 
 def _line(score: dict[str, Any]) -> dict[str, Any]:
@@ -136,6 +137,7 @@ def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[
         if ended is not None and (hands_by_sms or by_email):
             e = entry(svc, address, "game_summary", game_id=game_id, seat=seat, meta=meta,
                       meta_updates=meta_updates,
+                      h2h=head_to_head_now(svc, address, meta.get(f"seat{1 - seat}", ""), game_id, ended["winner"], seat),
                       **game_summary(ended, seat, opp, shown, levels.level_of(meta.get(f"seat{1 - seat}", ""))))
             if e:
                 out.append(e)

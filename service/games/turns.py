@@ -23,6 +23,7 @@ from ..store import keys
 from . import levels, summaries
 from .outbox import entry, outbound, recipient
 from .players import PlayerInfo, info_of, players_info, resolve_labels, seats
+from .record import head_to_head_now
 
 _HAND_ENDS = ("hand_scored", "game_ended")
 BOT_STRATEGY = "basic"  # the draw decisions of a computer's seat from before the levels (service.games.levels)
@@ -122,7 +123,10 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         opp = by_seat[1 - seat].name
         label = me.labels[game_id]
         level = levels.level_of(by_seat[1 - seat].address)  # the computer's, when it is the opponent
-        rendered = port.turn_message(shown, lang, channel, news, opp, label, level)
+        opening = everyone or any(d.get("type") == "game_started" for d in news)
+        h2h = head_to_head_now(svc, address, by_seat[1 - seat].address, game_id, shown.winner, seat) \
+            if shown.phase == "over" or opening else None  # the record between them (issue 46): start and end only
+        rendered = port.turn_message(shown, lang, channel, news, opp, label, level, h2h)
         kind = "game_summary" if shown.phase == "over" else "update"  # an SMS player's end of the game (issue 23)
         if rendered is None and seat == actor and shown.phase == "draw" and shown.movers and game.rules.simultaneous_draw:
             rendered = (port.move_news(shown, lang, channel, redact_all(events, seat), opp, label)  # done drawing:
@@ -137,7 +141,7 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         if rendered is None and everyone:
             rendered = port.render_message("game_started", lang, channel, label=(label + " ").lstrip(), opp=opp,
                                            first="me" if game.first_player == seat else "opp",
-                                           target=game.rules.target, level=level)
+                                           target=game.rules.target, level=level, h2h=h2h)
         if rendered is not None:
             outbox.append(outbound(svc, to.address, rendered, game_id=game_id, seat=seat, meta=meta,
                                    meta_updates=updates, kind=kind, home=address, to=to))

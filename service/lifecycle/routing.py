@@ -18,6 +18,7 @@ from ..context import Services
 from ..games import levels
 from ..games.outbox import recipient
 from ..games.players import UNFINISHED, game_by_number, label_of, name_of, number_of, seat_of, unfinished_games
+from ..games.record import head_to_head, record_of
 from ..store import Pipeline, keys
 from ..store.codec import text
 from . import reminders
@@ -108,8 +109,10 @@ def resolve(svc: Services, address: str, number: int | None = None,
 
 def listing(svc: Services, address: str) -> list[dict[str, Any]]:
     """``GAMES``: the player's unfinished games with number, opponent, whose turn and the score; then the game that
-    ended last, with its final score (issue 23 case 2: after a game, GAMES said there was none)."""
+    ended last, with its final score (issue 23 case 2: after a game, GAMES said there was none); each row's ``h2h``:
+    the head-to-head record with its opponent (:func:`service.games.record.head_to_head`, issue 46)."""
     out = []
+    record = record_of(svc, address)  # the head-to-head record with each opponent (issue 46)
     ended = next(iter(unfinished_games(svc, address, ("over",))[:1]), None)
     for gid in sorted(unfinished_games(svc, address), key=lambda g: number_of(svc, address, g)) + (
             [ended] if ended else []):
@@ -120,7 +123,8 @@ def listing(svc: Services, address: str) -> list[dict[str, Any]]:
         opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
         row: dict[str, Any] = {"label": f"#{number_of(svc, address, gid)}", "opp": opp, "game_id": gid,
                                "status": meta.get("status"), "my_turn": False, "me": 0, "them": 0,
-                               "level": levels.level_of(meta.get(f"seat{1 - seat}", ""))}  # the computer's
+                               "level": levels.level_of(meta.get(f"seat{1 - seat}", "")),  # the computer's
+                               "h2h": head_to_head(svc, address, meta.get(f"seat{1 - seat}", ""), record)}
         if meta.get("status") in ("active", "over"):
             game = svc.games.load(gid)
             row.update(my_turn=game.may_move(seat), me=game.scores[seat], them=game.scores[1 - seat])

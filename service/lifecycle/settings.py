@@ -19,6 +19,8 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "REMIND_MAX": (3, "int", "Reminders sent at most for one turn."),
     "QUIET_HOURS": ("22-8", "str", "Hours (start-end, the player's local time) when no reminder is sent."),
     "DEFAULT_TZ": ("UTC", "str", "Time zone of a player whose number names none (email players) until TZ."),
+    "SAY_PER_HOUR": (20, "int", "Lines of talk (SAY) a player may send in an hour, all games together (0: no limit); "
+                                "the first line past it is answered, the others dropped."),
     "PAUSE_MAX_DAYS": (14, "int", "Longest PAUSE, in days."),
     "TIMEOUT_DAYS": (7.0, "float", "Days without a move (pauses not counted) after which the waiting player "
                                    "may CLAIM the game."),

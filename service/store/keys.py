@@ -85,6 +85,17 @@ def owner_plans(owner: str) -> str:
     return "{" + owner + "}:plans"
 
 
+def game_talk(game_id: str) -> str:
+    """Stream: the game's talk (``SAY``, :mod:`service.lifecycle.talk`), each line ``seat``, ``text`` (as relayed, trimmed),
+    oldest first; shown to both seats, erased with the seat's player (``slowspades players forget``)."""
+    return "{" + game_owner(game_id) + "}:talk"
+
+
+def talk_count(address: str, hour: int) -> str:
+    """String: the lines ``address`` said in ``hour`` (hours since the epoch), for the talk's rate limit."""
+    return "{" + player_owner(address) + "}:say:" + str(hour)
+
+
 def game_head(game_id: str) -> str:
     """String: a game in play's events up to its snapshot, compressed (the archive's format), moved out of
     ``:ev``; the meta's ``head`` counts them."""

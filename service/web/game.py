@@ -48,6 +48,8 @@ from ..context import Services
 from ..games import levels, presence
 from ..games.ahead import plans_of
 from ..games.players import lang_of, name_of
+from ..games.record import head_to_head
+from ..lifecycle import talk
 from ..spool import SpoolError
 from ..store import UNREACHABLE as STORE_UNREACHABLE
 from ..store import game_owner, now_ms
@@ -158,6 +160,9 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     ctx = page_context(v, _redacted(svc, game_id, seat), name_of(svc, me), name_of(svc, opp))
     ctx.update(board=plan_board(v, plans_of(meta)[seat], lang_of(svc, me)),  # the seat's own plan (RULES D12)
                plan_url=url_for("plan_board.plan", token=token) if meta.get("status") == "active" else "")
+    ctx.update(talk=talk.page_lines(svc, game_id, seat),  # the talk (SAY) and its box: service.web.talk_box
+               h2h=head_to_head(svc, me, opp),  # the record between them (issue 46)
+               say_url=url_for("talk_box.say", token=token) if meta.get("status") in ("active", "over") else "")
     ctx.update(version=game.version, move_url=url_for("game_page.move", token=token),
                poll_url=url_for("game_page.poll", token=token), script_url=url_for("game_page.script"),
                csrf=form_token(svc, token), poll_every=presence.poll_seconds(svc), flash=flash if flash in FLASHES else "",

@@ -56,6 +56,12 @@ CASES: dict[str, tuple[int, list[dict[str, Any]]]] = {
     "tz_unknown": (1, [dict(text="America/Argentina/ComodRivadavia")]),
     "level_limit": (1, [dict(reason="easiest"), dict(reason="hardest"), dict(reason="person", opp=LONG),
                         dict(reason="person", opp="friend.with.a.long.address@example.com")]),
+    "stats": (1, [dict(games=1234, wins=999, bids=12345, bids_made=12000, nils=999, nils_made=888, h2h=dict(me=99, them=99),
+                       opp=LONG)]),
+    "talk_refused": (1, [dict(reason=r, opp=LONG, limit=20) for r in
+                         ("trimmed", "link", "rate", "muted", "self_muted", "bot", "stopped")]),
+    "talk_setting": (1, [dict(muted=True), dict(muted=False)]),
+    "talk_muted": (1, [dict(opp=LONG)]),
     "games": (2, [dict(games=[dict(label=f"#{n}", opp=LONG if n % 2 else "+4791234567", status="active", my_turn=n % 2,
                                     me=-1234, them=498, paused=n == 3) for n in (1, 2, 3)]), dict(games=[])]),
 }

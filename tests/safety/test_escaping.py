@@ -64,10 +64,12 @@ def _all_html(name: str) -> tuple[list[str], set[str]]:
         game = fold(t.events)
         out.append(resend(view(game, 0), "en", "email", name).html or "")
         out.append(render_page("en", page_context(view(game, 1), [redact(e, 1) for e in t.events], name, name)))
-        mid = fold(t.events[:60])  # a hand in play: the planning board (RULES D12) with its every part
-        board = dict(page_context(view(mid, 1), [redact(e, 1) for e in t.events[:60]], name, name),
-                     board=plan_board(view(mid, 1), None, "en"), plan_url="/g/x/plan", csrf="x")
-        out.append(render_page("en", board))
+        mid = fold(t.events[:len(t.events) // 2])  # a game in play: the page's plan board, its talk, the record
+        ctx = page_context(view(mid, 1), [redact(e, 1) for e in t.events[:len(t.events) // 2]], name, name)
+        ctx.update(board=plan_board(view(mid, 1), None, "en"), plan_url="/g/x/plan", csrf="1.x", say_url="/g/x/say",
+                   talk=[{"mine": False, "text": name}, {"mine": True, "text": f"nice play {name}"}],
+                   h2h={"me": 3, "them": 2})
+        out.append(render_page("en", ctx))
         out.append(email_link("en", f"https://x.example/g/{name}", "text", out[0])[1])
         out.append(render_expired("en"))  # writes nothing of anyone's
         out += [render_busy("en", moved) for moved in (False, True)]  # nor does the page while Redis is down

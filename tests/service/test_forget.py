@@ -15,6 +15,7 @@ from click.testing import CliRunner, Result
 
 from service.store.base import scan_keys, unpack_log
 from service.store.personal import dump_key
+from service.web.game import form_token
 from tests.backends import BOTH
 from workers import beat
 
@@ -53,11 +54,16 @@ def test_a_forgotten_player_leaves_no_trace_and_their_opponent_keeps_the_game(  
     gid = played.game_id
     gone, kept = (SMS_PLAYER, EMAIL_PLAYER) if who == "sms" else (EMAIL_PLAYER, SMS_PLAYER)
     traces = TRACES if who == "sms" else re.compile(r"lovel", re.IGNORECASE)  # the address, whole or shortened
+    meta = svc.store.meta(gid)
+    seat = 0 if who == "sms" else 1
+    for s, line in ((seat, "SECRET WORDS of mine"), (1 - seat, "good game, Zoltan")):  # the talk (SAY), by the pages
+        token = meta[f"web{s}"]
+        resp = client.post(f"/g/{token}/say", data={"csrf": form_token(svc, token), "text": line})
+        assert resp.status_code == 303
+    assert [line.text for line in svc.talk.lines(gid)] == ["SECRET WORDS of mine", "good game, Zoltan"]
     before = everything(svc)
     assert any(k.endswith(":archive") for k in before)  # the game ended and was archived
     assert traces.search(json.dumps(before))  # the address (and the name) were there
-    meta = svc.store.meta(gid)
-    seat = 0 if who == "sms" else 1
     page, their_page = meta[f"web{1 - seat}"], meta[f"web{seat}"]
 
     res = cli(svc, "players", "forget", gone.upper() if who == "email" else "+1 555 777 0001", "--json")
@@ -68,11 +74,14 @@ def test_a_forgotten_player_leaves_no_trace_and_their_opponent_keeps_the_game(  
     after = everything(svc)
     for key, value in after.items():
         assert not traces.search(key + json.dumps(value, ensure_ascii=False)), key
+        assert "SECRET WORDS" not in json.dumps(value, ensure_ascii=False), key  # their talk is forgotten with them
     assert kept in json.dumps(after)  # the opponent is not forgotten
     verified = cli(svc, "games", "verify", "--all")
     assert verified.exit_code == 0 and f"{gid}: OK" in verified.output, verified.output
 
     html = client.get(f"/g/{page}").get_data(as_text=True)
+    talk = html[html.index('id="talk"'):html.index("</section>", html.index('id="talk"'))]
+    assert "good game, a forgotten player" in talk or who == "email", talk  # the opponent's own line kept, scrubbed
     assert "a forgotten player" in html and "Score sheet" in html and "Hand 1</caption>" in html
     assert not traces.search(html)
     assert client.get(f"/g/{their_page}").status_code == 404  # the forgotten seat's page is gone

@@ -1,0 +1,84 @@
+"""A player's record, read from their finished games' events: ``STATS`` (games, wins, bids made, nils made) and the
+head-to-head record between two people (``You lead Ana 3-2``), shown in ``GAMES`` and on the game page.
+
+Read when asked, from the games' own events (``hand_scored``: each seat's contract and whether it was made;
+``game_ended``: the winner), so it is never out of step with them and needs no counter of its own; a forgotten
+opponent (``slowspades players forget``) is in the player's totals but in no head-to-head record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from chat.names import is_forgotten
+
+from ..context import Services
+from .players import seat_of
+
+
+@dataclass
+class Record:
+    """A player's finished games: totals, and the head-to-head ``[wins, losses]`` by opponent address."""
+
+    games: int = 0
+    wins: int = 0
+    bids: int = 0
+    bids_made: int = 0
+    nils: int = 0
+    nils_made: int = 0
+    against: dict[str, list[int]] = field(default_factory=dict)
+
+    def between(self, opponent: str) -> tuple[int, int]:
+        """(wins, losses) of the player against ``opponent`` in finished games."""
+        won, lost = self.against.get(opponent, [0, 0])
+        return won, lost
+
+
+def record_of(svc: Services, address: str, but: str = "") -> Record:
+    """The record of the player ``address`` over their finished games (but ``but``: a game ending now)."""
+    out = Record()
+    for gid in svc.players.games(address):
+        if gid == but:
+            continue
+        meta = svc.store.meta(gid)
+        seat = seat_of(meta, address)
+        if seat is None or meta.get("status") != "over":
+            continue
+        opponent = meta.get(f"seat{1 - seat}", "")
+        winner = None
+        for se in svc.store.load(gid):
+            e = se.event
+            if e.get("type") == "hand_scored":
+                mine = e["scores"][seat]
+                if mine.get("contract") == "bid":
+                    out.bids += 1
+                    out.bids_made += bool(mine.get("made"))
+                elif mine.get("contract") in ("nil", "double_nil"):
+                    out.nils += 1
+                    out.nils_made += bool(mine.get("made"))
+            elif e.get("type") == "game_ended":
+                winner = e.get("winner")
+        if winner is None:
+            continue
+        out.games += 1
+        out.wins += winner == seat
+        if opponent and not is_forgotten(opponent):
+            tally = out.against.setdefault(opponent, [0, 0])
+            tally[0 if winner == seat else 1] += 1
+    return out
+
+
+def head_to_head(svc: Services, address: str, opponent: str, record: Record | None = None) -> dict[str, int] | None:
+    """The context of the head-to-head line (``h2h``: ``me``, ``them``), None before their first game ended."""
+    won, lost = (record or record_of(svc, address)).between(opponent)
+    return {"me": won, "them": lost} if won or lost else None
+
+
+def head_to_head_now(svc: Services, address: str, opponent: str, game_id: str, winner: int | None,
+                     seat: int) -> dict[str, int] | None:
+    """:func:`head_to_head` as a message of ``game_id`` tells it while that game starts (``winner`` None: its
+    previous games) or ends (``winner``: the seat that won it, counted though the game is not stored as over yet)."""
+    won, lost = record_of(svc, address, but=game_id).between(opponent)
+    if winner is not None:
+        won, lost = won + (winner == seat), lost + (winner != seat)
+    return {"me": won, "them": lost} if won or lost else None

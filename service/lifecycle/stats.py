@@ -1,0 +1,28 @@
+"""``STATS`` (issue 46): the player's record in one message (games finished and won, bids made, nils made) with the
+head-to-head record against the opponent of their last game (:mod:`service.games.record`)."""
+
+from __future__ import annotations
+
+from ..context import Services
+from ..games import outbox
+from ..games.players import name_of, seat_of
+from ..games.record import head_to_head, record_of
+from ..games.result import Outcome, Result
+from . import routing
+from .commands import Message
+
+
+def stats(svc: Services, m: Message) -> Result:
+    record = record_of(svc, m.sender)
+    target = m.token_game or routing.resolve(svc, m.sender, m.said.game, statuses=("active", "over")).game_id
+    h2h, opp = None, ""
+    if target is not None:
+        meta = svc.store.meta(target)
+        seat = seat_of(meta, m.sender)
+        if seat is not None:
+            opponent = meta.get(f"seat{1 - seat}", "")
+            h2h, opp = head_to_head(svc, m.sender, opponent, record), name_of(svc, opponent)
+    out = outbox.reply(svc, m.sender, m.message_id, "stats", Outcome.STATS, games=record.games, wins=record.wins,
+                       bids=record.bids, bids_made=record.bids_made, nils=record.nils, nils_made=record.nils_made,
+                       h2h=h2h, opp=opp)
+    return out
