@@ -224,15 +224,26 @@ def script() -> Response:
     return resp
 
 
-@bp.post("/g/<token>/move")
-def move(token: str) -> Response:
-    svc = _svc()
+def posted_form(svc: Services, token: str) -> tuple[str, int, dict[str, str], Game] | Response:
+    """The game a form of the page of ``token`` acts in (its id, the seat, its meta, its state), or the answer that
+    refuses it: 403 with a fresh page from another site or without the page's form token, a redirect saying "stale"
+    when the game is not under way. Nothing is recorded either way (a move, a plan: :mod:`.plan_board`)."""
     game_id, seat, meta = _seat_of_token(svc, token)
     if not same_site() or not form_token_ok(svc, token, request.form.get("csrf", "")):
         return _page(token, "forbidden", 403)  # nothing recorded; a fresh form to play from
     game = _game(svc, game_id)
     if game is None or meta.get("status") != "active":
         return _back(token, "stale")
+    return game_id, seat, meta, game
+
+
+@bp.post("/g/<token>/move")
+def move(token: str) -> Response:
+    svc = _svc()
+    checked = posted_form(svc, token)
+    if isinstance(checked, Response):
+        return checked
+    game_id, seat, meta, game = checked
     v = view(game, seat)
     if request.form.get("ask", "") != question_key(v):
         return _back(token, "stale")  # the game asks another question now: nothing played

@@ -27,7 +27,7 @@ from ..spool import SpoolError
 from ..store import UNREACHABLE as STORE_UNREACHABLE
 from ..store import now_ms
 from . import take_inbound
-from .game import _back, _game, _outcome, _page, _seat_of_token, _sign, _svc, form_token_ok, same_site, storage_down
+from .game import _back, _outcome, _sign, _svc, posted_form, storage_down
 
 bp = Blueprint("plan_board", __name__)
 for _error in STORE_UNREACHABLE:  # Redis does not answer: the page's "try again", never a bare 500 (as a move)
@@ -71,12 +71,10 @@ def plan_from_form(form: Any, now: Plan | None, hand_no: int) -> Plan | None:
 @bp.post("/g/<token>/plan")
 def plan(token: str) -> Response:
     svc = _svc()
-    game_id, seat, meta = _seat_of_token(svc, token)
-    if not same_site() or not form_token_ok(svc, token, request.form.get("csrf", "")):
-        return _page(token, "forbidden", 403)  # nothing recorded; a fresh form to plan from
-    game = _game(svc, game_id)
-    if game is None or meta.get("status") != "active":
-        return _back(token, "stale")
+    checked = posted_form(svc, token)
+    if isinstance(checked, Response):
+        return checked
+    game_id, seat, meta, game = checked
     try:
         new = plan_from_form(request.form, ahead.plans_of(meta)[seat], game.hand_no)
         if new is not None:
