@@ -50,7 +50,11 @@ GROUPS: tuple[tuple[str, tuple[Command, ...]], ...] = (
 )
 COMMANDS: tuple[Command, ...] = tuple(c for _title, group in GROUPS for c in group)
 #: The word of the kinds that have none of their own in the parser's lists (a phrase, or a carrier's word).
-_FIXED = {"dn_setting": "DN", "stop": "STOP", "start": "START", "help": "HELP", "bid": "", "play": ""}
+_FIXED = {"dn_setting": "DN", "stop": "STOP", "start": "START", "link": "LINK", "bid": "", "play": ""}
+#: the ON and OFF of a language whose messages say their own (``MINN AV``), else the English ones
+_ON_OFF = {"nb": ("PÅ", "AV")}
+#: the TZ example of each language, the zone its TZ error messages name
+_TZ = {"fr": "Europe/Paris", "id": "Asia/Jakarta", "el": "Europe/Athens"}
 #: The house rules NEW takes (RULES.md section 10, :class:`spades.events.HouseRules`): field -> the word, in order.
 HOUSE_RULES: tuple[tuple[str, str], ...] = (("failed_nil_bags", "BAGS"), ("floor", "FLOOR"), ("target", "TO"),
                                             ("simultaneous_draw", "ALT"))
@@ -60,14 +64,19 @@ def word(kind: str, lang: str) -> str:
     """The word the parser reads for ``kind`` in ``lang`` (its own first, else the English one)."""
     if kind in _FIXED:
         return _FIXED[kind]
-    own = _WORDS.get(lang, {}).get(kind) or _WORDS["en"][kind]
+    own = _WORDS.get(lang, {}).get(kind) or _WORDS["en"].get(kind) or (kind.upper(),)  # (HELP: a carrier word)
     return own[0]
 
 
 def written(command: Command, lang: str) -> str:
     """``command`` as a player writes it in ``lang``: ``LANGUE FR``, ``SPILL QH``, ``NY +4791234567`` (the example
-    number of the language's catalogue)."""
+    number of the language's catalogue), ``MINN AV`` (the language's ON and OFF), ``FUSEAU Europe/Paris``."""
     arg = command.arg
+    on, off = _ON_OFF.get(lang, ("ON", "OFF"))
+    if arg in (" ON", " OFF"):
+        arg = " " + (on if arg == " ON" else off)
+    elif command.kind == "tz":
+        arg = " " + _TZ.get(lang, arg.strip())
     if command.kind == "new" and arg.startswith(" +"):
         found = re.search(r"\+\d+", gettext(lang, "%(new)s +4791234567"))
         arg = " " + found.group(0) if found else arg

@@ -222,7 +222,8 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "hand": ("MAIN", "JEU", "CARTES"),
         "score": ("POINTS", "MARQUE"),
         "rules": ("REGLES", "REGLE"),
-        "web": ("LIEN",),
+        "web": ("PAGE", "LIEN"),  # (PAGE first: the word HELP shows; LIEN <address> is LINK's, see :func:`_parse`)
+        "link": ("LIER",),
         "resign": ("ABANDON", "ABANDONNER", "J ABANDONNE", "JABANDONNE"),
         "lang": ("LANGUE",),
         "new": ("NOUVELLE", "NOUVEAU", "DEFI", "INVITER"),
@@ -268,13 +269,14 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "score": ("POENG", "STILLING"),
         "rules": ("REGLER",),
         "web": ("SIDE", "LENKE"),
+        "link": ("KOBLE",),
         "resign": ("GI OPP", "GIOPP", "OPPGI"),
         "lang": ("SPRÅK",),
         "new": ("NY", "NYTT", "UTFORDRE"),
         "yes": ("JA",),
         "no": ("NEI",),
         "games": ("PARTIER", "SPILLENE"),
-        "remind": ("PÅMINNELSE", "PÅMINNELSER", "MINN"),
+        "remind": ("MINN", "PÅMINNELSE", "PÅMINNELSER"),
         "tz": ("TIDSSONE",),
         "autoplay": ("AUTOSPILL",),
         "claim": ("KREV",),
@@ -313,6 +315,8 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "score": ("SKOR", "NILAI"),
         "rules": ("ATURAN",),
         "web": ("HALAMAN", "TAUTAN"),
+        "link": ("TAUTKAN",),
+        "pause": ("JEDA",),
         "resign": ("MENYERAH", "NYERAH"),
         "lang": ("BAHASA",),
         "new": ("BARU", "TANTANG"),
@@ -345,11 +349,11 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "low": ("ΧΑΜΗΛΟ", "ΧΑΜΗΛΑ"),
         "win": ("ΚΕΡΔΙΖΩ", "ΚΕΡΔΙΣΕ"),
         "high": ("ΨΗΛΟ", "ΨΗΛΑ"),
-        "keep": ("ΚΡΑΤΩ", "ΚΡΑΤΑ", "ΚΡΑΤΑΩ", "KRATO", "KRATAO", "KRATA"),
-        "discard": ("ΠΕΤΑΩ", "ΠΕΤΑ", "ΠΕΤΑΞΕ", "PETAO", "PETA", "ΠΕΤΑ ΤΟ", "ΠΕΤΑΞΕ ΤΟ"),
+        "keep": ("ΚΡΑΤΑ", "ΚΡΑΤΩ", "ΚΡΑΤΑΩ", "KRATO", "KRATAO", "KRATA"),
+        "discard": ("ΠΕΤΑ", "ΠΕΤΑΩ", "ΠΕΤΑΞΕ", "PETAO", "PETA", "ΠΕΤΑ ΤΟ", "ΠΕΤΑΞΕ ΤΟ"),
         "double_nil": ("ΔΙΠΛΟ ΜΗΔΕΝ", "ΔΙΠΛΟ NIL", "ΤΥΦΛΟ ΜΗΔΕΝ", "DIPLO MIDEN"),
-        "draw": ("ΤΡΑΒΑΩ", "ΤΡΑΒΑ", "ΤΡΑΒΗΞΕ", "TRAVAO", "TRAVA"),
-        "exchange": ("ΑΛΛΑΓΗ", "ΑΛΛΑΖΩ", "ΑΛΛΑΞΕ", "ALLAGI"),
+        "draw": ("ΤΡΑΒΑ", "ΤΡΑΒΑΩ", "ΤΡΑΒΗΞΕ", "TRAVAO", "TRAVA"),
+        "exchange": ("ΑΛΛΑΓΗ", "ΑΛΛΑΖΩ", "ΑΛΛΑΞΕ", "ALLAGI", "ΑΝΤΑΛΛΑΓΗ"),
         "none": ("ΚΑΜΙΑ", "ΤΙΠΟΤΑ", "KAMIA", "TIPOTA"),
         "bid": ("ΔΗΛΩΝΩ", "ΔΗΛΩΣΗ", "DILONO"),
         "nil": ("ΜΗΔΕΝ", "MIDEN"),
@@ -359,7 +363,9 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "score": ("ΣΚΟΡ", "ΠΟΝΤΟΙ"),
         "rules": ("ΚΑΝΟΝΕΣ", "KANONES"),
         "web": ("ΣΕΛΙΔΑ", "SELIDA"),
-        "resign": ("ΠΑΡΑΙΤΟΥΜΑΙ", "ΠΑΡΑΙΤΗΣΗ", "PARAITISI"),
+        "link": ("ΣΥΝΔΕΣΗ", "ΣΥΝΔΕΣΕ", "SYNDESI"),
+        "pause": ("ΠΑΥΣΗ", "PAFSI"),
+        "resign": ("ΠΑΡΑΙΤΗΣΗ", "ΠΑΡΑΙΤΟΥΜΑΙ", "PARAITISI"),
         "lang": ("ΓΛΩΣΣΑ", "GLOSSA"),
         "new": ("ΝΕΟ", "ΝΕΑ", "NEO"),
         "yes": ("ΝΑΙ", "NAI"),
@@ -867,6 +873,8 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
         return say(kind)
     if kind == "rematch" and len(rest) <= 2 and " ".join(rest) in _EASIER | _HARDER:
         return say("rematch", arg="easier" if " ".join(rest) in _EASIER else "harder")
+    if kind == "rematch" and len(rest) == 1 and rest[0] in _EASY | _HARD:  # REVANCHE FACILE: one level toward it
+        return say("rematch", arg="easier" if rest[0] in _EASY else "harder")
     if kind == "plan":
         flag = _flag(rest, lang)
         if not rest:

@@ -119,3 +119,18 @@ def test_catalogues_are_compiled_from_their_po():
         po = LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
         mo = Path(str(po)[:-3] + ".mo")
         assert mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime - 1
+
+
+def test_french_plurals_say_the_same_in_the_millions_slot_and_the_ordinary_one() -> None:
+    """French has three plural forms, and ``msgstr[1]`` is read only for whole millions: every ordinary plural
+    (2, 3, 13...) is ``msgstr[2]``. A plural written in the wrong slot showed players a sentence the rules page never
+    used (``Plis restants joués d'office : 3.``; review round 3 F1), so the two slots say the same."""
+    with open(LOCALE_DIR / "fr" / "LC_MESSAGES" / "messages.po", "rb") as f:
+        catalog = read_po(f, locale="fr")
+    assert catalog.num_plurals == 3
+    differ = [m.id for m in catalog if m.pluralizable and isinstance(m.string, tuple) and m.string[1] != m.string[2]]
+    assert not differ, differ
+    from chat.render import translations
+
+    assert translations("fr").ngettext("Last trick decided.", "Last %(num)s tricks decided.", 3) \
+        == "%(num)s derniers plis joués d'office."

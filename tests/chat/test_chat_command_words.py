@@ -233,3 +233,18 @@ def test_the_draw_prompt_uses_a_draw_word_only_for_its_command(lang):
         misread = [w for w in clauses[letter] if parse(w, lang).kind in ("keep", "discard", "draw")
                    and parse(w, lang).kind != kind]
         assert not misread, (prompt, letter, misread)
+
+
+def test_the_rules_page_shows_each_languages_own_words() -> None:
+    """The rules page's "What to send" writes what the messages say (review round 3 X5): the local help word,
+    Norwegian PÅ/AV, each language's TZ example, the Greek words of the SMS and page buttons."""
+    from chat.commands import rules_page_context
+
+    def shown(lang: str) -> list[str]:
+        return [w for _title, words in rules_page_context(lang)["commands"] for w in words]  # type: ignore[attr-defined]
+
+    assert {"AIDE", "PAGE", "FUSEAU Europe/Paris"} <= set(shown("fr"))
+    assert {"HJELP", "MINN AV", "AUTO PÅ", "DN AV", "AUTOSPILL AV"} <= set(shown("nb"))
+    assert {"BANTUAN", "JEDA 3", "ZONA Asia/Jakarta"} <= set(shown("id"))
+    assert {"ΒΟΗΘΕΙΑ", "ΤΡΑΒΑ", "ΚΡΑΤΑ", "ΠΕΤΑ", "ΠΑΡΑΙΤΗΣΗ", "ΠΑΥΣΗ 3", "ΖΩΝΗ Europe/Athens"} <= set(shown("el"))
+    assert "HELP" in shown("en") and "LINK ana@example.com" in shown("el")

@@ -304,7 +304,7 @@ def test_case3_the_reply_that_tells_the_discarded_card_starts_with_the_games_num
     assert ctx["discarded"] in text
 
 
-WEB_WORD = {"en": "WEB", "fr": "LIEN", "nb": "SIDE", "id": "HALAMAN", "el": "ΣEΛIΔA"}
+WEB_WORD = {"en": "WEB", "fr": "PAGE", "nb": "SIDE", "id": "HALAMAN", "el": "ΣEΛIΔA"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -10,8 +10,10 @@ from chat.names import FORGOTTEN, display_name, is_forgotten
 from chat.render import render, unforget
 
 SEAT = FORGOTTEN + "0123456789abcdef"
-WORDS = {"en": "a forgotten player", "fr": "un joueur oublié", "nb": "en glemt spiller",
-         "id": "pemain yang sudah dilupakan", "el": "ένας ξεχασμένος παίκτης"}
+#: each works as a name in a name's slots: capitalised, and in Greek a neuter, the same after a preposition
+#: (``με Διαγραμμένο μέλος``, ``Au tour de Joueur effacé``; review round 3 X2)
+WORDS = {"en": "a forgotten player", "fr": "Joueur effacé", "nb": "Slettet spiller",
+         "id": "Pemain anonim", "el": "Διαγραμμένο μέλος"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -22,3 +24,10 @@ def test_a_forgotten_player_is_named_in_every_language(lang: str) -> None:
     email = render("declined", lang, "email", opp=FORGOTTEN)
     assert WORDS[lang] in email.text and FORGOTTEN not in email.text + email.subject + email.html
     assert FORGOTTEN not in render("declined", lang, "sms", opp=FORGOTTEN).text
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_a_forgotten_player_reads_as_a_name(lang: str) -> None:
+    text = render("declined", lang, "email", opp=FORGOTTEN).text
+    assert WORDS[lang][0].isupper() and WORDS[lang] in text
+    assert " de un " not in text and "ένας" not in text

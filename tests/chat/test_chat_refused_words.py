@@ -95,3 +95,27 @@ def test_golden_answers_to_the_refused_words(lang) -> None:  # type: ignore[no-u
             f"{intent.kind} {intent.number if intent.number is not None else intent.card or ''}".strip()
         lines.append(f"{text} -> {said}")
     check_golden(lang, "issue23/refused_words", "\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("text, lang, kind, extra", [
+    ("REVANCHE FACILE", "fr", "rematch", {"arg": "easier"}), ("revanche difficile", "fr", "rematch", {"arg": "harder"}),
+    ("OMKAMP LETT", "nb", "rematch", {"arg": "easier"}), ("OMKAMP VANSKELIG", "nb", "rematch", {"arg": "harder"}),
+    ("MAIN LAGI MUDAH", "id", "rematch", {"arg": "easier"}), ("ΡΕΒΑΝΣ ΕΥΚΟΛΟ", "el", "rematch", {"arg": "easier"}),
+    ("ρεβάνς δύσκολο", "el", "rematch", {"arg": "harder"}),
+    ("JEDA 3", "id", "pause", {"number": 3}), ("ΠΑΥΣΗ 3", "el", "pause", {"number": 3}),
+    ("LIEN ana@example.com", "fr", "link", {"arg": "ana@example.com"}),
+    ("LIER ana@example.com", "fr", "link", {"arg": "ana@example.com"}),
+    ("KOBLE ana@example.com", "nb", "link", {"arg": "ana@example.com"}),
+    ("TAUTKAN ana@example.com", "id", "link", {"arg": "ana@example.com"}),
+    ("TAUTAN ana@example.com", "id", "link", {"arg": "ana@example.com"}),
+    ("ΣΥΝΔΕΣΗ ana@example.com", "el", "link", {"arg": "ana@example.com"}),
+    ("ΑΝΤΑΛΛΑΓΗ 2C 7D", "el", "exchange", {"cards": (C("2C"), C("7D"))}),
+    ("PAGE", "fr", "web", {}), ("LIEN", "fr", "web", {}),
+])
+def test_near_misses_of_the_translated_texts_are_understood(text, lang, kind, extra) -> None:  # type: ignore[no-untyped-def]
+    """The words a reader of the translations sends after reading them (review round 3 X4): REMATCH and a level,
+    the local PAUSE, LINK in the local word the texts use, the page's word for a swap in Greek."""
+    intent = parse(text, lang)
+    assert intent.kind == kind, (text, intent)
+    for key, value in extra.items():
+        assert getattr(intent, key) == value, (text, intent)

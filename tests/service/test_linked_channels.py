@@ -156,7 +156,7 @@ def test_via_sends_the_prompts_to_the_linked_mailbox_rendered_as_email(client, s
     assert status == 200 and svc.store.version(gid) > version
     assert [m["to"] for m in out if m["to"] in (ALICE, MAIL)] in ([MAIL], [])  # its answer: to the mailbox
     assert send(client, svc, ALICE, "VIA WHATSAPP")[0]["body"] == (
-        "You have no WHATSAPP address: LINK one first, e.g. LINK ana@example.com.")
+        "You have no WhatsApp number: LINK one first, e.g. LINK whatsapp:+4791234567.")
 
 
 def test_a_forged_from_cannot_link_an_email_address(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
