@@ -6,6 +6,8 @@ tells them what they missed, the opponent's bid with it."""
 
 from __future__ import annotations
 
+import re
+
 from service.conversation_port import command_text
 
 from .chooser import choose
@@ -41,4 +43,4 @@ def test_a_closed_window_is_told_to_the_opponent_and_the_news_waits_for_the_what
     wait_handled(svc, mid)
     wait_outbox_settled(svc)
     [answer] = [m["body"] for m in local_messages(svc, WA)[to_wa:]]
-    assert "+1..0002 3" in answer, answer  # (in Greek: "Δηλώσεις: εσύ 6, +1..0002 3. ...")
+    assert re.search(r"\+1\.\.0002\D{0,12}\b3\b", answer), answer  # the bid with its bidder (Greek: "+1..0002: δήλωση 3.")
