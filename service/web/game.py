@@ -254,17 +254,26 @@ def move(token: str) -> Response:
                                      else command in v.legal)
     if not legal:
         return _back(token, "illegal")
-    sender = meta[f"seat{seat}"]
     ask = question_key(v)
     message_id = f"page:{_sign(svc, 'move', token, ask, body)}"  # the same form sent twice: one move
-    presence.mark_moved(svc, game_id, seat)  # before it is recorded: its messages leave this player alone
+    outcome = record_from_page(svc, token, game_id, seat, meta[f"seat{seat}"], message_id, body, ask)
+    return _back(token, outcome)
+
+
+def record_from_page(svc: Services, token: str, game_id: str, seat: int, sender: str, message_id: str, body: str,
+                     ask: str) -> str:
+    """Record what the page of ``token`` sent (``body``, as an SMS would say it) exactly as an SMS is recorded
+    (:func:`service.web.take_inbound`), the question it answers with it (``ask``), and wait a moment for the worker
+    (:func:`_outcome`); the seat is marked as on its page first, so the messages it causes leave this player alone.
+    Returns the flash to redirect with (``busy``: not even the spool took it, nothing recorded)."""
+    presence.mark_moved(svc, game_id, seat)
     fields = {"channel": "page", "from": sender, "to": "", "body": body, "page": token, "ask": ask,
               "received": now_ms(), "status": "queued"}
     try:
         take_inbound(message_id, sender, fields, int(current_app.config["MESSAGE_TTL"]))
     except SpoolError:
-        return _back(token, "busy")
-    return _back(token, _outcome(svc, game_id, sender, message_id))
+        return "busy"
+    return _outcome(svc, game_id, sender, message_id)
 
 
 def move_text(form: Any) -> str:

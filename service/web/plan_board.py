@@ -16,18 +16,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, request
 
 from chat.ahead import describe
 from spades.cards import BY_CODE, Suit
 from spades.plans import RULES, Follow, Plan, PlanError, check
 
-from ..games import ahead, presence
-from ..spool import SpoolError
+from ..games import ahead
 from ..store import UNREACHABLE as STORE_UNREACHABLE
-from ..store import now_ms
-from . import take_inbound
-from .game import _back, _outcome, _sign, _svc, posted_form, storage_down
+from .game import _back, _sign, _svc, posted_form, record_from_page, storage_down
 
 bp = Blueprint("plan_board", __name__)
 for _error in STORE_UNREACHABLE:  # Redis does not answer: the page's "try again", never a bare 500 (as a move)
@@ -82,14 +79,6 @@ def plan(token: str) -> Response:
     except PlanError:
         return _back(token, "plan_refused", "plan")
     body = "PLAN " + describe(new, "en") if new is not None else "PLAN OFF"
-    sender = meta[f"seat{seat}"]
     message_id = f"page:{_sign(svc, 'plan', token, str(game.version), meta.get(ahead.PV, '0'), body)}"
-    presence.mark_moved(svc, game_id, seat)
-    fields = {"channel": "page", "from": sender, "to": "", "body": body, "page": token, "ask": "plan",
-              "received": now_ms(), "status": "queued"}
-    try:
-        take_inbound(message_id, sender, fields, int(current_app.config["MESSAGE_TTL"]))
-    except SpoolError:
-        return _back(token, "busy", "plan")
-    outcome = _outcome(svc, game_id, sender, message_id)
+    outcome = record_from_page(svc, token, game_id, seat, meta[f"seat{seat}"], message_id, body, "plan")
     return _back(token, "planned" if outcome in ("", "stale") else outcome, "plan")
