@@ -215,16 +215,15 @@ def next_move(game: Game, seat: int, plan: Plan | None) -> tuple[Command | None,
     entry = plan.follow(led)
     if entry is None:
         return None, plan, None
-    spent = plan if entry.always else replace(plan, follows=tuple(f for f in plan.follows if f is not entry))
+    once = replace(plan, follows=tuple(f for f in plan.follows if f is not entry))
     if isinstance(entry.play, Card):
-        card = entry.play
-        spent = replace(plan, follows=tuple(f for f in plan.follows if f is not entry))  # a card plays once
+        card, spent = entry.play, once  # a card plays once, always or not
         if card not in hand:
             return None, spent, Dropped(f"IF {entry.text}", GONE, card)
         if card.suit is not led and any(c.suit is led for c in hand):
             return None, spent, Dropped(f"IF {entry.text}", FOLLOW, card)
         return Play(seat, card), spent, None
-    return Play(seat, resolve(entry.play, hand, trick)), spent, None
+    return Play(seat, resolve(entry.play, hand, trick)), plan if entry.always else once, None
 
 
 def after_events(plan: Plan | None, seat: int, events: Sequence[Event]) -> Plan | None:
@@ -283,10 +282,6 @@ class Ahead:
     events: list[Event] = field(default_factory=list)
     plans: list[Plan | None] = field(default_factory=lambda: [None, None])
     dropped: list[list[Dropped]] = field(default_factory=lambda: [[], []])
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.events or self.dropped[0] or self.dropped[1])
 
 
 def track(plans: Sequence[Plan | None], trick_before: tuple[tuple[int, Card], ...],

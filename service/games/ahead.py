@@ -102,15 +102,19 @@ def _bid_ahead(game: Game, seat: int) -> bool:
     return game.phase == BID and game.movers != (seat,)
 
 
-def chain(game: Game, meta: dict[str, str], before: Sequence[Plan | None], trick: tuple[Any, ...],
-          events: Sequence[Event], decide_fold: Callable[[Game, Command], list[Event]],
+def chain(game: Game, meta: dict[str, str], stored: Sequence[Plan | None], given: PlanGiven | None,
+          trick: tuple[Any, ...], events: Sequence[Event], decide_fold: Callable[[Game, Command], list[Event]],
           follow_on: Callable[[Game], list[Event]]) -> Chained:
-    """The plans ``before`` (as given, or as the meta held them) tracked through ``events`` (the move just decided,
-    ``trick`` the trick under way before it), then applied as far as they reach on ``game`` (folded on)."""
-    tracked = track(before, trick, events)
-    ahead: Ahead = play_ahead(game, tracked, decide_fold, follow_on)
-    out = Chained(list(ahead.events))
-    stored = plans_of(meta)
+    """The plans as the meta holds them (``stored``: :func:`plans_of`), with the one ``given`` by the move's message
+    if any, tracked through ``events`` (the move just decided, ``trick`` the trick under way before it), then applied
+    as far as they reach on ``game`` (folded on). Any change to a plan, or a plan given, bumps ``pv``."""
+    before = list(stored)
+    out = Chained()
+    if given is not None:
+        before[given.seat] = given.plan
+        out.log.append(log_entry(given))
+    ahead: Ahead = play_ahead(game, track(before, trick, events), decide_fold, follow_on)
+    out.events = list(ahead.events)
     for seat in (0, 1):
         after = ahead.plans[seat]
         if after != stored[seat]:
@@ -127,7 +131,7 @@ def chain(game: Game, meta: dict[str, str], before: Sequence[Plan | None], trick
     played = [e for e in ahead.events if getattr(e, "auto", "") == "plan"]
     for e in played:
         out.log.append({"seat": getattr(e, "seat", None), "what": "played", "event": e.type})
-    if any(k.startswith("plan") for k in out.updates):
+    if out.log or any(k.startswith("plan") for k in out.updates):
         out.updates[PV] = str(int(meta.get(PV) or 0) + 1)
     return out
 

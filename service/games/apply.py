@@ -118,18 +118,16 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
         taken, meta, infos = now.taken, now.meta, now.infos
         game = taken.game
         version = game.version
-        plans = ahead.plans_of(meta)
-        plan_log: list[dict[str, Any]] = []
         try:
             choice = mover.choose(now)
             if isinstance(choice, Result):
                 svc.games.put(game_id, taken)
                 return _consumed_before(svc, game_id, message_id) or choice
             movers_before, phase_before, trick = game.movers, game.phase, tuple(game.trick)
-            command: Command | None = choice if not isinstance(choice, ahead.PlanGiven) else choice.command
             if isinstance(choice, ahead.PlanGiven):  # a plan given (RULES D12), with a move or none
-                plans[choice.seat] = choice.plan
-                plan_log.append(ahead.log_entry(choice))
+                given, command = choice, choice.command
+            else:
+                given, command = None, choice
             events = svc_decide(svc, game_id, version, game, command) if command is not None else []
         except (GameOverError, RuleError) as exc:
             svc.games.put(game_id, taken)
@@ -142,14 +140,12 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             events += played_for(svc, game_id, meta, infos, game)
         if game.phase == "draw":  # the service's own draws first: a planned bid may follow them
             events += auto_draws(svc, game_id, meta, game, infos)
-        chained = ahead.chain(game, meta, plans, trick, events,
+        chained = ahead.chain(game, meta, ahead.plans_of(meta), given, trick, events,
                               lambda g, c: svc_decide(svc, game_id, g.version, g, c),
                               lambda g: played_for(svc, game_id, meta, infos, g))
         events += chained.events
-        plan_log += chained.log
+        plan_log = chained.log
         updates: dict[str, str] = dict(chained.updates)
-        if plan_log and ahead.PV not in updates:  # a plan given that equals the one kept: still a change seen
-            updates[ahead.PV] = str(int(meta.get(ahead.PV) or 0) + 1)
         actor = getattr(choice, "seat", None)
         if not events:  # a plan given that covers no decision yet: the plan alone is written
             res = svc.store.append(owner, version, [], message_id=message_id, meta=updates,
