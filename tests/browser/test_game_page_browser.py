@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from service import conversation_port as port
+from spades.game import Game
 from tests.waiting import wait_for
 
 from .test_simulator_browser import PHONE_A, PHONE_B, choose, game_of, sent_to, settled
@@ -53,21 +54,26 @@ def start_game(live: Any) -> str:
     return game_id
 
 
+def by_sms_until(live: Any, game_id: str, done: Any, limit: int = 120) -> Game:
+    """Both players move by SMS (each move awaited to its outbox) until ``done(game)``; the game then."""
+    meta = live.svc.store.meta(game_id)
+    address_of = {0: meta["seat0"], 1: meta["seat1"]}
+    for moves in range(limit):
+        game = game_of(live, game_id)
+        if done(game):
+            return game
+        seat = game.movers[0]
+        text(live, address_of[seat], port.command_text(choose(game, seat, keep=moves % 3 != 2)))
+        wait_for(f"move {moves + 1}", lambda v=game.version: settled(live, game_id, v))
+    raise AssertionError(f"not reached in {limit} moves")
+
+
 def test_both_players_pages_during_a_hand(chromium: Any, live_service: Any) -> None:
     live = live_service
     game_id = start_game(live)
     meta = live.svc.store.meta(game_id)
     address_of = {0: meta["seat0"], 1: meta["seat1"]}
-    moves = 0
-    while True:  # until the second trick has its first card on the table
-        game = game_of(live, game_id)
-        if sum(game.tricks_won) >= 1 and len(game.trick) == 1:
-            break
-        seat = game.movers[0]
-        text(live, address_of[seat], port.command_text(choose(game, seat, keep=moves % 3 != 2)))
-        wait_for(f"move {moves + 1}", lambda v=game.version: settled(live, game_id, v))
-        moves += 1
-        assert moves < 120
+    by_sms_until(live, game_id, lambda g: sum(g.tricks_won) >= 1 and len(g.trick) == 1)  # the 2nd trick's lead
     links = {}
     for seat, address in address_of.items():
         before = len(sent_to(live, address))

@@ -17,7 +17,7 @@ from spades.game import legal_moves
 from spades.plans import Plan
 from tests.waiting import wait_for
 
-from .test_game_page_browser import start_game, text
+from .test_game_page_browser import by_sms_until, start_game, text
 from .test_simulator_browser import choose, game_of, settled
 
 pytestmark = pytest.mark.browser
@@ -29,16 +29,7 @@ def test_d12_a_plan_saved_on_the_page_without_javascript_plays_the_next_follow(c
     game_id = start_game(live)
     meta = live.svc.store.meta(game_id)
     address_of = {0: meta["seat0"], 1: meta["seat1"]}
-    moves = 0
-    while True:  # by SMS to the first trick of the play
-        game = game_of(live, game_id)
-        if game.phase == "play":
-            break
-        seat = game.movers[0]
-        text(live, address_of[seat], port.command_text(choose(game, seat, keep=moves % 3 != 2)))
-        wait_for(f"move {moves + 1}", lambda v=game.version: settled(live, game_id, v))
-        moves += 1
-        assert moves < 120
+    game = by_sms_until(live, game_id, lambda g: g.phase == "play")
     leader = game.movers[0]
     follower = 1 - leader
     urls = {s: f"{live.url}/g/{live.svc.players.ensure_web_token(game_id, s)}" for s in (0, 1)}
@@ -99,13 +90,7 @@ def test_d12_a_whole_hand_from_the_planning_board_against_sms(chromium: Any, liv
     game_id = start_game(live)
     meta = live.svc.store.meta(game_id)
     address_of = {0: meta["seat0"], 1: meta["seat1"]}
-    moves = 0
-    while (game := game_of(live, game_id)).phase != "play":  # by SMS to the play
-        seat = game.movers[0]
-        text(live, address_of[seat], port.command_text(choose(game, seat, keep=moves % 3 != 2)))
-        wait_for(f"move {moves + 1}", lambda v=game.version: settled(live, game_id, v))
-        moves += 1
-        assert moves < 120
+    game = by_sms_until(live, game_id, lambda g: g.phase == "play")
     planner = 1 - game.movers[0]  # the first trick's follower
     context = chromium.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
     try:
