@@ -130,7 +130,7 @@ def plan_board(v: PlayerView, plan: Plan | None, lang: str) -> dict[str, Any]:
 
 #: what the web adds to a :func:`page_context` (``service.web.game``): without it the page shows no form
 WEB_PARTS: dict[str, Any] = {"version": 0, "move_url": "", "poll_url": "", "script_url": "", "csrf": "",
-                             "poll_every": 3, "flash": "", "plan_url": "", "board": None}
+                             "poll_every": 3, "flash": "", "plan_url": "", "board": None, "colours_url": "", "four": False}
 
 
 def render_page(lang: str, context: Mapping[str, Any]) -> str:
