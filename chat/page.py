@@ -24,11 +24,9 @@ from .names import display_name, short_address
 from .questions import question_key
 from .render import environment, unforget
 
-SUIT_COLOR = {"S": "#000", "C": "#000", "H": "#c00", "D": "#c00"}
-
 
 def _card(code: str) -> dict[str, str]:
-    return {"code": code, "rank": code[:-1], "suit": code[-1], "color": SUIT_COLOR[code[-1]]}
+    return {"code": code, "rank": code[:-1], "suit": code[-1]}  # its colours: the page's CSS, by suit
 
 
 def question(v: PlayerView) -> dict[str, Any]:
