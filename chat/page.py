@@ -24,11 +24,9 @@ from .names import display_name, short_address
 from .questions import question_key
 from .render import environment, unforget
 
-SUIT_COLOR = {"S": "#000", "C": "#000", "H": "#c00", "D": "#c00"}
-
 
 def _card(code: str) -> dict[str, str]:
-    return {"code": code, "rank": code[:-1], "suit": code[-1], "color": SUIT_COLOR[code[-1]]}
+    return {"code": code, "rank": code[:-1], "suit": code[-1]}  # its colours: the page's CSS, by suit
 
 
 def question(v: PlayerView) -> dict[str, Any]:
@@ -130,7 +128,7 @@ def plan_board(v: PlayerView, plan: Plan | None, lang: str) -> dict[str, Any]:
 
 #: what the web adds to a :func:`page_context` (``service.web.game``): without it the page shows no form
 WEB_PARTS: dict[str, Any] = {"version": 0, "move_url": "", "poll_url": "", "script_url": "", "csrf": "",
-                             "poll_every": 3, "flash": "", "plan_url": "", "board": None}
+                             "poll_every": 3, "flash": "", "plan_url": "", "board": None, "colours_url": "", "four": False}
 
 
 def render_page(lang: str, context: Mapping[str, Any]) -> str:

@@ -226,6 +226,9 @@ class Settings(BaseSettings):
     SCREENSHOT: str = Field("", description="Tests only: where the simulator's browser test saves its screenshot.")
     PAGE_SCREENSHOTS: str = Field("", description=
         "Tests only: a directory where the game page's browser test saves a picture of each page.")
+    TABLE_SCREENSHOTS: str = Field("", description=
+        "Tests only: a directory (docs/) where the card table's browser test saves the table at each phase, "
+        "at 390 and 1280 px.")
 
 
 _KINDS = {int: "int", float: "float", bool: "bool", str: "str"}

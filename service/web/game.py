@@ -47,7 +47,7 @@ from ..addresses import page_expired
 from ..context import Services
 from ..games import levels, presence
 from ..games.ahead import plans_of
-from ..games.players import lang_of, name_of
+from ..games.players import lang_of, lang_of_record, name_of
 from ..games.record import head_to_head
 from ..lifecycle import talk
 from ..spool import SpoolError
@@ -157,8 +157,10 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     game = _open(svc, game_id, seat, meta, shows=True)
     v = view(game, seat)
     me, opp = meta.get(f"seat{seat}", ""), meta.get(f"seat{1 - seat}", "")
+    record = svc.players.get(me) or {}
+    lang = lang_of_record(svc.config, me, record)
     ctx = page_context(v, _redacted(svc, game_id, seat), name_of(svc, me), name_of(svc, opp))
-    ctx.update(board=plan_board(v, plans_of(meta)[seat], lang_of(svc, me)),  # the seat's own plan (RULES D12)
+    ctx.update(board=plan_board(v, plans_of(meta)[seat], lang),  # the seat's own plan (RULES D12)
                plan_url=url_for("plan_board.plan", token=token) if meta.get("status") == "active" else "")
     ctx.update(talk=talk.page_lines(svc, game_id, seat),  # the talk (SAY) and its box: service.web.talk_box
                h2h=head_to_head(svc, me, opp),  # the record between them (issue 46)
@@ -166,8 +168,9 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     ctx.update(version=game.version, move_url=url_for("game_page.move", token=token),
                poll_url=url_for("game_page.poll", token=token), script_url=url_for("game_page.script"),
                csrf=form_token(svc, token), poll_every=presence.poll_seconds(svc), flash=flash if flash in FLASHES else "",
-               level=levels.level_of(opp))  # the computer's, named with it (issue 45 case 10)
-    return _no_store(Response(render_page(lang_of(svc, me), ctx), status=status, mimetype="text/html"))
+               level=levels.level_of(opp),  # the computer's, named with it (issue 45 case 10)
+               colours_url=url_for("card_colours.colours", token=token), four=record.get("colours") == "4")
+    return _no_store(Response(render_page(lang, ctx), status=status, mimetype="text/html"))
 
 
 def _expired(svc: Services, meta: dict[str, str], seat: int) -> bool:
