@@ -13,10 +13,11 @@ import pytest
 
 from chat import taps
 from chat.questions import question_key
-from chat.render import gettext
+from chat.render import gettext, whatsapp_parts
 from chat.taps import list_words
 from service.conversation_port import command_text
 from service.delivery import deliver
+from service.lifecycle.invitations import game_id_for
 from service.telegram import Tap, question_tag
 from spades.commands import Command, Exchange
 from spades.game import view
@@ -52,7 +53,7 @@ def post_tap(client: Any, from_: str, title: str, data: str, listed: bool, sid: 
     params.update({"ListId": data, "ListTitle": title} if listed else {"ButtonPayload": data, "ButtonText": title})
     resp = client.post("/sms", data=params, headers={"X-Twilio-Signature": twilio_sign(BASE + "/sms", params)})
     assert resp.status_code == 200
-    SENDERS["sms:" + params["MessageSid"]] = WA
+    SENDERS["sms:" + params["MessageSid"]] = from_
     return "sms:" + params["MessageSid"]
 
 
@@ -62,24 +63,24 @@ def shown_to(twilio: FakeTwilioContent, address: str = WA) -> list[dict[str, Any
             if r["data"].get("To") == address and r["data"].get("ContentSid") in twilio.contents]
 
 
-def buttons_for(twilio: FakeTwilioContent, tag: str) -> dict[str, Any]:
-    """The last message to the WhatsApp player whose buttons answer the question tagged ``tag`` (waited for)."""
+def buttons_for(twilio: FakeTwilioContent, tag: str, to: str = WA) -> dict[str, Any]:
+    """The last message to ``to`` whose buttons answer the question tagged ``tag`` (waited for)."""
     def found() -> dict[str, Any] | None:
-        return next((m for m in reversed(shown_to(twilio)) if any(d.startswith(tag + "|") for _t, d in m["buttons"])),
+        return next((m for m in reversed(shown_to(twilio, to)) if any(d.startswith(tag + "|") for _t, d in m["buttons"])),
                     None)
     return wait_for(found, 15, f"buttons for {tag}")
 
 
-def answer(command: Command) -> str:
-    """The answer a button offers for ``command``, in Greek: the player's language."""
+def answer(command: Command, lang: str = "el") -> str:
+    """The answer a button offers for ``command`` in ``lang`` (the Greek player's, by default)."""
     reply = reply_of(command)
-    return gettext("el", reply) if reply == "DRAW" else reply
+    return gettext(lang, reply) if reply == "DRAW" else reply
 
 
-def tap(client: Any, svc: Any, message: dict[str, Any], reply: str, sid: str | None = None) -> str:
-    """Tap the button of ``message`` whose answer is ``reply``; the message id, handled."""
+def tap(client: Any, svc: Any, message: dict[str, Any], reply: str, sid: str | None = None, to: str = WA) -> str:
+    """``to`` taps the button of ``message`` whose answer is ``reply``; the message id, handled."""
     [(title, data)] = [(t, d) for t, d in message["buttons"] if (Tap.of(d) or Tap("", "")).reply == reply]
-    mid = post_tap(client, WA, title, data, message["kind"] == "twilio/list-picker", sid)
+    mid = post_tap(client, to, title, data, message["kind"] == "twilio/list-picker", sid)
     wait_handled(svc, mid)
     return mid
 
@@ -88,28 +89,27 @@ def tag_now(svc: Any, gid: str, seat: int = 0) -> str:
     return question_tag(gid, question_key(view(load_game(svc, gid), seat)))
 
 
-def play_tapping(client: Any, svc: Any, twilio: FakeTwilioContent, gid: str) -> dict[str, int]:
-    """Play ``gid`` out: the WhatsApp player (seat 0) by tapping the chooser's answer among the buttons of the question
-    the game asks now ("More…" first when it is among the rest), the SMS player by typing; the counts."""
+def play_tapping(client: Any, svc: Any, twilio: FakeTwilioContent, gid: str,
+                 addresses: tuple[str, str] = (WA, SMS)) -> dict[str, int]:
+    """Play ``gid`` out: a WhatsApp seat by tapping the chooser's answer among the buttons of the question the game asks
+    it now ("More…" first when it is among the rest), an SMS seat by typing; the counts."""
     n = {"moves": 0, "wa_moves": 0, "taps": 0, "more": 0, "typed": 0}
     while (game := load_game(svc, gid)).phase != "over":
         seat, version = game.movers[0], game.version
-        command = choose(game, seat)
-        if seat == 1:
-            wait_handled(svc, post_sms(client, SMS, command_text(command))[1])
-        elif isinstance(command, Exchange):  # the exchange's many answers: typed (no buttons past 19)
-            wait_handled(svc, post_sms(client, WA, command_text(command))[1])
-            n["typed"] += 1
+        command, to = choose(game, seat), addresses[seat]
+        if not to.startswith("whatsapp:") or isinstance(command, Exchange):  # (the exchange's many answers: typed)
+            wait_handled(svc, post_sms(client, to, command_text(command))[1])
+            n["typed"] += to.startswith("whatsapp:")
         else:
-            tag = tag_now(svc, gid)
-            message = buttons_for(twilio, tag)
-            if answer(command) not in [(Tap.of(d) or Tap("", "")).reply for _t, d in message["buttons"]]:
+            reply = answer(command, svc.players.get(to)["lang"])
+            message = buttons_for(twilio, tag_now(svc, gid, seat), to)
+            if reply not in [(Tap.of(d) or Tap("", "")).reply for _t, d in message["buttons"]]:
                 [more] = [Tap.of(d) for _t, d in message["buttons"] if Tap.of(d).reply.startswith("+")]  # type: ignore[union-attr]
-                before = len(shown_to(twilio))
-                tap(client, svc, message, more.reply)
-                message = wait_for(lambda: shown_to(twilio)[before:], 15, "the rest")[-1]
+                before = len(shown_to(twilio, to))
+                tap(client, svc, message, more.reply, to=to)
+                message = wait_for(lambda: shown_to(twilio, to)[before:], 15, "the rest")[-1]
                 n["taps"], n["more"] = n["taps"] + 1, n["more"] + 1
-            tap(client, svc, message, answer(command))
+            tap(client, svc, message, reply, to=to)
             n["taps"] += 1
             n["wa_moves"] += 1
         wait_for(lambda: svc.store.version(gid) > version, 15, f"move {n['moves']} applied")
@@ -147,6 +147,41 @@ def test_a_whole_game_every_whatsapp_prompt_with_answers_is_buttons_and_a_tap_pl
     assert len(made) == len(set(made)) <= 15
     print(f"\nwhatsapp buttons: {n} messages to WA {len(sent)}, with buttons {len(shown_to(twilio))}, "
           f"contents made {len(made)}")
+
+
+@pytest.mark.slow
+def test_an_all_whatsapp_game_one_tap_a_move_and_its_messages_against_plain_text(
+        client, svc, celery_worker, twilio) -> None:  # type: ignore[no-untyped-def]
+    """Both players on WhatsApp, every move tapped: the taps a move, and the messages a hand against the same entries
+    sent as plain text (each in parts of 1,600 characters), the figures of issue 43."""
+    wa2 = "whatsapp:+15551230003"  # an English player
+    resp, mid = post_sms(client, WA, f"NEW {wa2} TO 150")
+    wait_handled(svc, mid)
+    gid = game_id_for(mid)
+    wait_handled(svc, post_sms(client, wa2, "YES")[1])  # the invitation came by SMS; answered from WhatsApp
+    assert svc.store.meta(gid)["status"] == "active"
+    n = play_tapping(client, svc, twilio, gid, (WA, wa2))
+    wait_outbox_settled(svc)
+    hands = load_game(svc, gid).hand_no
+    assert n["typed"] == 0 and n["taps"] == n["wa_moves"] + n["more"] and n["wa_moves"] > 100
+    sent = [r for r in twilio.requests if r["data"].get("To") in (WA, wa2)]
+    texts: dict[str, list[str]] = {}  # outbox entry -> the texts of its messages (the body above buttons included)
+    for r in sent:
+        body = twilio.shown(r)["body"] if "ContentSid" in r["data"] else r["data"]["Body"]
+        texts.setdefault(r["data"]["StatusCallback"].split("o=")[1], []).append(body)
+    rests = [k for k, t in texts.items() if t[0] in (OTHERS, list_words("en")[2])]  # "More…" answered
+    assert len(rests) == n["more"]
+    as_text = sum(len(whatsapp_parts(" ".join(t))) for k, t in texts.items() if k not in rests)
+    split = sum(1 for t in texts.values() if len(t) == 2 and len(" ".join(t)) <= 1600)  # text first, then buttons
+    assert len(sent) == as_text + n["more"] + split and not twilio.refused
+    paged = [len(t.reply.split()) for m in shown_to(twilio, WA) + shown_to(twilio, wa2) for _title, d in m["buttons"]
+             if (t := Tap.of(d)) is not None and t.reply.startswith("+")]  # the answers behind each "More…"
+    uniform = 1 + sum(rest / (9 + rest) for rest in paged) / n["wa_moves"]  # a tap a move, if answers were uniform
+    print(f"\nall-WhatsApp game to 150 ({len(paged)} prompts with More…; taps a move with uniform answers "
+          f"{uniform:.3f}): {hands} hands, {n['wa_moves']} moves, {n['taps']} taps "
+          f"({n['taps'] / n['wa_moves']:.3f} a move, {n['more']} of them More…); messages to the players "
+          f"{len(sent)} with buttons ({len(sent) / hands:.1f} a hand), {as_text} as plain text "
+          f"({as_text / hands:.1f} a hand); inbound {n['taps']} (plain text: {n['wa_moves']})")
 
 
 def test_a_stale_tap_is_refused_with_a_reply_and_a_tap_sent_twice_plays_once(client, svc, celery_worker, twilio) -> None:  # type: ignore[no-untyped-def]
