@@ -67,8 +67,11 @@ class ContentUnavailable(Exception):
 
 
 def offered(pairs: Sequence[Sequence[str]]) -> bool:
-    """Whether a message offering these answers (``[label, data]``) goes with WhatsApp buttons."""
-    return 0 < len(pairs) <= OFFER_MAX and all(len(d) <= ID_MAX for _label, d in pairs)
+    """Whether a message offering these answers (``[label, data]``) goes with WhatsApp buttons: at most
+    :data:`OFFER_MAX`, and past :data:`LIST_MAX` only answers of one word ("More…" carries them space-separated)."""
+    if not 0 < len(pairs) <= OFFER_MAX or any(len(d) > ID_MAX for _label, d in pairs):
+        return False
+    return len(pairs) <= LIST_MAX or all(" " not in (Tap.of(d) or Tap("", " ")).reply for _label, d in pairs)
 
 
 def items(pairs: Sequence[Sequence[str]], lang: str) -> list[tuple[str, str, str]]:

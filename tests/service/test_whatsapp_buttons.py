@@ -14,11 +14,12 @@ import pytest
 from chat import taps
 from chat.questions import question_key
 from chat.render import gettext, whatsapp_parts
-from chat.taps import list_words
+from chat.taps import button_label, list_words
 from service.conversation_port import command_text
 from service.delivery import deliver
 from service.lifecycle.invitations import game_id_for
 from service.telegram import Tap, question_tag
+from service.whatsapp_buttons import items, offered
 from spades.commands import Command, Exchange
 from spades.game import view
 
@@ -260,6 +261,20 @@ def test_more_sends_the_rest_under_the_same_question_and_a_tap_on_it_bids(client
     tap(client, svc, first, replies[9])  # "More…" of the question answered: stale, nothing sent but why
     wait_outbox_settled(svc)
     assert [r["data"].get("Body") for r in twilio.requests[sent:]] == [STALE]
+
+
+def test_what_goes_with_buttons() -> None:
+    """Up to 19 answers (nine and "More…" with the rest), past ten only answers of one word; never 20 or more."""
+    def pairs(replies: list[str]) -> list[list[str]]:
+        return [[button_label(r), f"tagtagtagta|{r}"] for r in replies]
+    cards = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC"]
+    assert offered(pairs(cards[:1])) and offered(pairs(cards)) and offered(pairs([str(b) for b in range(14)]))
+    assert not offered(pairs([str(b) for b in range(20)])) and not offered([])
+    swaps = [f"SWAP {a} {b}" for a, b in zip(cards, cards[1:])]  # the exchange's answers: several words each
+    assert offered(pairs(swaps[:10])) and not offered(pairs(swaps[:11]))
+    shown = items(pairs(cards), "en")
+    assert [t for t, _d, _desc in shown] == ["2♣", "3♣", "4♣", "5♣", "6♣", "7♣", "8♣", "9♣", "10♣", "More…"]
+    assert shown[9][1] == "tagtagtagta|+JC QC KC AC" and shown[9][2] == "J♣ Q♣ K♣ A♣"
 
 
 # -- the sender -------------------------------------------------------------------------------------------
