@@ -196,3 +196,14 @@ def messages(cfg: Mapping[str, Any], store: Store, client: TwilioClient, entry: 
     head, last = split_body(str(entry["body"]))
     return [*({"body": part} for part in head),
             {"content_sid": sid, "content_variables": variables(kind, last, shown, list_words(lang)[0])}]
+
+
+def shown(cfg: Mapping[str, Any], entry: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The buttons a WhatsApp entry shows (``title``, ``id``, and ``list``: an item of a list, else a quick reply): what
+    :func:`messages` sends, for the simulator's WhatsApp phone (the local outbox sends nothing to Twilio)."""
+    pairs = entry.get("buttons") or []
+    if entry.get("content_sid") or not cfg.get("WHATSAPP_BUTTONS", True) or not offered(pairs):
+        return []
+    its = items(pairs, str(entry.get("lang") or "en"))
+    return [{"title": title, "id": data, "list": kind_of(len(its)) == LIST} for title, data, _desc in its]
+
