@@ -72,8 +72,9 @@ def answered(svc: Services, message_id: str, sender: str, origin: str, msg: dict
 def rest(svc: Services, message_id: str, sender: str, origin: str, msg: dict[str, str], tap: Tap,
          game_id: str | None) -> Result:
     """WhatsApp's "More…" tapped while its question is still asked: the list of the rest of the answers, under the
-    same tag (written once for ``message_id``); one that carries none is refused as not one of ours."""
-    pairs = rest_pairs(tap)
+    same tag (written once for ``message_id``); one that carries none, or not from WhatsApp, is refused as not one
+    of ours."""
+    pairs = rest_pairs(tap) if address_kind(origin) == WHATSAPP else []
     if not pairs:
         return answered(svc, message_id, sender, origin, msg, tap.reply, Result([], Outcome.IGNORED))
     lang = lang_of(svc, sender)

@@ -23,8 +23,9 @@ from service.whatsapp_buttons import items, offered
 from spades.commands import Command, Exchange
 from spades.game import view
 
-from . import test_whatsapp
+from . import test_telegram, test_whatsapp
 from .chooser import choose
+from .fake_telegram import post_update, tap_update
 from .fake_twilio_content import CONTENT_URL, FakeTwilioContent
 from .helpers import (
     BASE,
@@ -41,6 +42,7 @@ from .test_sms_game import load_game
 from .test_telegram import reply_of
 from .test_whatsapp import SMS, WA, queue_one, start_game, start_with_whatsapp_to_move
 
+bot = test_telegram.bot  # the fixture: the Bot API answered by a local HTTP server
 twilio = test_whatsapp.twilio  # the fixture: Twilio's Messages and Content APIs at the SDK's HTTP boundary
 STALE, REFUSED = gettext("el", taps.STALE), gettext("el", taps.REFUSED)  # the WhatsApp player is Greek (+30)
 CHOOSE, MORE, OTHERS = list_words("el")
@@ -164,7 +166,7 @@ def test_an_all_whatsapp_game_one_tap_a_move_and_its_messages_against_plain_text
     n = play_tapping(client, svc, twilio, gid, (WA, wa2))
     wait_outbox_settled(svc)
     hands = load_game(svc, gid).hand_no
-    assert n["typed"] == 0 and n["taps"] == n["wa_moves"] + n["more"] and n["wa_moves"] > 100
+    assert n["typed"] == 0 and n["taps"] == n["wa_moves"] + n["more"] and n["wa_moves"] > 40
     sent = [r for r in twilio.requests if r["data"].get("To") in (WA, wa2)]
     texts: dict[str, list[str]] = {}  # outbox entry -> the texts of its messages (the body above buttons included)
     for r in sent:
@@ -261,6 +263,19 @@ def test_more_sends_the_rest_under_the_same_question_and_a_tap_on_it_bids(client
     tap(client, svc, first, replies[9])  # "More…" of the question answered: stale, nothing sent but why
     wait_outbox_settled(svc)
     assert [r["data"].get("Body") for r in twilio.requests[sent:]] == [STALE]
+
+
+def test_a_more_forged_on_telegram_is_refused_and_nothing_goes_to_whatsapp(client, svc, bot, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    gid = test_telegram.start_game(client, svc)
+    tag = tag_now(svc, gid, 0)  # the Telegram player's question now (they invited: seat 0)
+    version = svc.store.version(gid)
+    update = tap_update(test_telegram.CHAT, 1, f"{tag}|+AS KS")
+    assert post_update(client, update).status_code == 200
+    wait_for(lambda: bot.of_method("answerCallbackQuery"), 15, "the tap answered")
+    wait_outbox_settled(svc)
+    assert svc.store.version(gid) == version
+    assert not [m for _i, m in svc.store.read_local(count=10_000) if m.get("channel") == "whatsapp"]
+    assert [e["channel"] for e in svc.store.outbox_entries(f"p:{test_telegram.TG}")] == ["telegram"]
 
 
 def test_what_goes_with_buttons() -> None:
