@@ -94,6 +94,10 @@ class Settings(BaseSettings):
         "kind.lang=ContentSid, comma separated (kinds: turn, reminder, invite; e.g. "
         "turn.en=HX...,reminder.el=HX...); each gets {{1}}, the message itself. None for a kind and language: the "
         "player's other linked channel (docs/twilio.md#templates).")
+    WHATSAPP_BUTTONS: bool = Field(True, description=
+        "Inside a WhatsApp player's 24-hour window, a message offering answers goes with them as quick-reply "
+        "buttons (up to 3) or a list (more), through Twilio's Content API (docs/twilio.md#buttons); false: text "
+        "only.")
     TELEGRAM_BOT_TOKEN: str = Field("", description=
         "The Telegram bot's token (from @BotFather). Empty: Telegram messages go to the local outbox "
         "(docs/channels.md#telegram).")
