@@ -13,6 +13,7 @@ from typing import Any
 from markupsafe import escape
 
 from service.lifecycle.invitations import game_id_for
+from service.store import clock
 from service.store.keys import owner_keys, player_owner
 
 from .helpers import post_sms, wait_handled, wait_outbox_settled
@@ -84,3 +85,6 @@ def test_the_games_page_and_the_record_right_after_a_third_game(client, svc, cel
     french = games_page(client, svc, third, ALICE)
     assert '<html lang="fr">' in french and "Tes parties" in french
     assert client.get("/g/" + "0" * 32 + "/games").status_code == 404
+    clock.advance(svc.store.r, 31 * 86400)  # past SLOWSPADES_PAGE_TTL_DAYS after the third game ended: its link is dead
+    assert client.get(f"/g/{page_token(svc, third, ALICE)}/games").status_code == 410
+    assert client.get(f"/g/{page_token(svc, fourth, ALICE)}/games").status_code == 200  # a game under way: alive
