@@ -93,7 +93,8 @@ def page_context(v: PlayerView, events: Iterable[Mapping[str, Any] | None], me: 
         "won_tricks": {"me": v.tricks_won[seat], "opp": v.tricks_won[other]},
         "trick": [{"mine": s == seat, "card": _card(c.code)} for s, c in v.trick],
         "tricks": tricks, "sheet": sheet, "ask": ask, "planned": planned,
-        "past": [h for h in hands_of(events, seat) if h["over"]],  # every trick of the finished hands (issue 46)
+        # every trick of the finished hands (issue 46); once the game is over, of the hand a resignation cut short too
+        "past": [h for h in hands_of(events, seat) if h["over"] or v.phase == "over"],
         "scores": {"me": v.scores[seat], "opp": v.scores[other]}, "bags": {"me": v.bags[seat], "opp": v.bags[other]},
     }
 

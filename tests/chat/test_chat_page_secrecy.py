@@ -1,7 +1,7 @@
 """Secrecy on the game page's past hands (issue 46): in whole games played through the conversation layer, the page of
 each seat, rendered at the start of every hand and at the game's end, shows in each finished hand's section exactly
 the cards of that hand's tricks (public once played) and no other: never a card the opponent drew and discarded,
-swapped or still holds."""
+swapped or still holds. A game resigned in the middle of a hand shows that hand's tricks too."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import re
 import pytest
 
 from chat.page import page_context, render_page
+from spades.commands import Forfeit
 from spades.events import redact, to_dict
-from spades.game import fold, view
+from spades.game import decide, fold, view
 from tests.chat.test_chat_conversation import games
 
 GLYPH = {"\u2660": "S", "\u2665": "H", "\u2663": "C", "\u2666": "D"}
@@ -48,3 +49,20 @@ def test_the_past_hands_show_only_the_cards_of_their_tricks(lang: str) -> None:
                     assert shown == played[hand], (lang, seat, hand, shown ^ played[hand])
                     checked += 1
     assert checked > 20, checked
+
+
+def test_a_game_resigned_mid_hand_shows_that_hands_tricks() -> None:
+    t = next(iter(games("en")))
+    cut = [i for i, e in enumerate(t.events) if to_dict(e)["type"] == "trick_won"][16]  # hand 2, trick 3 or so
+    events = t.events[:cut + 1]
+    game = fold(events)
+    events = events + decide(game, Forfeit(game.movers[0]))
+    over = fold(events)
+    assert over.phase == "over"
+    played = tricks_by_hand(events)
+    page = render_page("en", page_context(view(over, 0), [redact(e, 0) for e in events], "A", "B"))
+    past = page.split('<section id="past-hands"')[1].split("</section>")[0]
+    sections = past.split('<details class="past-hand">')[1:]
+    assert len(sections) == len(played) == 2
+    shown = {rank + GLYPH[glyph] for rank, glyph in CARD.findall(sections[0])}  # newest first: the hand cut short
+    assert shown == played[2] and 0 < len(shown) < 26, shown
