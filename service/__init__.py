@@ -14,12 +14,14 @@ from .config import load_config
 from .context import Services
 from .lifecycle import settings
 from .web import (
+    again,
     card_colours,
     email,
     email_events,
     game,
     headers,
     health,
+    history,
     home,
     plan_board,
     rules,
@@ -54,6 +56,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(home.bp)
     app.register_blueprint(talk_box.bp)
     app.register_blueprint(card_colours.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(again.bp)
     simulator.register(app)  # only when SLOWSPADES_SIMULATOR is on (local runs)
     headers.install(app)  # CSP, no framing, no sniffing: on every page
     celery_init_app(app)

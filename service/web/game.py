@@ -54,6 +54,7 @@ from ..spool import SpoolError
 from ..store import UNREACHABLE as STORE_UNREACHABLE
 from ..store import game_owner, now_ms
 from . import take_inbound
+from .page_parts import page_parts
 
 bp = Blueprint("game_page", __name__)
 ASSETS = Path(__file__).with_name("page_assets")
@@ -160,6 +161,7 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     record = svc.players.get(me) or {}
     lang = lang_of_record(svc.config, me, record)
     ctx = page_context(v, _redacted(svc, game_id, seat), name_of(svc, me), name_of(svc, opp))
+    ctx.update(page_parts(token, meta, seat))  # the link to the player's games, the finished game's buttons
     ctx.update(board=plan_board(v, plans_of(meta)[seat], lang),  # the seat's own plan (RULES D12)
                plan_url=url_for("plan_board.plan", token=token) if meta.get("status") == "active" else "")
     ctx.update(talk=talk.page_lines(svc, game_id, seat),  # the talk (SAY) and its box: service.web.talk_box
@@ -227,15 +229,16 @@ def script() -> Response:
     return resp
 
 
-def posted_form(svc: Services, token: str) -> tuple[str, int, dict[str, str], Game] | Response:
+def posted_form(svc: Services, token: str, status: str = "active") -> tuple[str, int, dict[str, str], Game] | Response:
     """The game a form of the page of ``token`` acts in (its id, the seat, its meta, its state), or the answer that
     refuses it: 403 with a fresh page from another site or without the page's form token, a redirect saying "stale"
-    when the game is not under way. Nothing is recorded either way (a move, a plan: :mod:`.plan_board`)."""
+    when the game is not ``status`` (under way; ``over`` for a finished game's buttons, :mod:`.again`). Nothing is
+    recorded either way (a move, a plan: :mod:`.plan_board`)."""
     game_id, seat, meta = _seat_of_token(svc, token)
     if not same_site() or not form_token_ok(svc, token, request.form.get("csrf", "")):
         return _page(token, "forbidden", 403)  # nothing recorded; a fresh form to play from
     game = _game(svc, game_id)
-    if game is None or meta.get("status") != "active":
+    if game is None or meta.get("status") != status:
         return _back(token, "stale")
     return game_id, seat, meta, game
 
