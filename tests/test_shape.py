@@ -33,7 +33,6 @@ LONG_MODULES = {
     "service/limits.py": 474,
     "service/config.py": 432,
     "service/inbound.py": 413,
-    "service/lifecycle/reminders.py": 425,
 }
 
 

@@ -22,6 +22,7 @@ from ..games.record import head_to_head, record_of
 from ..store import Pipeline, keys
 from ..store.codec import text
 from . import reminders
+from .pauses import paused_until
 
 __all__ = ["UNFINISHED", "Target", "game_by_number", "label_of", "listing", "note_outbox", "note_outbox_from",
            "note_prompt", "note_prompted", "number_of", "queue_note_outbox", "resolve", "unfinished_games"]
@@ -130,6 +131,6 @@ def listing(svc: Services, address: str) -> list[dict[str, Any]]:
             row.update(my_turn=game.may_move(seat), me=game.scores[seat], them=game.scores[1 - seat])
         if meta.get("status") == "active":
             t = reminders.turn(svc, gid)
-            row["paused"] = reminders.paused_until(svc, gid, svc.store.clock.now_ms()) is not None if t else False
+            row["paused"] = paused_until(svc, gid, svc.store.clock.now_ms()) is not None if t else False
         out.append(row)
     return out
