@@ -23,7 +23,7 @@ from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSetti
 
 from .lifecycle.settings import SETTINGS as LIFECYCLE_SETTINGS
 from .prices import prices
-from .store.base import is_cluster
+from .store import is_cluster
 from .whatsapp import templates
 
 PREFIX = "SLOWSPADES_"

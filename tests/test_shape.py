@@ -15,13 +15,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: figure -> (ceiling now, issue 42's target); a move's figures vary a little with the move traced (its deal)
 MOVE_CEILINGS: dict[str, tuple[int, int]] = {
-    "store call sites": (44, 8),
+    "store call sites": (38, 8),
     "layer switches": (150, 25),  # between the 20 layers of the contract (the issue counted 7 coarser ones)
-    "upward calls": (7, 0),
+    "upward calls": (0, 0),
 }
 STATIC_CEILINGS: dict[str, tuple[int, int]] = {
-    "files importing the store's own modules": (21, 0),
-    "Services parameters": (241, 0),
+    "files importing the store's own modules": (0, 0),
+    "Services parameters": (242, 0),
 }
 MAX_LINES = 400
 #: the modules longer than MAX_LINES today, each held at its length
@@ -32,7 +32,6 @@ LONG_MODULES = {
     "spades/bots/pimc_2026_12.py": 407,
     "service/limits.py": 474,
     "service/config.py": 432,
-    "service/inbound.py": 413,
 }
 
 

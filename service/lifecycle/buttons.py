@@ -21,8 +21,9 @@ from spades.game import view
 
 from ..context import Services
 from ..games import outbox
-from ..games.players import lang_of, seat_of, unfinished_games
+from ..games.players import lang_of, unfinished_games
 from ..games.result import Result
+from ..games.seats import seat_of
 from ..telegram import question_tag
 
 KIND = "tap"  # the outbox entry's kind

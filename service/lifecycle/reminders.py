@@ -26,14 +26,14 @@ from phonenumbers import timezone as pn_timezone
 from chat import prompt
 from spades.game import Game, view
 
-from ..addresses import EMAIL, WHATSAPP
+from ..addresses import EMAIL, WHATSAPP, is_bot
 from ..channels import destination
 from ..context import Services
 from ..games import outbox, presence
 from ..games.players import all_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Result, TurnState, movers_field
-from ..store import Pipeline, keys
-from ..store.codec import text
+from ..games.seats import computer_at, opponent
+from ..store import Pipeline
 from ..store.due import NOW, Item
 from . import settings
 from .pauses import DAY_MS, deadline_ms, paused_until
@@ -72,7 +72,7 @@ def find_zone(text: str) -> str | None:
 def player_zone(svc: Services, address: str) -> ZoneInfo:
     """The player's time zone: set with TZ, else their number's region, else ``DEFAULT_TZ``."""
     name = svc.store.player_life_field(address, "tz")
-    if not name and "@" not in address and not keys.is_bot(address):
+    if not name and "@" not in address and not is_bot(address):
         name = zone_for_number(address)
     try:
         return ZoneInfo(name or settings.get(svc.config, "DEFAULT_TZ"))
@@ -199,7 +199,7 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
                                          game.actor if isinstance(game, TurnState) else None)
     fresh, recorded_v, old_seat = recorded
     old_v = int(recorded_v)
-    old_movers = text(old_seat)
+    old_movers = old_seat
     repeated = restore and not int(fresh) and old_v == game.version and old_movers == movers_arg
     if not int(fresh) and not repeated:
         return False
@@ -231,7 +231,7 @@ def _schedule(svc: Services, game_id: str, meta: dict[str, str], seat: int, sinc
               now_ms: int, pipe: Pipeline, life: dict[str, str], keep: bool = False) -> None:
     """Queue the items of ``seat``'s turn that began at ``since_ms``: the computer's move, or the first reminder and
     the timeout (``now`` items: they act for the turn the seat owes when they fall due, :func:`current`)."""
-    if keys.is_bot(meta.get(f"seat{seat}", "")):
+    if computer_at(meta, seat):
         delay_ms = int(float(settings.get(svc.config, "BOT_DELAY")) * 1000)
         svc.store.due.schedule(Item("b", game_id, seat, NOW), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
         return
@@ -296,8 +296,7 @@ def pause(svc: Services, game_id: str, message_id: str, by_seat: int, days: int 
 
 
 def _opp_name(svc: Services, game_id: str, seat: int) -> str:
-    meta = svc.store.meta(game_id)
-    return name_of(svc, meta.get(f"seat{1 - seat}", ""))
+    return name_of(svc, opponent(svc.store.meta(game_id), seat))
 
 
 # -- the beat's action -------------------------------------------------------------------------
@@ -381,7 +380,7 @@ def restart_turn(svc: Services, game_id: str, now_ms: int) -> None:
         return
     meta = svc.store.meta(game_id)
     for seat, t in turns(svc, game_id, life).items():
-        if keys.is_bot(meta.get(f"seat{seat}", "")):
+        if computer_at(meta, seat):
             continue
         cancel_turn(svc, game_id, seat, t["v"])
         first = settings.remind_delays_s(svc.config)[0]

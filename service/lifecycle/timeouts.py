@@ -13,8 +13,9 @@ from spades.commands import Forfeit
 from ..context import Services
 from ..games import outbox
 from ..games.moves import service_move
-from ..games.players import label_of, name_of, seat_of
+from ..games.players import label_of, name_of
 from ..games.result import Outcome, Result
+from ..games.seats import seat_of
 from ..store.due import Item
 from . import bot, hooks, reminders, settings
 from .pauses import deadline_ms, paused_until
@@ -63,7 +64,7 @@ def claim(svc: Services, message_id: str, sender: str, game_id: str, now_ms: int
                              paused=paused_until(svc, game_id, now_ms) is not None,
                              label="", game_id=game_id)
     loser = 1 - seat
-    return service_move(svc, game_id, message_id, lambda g: Forfeit(loser, "timeout"), svc.store.version(game_id))
+    return service_move(svc, game_id, message_id, Forfeit(loser, "timeout"), svc.store.version(game_id))
 
 
 def on_timeout_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:

@@ -3,9 +3,10 @@ SMS and what they cost (a mixin of :class:`service.store.Store`). Keys: :func:`s
 
 from __future__ import annotations
 
+from ..addresses import BOT_PREFIX
 from .base import Client
 from .codec import text
-from .keys import BOT_PREFIX, game_owner, limit_keys, owner_keys, player_owner
+from .keys import game_owner, limit_keys, owner_keys, player_owner
 
 
 class LimitCounters:
