@@ -25,7 +25,7 @@ from .games import presence
 from .games.result import BotTurn
 from .lifecycle import bot, hooks, invitations, reminders, routing, settings, timeouts
 from .store import new_claim_token
-from .store.due import Item
+from .store.due import AUTO, BOT, EXPIRY, REMINDER, TIMEOUT, Item
 
 DELIVER = "workers.tasks.deliver"
 HANDLE_INBOUND = "workers.tasks.handle_inbound"
@@ -128,39 +128,61 @@ def bot_move(svc: Services, game_id: str, seat: int, version: int, outlets: Outl
     return out.outbox_ids
 
 
+#: a due item's step: (a time in ms to try again or None when done, the outbox ids it left)
+Step = Callable[[Services, Item, int, Outlets], tuple[int | None, list[str]]]
+
+
+def remind(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple[int | None, list[str]]:
+    """A reminder of the turn the seat owes (:func:`service.lifecycle.reminders.send_reminder`)."""
+    return reminders.send_reminder(svc, item, now_ms)
+
+
+def time_out(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple[int | None, list[str]]:
+    """The turn's timeout: the waiting player may CLAIM (:func:`service.lifecycle.timeouts.on_timeout_due`)."""
+    return timeouts.on_timeout_due(svc, item, now_ms)
+
+
+def auto_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple[int | None, list[str]]:
+    """Reminders ran out: the computer moves for a player with AUTO ON; then the game's new turn scheduled and
+    the computer's move queued if it is next."""
+    out = timeouts.on_auto_due(svc, item, now_ms)
+    if svc.store.meta(item.game_id).get("status") == "active":
+        turn = hooks.after_game_change(svc, item.game_id, svc.games.load(item.game_id))
+        if turn is not None:
+            outlets.queue_bot(turn)
+    return out
+
+
+def computer_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple[int | None, list[str]]:
+    """The computer's move (the backstop of its Celery task: :func:`bot_move`)."""
+    return None, bot_move(svc, item.game_id, item.seat, item.version, outlets)
+
+
+def expire(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple[int | None, list[str]]:
+    """An invitation expires (:func:`service.lifecycle.invitations.on_expiry_due`)."""
+    return invitations.on_expiry_due(svc, item, now_ms)
+
+
+def back_from_page(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple[int | None, list[str]]:
+    """A player's game page closed: the prompt they owe, by their channel (:mod:`service.games.presence`)."""
+    return presence.back_from_page(svc, item, now_ms)
+
+
+#: what each kind of due item does (:mod:`service.store.due`)
+STEPS: dict[str, Step] = {REMINDER: remind, TIMEOUT: time_out, AUTO: auto_move, BOT: computer_move, EXPIRY: expire,
+                          presence.BACK: back_from_page}
+
+
 def act(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> int | None:
-    """Do one due item and send what it left; returns a time (ms) to try again, or None when it is done."""
+    """Do one due item (its :data:`STEPS`) and send what it left; returns a time (ms) to try again, or None when it
+    is done."""
     resolved, again = reminders.current(svc, item, now_ms)  # a ``now`` item: the turn its seat owes now
     if resolved is None:
         return again
-    item = resolved
-    if item.kind == "r":
-        again, ids = reminders.send_reminder(svc, item, now_ms)
-    elif item.kind == "t":
-        again, ids = timeouts.on_timeout_due(svc, item, now_ms)
-    elif item.kind == "a":
-        again, ids = timeouts.on_auto_due(svc, item, now_ms)
-        _follow(svc, item.game_id, outlets)
-    elif item.kind == "b":
-        again, ids = None, bot_move(svc, item.game_id, item.seat, item.version, outlets)
-    elif item.kind == "x":
-        again, ids = invitations.on_expiry_due(svc, item, now_ms)
-    elif item.kind == presence.BACK:  # a player's game page closed: the prompt they owe, by their channel
-        again, ids = presence.back_from_page(svc, item, now_ms)
-    else:
-        again, ids = None, []
+    step = STEPS.get(resolved.kind)
+    again, ids = step(svc, resolved, now_ms, outlets) if step is not None else (None, [])
     send_out(svc, ids, outlets)
     return again
-
-
-def _follow(svc: Services, game_id: str, outlets: Outlets) -> None:
-    """After an AUTO move: the game's new turn scheduled, the computer's move queued if it is next."""
-    meta = svc.store.meta(game_id)
-    if meta.get("status") != "active":
-        return
-    turn = hooks.after_game_change(svc, game_id, svc.games.load(game_id))
-    if turn is not None:
-        outlets.queue_bot(turn)
 
 
 def tick(svc: Services, outlets: Outlets, now_ms: int | None = None) -> int | None:

@@ -35,7 +35,7 @@ from ..games.start import rules_of
 from ..games.start import start as start_game
 from ..store import due as due
 from ..store import game_owner
-from ..store.due import Item
+from ..store.due import EXPIRY, Item
 from . import hooks, settings, telegram_start
 
 #: What the parser reads after NEW (:func:`chat.parse.parse`) -> the computer's level.
@@ -103,7 +103,7 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
     outcome = Outcome.INVITE_HELD if held is not None else Outcome.INVITED
     res = status.change(svc, gid, message_id, outcome, entries, updates)
     if res.outcome == outcome:
-        svc.store.due.schedule(Item("x", gid), held or expires)
+        svc.store.due.schedule(Item(EXPIRY, gid), held or expires)
     return res
 
 
@@ -169,7 +169,7 @@ def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], update
     if out.game is not None and not any(is_bot(a) for a in people):  # the limits' known numbers
         svc.store.mark_people_game(people)
     if out.game is not None:
-        svc.store.due.cancel(Item("x", gid))
+        svc.store.due.cancel(Item(EXPIRY, gid))
         out.bot = hooks.after_game_change(svc, gid, out.game)
     return out
 
@@ -259,7 +259,7 @@ def accept(svc: Services, message_id: str, sender: str, game_id: str | None = No
     other = pending_between(svc, meta["seat0"], sender, but=gid)
     if other is not None:  # one sent before the rule, or in a race: closed unheard, so that no NO can decline it
         status.change(svc, other, f"superseded:{gid}", Outcome.DECLINED, [], {"status": "declined"})
-        svc.store.due.cancel(Item("x", other))
+        svc.store.due.cancel(Item(EXPIRY, other))
     return out
 
 
@@ -278,7 +278,7 @@ def decline(svc: Services, message_id: str, sender: str, game_id: str | None = N
                      rendered=render_message("declined", lang, to.channel, opp=name_of(svc, sender)))
     ok = outbox.entry(svc, sender, "decline_done", game_id=gid, seat=1, meta=meta, opp=name_of(svc, inviter))
     res = status.change(svc, gid, message_id, Outcome.DECLINED, [e, ok], {"status": "declined"})
-    svc.store.due.cancel(Item("x", gid))
+    svc.store.due.cancel(Item(EXPIRY, gid))
     return res
 
 

@@ -34,7 +34,7 @@ from ..games.players import all_stopped, label_of, lang_of, name_of, unfinished_
 from ..games.result import Result, TurnState, movers_field
 from ..games.seats import computer_at, opponent
 from ..store import Pipeline
-from ..store.due import NOW, Item
+from ..store.due import AUTO, BOT, NOW, REMINDER, TIMEOUT, Item
 from . import settings
 from .pauses import DAY_MS, deadline_ms, paused_until
 
@@ -233,11 +233,11 @@ def _schedule(svc: Services, game_id: str, meta: dict[str, str], seat: int, sinc
     the timeout (``now`` items: they act for the turn the seat owes when they fall due, :func:`current`)."""
     if computer_at(meta, seat):
         delay_ms = int(float(settings.get(svc.config, "BOT_DELAY")) * 1000)
-        svc.store.due.schedule(Item("b", game_id, seat, NOW), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
+        svc.store.due.schedule(Item(BOT, game_id, seat, NOW), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
         return
     first = settings.remind_delays_s(svc.config)[0]
-    svc.store.due.schedule_many([(Item("r", game_id, seat, NOW, 1), since_ms + int(first * 1000)),
-                                 (Item("t", game_id, seat, NOW),
+    svc.store.due.schedule_many([(Item(REMINDER, game_id, seat, NOW, 1), since_ms + int(first * 1000)),
+                                 (Item(TIMEOUT, game_id, seat, NOW),
                                   deadline_ms(svc, game_id, since_ms, now_ms, life=life))], keep=keep, on=pipe)
 
 
@@ -245,9 +245,9 @@ def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Pi
     """Remove the due items of one turn and the seat's ``now`` items (they would be stale anyway); ``client``: a
     pipeline to queue on."""
     n = int(settings.get(svc.config, "REMIND_MAX"))
-    svc.store.due.cancel(*[Item("r", game_id, seat, version, i) for i in range(1, n + 2)], Item("a", game_id, seat, version),
-                         Item("t", game_id, seat, version), Item("b", game_id, seat, version),
-                         Item("r", game_id, seat, NOW, 1), Item("t", game_id, seat, NOW), Item("b", game_id, seat, NOW),
+    svc.store.due.cancel(*[Item(REMINDER, game_id, seat, version, i) for i in range(1, n + 2)], Item(AUTO, game_id, seat, version),
+                         Item(TIMEOUT, game_id, seat, version), Item(BOT, game_id, seat, version),
+                         Item(REMINDER, game_id, seat, NOW, 1), Item(TIMEOUT, game_id, seat, NOW), Item(BOT, game_id, seat, NOW),
                          on=client)
 
 
@@ -332,9 +332,9 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     limit = int(settings.get(svc.config, "REMIND_MAX"))
     nxt = delays[min(item.n, len(delays) - 1)]
     if item.n < limit:
-        svc.store.due.schedule(Item("r", game_id, seat, v, item.n + 1), now_ms + int(nxt * 1000))
+        svc.store.due.schedule(Item(REMINDER, game_id, seat, v, item.n + 1), now_ms + int(nxt * 1000))
     elif flag(svc, address, "auto", False):
-        svc.store.due.schedule(Item("a", game_id, seat, v), now_ms + int(nxt * 1000))
+        svc.store.due.schedule(Item(AUTO, game_id, seat, v), now_ms + int(nxt * 1000))
     return None, ids
 
 
@@ -347,7 +347,7 @@ def remind_now(svc: Services, game_id: str, seat: int, message_id: str) -> list[
     address = meta.get(f"seat{seat}", "")
     if t is None or not address or meta.get("status") != "active":
         return []
-    return _write_reminder(svc, Item("r", game_id, seat, t["v"], 1), meta, address, message_id)
+    return _write_reminder(svc, Item(REMINDER, game_id, seat, t["v"], 1), meta, address, message_id)
 
 
 def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: str,
@@ -384,5 +384,5 @@ def restart_turn(svc: Services, game_id: str, now_ms: int) -> None:
             continue
         cancel_turn(svc, game_id, seat, t["v"])
         first = settings.remind_delays_s(svc.config)[0]
-        svc.store.due.schedule(Item("r", game_id, seat, NOW, 1), now_ms + int(first * 1000))
-        svc.store.due.schedule(Item("t", game_id, seat, NOW), deadline_ms(svc, game_id, t["since"], now_ms))
+        svc.store.due.schedule(Item(REMINDER, game_id, seat, NOW, 1), now_ms + int(first * 1000))
+        svc.store.due.schedule(Item(TIMEOUT, game_id, seat, NOW), deadline_ms(svc, game_id, t["since"], now_ms))

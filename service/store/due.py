@@ -47,6 +47,8 @@ return 0
 
 #: An item's version for "the turn its seat owes when it falls due" (its member says ``now``).
 NOW = -1
+#: the kinds of due work, each a member's first field (the module docstring; ``service.after.STEPS`` does each)
+REMINDER, AUTO, TIMEOUT, BOT, EXPIRY = "r", "a", "t", "b", "x"
 
 
 @dataclass(frozen=True)
@@ -61,18 +63,18 @@ class Item:
 
     @property
     def member(self) -> str:
-        if self.kind == "x":
+        if self.kind == EXPIRY:
             return f"x|{self.game_id}"
         v = "now" if self.version == NOW else str(self.version)
-        if self.kind == "r":
+        if self.kind == REMINDER:
             return f"r|{self.game_id}|{self.seat}|{v}|{self.n}"
         return f"{self.kind}|{self.game_id}|{self.seat}|{v}"
 
     @classmethod
     def parse(cls, member: str) -> "Item":
         parts = member.split("|")
-        if parts[0] == "x":
-            return cls("x", parts[1])
+        if parts[0] == EXPIRY:
+            return cls(EXPIRY, parts[1])
         n = int(parts[4]) if len(parts) > 4 else 0
         return cls(parts[0], parts[1], int(parts[2]), NOW if parts[3] == "now" else int(parts[3]), n)
 
