@@ -15,6 +15,7 @@ invitation expiry) leaves outbox entries and perhaps a new turn. After it:
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -25,8 +26,9 @@ from .games import presence
 from .games.result import BotTurn
 from .lifecycle import bot, hooks, invitations, reminders, routing, settings, timeouts
 from .store import new_claim_token
-from .store.due import AUTO, BOT, EXPIRY, REMINDER, TIMEOUT, Item
+from .store.due import AUTO, BOT, EXPIRY, REMINDER, RETRY_FAILED_MS, TIMEOUT, Item
 
+log = logging.getLogger(__name__)
 DELIVER = "workers.tasks.deliver"
 HANDLE_INBOUND = "workers.tasks.handle_inbound"
 BOT_MOVE = "workers.beat.bot_move"
@@ -128,21 +130,17 @@ def bot_move(svc: Services, game_id: str, seat: int, version: int, outlets: Outl
     return out.outbox_ids
 
 
-#: a due item's step: (a time in ms to try again or None when done, the outbox ids it left)
-Step = Callable[[Services, Item, int, Outlets], tuple[int | None, list[str]]]
+Done = tuple[int | None, list[str]]  # a step's answer: a time in ms to try again (None: done), the outbox ids it left
+#: a due item's step
+Step = Callable[[Services, Item, int, Outlets], Done]
 
 
-def remind(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple[int | None, list[str]]:
-    """A reminder of the turn the seat owes (:func:`service.lifecycle.reminders.send_reminder`)."""
-    return reminders.send_reminder(svc, item, now_ms)
+def _alone(step: Callable[[Services, Item, int], Done]) -> Step:
+    """A step that hands nothing on itself (its messages are sent by :func:`act`)."""
+    return lambda svc, item, now_ms, _outlets: step(svc, item, now_ms)
 
 
-def time_out(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple[int | None, list[str]]:
-    """The turn's timeout: the waiting player may CLAIM (:func:`service.lifecycle.timeouts.on_timeout_due`)."""
-    return timeouts.on_timeout_due(svc, item, now_ms)
-
-
-def auto_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple[int | None, list[str]]:
+def auto_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> Done:
     """Reminders ran out: the computer moves for a player with AUTO ON; then the game's new turn scheduled and
     the computer's move queued if it is next."""
     out = timeouts.on_auto_due(svc, item, now_ms)
@@ -153,24 +151,17 @@ def auto_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple
     return out
 
 
-def computer_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple[int | None, list[str]]:
+def computer_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> Done:
     """The computer's move (the backstop of its Celery task: :func:`bot_move`)."""
     return None, bot_move(svc, item.game_id, item.seat, item.version, outlets)
 
 
-def expire(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple[int | None, list[str]]:
-    """An invitation expires (:func:`service.lifecycle.invitations.on_expiry_due`)."""
-    return invitations.on_expiry_due(svc, item, now_ms)
-
-
-def back_from_page(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> tuple[int | None, list[str]]:
-    """A player's game page closed: the prompt they owe, by their channel (:mod:`service.games.presence`)."""
-    return presence.back_from_page(svc, item, now_ms)
-
-
-#: what each kind of due item does (:mod:`service.store.due`)
-STEPS: dict[str, Step] = {REMINDER: remind, TIMEOUT: time_out, AUTO: auto_move, BOT: computer_move, EXPIRY: expire,
-                          presence.BACK: back_from_page}
+#: what each kind of due item does (:mod:`service.store.due`): a reminder, the turn's timeout (the waiting player
+#: may CLAIM), an AUTO move, the computer's move, an invitation's expiry, a player back from their game page (the
+#: prompt they owe, by their channel)
+STEPS: dict[str, Step] = {REMINDER: _alone(reminders.send_reminder), TIMEOUT: _alone(timeouts.on_timeout_due),
+                          AUTO: auto_move, BOT: computer_move, EXPIRY: _alone(invitations.on_expiry_due),
+                          presence.BACK: _alone(presence.back_from_page)}
 
 
 def act(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> int | None:
@@ -188,8 +179,17 @@ def act(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> int | None:
 def tick(svc: Services, outlets: Outlets, now_ms: int | None = None) -> int | None:
     """One scan of the due items (:func:`act` each); None when another beat holds the lock."""
     now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
-    return svc.store.due.scan(now_ms, lambda item, t: act(svc, item, t, outlets),
-                              lock_ttl_ms=int(settings.get(svc.config, "BEAT_LOCK_TTL")) * 1000)
+    with svc.store.due.scanning(now_ms, lock_ttl_ms=int(settings.get(svc.config, "BEAT_LOCK_TTL")) * 1000) as due:
+        if due is None:
+            return None
+        for item in due:
+            try:
+                again = act(svc, item, now_ms, outlets)
+            except Exception:  # one failing item must not stop the scan (logged with its traceback)
+                log.exception("due item %s failed; retrying later", item.member)
+                again = now_ms + RETRY_FAILED_MS
+            due.settle(again)
+        return due.done
 
 
 def sweep(svc: Services, send_task: SendTask) -> int:

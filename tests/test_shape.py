@@ -21,7 +21,7 @@ MOVE_CEILINGS: dict[str, tuple[int, int]] = {
 }
 STATIC_CEILINGS: dict[str, tuple[int, int]] = {
     "files importing the store's own modules": (0, 0),
-    "Services parameters": (242, 0),
+    "Services parameters": (243, 0),  # 241 on a02dd9a; read_message and the after steps auto_move, computer_move
 }
 MAX_LINES = 400
 #: the modules longer than MAX_LINES today, each held at its length
