@@ -31,7 +31,6 @@ LONG_MODULES = {
     "spades/bots/montecarlo.py": 517,
     "spades/bots/pimc_2026_12.py": 407,
     "service/limits.py": 474,
-    "service/config.py": 432,
 }
 
 
