@@ -54,7 +54,7 @@ def read_message(svc: Services, message_id: str, sender: str) -> MessageRead:
 
 def _read(svc: Services, message_id: str, sender: str, actor: str) -> MessageRead:
     """One round trip, as the player ``actor`` (the guessed home); its :attr:`MessageRead.actor` is the home the
-    sender's record names (``actor`` if it names none)."""
+    sender's life names (``sender`` itself if it names none)."""
     owner = player_owner(actor)
     batch = Batch(svc.store.pipeline())
     with batch.part("msg") as p:
