@@ -55,40 +55,28 @@ def read_message(svc: Services, message_id: str, sender: str) -> MessageRead:
 def _read(svc: Services, message_id: str, sender: str, actor: str) -> MessageRead:
     """One round trip, as the player ``actor`` (the guessed home); its :attr:`MessageRead.actor` is the home the
     sender's life names (``sender`` itself if it names none)."""
-    owner = player_owner(actor)
-    batch = Batch(svc.store.pipeline())
-    with batch.part("msg") as p:
-        read_msg = svc.store.queue_inbound(p, sender, message_id, claims=False)
     guess = svc.seats.game_of(actor)
     seated = guess is not None and actor in (svc.seats.get(guess) or ())
     from_game = seated and sender == actor  # the game's read takes the sender's whole life hash: its home is there
-    if not from_game:
-        with batch.part("sender") as p:
-            svc.links.queue_sender(p, sender)  # its home, and the receipts' mark
-    with batch.part("done") as p:
-        svc.store.queue_consumed(p, owner, message_id)
-    if not seated:
-        with batch.part("record") as p:
-            svc.store.queue_owner_meta(p, owner)  # the life fields too
+    batch = Batch(svc.store.pipeline())
+    with batch.part("message") as p:
+        read_stored = svc.store.queue_message(p, sender, message_id, player_owner(actor), with_sender=not from_game,
+                                              with_record=not seated)  # the record holds the life fields too
     if guess:
         with batch.part("game") as p:
             read_game = queue_read(svc, guess, message_id, p)
     got = batch.run()
+    stored = read_stored(got["message"])
     game = read_game(got["game"]) if guess else None
     mine = game.infos.get(actor) if game is not None and seated else None
-    if from_game and mine is not None:
+    if stored.home_mark is not None:
+        home, mark = stored.home_mark
+    elif mine is not None:
         home, mark = svc.links.sender_from(mine.life)
-    else:  # not read with the game (or its seats changed since this process saw them): read apart
-        if from_game:
-            again = Batch(svc.store.pipeline())
-            with again.part("sender") as p:
-                svc.links.queue_sender(p, sender)
-            got.update(again.run())
-        home, mark = svc.links.sender_of_reply(got["sender"][0])
-    record = None
-    if mine is not None:
-        record = mine.record
-    elif not seated:
-        record = svc.store.owner_meta_from(got["record"][0])
-    return MessageRead(home or sender, read_msg(got["msg"]), svc.store.consumed_from(got["done"][0]), record,
-                       bool(mark), game, guess)
+    else:  # the seats changed since this process saw them: read it apart
+        again = Batch(svc.store.pipeline())
+        with again.part("sender") as p:
+            svc.links.queue_sender(p, sender)
+        home, mark = svc.links.sender_of_reply(again.run()["sender"][0])
+    record = mine.record if mine is not None else stored.record
+    return MessageRead(home or sender, stored.msg, stored.done, record, bool(mark), game, guess)
