@@ -82,7 +82,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
     capped: list[tuple[dict[str, Any], str]] = []
     if local:
         # counted toward the day's SMS and spend, and held past the caps, as when a provider sends them
-        claimed, capped = limits.split_sms(svc, claimed)
+        claimed, capped = limits.split_sms(svc, claimed, marks=after.people if after else None)
         svc.store.settle_local_many(claimed, [(e["id"], why) for e, why in capped]
                                     + [(oid, UNSENDABLE) for oid in unsendable]
                                     + [(oid, WINDOW_CLOSED) for oid in closed], tail=tail, token=attempt)

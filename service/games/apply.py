@@ -191,8 +191,9 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             mine = list(zip(res.outbox_ids, outbox)) if send_now else []
             claimed = tuple(dict(e, id=oid) for oid, e in mine if _reaches(infos, e))
             unsendable = tuple(oid for oid, e in mine if not _reaches(infos, e))
+            marks = {a: i.record["people"] for a, i in infos.items() if "people" in i.record}
             after = AfterMove(TurnState.of(game, actor), {**meta, **updates}, now.life, now.now_ms, told, renote,
-                              res.turn, claimed, unsendable)
+                              res.turn, claimed, unsendable, marks)
             metrics.move_applied(mover)
             return Result(res.outbox_ids, Outcome.APPLIED, game_id, after)
         if res.status == "duplicate":
