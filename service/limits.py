@@ -390,10 +390,9 @@ def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None 
     """(entries that may go, (SMS entry held back, why)). An SMS to a number never in a game between people
     goes only to an allowed country (:func:`country_allowed`, whatever the message: ``HELP``, ``NEW BOT``...).
     Each other SMS counts toward the day's message cap, and each SMS or WhatsApp message toward its money cap at
-    its price in the table (:mod:`service.prices`); past :func:`others_limit` an SMS, past
-    :func:`others_spend_limit` either, goes out only if it is not an invitation and its recipient plays a game
-    between people (a game against the computer does not count). ``marks``: the ``people`` marks of the players'
-    records as the caller read them (``Store.in_people_games``)."""
+    its price in the table (:mod:`service.prices`); past :func:`others_limit` an SMS, past :func:`others_spend_limit`
+    either, goes out only if it is not an invitation and its recipient plays a game between people (a game against
+    the computer does not count). ``marks``: the records' ``people`` marks as read (``Store.in_people_games``)."""
     sms = [e for e in entries if e.get("channel") in CAPPED_CHANNELS and e.get("window") != "closed"]  # not sent
     if not sms:
         return entries, []
