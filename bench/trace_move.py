@@ -16,17 +16,30 @@ links. ``--list`` prints the modules and their call counts.
 ``--merge PKG[,PKG...]`` counts each named package as one module (``--merge service.store,spades``): what the
 counts would be if those packages were each one file, the same calls made. It shows what merging modules can
 and cannot win: calls between layers (the game's code reading the store, the texts reading the cards) stay.
+
+Each move's trace is also collapsed to the layers of the layers contract in ``pyproject.toml`` (a ``a | b`` line is one
+layer) and it prints issue 42's figures (``--json``: as JSON, for ``tests/test_shape.py``):
+
+* **store call sites**: the distinct lines outside ``service/store/`` whose calls enter it;
+* **layer switches**: calls whose caller is in another layer than the function called;
+* **upward calls**: calls from a lower layer into a higher one (a callback handed down: the imports never go up);
+
+and, read from the source, the files of ``service/`` outside ``store/`` that import ``service.store.keys``,
+``.codec`` or ``.base``, and the functions that take a ``Services`` (``svc: Services``).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import json
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 import uuid
 from pathlib import Path
 from types import FrameType
@@ -42,9 +55,30 @@ PACKAGES = ("spades", "chat", "service", "workers")
 MERGED: tuple[str, ...] = ()  # --merge: packages counted as one module each
 TOKEN = "trace-token"
 BASE = "https://trace.example.test"
+STORE = "service.store"
+PRIVATE = ("service.store.keys", "service.store.codec", "service.store.base")  # the store's own modules
 
 
-def module_of(filename: str) -> str | None:
+def contract_layers(pyproject: Path) -> list[tuple[str, ...]]:
+    """The layers of the layers contract in ``pyproject``, top first; each a tuple of the modules on its line."""
+    config = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    layers = next(c["layers"] for c in contracts if c["type"] == "layers")
+    return [tuple(m.strip() for m in line.replace(":", "|").split("|")) for line in layers]
+
+
+LAYERS = contract_layers(ROOT / "pyproject.toml")
+
+
+def layer_of(module: str) -> int | None:
+    """The index of ``module``'s layer in ``LAYERS`` (0 the top), None if it is in none."""
+    for i, names in enumerate(LAYERS):
+        if any(module == n or module.startswith(n + ".") for n in names):
+            return i
+    return None
+
+
+def module_of(filename: str, merged: bool = True) -> str | None:
     """``service/games/apply.py`` -> ``service.games.apply``; None outside the project's packages."""
     try:
         rel = Path(filename).resolve().relative_to(ROOT)
@@ -56,7 +90,7 @@ def module_of(filename: str) -> str | None:
     if parts[-1] == "__init__":
         parts.pop()
     name = ".".join(parts)
-    for package in MERGED:
+    for package in MERGED if merged else ():
         if name == package or name.startswith(package + "."):
             return package
     return name
@@ -70,7 +104,17 @@ class Trace:
         self.calls = 0
         self.back = 0
         self.links: dict[tuple[str, str], int] = {}
+        self.store_sites: set[tuple[str, int]] = set()  # (file, line) outside service/store calling into it
+        self.switches = 0  # calls between two layers of the contract
+        self.upward: dict[tuple[str, str], int] = {}  # calls from a lower layer into a higher one
         self._cache: dict[str, str | None] = {}
+        self._full_cache: dict[str, str] = {}
+
+    def _full(self, frame: FrameType) -> str:
+        name = frame.f_code.co_filename
+        if name not in self._full_cache:
+            self._full_cache[name] = module_of(name, merged=False) or ""
+        return self._full_cache[name]
 
     def _mod(self, frame: FrameType) -> str | None:
         name = frame.f_code.co_filename
@@ -78,13 +122,25 @@ class Trace:
             self._cache[name] = module_of(name)
         return self._cache[name]
 
-    def _caller(self, frame: FrameType | None) -> str | None:
+    def _caller(self, frame: FrameType | None) -> tuple[str | None, FrameType | None]:
         while frame is not None:
             mod = self._mod(frame)
             if mod is not None:
-                return mod
+                return mod, frame
             frame = frame.f_back
-        return None
+        return None, None
+
+    def _layers(self, callee: str, at: FrameType) -> None:
+        """The figures of a call into module ``callee`` made at ``at``'s line, collapsed to the layers."""
+        caller = self._full(at)
+        if callee.startswith(STORE) and not caller.startswith(STORE):
+            self.store_sites.add((at.f_code.co_filename, at.f_lineno))
+        high, low = layer_of(caller), layer_of(callee)
+        if high is None or low is None or high == low:
+            return
+        self.switches += 1
+        if high > low:
+            self.upward[(caller, callee)] = self.upward.get((caller, callee), 0) + 1
 
     def profile(self, frame: FrameType, event: str, arg: Any) -> None:
         if event != "call":
@@ -92,7 +148,9 @@ class Trace:
         mod = self._mod(frame)
         if mod is None:
             return
-        caller = self._caller(frame.f_back)
+        caller, at = self._caller(frame.f_back)
+        if at is not None:
+            self._layers(self._full(frame), at)
         if caller == mod:
             self.visited[mod] = self.visited.get(mod, 0) + 1
             return
@@ -110,15 +168,54 @@ class Trace:
         finally:
             sys.setprofile(None)
 
+    def figures(self) -> dict[str, int]:
+        """Issue 42's figures of this trace."""
+        return {"store call sites": len(self.store_sites), "layer switches": self.switches,
+                "upward calls": sum(self.upward.values())}
+
     def report(self, title: str, listing: bool) -> None:
         print(f"{title}: {len(self.visited)} project modules visited, {self.calls} calls between modules, "
               f"{self.back} of them back into a module already visited, {len(self.links)} distinct links")
+        print("  " + ", ".join(f"{k} {v}" for k, v in self.figures().items()))
+        for (low, high), n in sorted(self.upward.items()):
+            print(f"    upward: {low} -> {high} {n}")
         if listing:
+            print("  store call sites:")
+            for filename, line in sorted(self.store_sites):
+                print(f"    {Path(filename).relative_to(ROOT)}:{line}")
             for mod, n in sorted(self.visited.items()):
                 print(f"    {mod:40} {n:6} calls")
             print("  links, most used first:")
             for (a, b), n in sorted(self.links.items(), key=lambda kv: -kv[1]):
                 print(f"    {a:32} -> {b:32} {n:5}")
+
+
+def static_figures(root: Path = ROOT) -> dict[str, int]:
+    """Read from the source: files of service/ outside store/ importing the store's own modules (keys, codec, base),
+    and the parameters annotated ``Services`` in service/ and workers/."""
+    private, services = 0, 0
+    for path in sorted([*root.glob("service/**/*.py"), *root.glob("workers/**/*.py")]):
+        rel = path.relative_to(root)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        package = ".".join(rel.with_suffix("").parts[:-1] if rel.name != "__init__.py" else rel.parts[:-1])
+        imported: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*parent, base] if base else parent)
+                imported.add(base)
+                imported.update(f"{base}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+                services += sum(1 for a in args if a.annotation is not None
+                                and ast.unparse(a.annotation).strip("'\"").endswith("Services"))
+        if rel.parts[:2] != ("service", "store") and imported & set(PRIVATE):
+            private += 1
+    return {"files importing the store's own modules": private, "Services parameters": services}
 
 
 def free_port() -> int:
@@ -185,27 +282,30 @@ def next_text(svc: Any, game_id: str, players: tuple[str, str]) -> tuple[int, st
     return seat, command_text(bots.get("basic", seed=1).choose(view(game, seat)))
 
 
-def bot_turn(app: Any, svc: Any, game_id: str, human: Player, listing: bool, trace: bool) -> bool:
-    """Play the human's moves until the computer is to move alone; then its move (traced if ``trace``)."""
+def bot_turn(app: Any, svc: Any, game_id: str, human: Player, listing: bool, trace: bool,
+             quiet: bool = False) -> Trace | None:
+    """Play the human's moves until the computer is to move alone; then its move (traced if ``trace``: its
+    trace, reported unless ``quiet``)."""
     from workers.beat import bot_move
 
     for _ in range(400):
         game = svc.games.load(game_id)
         if game.phase == "over":
-            return False
+            return None
         if game.movers and len(game.movers) == 1 and game.movers[0] != _seat_of(svc, game_id, human.number):
             seat, version = game.movers[0], game.version
+            t = Trace()
             with app.app_context():
                 if trace:
-                    t = Trace()
                     t.run(lambda: bot_move.run(game_id, seat, version))
-                    t.report("computer move", listing)
+                    if not quiet:
+                        t.report("computer move", listing)
                 else:
                     bot_move.run(game_id, seat, version)
-            return True
+            return t
         _, text = next_text(svc, game_id, ("", ""))
         human.send(text)
-    return False
+    return None
 
 
 def _seat_of(svc: Any, game_id: str, number: str) -> int:
@@ -238,6 +338,7 @@ def local_app(url: str, tmp: str, queue: str, limits: bool = False) -> Any:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--list", action="store_true", help="print the modules visited")
+    ap.add_argument("--json", action="store_true", help="print only issue 42's figures, as JSON")
     ap.add_argument("--merge", default="", metavar="PKG,...",
                     help="count each of these packages as one module (service.store,service.games,spades,...)")
     args = ap.parse_args()
@@ -256,13 +357,20 @@ def main() -> None:
             mover = players[seat]
             person = Trace()
             person.run(lambda: mover.send(text))
-            person.report(f"person move ({text!r}: webhook + handle_inbound)", args.list)
+            if not args.json:
+                person.report(f"person move ({text!r}: webhook + handle_inbound)", args.list)
 
             c = Player(app, "+15557770003")
             c.send("NEW BOT")
             bgid = game_of(svc, c.number)
             bot_turn(app, svc, bgid, c, args.list, trace=False)  # warm up
-            bot_turn(app, svc, bgid, c, args.list, trace=True)
+            computer = bot_turn(app, svc, bgid, c, args.list, trace=True, quiet=args.json)
+            static = static_figures()
+            if args.json:
+                print(json.dumps({"person": person.figures(), "computer": computer.figures() if computer else None,
+                                  **static}))
+            else:
+                print("  " + ", ".join(f"{k} {v}" for k, v in static.items()))
         finally:
             proc.terminate()
             proc.wait(10)

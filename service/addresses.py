@@ -20,6 +20,8 @@ SMS, EMAIL, WHATSAPP, TELEGRAM = "sms", "email", "whatsapp", "telegram"
 WHATSAPP_PREFIX = "whatsapp:"
 #: a Telegram player: ``telegram:<chat id>``, the private chat the bot is written from (service.telegram)
 TELEGRAM_PREFIX = "telegram:"
+#: the computer's seat: ``bot:<level>`` (service.games.levels); nothing is ever sent to it
+BOT_PREFIX = "bot:"
 _EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 
 
@@ -80,6 +82,11 @@ def address_kind(value: str) -> str:
     if value.startswith(TELEGRAM_PREFIX):
         return TELEGRAM
     return EMAIL if "@" in value else SMS
+
+
+def is_bot(address: str) -> bool:
+    """Whether ``address`` is the computer's (``bot:<level>``)."""
+    return address.startswith(BOT_PREFIX)
 
 
 def telegram_address(chat_id: int | str) -> str:

@@ -15,6 +15,7 @@ invitation expiry) leaves outbox entries and perhaps a new turn. After it:
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -25,8 +26,9 @@ from .games import presence
 from .games.result import BotTurn
 from .lifecycle import bot, hooks, invitations, reminders, routing, settings, timeouts
 from .store import new_claim_token
-from .store.due import Item
+from .store.due import AUTO, BOT, EXPIRY, REMINDER, RETRY_FAILED_MS, TIMEOUT, Item
 
+log = logging.getLogger(__name__)
 DELIVER = "workers.tasks.deliver"
 HANDLE_INBOUND = "workers.tasks.handle_inbound"
 BOT_MOVE = "workers.beat.bot_move"
@@ -80,7 +82,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
     capped: list[tuple[dict[str, Any], str]] = []
     if local:
         # counted toward the day's SMS and spend, and held past the caps, as when a provider sends them
-        claimed, capped = limits.split_sms(svc, claimed)
+        claimed, capped = limits.split_sms(svc, claimed, marks=after.people if after else None)
         svc.store.settle_local_many(claimed, [(e["id"], why) for e, why in capped]
                                     + [(oid, UNSENDABLE) for oid in unsendable]
                                     + [(oid, WINDOW_CLOSED) for oid in closed], tail=tail, token=attempt)
@@ -128,46 +130,66 @@ def bot_move(svc: Services, game_id: str, seat: int, version: int, outlets: Outl
     return out.outbox_ids
 
 
+Done = tuple[int | None, list[str]]  # a step's answer: a time in ms to try again (None: done), the outbox ids it left
+#: a due item's step
+Step = Callable[[Services, Item, int, Outlets], Done]
+
+
+def _alone(step: Callable[[Services, Item, int], Done]) -> Step:
+    """A step that hands nothing on itself (its messages are sent by :func:`act`)."""
+    return lambda svc, item, now_ms, _outlets: step(svc, item, now_ms)
+
+
+def auto_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> Done:
+    """Reminders ran out: the computer moves for a player with AUTO ON; then the game's new turn scheduled and
+    the computer's move queued if it is next."""
+    out = timeouts.on_auto_due(svc, item, now_ms)
+    if svc.store.meta(item.game_id).get("status") == "active":
+        turn = hooks.after_game_change(svc, item.game_id, svc.games.load(item.game_id))
+        if turn is not None:
+            outlets.queue_bot(turn)
+    return out
+
+
+def computer_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> Done:
+    """The computer's move (the backstop of its Celery task: :func:`bot_move`)."""
+    return None, bot_move(svc, item.game_id, item.seat, item.version, outlets)
+
+
+#: what each kind of due item does (:mod:`service.store.due`): a reminder, the turn's timeout (the waiting player
+#: may CLAIM), an AUTO move, the computer's move, an invitation's expiry, a player back from their game page (the
+#: prompt they owe, by their channel)
+STEPS: dict[str, Step] = {REMINDER: _alone(reminders.send_reminder), TIMEOUT: _alone(timeouts.on_timeout_due),
+                          AUTO: auto_move, BOT: computer_move, EXPIRY: _alone(invitations.on_expiry_due),
+                          presence.BACK: _alone(presence.back_from_page)}
+
+
 def act(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> int | None:
-    """Do one due item and send what it left; returns a time (ms) to try again, or None when it is done."""
+    """Do one due item (its :data:`STEPS`) and send what it left; returns a time (ms) to try again, or None when it
+    is done."""
     resolved, again = reminders.current(svc, item, now_ms)  # a ``now`` item: the turn its seat owes now
     if resolved is None:
         return again
-    item = resolved
-    if item.kind == "r":
-        again, ids = reminders.send_reminder(svc, item, now_ms)
-    elif item.kind == "t":
-        again, ids = timeouts.on_timeout_due(svc, item, now_ms)
-    elif item.kind == "a":
-        again, ids = timeouts.on_auto_due(svc, item, now_ms)
-        _follow(svc, item.game_id, outlets)
-    elif item.kind == "b":
-        again, ids = None, bot_move(svc, item.game_id, item.seat, item.version, outlets)
-    elif item.kind == "x":
-        again, ids = invitations.on_expiry_due(svc, item, now_ms)
-    elif item.kind == presence.BACK:  # a player's game page closed: the prompt they owe, by their channel
-        again, ids = presence.back_from_page(svc, item, now_ms)
-    else:
-        again, ids = None, []
+    step = STEPS.get(resolved.kind)
+    again, ids = step(svc, resolved, now_ms, outlets) if step is not None else (None, [])
     send_out(svc, ids, outlets)
     return again
-
-
-def _follow(svc: Services, game_id: str, outlets: Outlets) -> None:
-    """After an AUTO move: the game's new turn scheduled, the computer's move queued if it is next."""
-    meta = svc.store.meta(game_id)
-    if meta.get("status") != "active":
-        return
-    turn = hooks.after_game_change(svc, game_id, svc.games.load(game_id))
-    if turn is not None:
-        outlets.queue_bot(turn)
 
 
 def tick(svc: Services, outlets: Outlets, now_ms: int | None = None) -> int | None:
     """One scan of the due items (:func:`act` each); None when another beat holds the lock."""
     now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
-    return svc.store.due.scan(now_ms, lambda item, t: act(svc, item, t, outlets),
-                              lock_ttl_ms=int(settings.get(svc.config, "BEAT_LOCK_TTL")) * 1000)
+    with svc.store.due.scanning(now_ms, lock_ttl_ms=int(settings.get(svc.config, "BEAT_LOCK_TTL")) * 1000) as due:
+        if due is None:
+            return None
+        for item in due:
+            try:
+                again = act(svc, item, now_ms, outlets)
+            except Exception:  # one failing item must not stop the scan (logged with its traceback)
+                log.exception("due item %s failed; retrying later", item.member)
+                again = now_ms + RETRY_FAILED_MS
+            due.settle(again)
+        return due.done
 
 
 def sweep(svc: Services, send_task: SendTask) -> int:

@@ -13,7 +13,8 @@ from spades import snapshot
 from spades.events import Event, from_dict
 from spades.game import Game
 
-from .store import Pipeline, Store, keys
+from .addresses import is_bot
+from .store import Pipeline, Store
 
 STATE_READS = 2  # the replies take_queued queues, at most (Store.queue_state)
 RECENT = 12  # the newest events kept with a cached game (the news of a seat a little behind, without reading them)
@@ -159,7 +160,7 @@ class SeatCache:
             while len(self._d) > self.size:
                 self._d.popitem(last=False)
             for address in seats:
-                if address and not keys.is_bot(address):
+                if address and not is_bot(address):
                     self._by_address[address] = game_id
                     self._by_address.move_to_end(address)
             while len(self._by_address) > 2 * self.size:

@@ -21,9 +21,10 @@ from typing import Any, Literal, Mapping
 from pydantic import Field, ValidationError, create_model
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
+from .broker_options import broker_transport, transport_options
 from .lifecycle.settings import SETTINGS as LIFECYCLE_SETTINGS
 from .prices import prices
-from .store.base import is_cluster
+from .store import is_cluster
 from .whatsapp import templates
 
 PREFIX = "SLOWSPADES_"
@@ -389,46 +390,6 @@ def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
         **cfg.get("CELERY_EXTRA", {}),
     }
     return cfg
-
-
-def broker_transport(cfg: Mapping[str, Any]) -> dict[str, Any]:
-    """Celery's ``broker_transport`` for a ``redis://`` broker: kombu's Redis transport without the restore at
-    channel close that killed the worker on a Redis restart (:mod:`service.store.broker`, issue 22 case 4)."""
-    if str(cfg["BROKER_URL"]).startswith("redis://"):
-        return {"broker_transport": "service.store.broker:Transport"}
-    return {}
-
-
-def is_rabbitmq(cfg: Mapping[str, Any]) -> bool:
-    """Whether Celery's broker is RabbitMQ (an ``amqp://`` URL), not a Redis."""
-    return str(cfg["BROKER_URL"]).startswith(("amqp://", "amqps://", "pyamqp://"))
-
-
-def transport_options(cfg: Mapping[str, Any]) -> dict[str, Any]:
-    """Celery's ``broker_transport_options`` for the broker. Redis: a task taken by a worker that died is
-    given to another after ``VISIBILITY_TIMEOUT``. RabbitMQ (``amqp://``): queues are durable (kombu's
-    default) and with ``task_acks_late`` a task is acknowledged after it ran, so RabbitMQ gives a dead
-    worker's tasks to another as soon as its connection drops; publisher confirms make ``send_task``
-    return only once the broker has the task (a receipt's 200 then means it is queued; the inbound task, whose
-    record is in Redis, goes without them: :func:`inbound_transport_options`)."""
-    if is_rabbitmq(cfg):
-        return {"confirm_publish": True}
-    return {
-        "visibility_timeout": int(cfg["VISIBILITY_TIMEOUT"]),
-        # look for tasks of dead workers every few seconds (kombu's default is ~100 s)
-        "unacked_restore_interval": max(1, min(5, int(cfg["VISIBILITY_TIMEOUT"]) // 2)),
-        "unacked_restore_throttle": 1,
-    }
-
-
-def inbound_transport_options(cfg: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The ``broker_transport_options`` of the web's inbound task (``handle_inbound``), where they differ from
-    :func:`transport_options`: on RabbitMQ, no publisher confirms. What the webhook's 200 promises is the record,
-    which Redis (and with ``REPLICA_WAIT_MS`` a replica) acknowledged before the task is queued, and its pending mark:
-    a task the broker loses is queued again by the sweep after ``SWEEP_AFTER``. Waiting for the confirm held one of
-    gunicorn's threads on every move (docs/performance.md). Every other task the web queues (a delivery receipt:
-    nothing records it first) keeps the confirms. None: the same options (a Redis broker)."""
-    return {**transport_options(cfg), "confirm_publish": False} if is_rabbitmq(cfg) else None
 
 
 def markdown_table() -> str:

@@ -22,11 +22,10 @@ from twilio.rest import Client as TwilioClient
 from chat.render import TELEGRAM_TEXT_MAX, whatsapp_parts
 
 from . import limits, logs, metrics, receipts, telegram, whatsapp_buttons
-from .addresses import EMAIL, SMS, TELEGRAM, WHATSAPP, WHATSAPP_PREFIX, telegram_chat
+from .addresses import EMAIL, SMS, TELEGRAM, WHATSAPP, WHATSAPP_PREFIX, is_bot, telegram_chat
 from .context import Services
 from .lifecycle import optout
-from .lifecycle.optout import FINAL, may_send
-from .store import Batch, keys, new_claim_token, split_outbox_id
+from .store import Batch, new_claim_token, split_outbox_id
 
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
 #: the error of a WhatsApp entry outside the player's 24-hour window with no template and no other channel
@@ -285,7 +284,7 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         current = svc.store.outbox_entry(outbox_id)
         return current["status"] if current else "missing"
     channel = entry["channel"]
-    if not may_send(svc, entry["to"], entry.get("kind", "")) or limits.forbidden_recipient(svc, entry["to"]):
+    if not optout.may_send(svc, entry["to"], entry.get("kind", "")) or limits.forbidden_recipient(svc, entry["to"]):
         # STOP: nothing but its confirmation (nor to the computer); never the service's own or a role address
         metrics.outbox(channel, "failed", "unsendable")
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", "unsendable")
@@ -363,17 +362,18 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
     pipeline (or None) to write the local outbox and the statuses."""
     by = by or new_claim_token()  # claims are never shared: each attempt settles only what it claimed
     guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
-    guess = _with_mailboxes(svc, [a for a in guess if not keys.is_bot(a)])  # STOP marks the folded mailbox too
+    guess = _with_mailboxes(svc, [a for a in guess if not is_bot(a)])  # STOP marks the folded mailbox too
     batch = Batch(pipe)
-    batch.add_read("claimed", lambda p: svc.store.queue_claim_send_many(p, outbox_ids, int(svc.config["SEND_LEASE"]), by))
-    batch.add("stopped", lambda p: svc.store.queue_stopped_many(p, guess),
-              lambda replies: {a for a, v in zip(guess, replies) if v in (b"1", "1")}, many=True)
+    with batch.part("claimed") as p:
+        read_claimed = svc.store.queue_claim_send_many(p, outbox_ids, int(svc.config["SEND_LEASE"]), by)
+    with batch.part("stopped") as p:
+        svc.store.queue_stopped_many(p, guess)
 
     def settle(all_replies: list[Any], tail: Any = None) -> None:
         got = batch.results(all_replies[batch.base:])
-        entries = [e for e in got["claimed"] if e is not None]
-        stopped: set[str] = got["stopped"]
-        others = _with_mailboxes(svc, [e["to"] for e in entries if not keys.is_bot(e["to"]) and e["to"] not in guess])
+        entries = [e for e in read_claimed(got["claimed"]) if e is not None]
+        stopped = {a for a, v in zip(guess, got["stopped"]) if v in (b"1", "1")}
+        others = _with_mailboxes(svc, [e["to"] for e in entries if not is_bot(e["to"]) and e["to"] not in guess])
         if others:
             more = svc.store.pipeline()
             for address in others:
@@ -382,9 +382,9 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
         entries, capped = limits.split_sms(svc, entries)  # past the day's SMS cap, or the countries: held back
         sent, refused = [], [(e["id"], why) for e, why in capped]
         for e in entries:
-            if (keys.is_bot(e["to"]) or limits.forbidden_recipient(svc, e["to"])  # nor the service's own address
+            if (is_bot(e["to"]) or limits.forbidden_recipient(svc, e["to"])  # nor the service's own address
                     or ({e["to"], limits.mailbox_of(svc, e["to"])} & stopped
-                        and e.get("kind") != FINAL)):  # STOP: nothing but its confirmation
+                        and e.get("kind") != optout.FINAL)):  # STOP: nothing but its confirmation
                 refused.append((e["id"], UNSENDABLE))
             elif e.get("window") == "closed":
                 refused.append((e["id"], WINDOW_CLOSED))

@@ -35,12 +35,13 @@ from dataclasses import dataclass, field
 from chat.names import FORGOTTEN, display_name, short_address
 from chat.render import gettext
 
-from .addresses import address_kind
+from .addresses import WHATSAPP_PREFIX, address_kind, is_bot
 from .config import LEDGER_KEY_MISSING, SettingsError
 from .context import Services
-from .games.players import lang_of, seat_of
+from .games.players import lang_of
+from .games.seats import seat_of
+from .store import game_owner, player_owner
 from .store.forget import Forgetting, Scrub
-from .store.keys import WHATSAPP_PREFIX, game_owner, is_bot, player_owner
 
 IN_PLAY = ("invited", "active")
 DAY_MS = 86_400_000

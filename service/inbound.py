@@ -32,16 +32,17 @@ from . import conversation_port as port
 from .addresses import OWN, address_kind, page_expired, page_url
 from .context import Services
 from .games import outbox
-from .games.apply import MoveRead, queue_read
+from .games.apply import MoveRead
+from .games.message_read import read_message
 from .games.moves import player_move
-from .games.players import default_lang, is_stopped, lang_of_record, name_of, seat_of, unfinished_games
+from .games.players import default_lang, is_stopped, lang_of_record, name_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
+from .games.seats import seat_of
 from .games.turns import stored_since
 from .lifecycle import buttons, commands, invitations, linking, reach, reminders, routing, stats, talk, telegram_start
 from .lifecycle.commands import Message
-from .store import Batch, player_owner
-from .store.codec import text, text_hash
+from .store import player_owner
 from .telegram import Tap
 from .whatsapp_buttons import MORE
 
@@ -262,81 +263,27 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_now: str = 
     ``send_now``: the claim token of the caller's delivery attempt when it sends a move's messages itself
     right after (the local outbox; empty otherwise): they are
     written claimed with that token (``Store.append(claimed=token)``) and handed back in ``Result.after.claimed``."""
-    actor = svc.seats.home_of(sender)
-    got, guess, seated = _read(svc, message_id, sender, actor)
-    home_raw = got["sender"][0]
-    home = text(home_raw) if home_raw else sender
-    if home != actor:  # linked or unlinked since this process saw the address: read again as the home's
-        _put_back(svc, guess, got.get("game"))
-        svc.seats.note_home(sender, home)
-        actor = home
-        got, guess, seated = _read(svc, message_id, sender, actor)
-    pre: MoveRead | None = got.get("game")
+    read = read_message(svc, message_id, sender)
     try:
-        msg = got["msg"]
-        if msg is None:  # handled already (its claim is left: a task delivered again, say), or unknown
+        if read.msg is None:  # handled already (its claim is left: a task delivered again, say), or unknown
             return Result([], Outcome.DUPLICATE if svc.store.inbound(sender, message_id) else Outcome.MISSING)
-        mine = pre.infos.get(actor) if pre is not None and seated else None
-        if mine is not None:
-            record, life = mine.record, mine.life
-        else:  # not read with the game (or its seats changed since this process saw them): read here
-            if seated:
-                again = Batch(svc.store.pipeline())
-                again.add("record", lambda p: svc.store.queue_owner_meta(p, player_owner(actor)), text_hash)
-                got.update(again.run())
-            record = life = got["record"]  # one hash: the life fields are the record's (keys.player_life)
-        with channels.replying(actor, sender):
-            if got["sender"][1]:  # a message from an address receipts marked unreachable: it is reached again
-                reach.resume(svc, actor, sender)
-            return _handle(svc, message_id, actor, sender, msg, got["done"], record, dict(life), pre, send_now)
+        record = read.record or {}
+        with channels.replying(read.actor, sender):
+            if read.unreachable:  # a message from an address receipts marked unreachable: it is reached again
+                reach.resume(svc, read.actor, sender)
+            return _handle(svc, message_id, read.actor, sender, read.msg, read.done, record, dict(record), read.game,
+                           send_now)
     finally:
-        _put_back(svc, guess, pre)
-
-
-def _read(svc: Services, message_id: str, sender: str, actor: str) -> tuple[dict[str, Any], str | None, bool]:
-    """One round trip: the message (``sender``'s), the home ``sender`` acts for, and as the player ``actor`` (the
-    guessed home) whether the message was handled, their record (with their life fields; unless read with the game) and, when
-    this process saw them in a game before, that game as a move needs it. Returns the replies, that game's id,
-    and whether ``actor`` sits in it."""
-    owner = player_owner(actor)
-    batch = Batch(svc.store.pipeline())
-    batch.add_read("msg", lambda p: svc.store.queue_inbound(p, sender, message_id, claims=False))
-    guess = svc.seats.game_of(actor)
-    seated = guess is not None and actor in (svc.seats.get(guess) or ())
-    from_game = seated and sender == actor  # the game's read takes the sender's whole life hash: its home is there
-    if not from_game:
-        batch.add("sender", lambda p: svc.links.queue_sender(p, sender))  # its home, and the receipts' mark
-    batch.add("done", lambda p: svc.store.queue_consumed(p, owner, message_id))
-    if not seated:
-        batch.add("record", lambda p: svc.store.queue_owner_meta(p, owner), text_hash)  # the life fields too
-    if guess:
-        batch.add_read("game", lambda p: queue_read(svc, guess, message_id, p))
-    got = batch.run()
-    if from_game:
-        mine = got["game"].infos.get(actor)
-        if mine is not None:
-            got["sender"] = svc.links.sender_from(mine.life)
-        else:  # the seats changed since this process saw them: read it apart
-            again = Batch(svc.store.pipeline())
-            again.add("sender", lambda p: svc.links.queue_sender(p, sender))
-            got.update(again.run())
-    return got, guess, seated
-
-
-def _put_back(svc: Services, guess: str | None, pre: MoveRead | None) -> None:
-    """The game read with the message, not used for a move: back where it was taken from."""
-    if pre is not None and guess is not None and not pre.used:
-        svc.games.put(guess, pre.taken)
-        pre.used = True
+        read.done_with(svc)
 
 
 def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[str, str],
-            raw_done: bytes | str | None, record: dict[str, str], life: dict[str, str], pre: MoveRead | None,
+            done_ids: list[str] | None, record: dict[str, str], life: dict[str, str], pre: MoveRead | None,
             send_now: str) -> Result:
     """The message of ``origin`` handled as the player ``sender``'s (their home: ``origin`` itself unless linked)."""
-    if raw_done is not None:
+    if done_ids is not None:
         owner = player_owner(sender)
-        done = Result([f"{owner}#{n}" for n in text(raw_done).split(",") if n], Outcome.DUPLICATE)
+        done = Result([f"{owner}#{n}" for n in done_ids], Outcome.DUPLICATE)
         if "tap" in msg:  # a retry of a tap handled before: its answer too (written once), if it was not yet
             return buttons.answered(svc, message_id, sender, origin, msg, (Tap.of(msg["tap"]) or Tap("", "")).reply,
                                     done)

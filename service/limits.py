@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from email.utils import parseaddr
-from typing import Any
+from typing import Any, Mapping
 
 import phonenumbers
 
@@ -385,20 +385,20 @@ def _over(count: int, spend: int, caps: tuple[int, int], limits: tuple[int, int]
     return (caps[0] > 0 and count > limits[0]) or (caps[1] > 0 and spend > limits[1])
 
 
-def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None = None
-              ) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
+def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None = None,
+              marks: Mapping[str, str] | None = None) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
     """(entries that may go, (SMS entry held back, why)). An SMS to a number never in a game between people
     goes only to an allowed country (:func:`country_allowed`, whatever the message: ``HELP``, ``NEW BOT``...).
     Each other SMS counts toward the day's message cap, and each SMS or WhatsApp message toward its money cap at
-    its price in the table (:mod:`service.prices`); past :func:`others_limit` an SMS, past
-    :func:`others_spend_limit` either, goes out only if it is not an invitation and its recipient plays a game
-    between people (a game against the computer does not count)."""
+    its price in the table (:mod:`service.prices`); past :func:`others_limit` an SMS, past :func:`others_spend_limit`
+    either, goes out only if it is not an invitation and its recipient plays a game between people (a game against
+    the computer does not count). ``marks``: the records' ``people`` marks as read (``Store.in_people_games``)."""
     sms = [e for e in entries if e.get("channel") in CAPPED_CHANNELS and e.get("window") != "closed"]  # not sent
     if not sms:
         return entries, []
     # whether the recipient plays people: the player is the entry's home when it goes to a linked number of theirs,
     # but a LINK code goes to an address that is not theirs yet (issue 44 case 1): that address itself
-    people = dict(zip([id(e) for e in sms], svc.store.in_people_games([_recipient(e) for e in sms])))
+    people = dict(zip([id(e) for e in sms], svc.store.in_people_games([_recipient(e) for e in sms], known=marks)))
     held: dict[int, tuple[dict[str, Any], str]] = {
         id(e): (e, COUNTRY_ERROR) for e in sms
         if e.get("channel") == SMS and not people[id(e)] and not (country_allowed(svc, e["to"])

@@ -28,15 +28,17 @@ from spades.events import Event, GameEnded, HandStarted, to_dict
 from spades.game import Game, decide, fold
 
 from .. import metrics
+from ..addresses import is_bot
 from ..caches import Taken
 from ..context import Services
-from ..store import Batch, Pipeline, game_owner, keys, now_ms
+from ..store import Batch, Pipeline, game_owner, now_ms
 from ..store.presence import presence_from
 from . import ahead
 from .outbox import recipient
-from .players import PlayerInfo, info_of, players_from, players_info, queue_players, seats
+from .players import PlayerInfo, info_of, players_from, players_info, queue_players
 from .presence import quiet_seats
 from .result import AfterMove, Outcome, Result, TurnState, movers_field
+from .seats import computer_at, seats
 from .turns import auto_draws, turn_messages
 
 MAX_ATTEMPTS = 25
@@ -75,22 +77,25 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
     """Queue on ``pipe`` the reads of a move in ``game_id`` (see the module docstring); call the result with
     the replies of those reads (a :class:`~service.store.Batch` part's)."""
     known = svc.seats.get(game_id)
-    addresses = [a for a in known if a and not keys.is_bot(a)] if known else []
+    addresses = [a for a in known if a and not is_bot(a)] if known else []
     batch = Batch(pipe)
-    batch.add("players", lambda p: queue_players(svc.store, p, addresses), many=True)
-    batch.add_read("game", lambda p: svc.games.take_queued(game_id, p, with_meta=True))  # the meta read with it
+    with batch.part("players") as p:
+        queue_players(svc.store, p, addresses)
+    with batch.part("game") as p:
+        read_game = svc.games.take_queued(game_id, p, with_meta=True)  # the meta read with it
     svc.store.clock.add_now_ms(batch)
 
     def parse(replies: list[Any]) -> MoveRead:
         got = batch.results(replies)
-        meta = got["game"].meta
+        taken = read_game(got["game"])
+        meta = taken.meta or {}
         if known is not None and list(known) == seats(meta):
             infos = players_from(svc.config, addresses, got["players"])
         else:
             infos = players_info(svc, seats(meta))
         svc.seats.note(game_id, meta)
         # the meta holds the game's life fields (the turn, pauses, page marks: keys.game_life)
-        return MoveRead(game_id, meta, infos, got["game"], meta, got["now_ms"], page=presence_from(meta))
+        return MoveRead(game_id, meta, infos, taken, meta, got["now_ms"], page=presence_from(meta))
 
     return parse
 
@@ -186,8 +191,9 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             mine = list(zip(res.outbox_ids, outbox)) if send_now else []
             claimed = tuple(dict(e, id=oid) for oid, e in mine if _reaches(infos, e))
             unsendable = tuple(oid for oid, e in mine if not _reaches(infos, e))
+            marks = {a: i.record["people"] for a, i in infos.items() if "people" in i.record}
             after = AfterMove(TurnState.of(game, actor), {**meta, **updates}, now.life, now.now_ms, told, renote,
-                              res.turn, claimed, unsendable)
+                              res.turn, claimed, unsendable, marks)
             metrics.move_applied(mover)
             return Result(res.outbox_ids, Outcome.APPLIED, game_id, after)
         if res.status == "duplicate":
@@ -221,7 +227,7 @@ def played_for(svc: Services, game_id: str, meta: dict[str, str], infos: dict[st
     the move, so both are told of it in the same messages."""
     if game.phase != "play":
         return []
-    forced = [keys.is_bot(meta.get(f"seat{s}", "")) or info_of(infos, meta.get(f"seat{s}", ""), svc.config).flag(
+    forced = [computer_at(meta, s) or info_of(infos, meta.get(f"seat{s}", ""), svc.config).flag(
         "autoplay", True) for s in (0, 1)]
     return autoplay(game, svc.dealer(game_id, game.version), forced, finish=all(forced))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from spades.bots import LEVELS
 
-from ..store import keys
+from ..addresses import BOT_PREFIX, is_bot
 
 DEFAULT = "normal"  # NEW BOT
 #: Strategies a computer's seat named before the levels, and the level each is nearest to.
@@ -21,14 +21,14 @@ def address_for(level: str) -> str:
     """The computer's seat address at ``level`` (one of :data:`spades.bots.LEVELS`)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: choose from {', '.join(LEVELS)}")
-    return keys.BOT_PREFIX + level
+    return BOT_PREFIX + level
 
 
 def level_of(address: str) -> str | None:
     """The level of the computer at ``address`` (:data:`DEFAULT` for a seat naming none); None for a person."""
-    if not keys.is_bot(address):
+    if not is_bot(address):
         return None
-    name = address[len(keys.BOT_PREFIX):]
+    name = address[len(BOT_PREFIX):]
     name = _OLDER.get(name, name)
     return name if name in LEVELS else DEFAULT
 
@@ -42,5 +42,5 @@ def step(level: str, by: int) -> str | None:
 def drawer(address: str, before: str = "basic") -> str:
     """The strategy that makes the draw decisions of the computer at ``address`` (all at once, RULES D11): its
     level's own player; ``before`` for a seat from before the levels (as those games have always drawn)."""
-    name = address[len(keys.BOT_PREFIX):]
+    name = address[len(BOT_PREFIX):]
     return name if name in LEVELS else before

@@ -4,10 +4,11 @@ confirmed ``RESIGN``), or the service for a seat (:class:`ServiceMove`: the comp
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from chat import Intent
 from chat.questions import question_key
+from spades import bots
 from spades.commands import Command
 from spades.errors import GameOverError, RuleError
 from spades.events import from_dict, redact
@@ -21,8 +22,9 @@ from . import ahead
 from .ahead import PlanGiven
 from .apply import MoveRead, apply
 from .outbox import reply_rendered
-from .players import info_of, players_info, resolve_labels, seat_of
+from .players import info_of, players_info, resolve_labels
 from .result import Outcome, Result
+from .seats import seat_of
 
 
 @dataclass
@@ -150,12 +152,26 @@ def played_since(svc: Services, game_id: str, seat: int, card: str) -> list[dict
     return [d for d in (redact(from_dict(e), seat) for e in events[start:]) if d is not None]
 
 
+@dataclass(frozen=True)
+class Strategy:
+    """The move of strategy ``name`` of :mod:`spades.bots` for ``seat`` (None when it may not move): a
+    :class:`ServiceMove`'s pick, played here (no callback into the layer that asked for it)."""
+
+    seat: int
+    name: str
+
+    def __call__(self, game: Game) -> Command | None:
+        if game.phase == "over" or not game.may_move(self.seat):
+            return None
+        return bots.get(self.name).choose(view(game, self.seat))
+
+
 @dataclass
 class ServiceMove:
-    """A move the service makes for a seat: ``pick(game)`` (None: nobody to move for), in an active game,
-    only while the game is at ``expected_version`` if given ("stale" otherwise)."""
+    """A move the service makes for a seat: ``pick`` (a :class:`Strategy`, or the command itself; None: nobody to
+    move for), in an active game, only while the game is at ``expected_version`` if given ("stale" otherwise)."""
 
-    pick: Callable[[Game], Command | None]
+    pick: Strategy | Command
     expected_version: int | None = None
     by_message = False
 
@@ -165,7 +181,7 @@ class ServiceMove:
             return Result([], Outcome.INACTIVE, read.game_id)
         if self.expected_version is not None and game.version != self.expected_version:
             return Result([], Outcome.STALE, read.game_id)
-        command = self.pick(game)
+        command = self.pick(game) if isinstance(self.pick, Strategy) else self.pick
         return Result([], Outcome.NOTHING, read.game_id) if command is None else command
 
     def refused(self, read: MoveRead, error: GameOverError | RuleError) -> Result:
@@ -180,7 +196,7 @@ def player_move(svc: Services, message_id: str, sender: str, game_id: str, said:
     return mover.told(apply(svc, game_id, message_id, mover, pre=pre, send_now=send_now))
 
 
-def service_move(svc: Services, game_id: str, message_id: str, pick: Callable[[Game], Command | None],
+def service_move(svc: Services, game_id: str, message_id: str, pick: Strategy | Command,
                  expected_version: int | None = None) -> Result:
-    """Apply the command ``pick(game)`` returns, once for ``message_id`` (see :class:`ServiceMove`)."""
+    """Apply ``pick``'s command, once for ``message_id`` (see :class:`ServiceMove`)."""
     return apply(svc, game_id, message_id, ServiceMove(pick, expected_version))

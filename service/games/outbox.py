@@ -18,17 +18,18 @@ from chat.page import email_link
 from chat.render import Rendered
 from chat.render import render as chat_render
 
-from ..addresses import EMAIL, TELEGRAM, WHATSAPP, address_kind, page_url, reply_address
+from ..addresses import EMAIL, TELEGRAM, WHATSAPP, address_kind, is_bot, page_url, reply_address
 from ..channels import WINDOW_CLOSED, Destination, destination, reply_to
 from ..context import Services
 from ..conversation_port import named
-from ..store import game_owner, keys, player_owner
+from ..store import game_owner, player_owner
 from ..store.links import Route
 from ..telegram import buttons as telegram_buttons
 from ..whatsapp import variables as template_variables
 from ..whatsapp_buttons import offered
-from .players import lang_of, seat_of
+from .players import lang_of
 from .result import Outcome, Result
+from .seats import seat_of
 
 #: The answers a Telegram message offers as buttons when ``chat`` names none: a lifecycle question, by its kind
 BUTTONS: dict[str, tuple[str, ...]] = {"invite": ("YES", "NO"), "confirm_resign": ("YES", "NO")}
@@ -101,7 +102,7 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
             token = _game_reply_token(svc, game_id or about or "", None, meta, address, home)
             if token:
                 entry["reply_to"] = reply_address(token, domain)
-        if "reply_to" not in entry and not keys.is_bot(address):  # no game's: the address's own reply address
+        if "reply_to" not in entry and not is_bot(address):  # no game's: the address's own reply address
             entry["reply_to"] = reply_address(svc.players.own_reply_token(address), domain)
         if game_id or about:
             _link_page(svc, entry, home, game_id or about or "", seat, meta, meta_updates)
@@ -113,7 +114,7 @@ def _game_reply_token(svc: Services, game_id: str, seat: int | None, meta: dict[
     """The reply token of ``home``'s seat in ``game_id`` for an email to ``address`` (issue 45 case 2: every email
     that may ask for a move takes a move by reply): the seat's (an email player's, made with the game), or for a
     player's linked mailbox one made once; None when ``home`` holds no seat (or is the computer)."""
-    if keys.is_bot(home):
+    if is_bot(home):
         return None
     if meta is None or seat is None:
         meta = svc.store.meta(game_id) if meta is None else meta
@@ -158,7 +159,7 @@ def entry(svc: Services, address: str, name: str, *, game_id: str | None = None,
     ``rendered`` already is a reply (rendered for :func:`~service.channels.reply_channel`) and goes to
     :func:`~service.channels.reply_to`. None for the computer, or when the address chosen sent STOP (unless
     ``even_if_stopped``)."""
-    if keys.is_bot(address):
+    if is_bot(address):
         return None
     life = svc.store.player_life(address)
     route = Route.of(address, life)

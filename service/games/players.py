@@ -13,11 +13,11 @@ from typing import Any, Mapping
 from chat.languages import language_for_address
 
 from .. import limits
+from ..addresses import is_bot
 from ..context import Services
-from ..store import Pipeline, Store, keys
-from ..store.codec import text, text_hashes
-from ..store.keys import number_field
+from ..store import Pipeline, Store
 from ..store.links import Route
+from .seats import seat_of
 
 UNFINISHED = ("invited", "active")
 
@@ -46,7 +46,7 @@ def lang_of(svc: Services, address: str) -> str:
 # -- one player ----------------------------------------------------------------------------------------
 def name_of(svc: Services, address: str) -> str:
     """How a player is named to their opponent: a name they gave, the computer, or their address."""
-    if keys.is_bot(address):
+    if is_bot(address):
         return "Bot"
     rec = svc.players.get(address) or {}
     return rec.get("name") or address
@@ -72,18 +72,6 @@ def all_stopped(svc: Services, address: str) -> bool:
     return not svc.links.route(address).reachable()
 
 
-def seat_of(meta: Mapping[str, str], address: str) -> int | None:
-    """The seat of ``address`` in a game (its meta), or None for a stranger."""
-    for seat in (0, 1):
-        if meta.get(f"seat{seat}") == address:
-            return seat
-    return None
-
-
-def seats(meta: Mapping[str, str]) -> list[str]:
-    return [meta.get("seat0", ""), meta.get("seat1", "")]
-
-
 @dataclass
 class PlayerInfo:
     """What rendering a game message needs of one player: the same answers as :func:`lang_of`,
@@ -95,10 +83,10 @@ class PlayerInfo:
     record: dict[str, str]
     configured_lang: str = "en"  # ``SLOWSPADES_LANG`` (:func:`default_lang`)
     labels: dict[str, str] = field(default_factory=dict)  # game id -> "#N" or "" once known
-    computer: bool = field(init=False)  # the computer's seat (:func:`service.store.keys.is_bot`)
+    computer: bool = field(init=False)  # the computer's seat (:func:`service.addresses.is_bot`)
 
     def __post_init__(self) -> None:
-        self.computer = keys.is_bot(self.address)
+        self.computer = is_bot(self.address)
 
     @property
     def life(self) -> dict[str, str]:
@@ -158,7 +146,7 @@ def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[
     """The :class:`PlayerInfo` of each address from the replies of :func:`queue_players` (in order)."""
     out: dict[str, PlayerInfo] = {}
     configured = config.get("LANG", "en") or "en"
-    hashes = text_hashes(replies[:len(addresses)])
+    hashes = Store.owner_metas_from(replies[:len(addresses)])
     for address, record in zip(addresses, hashes):
         out[address] = PlayerInfo(address, record, configured)
     return out
@@ -166,7 +154,7 @@ def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[
 
 def players_info(svc: Services, addresses: list[str], game_id: str | None = None) -> dict[str, PlayerInfo]:
     """:class:`PlayerInfo` of ``addresses`` (one round trip; labels of ``game_id`` in at most one more)."""
-    addresses = list(dict.fromkeys(a for a in addresses if a and not keys.is_bot(a)))
+    addresses = list(dict.fromkeys(a for a in addresses if a and not is_bot(a)))
     pipe = svc.store.pipeline()
     queue_players(svc.store, pipe, addresses)
     infos = players_from(svc.config, addresses, pipe.execute() if addresses else [])
@@ -241,11 +229,11 @@ def resolve_labels(svc: Services, infos: list[PlayerInfo], game_id: str) -> None
     for info, gids in asks:
         unfinished = 0
         for _gid in gids:
-            status, s0, s1 = (None if v is None else text(v) for v in next(replies))
+            status, s0, s1 = svc.store.meta_fields_from(next(replies))
             if status in UNFINISHED and info.address in (s0, s1):
                 unfinished += 1
         if unfinished < 2:
             info.labels[game_id] = ""
         else:
-            n = info.nums.get(number_field(game_id))
+            n = Store.number_in(info.nums, game_id)
             info.labels[game_id] = f"#{n if n is not None else number_of(svc, info.address, game_id)}"

@@ -27,7 +27,8 @@ from ..channels import destination
 from ..context import Services
 from ..store.due import Item
 from .outbox import notify_game
-from .players import info_of, players_info, resolve_labels, seats
+from .players import info_of, players_info, resolve_labels
+from .seats import seats
 from .turns import stored_since
 
 #: the due item's kind: a seat's page mark ended

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from chat.names import is_forgotten
 
 from ..context import Services
-from .players import seat_of
+from .seats import seat_of
 
 
 @dataclass

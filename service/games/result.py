@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Mapping
 
 from spades.game import Game
 
@@ -130,6 +130,7 @@ class AfterMove:
     # ids), and the ids of those not to (to the computer, or to a number that sent STOP, as read)
     claimed: tuple[dict[str, Any], ...] = ()
     unsendable: tuple[str, ...] = ()
+    people: Mapping[str, str] = field(default_factory=dict)  # the seats' ``people`` marks as read (service.limits)
 
 
 @dataclass

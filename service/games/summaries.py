@@ -16,10 +16,9 @@ from typing import Any, Mapping, Sequence
 from chat.render import Rendered
 from spades.events import AUTO_DECIDED, Event, to_dict
 
-from ..addresses import EMAIL
+from ..addresses import EMAIL, is_bot
 from ..channels import destination
 from ..context import Services
-from ..store import keys
 from . import levels
 from .outbox import entry, render
 from .players import label_of as game_label
@@ -126,7 +125,7 @@ def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[
         address = meta.get(f"seat{seat}", "")
         opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
         shown = game_label(svc, address, game_id) if address else ""
-        by_email = bool(address) and not keys.is_bot(address) and destination(  # their game messages go to a mailbox
+        by_email = bool(address) and not is_bot(address) and destination(  # their game messages go to a mailbox
             svc, address, "hand_summary", "", life=(lives or {}).get(address)).channel == EMAIL
         for ctx in summaries_from_events(dicts, seat, opp, shown) if hands_by_sms or by_email else ():
             e = entry(svc, address, "hand_summary", game_id=game_id, seat=seat, meta=meta,

@@ -17,13 +17,14 @@ from spades.events import Event, from_dicts, redact_all
 from spades.game import Game, decide, fold, view
 
 from .. import conversation_port as port
+from ..addresses import is_bot
 from ..channels import WINDOW_CLOSED, destination
 from ..context import Services
-from ..store import keys
 from . import levels, summaries
 from .outbox import entry, outbound, recipient
-from .players import PlayerInfo, info_of, players_info, resolve_labels, seats
+from .players import PlayerInfo, info_of, players_info, resolve_labels
 from .record import head_to_head_now
+from .seats import seats
 
 _HAND_ENDS = ("hand_scored", "game_ended")
 BOT_STRATEGY = "basic"  # the draw decisions of a computer's seat from before the levels (service.games.levels)
@@ -49,7 +50,7 @@ def auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         command: Command | None = None
         for seat in game.movers:
             address = meta.get(f"seat{seat}", "")
-            if keys.is_bot(address):
+            if is_bot(address):
                 if game.rules.simultaneous_draw and game.dn_decided[seat]:
                     command = bots.get(levels.drawer(address, BOT_STRATEGY)).choose(view(game, seat))
             elif view(game, seat).double_nil_offer and not info_of(infos, address, svc.config).flag("dn", True):

@@ -11,16 +11,14 @@ beat's backstop may both try it: the move is made once, and not at all once stal
 
 from __future__ import annotations
 
-from typing import Callable
-
 from spades import bots
 from spades.commands import Command
-from spades.game import Game, PlayerView, view
+from spades.game import Game
 
+from ..addresses import BOT_PREFIX, is_bot
 from ..context import Services
-from ..games.moves import service_move
+from ..games.moves import Strategy, service_move
 from ..games.result import Result
-from ..store import keys
 
 STRATEGY = "pimc"  # AUTO ON for an absent player (and a computer's seat naming no known strategy)
 
@@ -28,20 +26,13 @@ STRATEGY = "pimc"  # AUTO ON for an absent player (and a computer's seat naming 
 def strategy_of(address: str) -> str:
     """The strategy that plays for ``address``: the computer's seat names its own; a person's AUTO moves
     (and a seat naming no known strategy) are the strong one's."""
-    name = address[len(keys.BOT_PREFIX):] if keys.is_bot(address) else STRATEGY
+    name = address[len(BOT_PREFIX):] if is_bot(address) else STRATEGY
     return name if name in bots.names() else STRATEGY
-
-
-def strategy(name: str = STRATEGY) -> Callable[[PlayerView], Command]:
-    """``choose(view) -> Command`` of the named strategy of ``spades.bots``."""
-    return bots.get(name).choose
 
 
 def choose(game: Game, seat: int, name: str = STRATEGY) -> Command | None:
     """Strategy ``name``'s move for ``seat``, or None if it may not move."""
-    if game.phase == "over" or not game.may_move(seat):
-        return None
-    return strategy(name)(view(game, seat))
+    return Strategy(seat, name)(game)
 
 
 def move(svc: Services, game_id: str, seat: int, version: int, message_id: str | None = None) -> Result:
@@ -51,4 +42,4 @@ def move(svc: Services, game_id: str, seat: int, version: int, message_id: str |
     address = seats[seat] if seats else svc.store.meta(game_id).get(f"seat{seat}", "")
     name = strategy_of(address)
     return service_move(svc, game_id, message_id or f"bot:{game_id}:{version}",
-                        lambda g: choose(g, seat, name), expected_version=version)
+                        Strategy(seat, name), expected_version=version)

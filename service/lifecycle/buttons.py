@@ -26,8 +26,9 @@ from spades.game import view
 from ..addresses import WHATSAPP, address_kind
 from ..context import Services
 from ..games import outbox
-from ..games.players import lang_of, seat_of, unfinished_games
+from ..games.players import lang_of, unfinished_games
 from ..games.result import Outcome, Result
+from ..games.seats import seat_of
 from ..telegram import Tap, question_tag
 from ..whatsapp_buttons import rest_pairs
 

@@ -12,15 +12,16 @@ from chat.names import is_forgotten
 from spades.game import view
 
 from .. import conversation_port as port
-from ..addresses import SMS, address_kind
+from ..addresses import SMS, address_kind, is_bot
 from ..channels import reply_channel
 from ..context import Services
 from ..conversation_port import render_message
 from ..games import levels, outbox
 from ..games.moves import player_move
-from ..games.players import label_of, lang_of, name_of, seat_of, unfinished_games
+from ..games.players import label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
-from ..store import game_owner, keys
+from ..games.seats import seat_of
+from ..store import game_owner
 from . import invitations, optout, reminders, routing, timeouts
 
 RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms nothing
@@ -209,7 +210,7 @@ def _live_game(svc: Services, m: Message, opponent: str | None) -> Result | None
         meta = svc.store.meta(gid)
         seat = seat_of(meta, m.sender)
         other = meta.get(f"seat{1 - seat}", "") if seat is not None else ""
-        if other and (opponent is None or other == opponent or keys.is_bot(other) and keys.is_bot(opponent)):
+        if other and (opponent is None or other == opponent or is_bot(other) and is_bot(opponent)):
             return outbox.reply(svc, m.sender, m.message_id, "rematch_live", Outcome.NO_GAME, opp=name_of(svc, other),
                                 label=(label_of(svc, m.sender, gid) + " ").lstrip())
     return None

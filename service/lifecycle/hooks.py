@@ -15,7 +15,8 @@ from spades.game import Game
 
 from ..context import Services
 from ..games.result import AfterMove, BotTurn, Outcome, Result, TurnState
-from ..store import Batch, Pipeline, keys
+from ..games.seats import computer_at
+from ..store import Batch, Pipeline
 from . import reminders, routing
 
 
@@ -35,7 +36,7 @@ def after_game_change(svc: Services, game_id: str, game: Game | TurnState, meta:
     if meta is None:
         meta = svc.store.meta(game_id)
     for seat in game.movers:  # in a simultaneous draw (RULES D11) the computer may owe a move beside a person
-        if meta.get("status") == "active" and keys.is_bot(meta.get(f"seat{seat}", "")):
+        if meta.get("status") == "active" and computer_at(meta, seat):
             return BotTurn(game_id, seat, game.version)
     return None
 
@@ -72,17 +73,19 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
 
     # one round trip: the recipients of the messages, the game's meta and state, the clock's offset
     batch = Batch(svc.store.pipeline())
-    batch.add("routed", lambda p: routing.queue_note_outbox(svc, p, outbox_ids), many=True)
+    with batch.part("routed") as p:
+        routing.queue_note_outbox(svc, p, outbox_ids)
     if game_id:
         svc.store.clock.add_now_ms(batch)
-        batch.add_read("game", lambda p: svc.games.take_queued(game_id, p, with_meta=True))  # the meta read with it
+        with batch.part("game") as p:
+            read_game = svc.games.take_queued(game_id, p, with_meta=True)  # the meta read with it
     got = batch.run()
     routing.note_outbox_from(svc, got["routed"], tail=tail)
     if not game_id:
         return None
-    taken = got["game"]
+    taken = read_game(got["game"])
     svc.games.put(game_id, taken)
-    meta = taken.meta
+    meta = taken.meta or {}
     if meta.get("status") not in ("active", "over"):
         return None
     return after_game_change(svc, game_id, taken.game, meta=meta, now_ms=got["now_ms"], life=meta,  # (its life fields)

@@ -24,7 +24,7 @@ from chat.names import display_name
 from spades.events import HouseRules
 
 from .. import limits, metrics
-from ..addresses import EMAIL, WHATSAPP, WHATSAPP_PREFIX, BadAddress, address_kind, parse_address, phone_number
+from ..addresses import EMAIL, WHATSAPP, WHATSAPP_PREFIX, BadAddress, address_kind, is_bot, parse_address, phone_number
 from ..channels import Destination, destination
 from ..context import Services
 from ..conversation_port import render_message
@@ -34,8 +34,8 @@ from ..games.result import Outcome, Result
 from ..games.start import rules_of
 from ..games.start import start as start_game
 from ..store import due as due
-from ..store import game_owner, keys
-from ..store.due import Item
+from ..store import game_owner
+from ..store.due import EXPIRY, Item
 from . import hooks, settings, telegram_start
 
 #: What the parser reads after NEW (:func:`chat.parse.parse`) -> the computer's level.
@@ -103,7 +103,7 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
     outcome = Outcome.INVITE_HELD if held is not None else Outcome.INVITED
     res = status.change(svc, gid, message_id, outcome, entries, updates)
     if res.outcome == outcome:
-        svc.store.due.schedule(Item("x", gid), held or expires)
+        svc.store.due.schedule(Item(EXPIRY, gid), held or expires)
     return res
 
 
@@ -145,7 +145,7 @@ def _release_held(svc: Services, gid: str, meta: dict[str, str]) -> list[str]:
 
 def new_meta(svc: Services, gid: str, seat0: str, seat1: str, rules: HouseRules, now_ms: int) -> dict[str, str]:
     for address in (seat0, seat1):
-        if not keys.is_bot(address):
+        if not is_bot(address):
             svc.players.ensure(address, default_lang(svc.config, address))
         svc.players.add_game(address, gid, now_ms)
     meta = {"seat0": seat0, "seat1": seat1, "status": "invited", "created": str(now_ms),
@@ -153,10 +153,10 @@ def new_meta(svc: Services, gid: str, seat0: str, seat1: str, rules: HouseRules,
     for seat, address in enumerate((seat0, seat1)):
         if address_kind(address) == EMAIL:
             meta[f"tok{seat}"] = svc.players.new_reply_token(gid, address)
-        if not keys.is_bot(address):  # the seat's private page (issue 14, "Beyond")
+        if not is_bot(address):  # the seat's private page (issue 14, "Beyond")
             meta[f"web{seat}"] = svc.players.new_web_token(gid, seat)
     for address in (seat0, seat1):
-        if not keys.is_bot(address):
+        if not is_bot(address):
             number_of(svc, address, gid)
     return meta
 
@@ -166,10 +166,10 @@ def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], update
     (``Result.bot``: the computer's move to queue, if it begins)."""
     out = start_game(svc, message_id, gid, meta, updates)
     people = [meta.get("seat0", ""), meta.get("seat1", "")]
-    if out.game is not None and not any(keys.is_bot(a) for a in people):  # the limits' known numbers
+    if out.game is not None and not any(is_bot(a) for a in people):  # the limits' known numbers
         svc.store.mark_people_game(people)
     if out.game is not None:
-        svc.store.due.cancel(Item("x", gid))
+        svc.store.due.cancel(Item(EXPIRY, gid))
         out.bot = hooks.after_game_change(svc, gid, out.game)
     return out
 
@@ -259,7 +259,7 @@ def accept(svc: Services, message_id: str, sender: str, game_id: str | None = No
     other = pending_between(svc, meta["seat0"], sender, but=gid)
     if other is not None:  # one sent before the rule, or in a race: closed unheard, so that no NO can decline it
         status.change(svc, other, f"superseded:{gid}", Outcome.DECLINED, [], {"status": "declined"})
-        svc.store.due.cancel(Item("x", other))
+        svc.store.due.cancel(Item(EXPIRY, other))
     return out
 
 
@@ -278,7 +278,7 @@ def decline(svc: Services, message_id: str, sender: str, game_id: str | None = N
                      rendered=render_message("declined", lang, to.channel, opp=name_of(svc, sender)))
     ok = outbox.entry(svc, sender, "decline_done", game_id=gid, seat=1, meta=meta, opp=name_of(svc, inviter))
     res = status.change(svc, gid, message_id, Outcome.DECLINED, [e, ok], {"status": "declined"})
-    svc.store.due.cancel(Item("x", gid))
+    svc.store.due.cancel(Item(EXPIRY, gid))
     return res
 
 

@@ -36,8 +36,9 @@ from ..addresses import WHATSAPP, BadAddress, address_kind, parse_address
 from ..channels import Destination, destination, reply_channel, via_first
 from ..context import Services
 from ..games import outbox
-from ..games.players import is_stopped, label_of, lang_of, name_of, seat_of, unfinished_games
+from ..games.players import is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
+from ..games.seats import seat_of
 from . import settings
 from .commands import Message
 

@@ -22,13 +22,13 @@ import math
 from chat import render as chat_render
 
 from .. import limits
-from ..addresses import address_kind
+from ..addresses import address_kind, is_bot
 from ..channels import Destination
 from ..context import Services
 from ..games import outbox, status
-from ..games.players import all_stopped, is_stopped, label_of, lang_of, name_of, seat_of, unfinished_games
+from ..games.players import all_stopped, is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome
-from ..store import keys
+from ..games.seats import seat_of
 from . import reminders, settings
 
 FINAL = "stopped"  # the kind of the one message a stopped player still gets: the confirmation
@@ -37,7 +37,7 @@ FINAL = "stopped"  # the kind of the one message a stopped player still gets: th
 def may_send(svc: Services, address: str, kind: str = "") -> bool:
     """Whether a message of ``kind`` may be sent to ``address`` now (not to the computer; to a stopped
     number, only the confirmation that it stopped)."""
-    return not keys.is_bot(address) and (kind == FINAL or not is_stopped(svc, address))
+    return not is_bot(address) and (kind == FINAL or not is_stopped(svc, address))
 
 
 def _pause_field(address: str) -> str:
@@ -65,7 +65,7 @@ def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None,
     if origin != sender:
         svc.links.set_off(sender, origin, True)
     ids: list[str] = []
-    if confirm and not keys.is_bot(sender):
+    if confirm and not is_bot(sender):
         e = outbox.entry(svc, sender, FINAL, even_if_stopped=True, to=Destination.to(origin),
                          rendered=chat_render(FINAL, lang_of(svc, sender), address_kind(origin)))
         ids += outbox.send_reply(svc, sender, message_id, [e], FINAL).outbox_ids

@@ -19,18 +19,20 @@ from __future__ import annotations
 
 import math
 
+from ..addresses import is_bot
 from ..channels import reachable
 from ..context import Services
 from ..games import outbox
-from ..games.players import label_of, name_of, seat_of, unfinished_games
-from ..store import keys
+from ..games.players import label_of, name_of, unfinished_games
+from ..games.seats import seat_of
+from ..store import PAUSE_REACH
 from . import reminders, settings
 
 
 def pause_field(home: str, since_ms: int | str) -> str:
     """The game life field of the pause that began when the player ``home`` could no longer be reached (one per
     episode)."""
-    return f"{keys.PAUSE_REACH}{home}:{since_ms}"
+    return f"{PAUSE_REACH}{home}:{since_ms}"
 
 
 def stop_clock(svc: Services, address: str, since_ms: int) -> list[str]:
@@ -50,7 +52,7 @@ def stop_clock(svc: Services, address: str, since_ms: int) -> list[str]:
         if seat is None:
             continue
         other = meta.get(f"seat{1 - seat}", "")
-        if keys.is_bot(other):
+        if is_bot(other):
             continue
         out = outbox.notify_game(svc, gid, f"reach:{home}:{since_ms}", [
             (1 - seat, "opponent_unreachable", {"opp": name_of(svc, home), "label": label_of(svc, other, gid),

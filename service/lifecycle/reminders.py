@@ -26,18 +26,17 @@ from phonenumbers import timezone as pn_timezone
 from chat import prompt
 from spades.game import Game, view
 
-from ..addresses import EMAIL, WHATSAPP
+from ..addresses import EMAIL, WHATSAPP, is_bot
 from ..channels import destination
 from ..context import Services
 from ..games import outbox, presence
 from ..games.players import all_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Result, TurnState, movers_field
-from ..store import Pipeline, keys
-from ..store.codec import text
-from ..store.due import NOW, Item
+from ..games.seats import computer_at, opponent
+from ..store import Pipeline
+from ..store.due import AUTO, BOT, NOW, REMINDER, TIMEOUT, Item
 from . import settings
-
-DAY_MS = 86_400_000
+from .pauses import DAY_MS, deadline_ms, paused_until
 
 
 # -- time zones and quiet hours -----------------------------------------------------------------
@@ -73,7 +72,7 @@ def find_zone(text: str) -> str | None:
 def player_zone(svc: Services, address: str) -> ZoneInfo:
     """The player's time zone: set with TZ, else their number's region, else ``DEFAULT_TZ``."""
     name = svc.store.player_life_field(address, "tz")
-    if not name and "@" not in address and not keys.is_bot(address):
+    if not name and "@" not in address and not is_bot(address):
         name = zone_for_number(address)
     try:
         return ZoneInfo(name or settings.get(svc.config, "DEFAULT_TZ"))
@@ -200,7 +199,7 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
                                          game.actor if isinstance(game, TurnState) else None)
     fresh, recorded_v, old_seat = recorded
     old_v = int(recorded_v)
-    old_movers = text(old_seat)
+    old_movers = old_seat
     repeated = restore and not int(fresh) and old_v == game.version and old_movers == movers_arg
     if not int(fresh) and not repeated:
         return False
@@ -232,13 +231,13 @@ def _schedule(svc: Services, game_id: str, meta: dict[str, str], seat: int, sinc
               now_ms: int, pipe: Pipeline, life: dict[str, str], keep: bool = False) -> None:
     """Queue the items of ``seat``'s turn that began at ``since_ms``: the computer's move, or the first reminder and
     the timeout (``now`` items: they act for the turn the seat owes when they fall due, :func:`current`)."""
-    if keys.is_bot(meta.get(f"seat{seat}", "")):
+    if computer_at(meta, seat):
         delay_ms = int(float(settings.get(svc.config, "BOT_DELAY")) * 1000)
-        svc.store.due.schedule(Item("b", game_id, seat, NOW), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
+        svc.store.due.schedule(Item(BOT, game_id, seat, NOW), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
         return
     first = settings.remind_delays_s(svc.config)[0]
-    svc.store.due.schedule_many([(Item("r", game_id, seat, NOW, 1), since_ms + int(first * 1000)),
-                                 (Item("t", game_id, seat, NOW),
+    svc.store.due.schedule_many([(Item(REMINDER, game_id, seat, NOW, 1), since_ms + int(first * 1000)),
+                                 (Item(TIMEOUT, game_id, seat, NOW),
                                   deadline_ms(svc, game_id, since_ms, now_ms, life=life))], keep=keep, on=pipe)
 
 
@@ -246,9 +245,9 @@ def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Pi
     """Remove the due items of one turn and the seat's ``now`` items (they would be stale anyway); ``client``: a
     pipeline to queue on."""
     n = int(settings.get(svc.config, "REMIND_MAX"))
-    svc.store.due.cancel(*[Item("r", game_id, seat, version, i) for i in range(1, n + 2)], Item("a", game_id, seat, version),
-                         Item("t", game_id, seat, version), Item("b", game_id, seat, version),
-                         Item("r", game_id, seat, NOW, 1), Item("t", game_id, seat, NOW), Item("b", game_id, seat, NOW),
+    svc.store.due.cancel(*[Item(REMINDER, game_id, seat, version, i) for i in range(1, n + 2)], Item(AUTO, game_id, seat, version),
+                         Item(TIMEOUT, game_id, seat, version), Item(BOT, game_id, seat, version),
+                         Item(REMINDER, game_id, seat, NOW, 1), Item(TIMEOUT, game_id, seat, NOW), Item(BOT, game_id, seat, NOW),
                          on=client)
 
 
@@ -270,42 +269,7 @@ def current(svc: Services, item: Item, now_ms: int) -> tuple[Item | None, int | 
     return replace(item, version=t["v"]), None
 
 
-# -- pauses --------------------------------------------------------------------------------------
-def pauses(svc: Services, game_id: str, life: dict[str, str] | None = None) -> list[tuple[int, int]]:
-    """The game's pauses as (start ms, end ms), oldest first (``life``: its life hash, if read already)."""
-    if life is None:
-        life = svc.store.game_life(game_id)
-    out = []
-    for k, v in life.items():
-        if k.startswith("pause:"):
-            a, _, b = v.partition("-")
-            out.append((int(a), int(b)))
-    return sorted(out)
-
-
-def paused_ms(svc: Services, game_id: str, since_ms: int, now_ms: int, life: dict[str, str] | None = None) -> int:
-    """Milliseconds of ``[since_ms, now_ms)`` during which the game was paused (overlaps counted once)."""
-    total, cursor = 0, since_ms
-    for a, b in pauses(svc, game_id, life):
-        a, b = max(a, cursor), min(b, now_ms)
-        if b > a:
-            total += b - a
-            cursor = b
-    return total
-
-
-def deadline_ms(svc: Services, game_id: str, since_ms: int, now_ms: int, life: dict[str, str] | None = None) -> int:
-    """When a turn that began at ``since_ms`` times out, as far as the pauses up to ``now_ms`` tell."""
-    limit = int(float(settings.get(svc.config, "TIMEOUT_DAYS")) * DAY_MS)
-    return since_ms + limit + paused_ms(svc, game_id, since_ms, now_ms, life)
-
-
-def paused_until(svc: Services, game_id: str, now_ms: int) -> int | None:
-    """The end of the pause the game is in at ``now_ms``, or None."""
-    ends = [b for a, b in pauses(svc, game_id) if a <= now_ms < b]
-    return max(ends) if ends else None
-
-
+# -- PAUSE n ---------------------------------------------------------------------------------------
 def pause(svc: Services, game_id: str, message_id: str, by_seat: int, days: int | None,
           now_ms: int | None = None) -> Result:
     """``PAUSE n``: no reminders and no timeout clock for ``n`` days (capped); both players are told.
@@ -332,8 +296,7 @@ def pause(svc: Services, game_id: str, message_id: str, by_seat: int, days: int 
 
 
 def _opp_name(svc: Services, game_id: str, seat: int) -> str:
-    meta = svc.store.meta(game_id)
-    return name_of(svc, meta.get(f"seat{1 - seat}", ""))
+    return name_of(svc, opponent(svc.store.meta(game_id), seat))
 
 
 # -- the beat's action -------------------------------------------------------------------------
@@ -369,9 +332,9 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     limit = int(settings.get(svc.config, "REMIND_MAX"))
     nxt = delays[min(item.n, len(delays) - 1)]
     if item.n < limit:
-        svc.store.due.schedule(Item("r", game_id, seat, v, item.n + 1), now_ms + int(nxt * 1000))
+        svc.store.due.schedule(Item(REMINDER, game_id, seat, v, item.n + 1), now_ms + int(nxt * 1000))
     elif flag(svc, address, "auto", False):
-        svc.store.due.schedule(Item("a", game_id, seat, v), now_ms + int(nxt * 1000))
+        svc.store.due.schedule(Item(AUTO, game_id, seat, v), now_ms + int(nxt * 1000))
     return None, ids
 
 
@@ -384,7 +347,7 @@ def remind_now(svc: Services, game_id: str, seat: int, message_id: str) -> list[
     address = meta.get(f"seat{seat}", "")
     if t is None or not address or meta.get("status") != "active":
         return []
-    return _write_reminder(svc, Item("r", game_id, seat, t["v"], 1), meta, address, message_id)
+    return _write_reminder(svc, Item(REMINDER, game_id, seat, t["v"], 1), meta, address, message_id)
 
 
 def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: str,
@@ -418,9 +381,9 @@ def restart_turn(svc: Services, game_id: str, now_ms: int) -> None:
         return
     meta = svc.store.meta(game_id)
     for seat, t in turns(svc, game_id, life).items():
-        if keys.is_bot(meta.get(f"seat{seat}", "")):
+        if computer_at(meta, seat):
             continue
         cancel_turn(svc, game_id, seat, t["v"])
         first = settings.remind_delays_s(svc.config)[0]
-        svc.store.due.schedule(Item("r", game_id, seat, NOW, 1), now_ms + int(first * 1000))
-        svc.store.due.schedule(Item("t", game_id, seat, NOW), deadline_ms(svc, game_id, t["since"], now_ms))
+        svc.store.due.schedule(Item(REMINDER, game_id, seat, NOW, 1), now_ms + int(first * 1000))
+        svc.store.due.schedule(Item(TIMEOUT, game_id, seat, NOW), deadline_ms(svc, game_id, t["since"], now_ms))

@@ -10,25 +10,26 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from ..addresses import is_bot
 from ..context import Services
 from ..games import levels
 from ..games.outbox import recipient
-from ..games.players import UNFINISHED, game_by_number, label_of, name_of, number_of, seat_of, unfinished_games
+from ..games.players import UNFINISHED, game_by_number, label_of, name_of, number_of, unfinished_games
 from ..games.record import head_to_head, record_of
-from ..store import Pipeline, keys
-from ..store.codec import text
+from ..games.seats import seat_of
+from ..store import Pipeline
 from . import reminders
+from .pauses import paused_until
 
 __all__ = ["UNFINISHED", "Target", "game_by_number", "label_of", "listing", "note_outbox", "note_outbox_from",
            "note_prompt", "note_prompted", "number_of", "queue_note_outbox", "resolve", "unfinished_games"]
 
 def note_prompt(svc: Services, address: str, game_id: str) -> None:
     """Remember that ``address`` was last prompted about ``game_id``."""
-    if not keys.is_bot(address):
+    if not is_bot(address):
         svc.store.set_player_life(address, {"last": game_id})
 
 
@@ -57,7 +58,7 @@ def note_prompted(svc: Services, prompted: Iterable[tuple[str, str]], tail: Pipe
     they are written at once."""
     pipe = tail if tail is not None else svc.store.pipeline()
     for to, game_id in prompted:
-        if to and game_id and not keys.is_bot(to):
+        if to and game_id and not is_bot(to):
             svc.store.set_player_life(to, {"last": game_id}, pipe)
     if tail is None and len(pipe):
         pipe.execute()
@@ -66,7 +67,7 @@ def note_prompted(svc: Services, prompted: Iterable[tuple[str, str]], tail: Pipe
 def note_outbox_from(svc: Services, replies: list[Any], tail: Pipeline | None = None) -> None:
     """The second half of :func:`queue_note_outbox`, with the replies of its reads: note each message's game for
     its recipient (:func:`note_prompted`, with ``tail``)."""
-    entries = [json.loads(text(raw)) for raw in replies if raw is not None]
+    entries = [e for e in map(svc.store.outbox_entry_from, replies) if e is not None]
     note_prompted(svc, [(recipient(e), e.get("game", "")) for e in entries if e.get("to")], tail=tail)
 
 
@@ -130,6 +131,6 @@ def listing(svc: Services, address: str) -> list[dict[str, Any]]:
             row.update(my_turn=game.may_move(seat), me=game.scores[seat], them=game.scores[1 - seat])
         if meta.get("status") == "active":
             t = reminders.turn(svc, gid)
-            row["paused"] = reminders.paused_until(svc, gid, svc.store.clock.now_ms()) is not None if t else False
+            row["paused"] = paused_until(svc, gid, svc.store.clock.now_ms()) is not None if t else False
         out.append(row)
     return out

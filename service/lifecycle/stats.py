@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from ..context import Services
 from ..games import outbox
-from ..games.players import name_of, seat_of
+from ..games.players import name_of
 from ..games.record import head_to_head, record_of
 from ..games.result import Outcome, Result
+from ..games.seats import seat_of
 from . import routing
 from .commands import Message
 

@@ -24,11 +24,12 @@ from typing import Any
 
 from chat.gsm import segments
 
+from ..addresses import is_bot
 from ..context import Services
 from ..games import outbox
-from ..games.players import lang_of, name_of, seat_of, unfinished_games
+from ..games.players import lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
-from ..store import keys
+from ..games.seats import computer_at, seat_of
 from ..store.links import Route
 from . import routing, settings
 from .commands import Message
@@ -100,7 +101,7 @@ def say(svc: Services, m: Message) -> Result:
     line = m.said.arg or ""
     if has_link(line):
         return _refused(svc, m, "link", target)
-    if keys.is_bot(opponent):  # kept on the record (once: a message handled again is a duplicate), not relayed
+    if is_bot(opponent):  # kept on the record (once: a message handled again is a duplicate), not relayed
         out = _refused(svc, m, "bot", target, opp=opp_name)
         if out.outcome != Outcome.DUPLICATE:
             svc.talk.add(target, seat, fit(line, name_of(svc, m.sender), lang_of(svc, m.sender)))
@@ -150,7 +151,7 @@ def mute(svc: Services, m: Message) -> Result:
     for gid in unfinished_games(svc, m.sender):
         meta = svc.store.meta(gid)
         seat = seat_of(meta, m.sender)
-        if seat is None or keys.is_bot(meta.get(f"seat{1 - seat}", "")):
+        if seat is None or computer_at(meta, 1 - seat):
             continue
         told = outbox.notify_game(svc, gid, f"{m.message_id}:mute", [(1 - seat, "talk_muted", {"opp": me})])
         out.outbox_ids = out.outbox_ids + told.outbox_ids

@@ -13,11 +13,12 @@ from spades.commands import Forfeit
 from ..context import Services
 from ..games import outbox
 from ..games.moves import service_move
-from ..games.players import label_of, name_of, seat_of
+from ..games.players import label_of, name_of
 from ..games.result import Outcome, Result
+from ..games.seats import seat_of
 from ..store.due import Item
 from . import bot, hooks, reminders, settings
-from .reminders import deadline_ms
+from .pauses import deadline_ms, paused_until
 
 
 def timed_out_seats(svc: Services, game_id: str, now_ms: int | None = None) -> list[int]:
@@ -28,7 +29,7 @@ def timed_out_seats(svc: Services, game_id: str, now_ms: int | None = None) -> l
     life = svc.store.game_life(game_id)
     if meta.get("status") != "active" or life.get("v") != str(svc.store.version(game_id)):
         return []
-    if reminders.paused_until(svc, game_id, now_ms) is not None:
+    if paused_until(svc, game_id, now_ms) is not None:
         return []
     return [seat for seat, t in sorted(reminders.turns(svc, game_id, life).items())
             if now_ms >= deadline_ms(svc, game_id, t["since"], now_ms)]
@@ -60,10 +61,10 @@ def claim(svc: Services, message_id: str, sender: str, game_id: str, now_ms: int
             left_h = max(1, (deadline_ms(svc, game_id, t["since"], now_ms) - now_ms + 3_599_999) // 3_600_000)
         return outbox.reply(svc, sender, message_id, "claim_refused", hours=int(left_h),
                              my_turn=seat in owed,
-                             paused=reminders.paused_until(svc, game_id, now_ms) is not None,
+                             paused=paused_until(svc, game_id, now_ms) is not None,
                              label="", game_id=game_id)
     loser = 1 - seat
-    return service_move(svc, game_id, message_id, lambda g: Forfeit(loser, "timeout"), svc.store.version(game_id))
+    return service_move(svc, game_id, message_id, Forfeit(loser, "timeout"), svc.store.version(game_id))
 
 
 def on_timeout_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
@@ -71,7 +72,7 @@ def on_timeout_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, 
     meta = svc.store.meta(item.game_id)
     if meta.get("status") != "active" or not reminders.owes(svc, item.game_id, item.seat, item.version):
         return None, []
-    until = reminders.paused_until(svc, item.game_id, now_ms)
+    until = paused_until(svc, item.game_id, now_ms)
     if until is not None:
         return until, []
     owed = reminders.turns(svc, item.game_id)
@@ -100,7 +101,7 @@ def on_auto_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, lis
         return None, []
     if not reminders.owes(svc, item.game_id, item.seat, item.version):
         return None, []
-    until = reminders.paused_until(svc, item.game_id, now_ms)
+    until = paused_until(svc, item.game_id, now_ms)
     if until is not None:
         return until, []
     # the game's version now: the other player may have moved since this turn began (RULES D11)

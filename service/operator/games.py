@@ -15,7 +15,8 @@ from spades.replay import ReplayError, command_for, verify_log
 from .. import conversation_port as port
 from ..addresses import address_kind
 from ..context import Services
-from ..games.players import label_of, lang_of, name_of, seat_of
+from ..games.players import label_of, lang_of, name_of
+from ..games.seats import seat_of
 from ..store import game_owner
 from .common import (
     emit,

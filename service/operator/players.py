@@ -16,7 +16,8 @@ from .. import logs
 from ..addresses import address_kind
 from ..context import Services
 from ..forget import InPlay, forget, forget_inactive, replay_ledger
-from ..games.players import name_of, seat_of
+from ..games.players import name_of
+from ..games.seats import seat_of
 from ..store import game_owner, player_owner
 from ..store.personal import player_keys
 from .common import emit, fail, game_summary, json_option, normalise, redis_option, services, when

@@ -53,7 +53,8 @@ from .game_log import (
     player_owner,
     split_outbox_id,
 )
+from .keys import PAUSE_REACH
 
-__all__ = ["APPEND_LUA", "CLAIM_LUA", "SETTLE_LUA", "STATUS_LUA", "TRANSIENT_ERRORS", "UNREACHABLE", "AppendResult",
+__all__ = ["APPEND_LUA", "CLAIM_LUA", "PAUSE_REACH", "SETTLE_LUA", "STATUS_LUA", "TRANSIENT_ERRORS", "UNREACHABLE", "AppendResult",
            "Batch", "Client", "Pipeline", "ReplicaLagError", "Store", "StoredEvent", "connect", "game_owner", "is_cluster",
            "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]

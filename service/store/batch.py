@@ -9,11 +9,21 @@ so no caller picks replies out by position.
 
 Several batches may share one pipeline (a caller's and a callee's, as a part of it: :meth:`Batch.add_read`): a
 batch counts its parts from where the pipeline stood when it was made (:attr:`Batch.base`), and
-:meth:`Batch.results` takes the replies from there on."""
+:meth:`Batch.results` takes the replies from there on.
+
+The store's own reads hand :meth:`Batch.add` and :meth:`Batch.add_read` their functions; code above the store
+queues its part itself inside ``with batch.part(name):`` and reads the part's replies (a list) after the run: the
+store never calls back up into its callers (``bench/trace_move.py``'s upward calls).
+
+    with batch.part("game"):
+        read_game = svc.games.take_queued(game_id, batch.pipe)
+    got = batch.run()
+    taken = read_game(got["game"])"""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
 
 from redis.client import Pipeline
 
@@ -40,6 +50,14 @@ class Batch:
         shape: Callable[[Any], Any] = finish or (lambda x: x)
         self._parts.append((name, start, end, (lambda replies: shape(replies)) if many else
                             (lambda replies: shape(replies[0]))))
+
+    @contextmanager
+    def part(self, name: str) -> Iterator[Pipeline]:
+        """A part queued by the caller inside the ``with`` block (on the pipeline it yields): its result is the list
+        of its replies, for the caller to read."""
+        start = len(self.pipe) - self.base
+        yield self.pipe
+        self._parts.append((name, start, len(self.pipe) - self.base, list))
 
     def add_read(self, name: str, queue: Callable[[Pipeline], Finish]) -> None:
         """A part whose ``queue(pipe)`` returns how to read its replies (a store's ``queue_*`` read)."""

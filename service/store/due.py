@@ -1,7 +1,7 @@
 """Due work in Redis sorted sets, scored by the time it falls due (ms since the epoch): the lifecycle's schedule,
 kept beside the store (its Redis commands are here, its callers in ``service.lifecycle``). The work is split in
 :data:`~service.store.keys.SHARDS` shards ``{due:<k>}`` by its game (:func:`service.store.keys.due_key`), each its own
-hash tag (on a Redis Cluster the shards spread over the masters); :func:`scan` reads them in turn.
+hash tag (on a Redis Cluster the shards spread over the masters); :func:`scanning` reads them in turn.
 
 A member names its work completely, so scheduling the same work twice is one entry:
 
@@ -15,7 +15,7 @@ The version a member carries makes it stale as soon as the game moves on: it the
 begins with (its first reminder, its timeout, the computer's move) carry ``now`` (:data:`NOW`) instead: one member
 a seat, which the seat's next turn moves (one ``ZADD`` a move, no ``ZREM`` of the turn that ended); falling due,
 it acts for the turn its seat owes then, if any (``service.lifecycle.reminders.current``).
-:func:`scan` runs under a lock (``{beat}:lock``) so only one beat acts at a time; every action is also
+:func:`scanning` runs under a lock (``{beat}:lock``) so only one beat acts at a time; every action is also
 idempotent on its own (the outbox append is keyed by the member), so even two beats
 acting at once could not send a reminder twice.
 """
@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import logging
 import secrets
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, ContextManager, Iterable, Iterator
 
 from . import keys
 
@@ -47,6 +48,8 @@ return 0
 
 #: An item's version for "the turn its seat owes when it falls due" (its member says ``now``).
 NOW = -1
+#: the kinds of due work, each a member's first field (the module docstring; ``service.after.STEPS`` does each)
+REMINDER, AUTO, TIMEOUT, BOT, EXPIRY = "r", "a", "t", "b", "x"
 
 
 @dataclass(frozen=True)
@@ -61,18 +64,18 @@ class Item:
 
     @property
     def member(self) -> str:
-        if self.kind == "x":
+        if self.kind == EXPIRY:
             return f"x|{self.game_id}"
         v = "now" if self.version == NOW else str(self.version)
-        if self.kind == "r":
+        if self.kind == REMINDER:
             return f"r|{self.game_id}|{self.seat}|{v}|{self.n}"
         return f"{self.kind}|{self.game_id}|{self.seat}|{v}"
 
     @classmethod
     def parse(cls, member: str) -> "Item":
         parts = member.split("|")
-        if parts[0] == "x":
-            return cls("x", parts[1])
+        if parts[0] == EXPIRY:
+            return cls(EXPIRY, parts[1])
         n = int(parts[4]) if len(parts) > 4 else 0
         return cls(parts[0], parts[1], int(parts[2]), NOW if parts[3] == "now" else int(parts[3]), n)
 
@@ -135,38 +138,58 @@ class Lock:
         self._release(keys=[self.name], args=[self.token])
 
 
-def scan(client: Any, now_ms: int, act: Callable[[Item, int], int | None], lock_ttl_ms: int = 55_000,
-         limit: int = 1000) -> int | None:
-    """Act on every item due by ``now_ms`` (each shard in turn, at most ``limit`` a shard), under the beat
-    lock; ``None`` if another beat holds it.
+class Scan:
+    """The items due by ``now_ms`` (each shard in turn, at most ``limit`` a shard), iterated by the caller under the
+    beat lock (:func:`scanning`); :meth:`settle` each with what its action returned: ``None`` (done: the item is
+    removed) or a time in ms to try it again then (quiet hours, a pause, a failure). The store calls nothing of the
+    caller's: the caller acts on each item itself."""
 
-    ``act(item, now_ms)`` does the work and returns ``None`` (done: the item is removed) or a
-    time in ms to try again then (quiet hours, a pause). Returns the number of items acted on.
-    An item whose action raises is logged and tried again ``RETRY_FAILED_MS`` later (so one bad
-    item never blocks the others).
-    """
+    def __init__(self, client: Any, now_ms: int, limit: int) -> None:
+        self.client, self.now_ms, self.limit = client, now_ms, limit
+        self.done = 0  # items settled
+        self._zrem_if = client.register_script(ZREM_IF_LUA)
+        self._current: tuple[str, str, int] | None = None
+
+    def __iter__(self) -> Iterator[Item]:
+        for key in keys.shards("due"):
+            for member, score in self.client.zrangebyscore(key, "-inf", self.now_ms, start=0, num=self.limit,
+                                                           withscores=True):
+                m = member.decode() if isinstance(member, bytes) else member
+                self._current = (key, m, int(score))
+                try:
+                    item = Item.parse(m)
+                except (ValueError, IndexError):  # a member of no known form: kept, tried again later
+                    log.exception("due item %s failed; retrying later", m)
+                    self.settle(self.now_ms + RETRY_FAILED_MS)
+                    continue
+                yield item
+
+    def settle(self, again: int | None) -> None:
+        """The item last yielded: tried again at ``again`` (ms) if later than now, else removed (unless it was
+        scheduled again meanwhile)."""
+        if self._current is None:
+            return
+        key, m, score = self._current
+        if again is not None and again > self.now_ms:
+            self.client.zadd(key, {m: int(again)}, xx=True)
+        else:
+            self._zrem_if(keys=[key], args=[m, score])
+        self._current = None
+        self.done += 1
+
+
+@contextmanager
+def scanning(client: Any, now_ms: int, lock_ttl_ms: int = 55_000, limit: int = 1000) -> Iterator[Scan | None]:
+    """The :class:`Scan` of the items due by ``now_ms`` under the beat lock (``{beat}:lock``), released after the
+    ``with`` block; ``None`` if another beat holds it."""
     lock = Lock(client, keys.BEAT_LOCK, lock_ttl_ms)
     if not lock.acquire():
-        return None
-    zrem_if = client.register_script(ZREM_IF_LUA)
-    done = 0
+        yield None
+        return
     try:
-        for key in keys.shards("due"):
-            for member, score in client.zrangebyscore(key, "-inf", now_ms, start=0, num=limit, withscores=True):
-                m = member.decode() if isinstance(member, bytes) else member
-                try:
-                    again = act(Item.parse(m), now_ms)
-                except Exception:  # one failing item must not stop the scan (logged with its traceback)
-                    log.exception("due item %s failed; retrying later", m)
-                    again = now_ms + RETRY_FAILED_MS
-                if again is not None and again > now_ms:
-                    client.zadd(key, {m: int(again)}, xx=True)
-                else:
-                    zrem_if(keys=[key], args=[m, int(score)])
-                done += 1
+        yield Scan(client, now_ms, limit)
     finally:
         lock.release()
-    return done
 
 
 class DueWork:
@@ -188,6 +211,5 @@ class DueWork:
     def pending(self, game_id: str | None = None) -> list[tuple[Item, int]]:
         return pending(self.client, game_id)
 
-    def scan(self, now_ms: int, act: Callable[[Item, int], int | None], lock_ttl_ms: int = 55_000,
-             limit: int = 1000) -> int | None:
-        return scan(self.client, now_ms, act, lock_ttl_ms, limit)
+    def scanning(self, now_ms: int, lock_ttl_ms: int = 55_000, limit: int = 1000) -> ContextManager[Scan | None]:
+        return scanning(self.client, now_ms, lock_ttl_ms, limit)

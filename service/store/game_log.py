@@ -78,6 +78,7 @@ from .keys import (
     owner_plans,
     owner_snapshot,
     player_owner,
+    simulator_secret,
     split_outbox_id,
 )
 from .life import SEAT_TURNS_LUA, LifeRecords
@@ -328,6 +329,10 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         """The value at ``key``, set to ``make()`` first if none is (one value for every process)."""
         self.r.set(key, make(), nx=True)
         return text(self.r.get(key) or b"")
+
+    def simulator_secret(self, name: str, make: Callable[[], str]) -> str:
+        """The simulator's shared local webhook secret ``name`` (``twilio``, ``mailgun``): :meth:`shared_secret`."""
+        return self.shared_secret(simulator_secret(name), make)
 
     def meta(self, game_id: str) -> dict[str, str]:
         return {text(a): text(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()}

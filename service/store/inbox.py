@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from redis.client import Pipeline
@@ -21,6 +22,8 @@ from .keys import (
     pending_member,
     shards,
 )
+from .links import Links
+from .reads import QueuedReads
 from .replica import ReplicaLagError, lagged, registry_shard, run_replicated
 
 CLAIM_INBOUND_LUA = r"""
@@ -71,6 +74,16 @@ def decode_record(raw: Any) -> dict[str, str]:
     """A stored inbound record (:func:`encode_record`) as a ``dict`` of ``str``."""
     return {str(a): str(b) for a, b in json.loads(raw).items()}
 
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    """:meth:`InboundRecords.queue_message`'s reads, as text."""
+
+    msg: dict[str, str] | None  # the message's record; None: handled already, or unknown
+    home_mark: list[str | None] | None  # [the home the sender acts for, the receipts' mark] (None: not read)
+    done: list[str] | None  # the outbox numbers the message caused if it was handled, else None
+    record: dict[str, str] | None  # the player's record (None: not read)
 
 class InboundRecords:
     """Claiming, recording, reading and marking inbound messages (a WhatsApp address's record also opens its
@@ -149,6 +162,31 @@ class InboundRecords:
             if raw:
                 return decode_record(raw)
             return {"status": "done"} if now or before else None
+
+        return finish
+
+    def queue_message(self, pipe: Pipeline, sender: str, message_id: str, owner: str, with_sender: bool,
+                      with_record: bool) -> Callable[[list[Any]], StoredMessage]:
+        """What handling ``sender``'s message ``message_id`` reads first, as the player ``owner``, queued on ``pipe``:
+        the message's record (:meth:`queue_inbound` without its claims), with ``with_sender`` the home ``sender``
+        acts for and the receipts' mark (``Links.queue_sender``), the outbox numbers the message caused if it was
+        handled (``queue_consumed``) and with ``with_record`` the player's record. Call the result with the replies
+        of those reads: one :class:`StoredMessage`."""
+        start = len(pipe)
+        read_msg = self.queue_inbound(pipe, sender, message_id, claims=False)
+        at = len(pipe) - start
+        if with_sender:
+            Links.queue_sender(pipe, sender)
+        QueuedReads.queue_consumed(pipe, owner, message_id)
+        if with_record:
+            QueuedReads.queue_owner_meta(pipe, owner)
+
+        def finish(replies: list[Any]) -> StoredMessage:
+            rest = iter(replies[at:])
+            home_mark = Links.sender_of_reply(next(rest)) if with_sender else None
+            done = QueuedReads.consumed_from(next(rest))
+            record = QueuedReads.owner_meta_from(next(rest)) if with_record else None
+            return StoredMessage(read_msg(replies[:at]), home_mark, done, record)
 
         return finish
 

@@ -18,7 +18,6 @@ import zlib
 SHARDS = 16  # the number of shards of each formerly global key (fixed: changing it strands the old shards' data)
 BEAT_LOCK = "{beat}:lock"
 CLOCK_OFFSET = "{clock}:offset"  # string: seconds added to real time (service.store.clock)
-BOT_PREFIX = "bot:"
 WHATSAPP_PREFIX = "whatsapp:"  # a WhatsApp address (service.addresses.WHATSAPP_PREFIX)
 WHATSAPP_CHANNEL = "whatsapp"  # the channel of a WhatsApp message's inbound record (service.addresses.WHATSAPP)
 
@@ -153,10 +152,6 @@ def player_nums(address: str) -> str:
     """The player's game numbers: ``<n>`` -> game id and ``g:<game id>`` -> n, fields of their record (the same key as
     :func:`player_life`; a record's other fields are neither digits nor ``g:``)."""
     return player_life(address)
-
-
-def is_bot(address: str) -> bool:
-    return address.startswith(BOT_PREFIX)
 
 
 def game_owner(game_id: str) -> str:

@@ -104,6 +104,11 @@ class LifeRecords:
         """:meth:`queue_stopped` of each of ``addresses``, in order."""
         for address in addresses:
             self.queue_stopped(pipe, address)
+    @staticmethod
+    def number_in(nums: Mapping[str, str], game_id: str) -> str | None:
+        """The number of ``game_id`` among a player's game numbers (their record's fields), or None."""
+        return nums.get(number_field(game_id))
+
     def queue_player(self, pipe: Pipeline, address: str) -> None:
         """Queue the one read of a player: their record, which holds their life fields and game numbers too
         (:func:`service.store.keys.player_life`)."""
@@ -125,12 +130,12 @@ class LifeRecords:
         self.r.hsetnx(game_life(game_id), name, value)
 
     def record_turn(self, game_id: str, version: int, seat: str, since_ms: int,
-                    actor: int | None = None) -> tuple[Any, Any, Any]:
+                    actor: int | None = None) -> tuple[int, str, str]:
         """Record the game's turn unless a newer one is: (1 if recorded, the turn before: version, seat).
         ``seat``: the seats owing a move ("0", "1", "01"); ``actor``: the seat whose move made it, if known."""
         fresh, old_v, old_seat = self._turn(keys=[game_life(game_id)],
                                             args=[version, seat, since_ms, "" if actor is None else str(actor)])
-        return fresh, old_v, old_seat
+        return int(fresh), text(old_v), text(old_seat)
 
     # -- game numbers ----------------------------------------------------------------------------------------
     def numbers(self, address: str) -> dict[str, str]:

@@ -3,9 +3,12 @@ SMS and what they cost (a mixin of :class:`service.store.Store`). Keys: :func:`s
 
 from __future__ import annotations
 
+from typing import Mapping
+
+from ..addresses import BOT_PREFIX
 from .base import Client
 from .codec import text
-from .keys import BOT_PREFIX, game_owner, limit_keys, owner_keys, player_owner
+from .keys import game_owner, limit_keys, owner_keys, player_owner
 
 
 class LimitCounters:
@@ -81,15 +84,20 @@ class LimitCounters:
         sent, spend, capped = self.r.mget(keys["sms_day"], keys["spend_day"], keys["capped"])
         return int(sent or 0), int(spend or 0), capped is not None
 
-    def in_people_games(self, addresses: list[str], newest: int = 20) -> list[bool]:
+    def in_people_games(self, addresses: list[str], newest: int = 20,
+                        known: Mapping[str, str] | None = None) -> list[bool]:
         """For each address, whether it has been in a game between people (not the computer): the ``people``
         mark of its record (``1``: :meth:`mark_people_game`; ``0``: looked for and not found), else (a record
         older than the mark) one of its ``newest`` games begun between two people, the answer then marked, so
-        that the games are looked through once per player, not at every message to them."""
+        that the games are looked through once per player, not at every message to them. ``known``: the marks of
+        records the caller read already (address -> mark): not read again."""
+        known = known or {}
+        unread = [a for a in addresses if a not in known]
         pipe = self.r.pipeline(transaction=False)
-        for address in addresses:
+        for address in unread:
             pipe.hget(owner_keys(player_owner(address))["meta"], "people")
-        marks = [None if x is None else text(x) for x in pipe.execute()]
+        read = dict(zip(unread, [None if x is None else text(x) for x in pipe.execute()])) if unread else {}
+        marks = [known[a] if a in known else read[a] for a in addresses]
         out = []
         for address, mark in zip(addresses, marks):
             if mark is None and not address.startswith(BOT_PREFIX):

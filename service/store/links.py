@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Any, Mapping
 
 from redis.client import Pipeline
 from redis.commands.core import Script
@@ -149,6 +149,11 @@ class Links:
         hash): its reply is ``[home, unreachable]``, the home it acts for (None: itself) and the code delivery receipts
         marked it with (None: none, :mod:`.reach`)."""
         pipe.hmget(player_life(address), "home", UNREACH)
+
+    @staticmethod
+    def sender_of_reply(reply: list[Any]) -> list[str | None]:
+        """:meth:`queue_sender`'s reply as text: ``[home, unreachable]``."""
+        return [None if v is None else text(v) for v in reply]
 
     @staticmethod
     def sender_from(life: Mapping[str, str]) -> list[str | None]:

@@ -24,7 +24,7 @@ from twilio.request_validator import (
 )
 
 from .. import logs
-from ..config import inbound_transport_options
+from ..broker_options import inbound_transport_options
 from ..spool import Drainer, Spool
 from ..store import UNREACHABLE as STORE_UNREACHABLE
 from ..store import ReplicaLagError
@@ -73,7 +73,7 @@ def twilio_signature_ok() -> bool:
 
 def inbound_producers(app: Flask) -> ProducerPool | None:
     """The producers of the inbound task when its broker options differ from the app's
-    (:func:`service.config.inbound_transport_options`: RabbitMQ without publisher confirms); None for a Redis broker.
+    (:func:`service.broker_options.inbound_transport_options`: RabbitMQ without publisher confirms); None for a Redis broker.
     A pool of kombu producers on a pool of connections of this process's own, made on first use in each process:
     one made before a fork (an app preloaded by gunicorn) is not shared with the child."""
     made = app.extensions.get("slowspades_inbound_producers")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request, url_for
 
-from ..games.players import seat_of
+from ..games.seats import seat_of
 from ..lifecycle.invitations import game_id_for
 from .game import _back, _sign, _svc, posted_form, record_from_page
 

@@ -20,8 +20,9 @@ from spades.events import from_dict, redact
 
 from ..context import Services
 from ..games import levels
-from ..games.players import lang_of, name_of, seat_of
+from ..games.players import lang_of, name_of
 from ..games.record import record_of
+from ..games.seats import seat_of
 from ..store import UNREACHABLE as STORE_UNREACHABLE
 from .game import _expired, _no_store, _seat_of_token, _svc, storage_down
 

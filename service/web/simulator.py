@@ -50,7 +50,6 @@ from flask.typing import ResponseReturnValue
 from twilio.request_validator import RequestValidator
 
 from ..addresses import WHATSAPP_PREFIX
-from ..store.keys import simulator_secret
 from ..store.window import window_left_ms
 
 ASSETS = Path(__file__).with_name("simulator_assets")
@@ -63,7 +62,7 @@ DEVICES = (("phone-a", "Phone A", "+15550001001"), ("phone-b", "Phone B", "+1555
 CHANNELS = {"inbox": "email", "whatsapp": "whatsapp"}  # a device's channel; the others' is sms
 #: The number the phones text when Twilio is not configured (a US 555 number).
 SERVICE_NUMBER = "+15550000000"
-SECRET_KEYS = {"TWILIO_AUTH_TOKEN": simulator_secret("twilio"), "MAILGUN_SIGNING_KEY": simulator_secret("mailgun")}
+SECRETS = {"TWILIO_AUTH_TOKEN": "twilio", "MAILGUN_SIGNING_KEY": "mailgun"}  # setting -> the simulator's secret
 TAIL = 500
 
 
@@ -181,10 +180,10 @@ def _s(v: Any) -> str:
 def ensure_local_secrets() -> None:
     """Give the webhooks a shared local secret when none is configured (simulator runs only)."""
     cfg = current_app.config
-    for name, key in SECRET_KEYS.items():
+    for name, secret in SECRETS.items():
         if cfg.get(name):
             continue
-        cfg[name] = _svc().store.shared_secret(key, lambda: secrets.token_hex(20))
+        cfg[name] = _svc().store.simulator_secret(secret, lambda: secrets.token_hex(20))
 
 
 def service_number() -> str:

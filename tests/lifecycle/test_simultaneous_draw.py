@@ -8,9 +8,9 @@ from datetime import datetime, timedelta, timezone
 
 import time_machine
 
+from service.addresses import is_bot
 from service.conversation_port import command_text
 from service.lifecycle import bot
-from service.store import keys
 from spades import bots
 from spades.game import view
 
@@ -192,7 +192,7 @@ def test_the_computer_draws_all_its_cards_at_once(svc) -> None:  # type: ignore[
     res = lifecycle_command(svc, CAROL, "NEW BOT")
     gid = str(res.game_id)
     meta = svc.store.meta(gid)
-    computer = 0 if keys.is_bot(meta["seat0"]) else 1
+    computer = 0 if is_bot(meta["seat0"]) else 1
     computer_moves = 0
     while load(svc, gid).phase == "draw":
         game = load(svc, gid)

@@ -34,7 +34,7 @@ def test_rabbitmq_gets_durable_late_acknowledged_tasks_and_publisher_confirms() 
 def test_the_webhooks_inbound_task_goes_to_rabbitmq_without_waiting_for_a_confirm() -> None:
     """The record in Redis is what the 200 promises (the sweep queues a lost task again); a receipt, which nothing
     records first, keeps the confirms (docs/performance.md, issue 21)."""
-    from service.config import inbound_transport_options
+    from service.broker_options import inbound_transport_options
 
     rabbit = load_config({"SLOWSPADES_REDIS_URL": "redis+cluster://127.0.0.1:7000",
                           "SLOWSPADES_BROKER_URL": "amqp://guest:guest@127.0.0.1:5672//"})

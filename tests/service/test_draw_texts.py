@@ -5,7 +5,7 @@ of the draw repeats the question it does not answer."""
 
 from __future__ import annotations
 
-from service.games.players import seat_of
+from service.games.seats import seat_of
 
 from .helpers import local_messages, post_sms, wait_handled, wait_outbox_settled
 from .test_game_page_play import events_of

@@ -243,7 +243,7 @@ def test_a_move_from_a_marked_number_makes_it_reachable_again(client, svc, celer
 
 def test_a_linked_channel_takes_over_and_the_game_waits_only_when_none_is_left(client, svc, celery_worker, app) -> None:  # type: ignore[no-untyped-def]
     from service.channels import destination
-    from service.lifecycle.reminders import paused_until
+    from service.lifecycle.pauses import paused_until
     from tests.lifecycle.helpers import ALICE, BOB, DAVE
 
     gid = start_game(svc)
