@@ -15,6 +15,7 @@ from .context import Services
 from .lifecycle import settings
 from .web import email, email_events, game, headers, health, home, plan_board, rules, simulator, sms, status, talk_box
 from .web import metrics as web_metrics
+from .web import push_box as push_page_routes
 from .web import telegram as telegram_webhook
 
 # the modules holding the tasks: a worker imports them when it starts (``include``)
@@ -39,6 +40,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(plan_board.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(talk_box.bp)
+    app.register_blueprint(push_page_routes.bp)  # the page installable, "Notify me here" (Web Push)
     simulator.register(app)  # only when SLOWSPADES_SIMULATOR is on (local runs)
     headers.install(app)  # CSP, no framing, no sniffing: on every page
     celery_init_app(app)

@@ -16,10 +16,12 @@ from functools import lru_cache
 
 import phonenumbers
 
-SMS, EMAIL, WHATSAPP, TELEGRAM = "sms", "email", "whatsapp", "telegram"
+SMS, EMAIL, WHATSAPP, TELEGRAM, PUSH = "sms", "email", "whatsapp", "telegram", "push"
 WHATSAPP_PREFIX = "whatsapp:"
 #: a Telegram player: ``telegram:<chat id>``, the private chat the bot is written from (service.telegram)
 TELEGRAM_PREFIX = "telegram:"
+#: a browser that asked a game page to notify it (Web Push): ``push:<id>``, linked to the player (service.webpush)
+PUSH_PREFIX = "push:"
 _EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 
 
@@ -74,11 +76,13 @@ def _e164(raw: str, region: str | None) -> str | None:
 
 
 def address_kind(value: str) -> str:
-    """The channel of a normalised address: ``whatsapp``, ``telegram``, ``email`` or ``sms``."""
+    """The channel of a normalised address: ``whatsapp``, ``telegram``, ``push``, ``email`` or ``sms``."""
     if value.startswith(WHATSAPP_PREFIX):
         return WHATSAPP
     if value.startswith(TELEGRAM_PREFIX):
         return TELEGRAM
+    if value.startswith(PUSH_PREFIX):
+        return PUSH
     return EMAIL if "@" in value else SMS
 
 

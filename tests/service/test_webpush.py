@@ -1,0 +1,184 @@
+"""Web Push to the game page (issue 43), through the real webhooks, worker and delivery, to a local push service at
+its HTTP boundary (:mod:`tests.service.push_receiver`: it checks each push's VAPID signature and decrypts its
+``aes128gcm`` body as a browser would, RFC 8291/8292): "Notify me here" stores the page's subscription, a prompt then
+comes to that browser, decrypted, and not by SMS; a subscription the push service says is gone (404/410) is dropped
+and the next prompt goes by SMS; a subscription that is not https, names a push service the operator does not allow
+or an internal address, is too long or has bad keys is refused with what is allowed, nothing stored and no request
+sent; push costs nothing and is not counted by the daily cap."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+import pytest
+from py_vapid import Vapid02
+
+from service import limits, prices, webpush
+from service.addresses import PUSH
+from service.conversation_port import command_text
+from service.store import clock, game_owner
+from service.web.push_box import REASONS
+
+from .chooser import choose
+from .helpers import local_messages, post_sms, wait_for, wait_handled, wait_outbox_settled
+from .push_receiver import PushReceiver, b64url
+from .test_game_page import link_of
+from .test_sms_game import ALICE, BOB, load_game, start_sms_game
+
+
+def vapid_key() -> str:
+    v = Vapid02()
+    v.generate_keys()
+    return b64url(v.private_key.private_numbers().private_value.to_bytes(32, "big"))
+
+
+@pytest.fixture()
+def receiver(app):  # type: ignore[no-untyped-def]
+    rx = PushReceiver().start()
+    app.config.update(PUSH_VAPID_PRIVATE_KEY=vapid_key(), PUSH_UNSAFE_TEST_HOSTS=rx.host)
+    app.config.pop("_SENDERS", None)
+    yield rx
+    rx.stop()
+
+
+def page_form(client: Any, token: str) -> dict[str, str]:
+    """The "Notify me here" part of the page as served: its data-* attributes."""
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    m = re.search(r'<section id="notify"([^>]*)>', page)
+    assert m, "no Notify me here on the page"
+    return {k: html.unescape(v) for k, v in re.findall(r'data-([a-z]+)="([^"]*)"', m.group(1))}
+
+
+def subscribe(client: Any, token: str, subscription: Any, csrf: str | None = None) -> Any:
+    form = page_form(client, token)
+    body = subscription if isinstance(subscription, str) else json.dumps(subscription)
+    return client.post(form["url"], data={"csrf": form["csrf"] if csrf is None else csrf, "subscription": body},
+                       headers={"Sec-Fetch-Site": "same-origin"})
+
+
+def away(svc: Any) -> None:
+    """The players leave their pages: past the page's quiet time (service.games.presence)."""
+    clock.advance(svc.redis, float(svc.config["PAGE_QUIET_MINUTES"]) * 60 + 120)
+
+
+def play_until(client: Any, svc: Any, gid: str, receiver: PushReceiver, done: Any,
+               max_moves: int = 400) -> list[tuple[int, int]]:
+    """Each player moves by SMS in turn until ``done(what it returns so far)``; returns, for each of BOB's moves, how many messages ALICE got
+    by SMS and how many pushes the local push service took while it was handled."""
+    bobs: list[tuple[int, int]] = []
+    for _ in range(max_moves):
+        if done(bobs):
+            return bobs
+        game = load_game(svc, gid)
+        seat = game.movers[0]
+        texts, pushes = len(local_messages(svc, ALICE)), receiver.requests
+        _resp, mid = post_sms(client, (ALICE, BOB)[seat], command_text(choose(game, seat)))
+        wait_handled(svc, mid)
+        wait_outbox_settled(svc)
+        if seat == 1:
+            bobs.append((len(local_messages(svc, ALICE)) - texts, receiver.requests - pushes))
+    raise AssertionError("not reached")
+
+
+def test_a_prompt_comes_to_the_browser_encrypted_and_not_by_sms(client, svc, celery_worker, receiver) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc)
+    _url, token = link_of(svc, client, ALICE)
+    form = page_form(client, token)
+    assert form["key"] == webpush.public_key(svc.config)  # the page subscribes with the service's VAPID key
+    browser = receiver.browser()
+    resp = subscribe(client, token, browser.subscription())
+    assert resp.status_code == 201 and resp.get_json() == {"ok": True}
+    address = webpush.Subscription(browser.endpoint, "", "").address
+    assert svc.links.route(ALICE).links == (address,)
+    assert subscribe(client, token, browser.subscription()).status_code == 201  # sent twice: one address
+    assert svc.links.route(ALICE).links == (address,)
+    away(svc)
+    bobs = play_until(client, svc, gid, receiver, lambda _b: receiver.payloads(browser.n))
+    assert bobs[-1] == (0, 1)  # BOB's move prompted ALICE: by push, and no SMS
+    push = receiver.received[0]
+    assert push.vapid_key == form["key"] and push.claims["aud"] == receiver.origin
+    assert set(push.payload) == {"title", "body", "url", "tag"}
+    assert push.payload["url"] == f"/g/{token}" and push.payload["tag"] == gid and push.payload["body"]
+    assert len(push.headers["topic"]) == 32 and int(push.headers["ttl"]) > 0
+    sent = [e for e in svc.store.outbox_entries(game_owner(gid)) if e.get("channel") == PUSH]
+    assert sent and all(e["to"] == address and e["status"] == "sent" for e in sent)
+    assert browser.endpoint not in json.dumps(sent)  # the endpoint (a capability) is in no outbox entry
+    assert receiver.refused == []
+
+
+def test_a_subscription_the_push_service_says_is_gone_is_dropped(client, svc, celery_worker, receiver) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc)
+    _url, token = link_of(svc, client, ALICE)
+    browser = receiver.browser()
+    assert subscribe(client, token, browser.subscription()).status_code == 201
+    address = webpush.Subscription(browser.endpoint, "", "").address
+    receiver.answer[browser.n] = 410
+    away(svc)
+    play_until(client, svc, gid, receiver, lambda _b: receiver.refused)
+    wait_for(lambda: not svc.push.get(address), what="the subscription dropped")
+    assert svc.links.route(ALICE).links == () and svc.links.home(address) == address
+    failed = [e for e in svc.store.outbox_entries(game_owner(gid)) if e.get("channel") == PUSH]
+    assert failed and all(e["status"] == "failed" for e in failed)
+    requests_then = receiver.requests
+    play_until(client, svc, gid, receiver, lambda b: any(texts for texts, _p in b))  # BOB's move prompts ALICE: by SMS
+    assert receiver.requests == requests_then  # nothing more to the dropped subscription: the prompts go by SMS
+
+
+@pytest.mark.parametrize(("change", "status", "reason"), [
+    (lambda s: dict(s, endpoint=s["endpoint"].replace("http://", "ftp://")), 400, "not_https"),
+    (lambda s: dict(s, keys={"p256dh": s["keys"]["p256dh"][:-4], "auth": s["keys"]["auth"]}), 400, "bad_keys"),
+    (lambda s: dict(s, keys={"p256dh": "A" * 87, "auth": s["keys"]["auth"]}), 400, "bad_keys"),
+    (lambda s: dict(s, keys={"p256dh": s["keys"]["p256dh"], "auth": "short"}), 400, "bad_keys"),
+    (lambda s: "{not json", 400, "not_json"),
+    (lambda s: dict(s, endpoint=s["endpoint"] + "x" * 1100), 413, "too_long"),
+    (lambda s: dict(s, endpoint=s["endpoint"] + "x" * 3000), 413, "too_long"),
+])
+def test_bad_subscriptions_are_refused_saying_what_is_allowed(client, svc, celery_worker, receiver, change, status,
+                                                              reason) -> None:  # type: ignore[no-untyped-def]
+    start_sms_game(client, svc)
+    _url, token = link_of(svc, client, ALICE)
+    resp = subscribe(client, token, change(receiver.browser().subscription()))
+    assert resp.status_code == status and resp.get_json()["error"] == reason
+    assert resp.get_json()["message"] == REASONS[reason]
+    assert svc.links.route(ALICE).links == () and receiver.requests == 0
+
+
+def test_a_local_endpoint_is_refused_unless_the_tests_settings_allow_it(client, svc, celery_worker, receiver) -> None:  # type: ignore[no-untyped-def]
+    start_sms_game(client, svc)
+    _url, token = link_of(svc, client, ALICE)
+    sub = receiver.browser().subscription()
+    svc.config["PUSH_UNSAFE_TEST_HOSTS"] = ""
+    resp = subscribe(client, token, sub)
+    assert resp.status_code == 400 and resp.get_json()["error"] == "not_https"
+    svc.config["PUSH_HOSTS"] = "127.0.0.1,localhost"  # even named as a push service: https, and no internal address
+    resp = subscribe(client, token, dict(sub, endpoint=sub["endpoint"].replace("http://", "https://")))
+    assert resp.status_code == 400 and resp.get_json()["error"] == "private_address"
+    resp = subscribe(client, token, dict(sub, endpoint="https://localhost/push/1"))
+    assert resp.status_code == 400 and resp.get_json()["error"] == "private_address"
+    resp = subscribe(client, token, dict(sub, endpoint="https://push.example.net/push/1"))
+    assert resp.status_code == 400 and resp.get_json()["error"] == "host_not_allowed"
+    assert subscribe(client, token, sub, csrf="0.bad").status_code == 403  # not from the page: nothing stored
+    assert svc.links.route(ALICE).links == () and receiver.requests == 0  # no request left for any of them
+
+
+def test_an_allowed_push_service_must_resolve_to_public_addresses() -> None:
+    cfg = {"PUSH_HOSTS": "fcm.googleapis.com,push.apple.com", "PUSH_UNSAFE_TEST_HOSTS": ""}
+    url = "https://fcm.googleapis.com/fcm/send/abc"
+    assert webpush.endpoint_refusal(cfg, url, lambda h, p: ["142.250.74.106"]) == ""
+    for inside in (["10.0.0.7"], ["127.0.0.1"], ["169.254.169.254"], ["::1"], ["fd00::1"], ["142.250.74.106", "192.168.1.1"], []):
+        assert webpush.endpoint_refusal(cfg, url, lambda h, p, a=inside: a) == "private_address", inside
+    assert webpush.endpoint_refusal(cfg, "https://web.push.apple.com/x", lambda h, p: ["17.253.1.1"]) == ""
+    assert webpush.endpoint_refusal(cfg, "https://evilpush.apple.com.example/x", lambda h, p: ["1.1.1.1"]) == \
+        "host_not_allowed"
+    assert webpush.endpoint_refusal(cfg, "https://user:pw@fcm.googleapis.com/x", lambda h, p: ["1.1.1.1"]) == \
+        "not_https"
+
+
+def test_push_costs_nothing_and_is_not_capped(svc) -> None:  # type: ignore[no-untyped-def]
+    table = prices.prices(svc.config)
+    entry = {"channel": PUSH, "to": "push:0123456789abcdef0123", "body": "x" * 500}
+    assert table.entry(entry) == 0.0
+    assert PUSH not in limits.CAPPED_CHANNELS
