@@ -23,7 +23,7 @@ from .context import Services
 from .delivery import UNSENDABLE, WINDOW_CLOSED, all_local, deliver_local_many
 from .games import presence
 from .games.result import BotTurn
-from .lifecycle import bot, hooks, invitations, reminders, routing, settings, timeouts
+from .lifecycle import bot, hooks, invitations, push_fallback, reminders, routing, settings, timeouts
 from .store import new_claim_token
 from .store.due import Item
 
@@ -147,6 +147,8 @@ def act(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> int | None:
         again, ids = invitations.on_expiry_due(svc, item, now_ms)
     elif item.kind == presence.BACK:  # a player's game page closed: the prompt they owe, by their channel
         again, ids = presence.back_from_page(svc, item, now_ms)
+    elif item.kind == push_fallback.KIND:  # a prompt by push not seen: by the player's other channel
+        again, ids = push_fallback.on_due(svc, item, now_ms)
     else:
         again, ids = None, []
     send_out(svc, ids, outlets)

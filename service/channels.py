@@ -198,16 +198,17 @@ def reachable(svc: Services, home: str) -> bool:
 
 
 def destination(svc: Services, home: str, kind: str, lang: str, now_ms: int | None = None, *,
-                life: Mapping[str, str] | None = None) -> Destination:
+                life: Mapping[str, str] | None = None, without: str = "") -> Destination:
     """Where message ``kind`` (in ``lang``) to the player ``home`` goes now (the module docstring).
 
     ``life``: the home's life hash if the caller read it (a move's read of its players has: no read here then);
-    ``now_ms``: the service clock, if the caller has it."""
+    ``now_ms``: the service clock, if the caller has it; ``without``: a channel left out (a prompt that went by
+    push and was not seen goes by another: :mod:`service.lifecycle.push_fallback`)."""
     route = Route.of(home, life) if life is not None else svc.links.route(home)
     origin = reply_origin(home)
     if origin is not None and not route.is_off(origin):  # (from an address that sent STOP: where the route says)
         return Destination.to(origin)
-    found = candidates(route)
+    found = [d for d in candidates(route) if d.channel != without]
     ask = Ask(svc, home, kind, lang, now_ms, route)
     for step in STEPS:
         if not found:

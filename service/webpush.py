@@ -39,6 +39,7 @@ from . import logs
 from .addresses import PUSH_PREFIX
 from .context import Services
 from .send_errors import PermanentSendError, TransientSendError
+from .store.due import Item
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,9 @@ ENDPOINT_MAX = 1024
 TEXT_MAX = 240
 #: the code of a push the push service says is gone (404, 410): its subscription dropped
 GONE = "gone"
+#: the due item of a game message sent by push: asked again by another channel if not seen
+#: (:mod:`service.lifecycle.push_fallback`)
+FALLBACK = "p"
 
 Resolver = Callable[[str, int], list[str]]
 
@@ -240,11 +244,15 @@ class PushSender:
                            timeout=float(self.cfg.get("PUSH_TIMEOUT") or 10.0), requests_session=session,
                            headers={"Topic": topic(str(entry.get("id") or "")), "Urgency": "normal"})
         except WebPushException as exc:
-            raise self._refused(address, exc.response.status_code if exc.response is not None else 0) from None
+            error = self._refused(address, exc.response.status_code if exc.response is not None else 0)
+            if isinstance(error, PermanentSendError):
+                fallback(self.svc, entry, 0)  # not shown: by the player's other channel at the beat's next tick
+            raise error from None
         except (requests.RequestException, OSError) as exc:
             raise TransientSendError(f"push: {type(exc).__name__}") from None  # (its text may hold the endpoint)
         finally:
             session.close()
+        fallback(self.svc, entry, int(float(self.cfg.get("PUSH_FALLBACK_HOURS") or 0) * 3_600_000))
         location = resp.headers.get("Location", "") if isinstance(resp, requests.Response) else ""
         return "push-" + hashlib.sha256(location.encode()).hexdigest()[:16]  # (the Location is a capability too)
 
@@ -257,6 +265,20 @@ class PushSender:
         if status == 429 or status >= 500 or status == 0:
             return TransientSendError(f"push: {status or 'no answer'}", status or "network")
         return PermanentSendError(f"push: refused ({status})", status)
+
+
+def fallback(svc: Services, entry: Mapping[str, Any], after_ms: int) -> None:
+    """Schedule the fallback of a game message pushed (or not taken) now: the due item :data:`FALLBACK` of its seat
+    at the game's version, ``after_ms`` from now (a delay of 0 from the setting: none)."""
+    game_id = str(entry.get("game") or "")
+    if not game_id or (after_ms == 0 and not svc.config.get("PUSH_FALLBACK_HOURS")):
+        return
+    meta = svc.store.meta(game_id)
+    home = str(entry.get("home") or "")
+    seat = next((s for s in (0, 1) if home and meta.get(f"seat{s}") == home), None)
+    if seat is not None:
+        svc.store.due.schedule(Item(FALLBACK, game_id, seat, svc.store.version(game_id)),
+                               svc.store.clock.now_ms() + after_ms)
 
 
 def drop(svc: Services, address: str) -> None:

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import html
 import json
+import logging
 import re
 from typing import Any
 
 import pytest
 from py_vapid import Vapid02
 
-from service import limits, prices, webpush
+from service import after, limits, prices, webpush
+from service import conversation_port as port
 from service.addresses import PUSH
 from service.conversation_port import command_text
+from service.delivery import deliver
 from service.store import clock, game_owner
 from service.web.push_box import REASONS
+from spades.game import view
 
 from .chooser import choose
 from .helpers import local_messages, post_sms, wait_for, wait_handled, wait_outbox_settled
@@ -117,11 +121,18 @@ def test_a_subscription_the_push_service_says_is_gone_is_dropped(client, svc, ce
     address = webpush.Subscription(browser.endpoint, "", "").address
     receiver.answer[browser.n] = 410
     away(svc)
-    play_until(client, svc, gid, receiver, lambda _b: receiver.refused)
+    bobs = play_until(client, svc, gid, receiver, lambda b: b and b[-1] == (0, 1))  # the push of a prompt: refused
     wait_for(lambda: not svc.push.get(address), what="the subscription dropped")
     assert svc.links.route(ALICE).links == () and svc.links.home(address) == address
     failed = [e for e in svc.store.outbox_entries(game_owner(gid)) if e.get("channel") == PUSH]
     assert failed and all(e["status"] == "failed" for e in failed)
+    assert len(bobs) == 1 and receiver.refused == [(410, "as the test asked")]
+    texts = len(local_messages(svc, ALICE))
+    beat(svc)  # the prompt the push service did not take: by SMS, at the beat's next tick
+    wait_outbox_settled(svc)
+    game = load_game(svc, gid)
+    assert [m["body"] for m in local_messages(svc, ALICE)[texts:]] == [
+        port.resend(view(game, 0), "en", "sms", "+1..0002").text]
     requests_then = receiver.requests
     play_until(client, svc, gid, receiver, lambda b: any(texts for texts, _p in b))  # BOB's move prompts ALICE: by SMS
     assert receiver.requests == requests_then  # nothing more to the dropped subscription: the prompts go by SMS
@@ -182,3 +193,66 @@ def test_push_costs_nothing_and_is_not_capped(svc) -> None:  # type: ignore[no-u
     entry = {"channel": PUSH, "to": "push:0123456789abcdef0123", "body": "x" * 500}
     assert table.entry(entry) == 0.0
     assert PUSH not in limits.CAPPED_CHANNELS
+
+
+def beat(svc: Any) -> None:
+    """One tick of the beat, what it causes delivered."""
+    after.tick(svc, after.Outlets(lambda ids: [deliver(svc, i) for i in ids], lambda turn: None))
+
+
+def pushed_prompt(client: Any, svc: Any, receiver: PushReceiver) -> tuple[str, str]:
+    """A game whose player ALICE asked her page to notify her, played until a move of BOB's prompted her by push;
+    the game and her page's token."""
+    gid = start_sms_game(client, svc)
+    _url, token = link_of(svc, client, ALICE)
+    assert subscribe(client, token, receiver.browser().subscription()).status_code == 201
+    away(svc)
+    play_until(client, svc, gid, receiver, lambda b: b and b[-1] == (0, 1))
+    return gid, token
+
+
+def test_a_push_not_seen_is_asked_again_by_sms_after_the_operators_delay(client, svc, celery_worker,
+                                                                          receiver) -> None:  # type: ignore[no-untyped-def]
+    svc.config["PUSH_FALLBACK_HOURS"] = 2.0
+    gid, _token = pushed_prompt(client, svc, receiver)
+    texts = len(local_messages(svc, ALICE))
+    clock.advance(svc.redis, 3600)
+    beat(svc)
+    assert len(local_messages(svc, ALICE)) == texts  # not yet
+    clock.advance(svc.redis, 3700)
+    beat(svc)
+    wait_outbox_settled(svc)
+    got = local_messages(svc, ALICE)[texts:]
+    game = load_game(svc, gid)
+    assert len(got) == 1 and got[0]["body"] == port.resend(view(game, 0), "en", "sms", "+1..0002").text
+    clock.advance(svc.redis, 8 * 3600)
+    beat(svc)
+    assert len(local_messages(svc, ALICE)) == texts + 1  # once
+
+
+def test_a_push_followed_by_a_visit_of_the_page_is_not_asked_again(client, svc, celery_worker,
+                                                                    receiver) -> None:  # type: ignore[no-untyped-def]
+    svc.config["PUSH_FALLBACK_HOURS"] = 2.0
+    _gid, token = pushed_prompt(client, svc, receiver)
+    texts = len(local_messages(svc, ALICE))
+    assert client.get(f"/g/{token}").status_code == 200  # the notification tapped: the page opened
+    clock.advance(svc.redis, 3 * 3600)
+    beat(svc)
+    assert len(local_messages(svc, ALICE)) == texts
+
+
+def test_a_push_not_seen_with_no_other_channel_is_told_to_the_operator(client, svc, celery_worker, receiver,
+                                                                       caplog) -> None:  # type: ignore[no-untyped-def]
+    svc.config["PUSH_FALLBACK_HOURS"] = 2.0
+    gid, _token = pushed_prompt(client, svc, receiver)
+    _resp, mid = post_sms(client, ALICE, "STOP")  # her number takes no more messages: only the push is left
+    wait_handled(svc, mid)
+    wait_outbox_settled(svc)
+    assert svc.store.meta(gid)["status"] == "active"  # she plays on, by the page
+    texts = len(local_messages(svc, ALICE))
+    clock.advance(svc.redis, 3 * 3600)
+    with caplog.at_level(logging.WARNING, logger="service.lifecycle.push_fallback"):
+        beat(svc)
+    assert len(local_messages(svc, ALICE)) == texts
+    told = [r for r in caplog.records if r.getMessage() == "push fallback: no other channel"]
+    assert told and ALICE not in json.dumps(told[0].__dict__, default=str)
