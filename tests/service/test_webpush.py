@@ -12,6 +12,7 @@ import html
 import json
 import logging
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -20,9 +21,11 @@ from py_vapid import Vapid02
 from service import after, limits, prices, webpush
 from service import conversation_port as port
 from service.addresses import PUSH
+from service.channels import candidates
 from service.conversation_port import command_text
 from service.delivery import deliver
 from service.store import clock, game_owner
+from service.store.links import Route
 from service.web.push_box import REASONS
 from spades.game import view
 
@@ -256,3 +259,41 @@ def test_a_push_not_seen_with_no_other_channel_is_told_to_the_operator(client, s
     assert len(local_messages(svc, ALICE)) == texts
     told = [r for r in caplog.records if r.getMessage() == "push fallback: no other channel"]
     assert told and ALICE not in json.dumps(told[0].__dict__, default=str)
+
+
+def say(client: Any, svc: Any, who: str, text: str) -> str:
+    """``who`` texts ``text``; the service's answer."""
+    before = len(local_messages(svc, who))
+    _resp, mid = post_sms(client, who, text)
+    wait_handled(svc, mid)
+    wait_outbox_settled(svc)
+    got = local_messages(svc, who)[before:]
+    assert len(got) == 1, got
+    return str(got[0]["body"])
+
+
+def test_via_sms_and_via_page_choose_between_the_texts_and_the_browser(client, svc, celery_worker,
+                                                                        receiver) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc)
+    assert say(client, svc, ALICE, "VIA PAGE").startswith("No browser notifies you yet: open your game page (WEB)")
+    assert svc.links.via(ALICE) == ""  # nothing set
+    _url, token = link_of(svc, client, ALICE)
+    assert subscribe(client, token, receiver.browser().subscription()).status_code == 201
+    assert say(client, svc, ALICE, "VIA SMS").startswith("Your turns now go to +1..0001")
+    away(svc)
+    bobs = play_until(client, svc, gid, receiver, lambda b: b and b[-1][0])  # BOB's move prompts ALICE
+    assert bobs[-1] == (1, 0) and receiver.requests == 0  # by SMS, as she asked: the browser is not notified
+    assert say(client, svc, ALICE, "VIA PAGE").startswith("Your turns now go to web..")
+    away(svc)
+    bobs = play_until(client, svc, gid, receiver, lambda b: b and b[-1] != (0, 0))
+    assert bobs[-1] == (0, 1)  # by push again
+
+
+def test_the_free_channels_come_first_unless_via_names_another() -> None:
+    route = Route("+15551230001", ("whatsapp:+15551230001", "telegram:42", "push:00000000000000000abc",
+                                   "ana@example.com"))
+    assert [d.address for d in candidates(route)] == [
+        "telegram:42", "push:00000000000000000abc", "+15551230001", "whatsapp:+15551230001", "ana@example.com"]
+    assert [d.address for d in candidates(replace(route, via="sms"))][:3] == [
+        "+15551230001", "telegram:42", "push:00000000000000000abc"]
+    assert [d.channel for d in candidates(replace(route, via="push"))][:2] == [PUSH, "telegram"]
