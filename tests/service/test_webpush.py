@@ -90,7 +90,9 @@ def play_until(client: Any, svc: Any, gid: str, receiver: PushReceiver, done: An
     raise AssertionError("not reached")
 
 
-def test_a_prompt_comes_to_the_browser_encrypted_and_not_by_sms(client, svc, celery_worker, receiver) -> None:  # type: ignore[no-untyped-def]
+def test_a_prompt_comes_to_the_browser_encrypted_and_not_by_sms(client, svc, celery_worker, receiver,
+                                                                 caplog) -> None:  # type: ignore[no-untyped-def]
+    caplog.set_level(logging.DEBUG)  # every line of every logger, urllib3's request lines included
     gid = start_sms_game(client, svc)
     _url, token = link_of(svc, client, ALICE)
     form = page_form(client, token)
@@ -114,6 +116,10 @@ def test_a_prompt_comes_to_the_browser_encrypted_and_not_by_sms(client, svc, cel
     assert sent and all(e["to"] == address and e["status"] == "sent" for e in sent)
     assert browser.endpoint not in json.dumps(sent)  # the endpoint (a capability) is in no outbox entry
     assert receiver.refused == []
+    secret = browser.endpoint.rsplit("/", 1)[1]
+    lines = [r.getMessage() for r in caplog.records]
+    assert any(receiver.host.split(":")[1] in line for line in lines)  # urllib3's request lines were there
+    assert not [line for line in lines if secret in line]  # the endpoint's path in no log line, at any level
 
 
 def test_a_subscription_the_push_service_says_is_gone_is_dropped(client, svc, celery_worker, receiver) -> None:  # type: ignore[no-untyped-def]
