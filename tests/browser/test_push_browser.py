@@ -22,6 +22,7 @@ from tests.service.push_receiver import PushReceiver, b64url
 from tests.service.test_webpush import vapid_key
 from tests.waiting import wait_for
 
+from .test_accessibility import AXE, WIDTHS, violations
 from .test_game_page_browser import LINK, by_sms_until, start_game, text
 from .test_simulator_browser import sent_to
 
@@ -117,3 +118,21 @@ def test_a_browser_that_refuses_notifications_is_told_and_nothing_is_stored(chro
         assert live.svc.links.route(seat0).links == ()
     finally:
         context.close()
+
+
+def test_notify_me_here_has_no_axe_violation(chromium: Any, pushing: Any) -> None:
+    live, _rx = pushing
+    game_id = start_game(live)
+    url = f"{live.url}/g/{live.svc.players.ensure_web_token(game_id, 0)}"
+    axe = AXE.read_text()
+    found = []
+    for width in WIDTHS:
+        context = chromium.new_context(viewport={"width": width, "height": 844}, bypass_csp=True)
+        try:
+            page = context.new_page()
+            found += [f"at {width} px: {line}" for line in violations(
+                page, axe, url, ready="() => !document.getElementById('notify').hidden")]
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+        finally:
+            context.close()
+    assert found == [], "\n".join(found)

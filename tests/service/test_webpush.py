@@ -24,6 +24,7 @@ from service.addresses import PUSH
 from service.channels import candidates
 from service.conversation_port import command_text
 from service.delivery import deliver
+from service.forget import forget
 from service.store import clock, game_owner
 from service.store.links import Route
 from service.web.push_box import REASONS
@@ -303,3 +304,19 @@ def test_the_free_channels_come_first_unless_via_names_another() -> None:
     assert [d.address for d in candidates(replace(route, via="sms"))][:3] == [
         "+15551230001", "telegram:42", "push:00000000000000000abc"]
     assert [d.channel for d in candidates(replace(route, via="push"))][:2] == [PUSH, "telegram"]
+
+
+def test_a_push_carries_a_short_text_whatever_the_message() -> None:
+    long_greek = "Γύρος 1: εσύ. " * 400  # 5,600 characters, two bytes each in UTF-8
+    body = json.loads(webpush.payload({"body": long_greek, "url": "/g/" + "a" * 32, "game": "abc"}))
+    assert len(body["body"]) <= webpush.TEXT_MAX and body["body"].endswith("…")
+    assert len(webpush.payload({"body": long_greek})) < 3993  # RFC 8291: what one aes128gcm record takes
+    assert set(body) == {"title", "body", "url", "tag"}
+
+
+def test_forgetting_a_player_forgets_their_browsers(svc) -> None:  # type: ignore[no-untyped-def]
+    sub = webpush.Subscription("https://fcm.googleapis.com/fcm/send/abc", "k", "a")
+    svc.push.save(sub.address, sub.endpoint, sub.p256dh, sub.auth, ALICE)
+    svc.links.attach(ALICE, sub.address)
+    forget(svc, ALICE)
+    assert svc.push.get(sub.address) == {} and svc.links.home(sub.address) == sub.address
