@@ -136,3 +136,26 @@ def test_notify_me_here_has_no_axe_violation(chromium: Any, pushing: Any) -> Non
         finally:
             context.close()
     assert found == [], "\n".join(found)
+
+
+def test_notify_me_here_stays_when_the_page_shows_a_move(chromium: Any, pushing: Any) -> None:
+    live, rx = pushing
+    game_id = start_game(live)
+    seat0 = live.svc.store.meta(game_id)["seat0"]
+    url = page_link(live, seat0)
+    browser = rx.browser()
+    context = chromium.new_context()
+    context.grant_permissions(["notifications"], origin=live.url)
+    context.add_init_script(FAKE_SUBSCRIBE % json.dumps(browser.subscription()))
+    page = context.new_page()
+    try:
+        page.goto(url)
+        page.locator("#notify").wait_for(state="visible")
+        version = page.evaluate("document.body.dataset.version")
+        by_sms_until(live, game_id, lambda g: g.version > int(version) + 1)  # the page shows the moves by itself
+        page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
+        page.get_by_role("button", name="Notify me here").click()  # still there, and still working
+        page.locator("#notify-status").get_by_text("Notifications are on in this browser").wait_for()
+        assert live.svc.links.route(seat0).links == (webpush.Subscription(browser.endpoint, "", "").address,)
+    finally:
+        context.close()
