@@ -60,15 +60,24 @@ def page_link(live: Any, address: str) -> str:
     return m.group(0)
 
 
-def test_notify_me_here_subscribes_and_a_prompt_is_pushed(chromium: Any, pushing: Any) -> None:
-    live, rx = pushing
+def a_game_and_a_browser(chromium: Any, live: Any, rx: PushReceiver, granted: bool = True) -> tuple[
+        str, str, str, Any, Any]:
+    """A game started by SMS; its first seat's address and page link (as ``WEB`` answers); a browser context (its
+    notifications permission ``granted`` or not) whose ``pushManager.subscribe`` gives the local push service's
+    subscription, and that subscription's receiving side."""
     game_id = start_game(live)
     seat0 = live.svc.store.meta(game_id)["seat0"]
-    url = page_link(live, seat0)
     browser = rx.browser()
     context = chromium.new_context(viewport={"width": 390, "height": 844})
-    context.grant_permissions(["notifications"], origin=live.url)
+    if granted:
+        context.grant_permissions(["notifications"], origin=live.url)  # (else the prompt is dismissed)
     context.add_init_script(FAKE_SUBSCRIBE % json.dumps(browser.subscription()))
+    return game_id, seat0, page_link(live, seat0), context, browser
+
+
+def test_notify_me_here_subscribes_and_a_prompt_is_pushed(chromium: Any, pushing: Any) -> None:
+    live, rx = pushing
+    game_id, seat0, url, context, browser = a_game_and_a_browser(chromium, live, rx)
     page = context.new_page()
     try:
         assert page.goto(url).status == 200
@@ -104,11 +113,7 @@ def test_notify_me_here_subscribes_and_a_prompt_is_pushed(chromium: Any, pushing
 
 def test_a_browser_that_refuses_notifications_is_told_and_nothing_is_stored(chromium: Any, pushing: Any) -> None:
     live, rx = pushing
-    game_id = start_game(live)
-    seat0 = live.svc.store.meta(game_id)["seat0"]
-    url = page_link(live, seat0)
-    context = chromium.new_context()  # no permission granted: the prompt is dismissed
-    context.add_init_script(FAKE_SUBSCRIBE % json.dumps(rx.browser().subscription()))
+    _game_id, seat0, url, context, _browser = a_game_and_a_browser(chromium, live, rx, granted=False)
     page = context.new_page()
     try:
         page.goto(url)
@@ -140,13 +145,7 @@ def test_notify_me_here_has_no_axe_violation(chromium: Any, pushing: Any) -> Non
 
 def test_notify_me_here_stays_when_the_page_shows_a_move(chromium: Any, pushing: Any) -> None:
     live, rx = pushing
-    game_id = start_game(live)
-    seat0 = live.svc.store.meta(game_id)["seat0"]
-    url = page_link(live, seat0)
-    browser = rx.browser()
-    context = chromium.new_context()
-    context.grant_permissions(["notifications"], origin=live.url)
-    context.add_init_script(FAKE_SUBSCRIBE % json.dumps(browser.subscription()))
+    game_id, seat0, url, context, browser = a_game_and_a_browser(chromium, live, rx)
     page = context.new_page()
     try:
         page.goto(url)
