@@ -281,11 +281,12 @@ def fallback(svc: Services, entry: Mapping[str, Any], after_ms: int) -> None:
                                svc.store.clock.now_ms() + after_ms)
 
 
-def drop(svc: Services, address: str) -> None:
-    """Forget the subscription of ``address`` and unlink it from its player (the push service said it is gone)."""
+def drop(svc: Services, address: str, why: str = GONE) -> None:
+    """Forget the subscription of ``address`` and unlink it from its player (``why``: the push service said it is
+    gone, or a newer browser of the player's ``replaced`` it)."""
     home = svc.push.get(address).get("home") or svc.links.home(address)
     if home and home != address:
         svc.links.unlink(home, address)
     svc.push.drop(address)
     log.info("push subscription dropped", extra={"player": logs.pseudonym(home or address), "channel": "push",
-                                                 "code": GONE})
+                                                 "code": why})

@@ -9,8 +9,10 @@
   move (403, nothing stored) without the page's form token or from another site; a body past
   :data:`BODY_MAX` is 413; a subscription :func:`service.webpush.parse_subscription` refuses (not https, a push
   service the operator does not allow, an internal address, bad keys) is 400 saying why, and nothing is stored or
-  sent. A good one is kept (:mod:`service.store.push`) as a push address linked to the seat's player: from then on
-  their prompts come to this browser first (:mod:`service.channels`), free. Sent twice: the same address, once.
+  sent; a page past its time (410) takes none. A good one is kept (:mod:`service.store.push`) as a push address
+  linked to the seat's player: from then on their prompts come to this browser first (:mod:`service.channels`),
+  free. Sent twice: the same address, once. A player is notified in :data:`BROWSERS_MAX` browsers at most: a new one
+  past it replaces the one that asked first.
   Answers are JSON: ``{"ok": true}`` or ``{"error": <reason>, "message": <what is allowed>}``.
 """
 
@@ -21,17 +23,20 @@ import json
 from flask import Blueprint, Response, jsonify, request, send_from_directory, url_for
 
 from .. import webpush
+from ..addresses import PUSH, address_kind
 from ..games.players import lang_of
 from ..store import UNREACHABLE as STORE_UNREACHABLE
-from .game import ASSETS, _no_store, _seat_of_token, _svc, form_token_ok, same_site, storage_down
+from .game import ASSETS, _expired, _no_store, _seat_of_token, _svc, form_token_ok, same_site, storage_down
 
 bp = Blueprint("push_box", __name__)
 BODY_MAX = 4096  # a form with a subscription (some 250 to 700 bytes) and the form token
+BROWSERS_MAX = 5  # the browsers one player is notified in: a sixth replaces the one that asked first
 ICONS = (192, 512)
 #: what each refusal says is allowed (the page shows its own words for them, in the player's language)
 REASONS = {
     "off": "This service does not send notifications.",
     "forbidden": "Only this game's page may ask for its notifications: reload the page and try again.",
+    "expired": "This page has expired: text WEB for a new link, then ask again there.",
     "too_long": "A push subscription is at most 2 KB, with an endpoint of at most 1,024 characters.",
     "not_json": "A push subscription is the JSON of a PushSubscription: an endpoint and its keys.",
     "not_https": "A push endpoint must be an https URL.",
@@ -55,11 +60,16 @@ def subscribe(token: str) -> Response:
     _game_id, seat, meta = _seat_of_token(svc, token)
     if not same_site() or not form_token_ok(svc, token, request.form.get("csrf", "")):
         return _refuse(403, "forbidden")
+    if _expired(svc, meta, seat):
+        return _refuse(410, "expired")
     try:
         sub = webpush.parse_subscription(svc.config, str(request.form.get("subscription", "")).encode())
     except webpush.BadSubscription as exc:
         return _refuse({"off": 404, "too_long": 413}.get(exc.reason, 400), exc.reason)
     home = meta[f"seat{seat}"]
+    browsers = [a for a in svc.links.route(home).links if address_kind(a) == PUSH and a != sub.address]
+    for oldest in browsers[:max(0, len(browsers) - BROWSERS_MAX + 1)]:
+        webpush.drop(svc, oldest, "replaced")
     svc.push.save(sub.address, sub.endpoint, sub.p256dh, sub.auth, home)
     svc.links.attach(home, sub.address)
     resp = jsonify(ok=True)

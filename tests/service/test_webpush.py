@@ -27,7 +27,7 @@ from service.delivery import deliver
 from service.forget import forget
 from service.store import clock, game_owner
 from service.store.links import Route
-from service.web.push_box import REASONS
+from service.web.push_box import BROWSERS_MAX, REASONS
 from spades.game import view
 
 from .chooser import choose
@@ -320,3 +320,26 @@ def test_forgetting_a_player_forgets_their_browsers(svc) -> None:  # type: ignor
     svc.links.attach(ALICE, sub.address)
     forget(svc, ALICE)
     assert svc.push.get(sub.address) == {} and svc.links.home(sub.address) == sub.address
+
+
+def test_a_sixth_browser_replaces_the_first_and_an_expired_page_takes_none(client, svc, celery_worker,
+                                                                           receiver) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc)
+    _url, token = link_of(svc, client, ALICE)
+    browsers = [receiver.browser() for _ in range(BROWSERS_MAX + 1)]
+    for b in browsers:
+        assert subscribe(client, token, b.subscription()).status_code == 201
+    addresses = [webpush.Subscription(b.endpoint, "", "").address for b in browsers]
+    assert svc.links.route(ALICE).links == tuple(addresses[1:])  # the first one to ask: replaced
+    assert svc.push.get(addresses[0]) == {} and svc.push.get(addresses[-1])["home"] == ALICE
+    form = page_form(client, token)
+    for text in ("RESIGN", "YES"):
+        _resp, mid = post_sms(client, ALICE, text)
+        wait_handled(svc, mid)
+    assert svc.store.meta(gid)["status"] == "over"
+    clock.advance(svc.redis, (float(svc.config["PAGE_TTL_DAYS"]) + 1) * 86400)
+    late = receiver.browser()
+    resp = client.post(form["url"], data={"csrf": form["csrf"], "subscription": json.dumps(late.subscription())},
+                       headers={"Sec-Fetch-Site": "same-origin"})
+    assert resp.status_code == 410 and resp.get_json()["message"] == REASONS["expired"]
+    assert webpush.Subscription(late.endpoint, "", "").address not in svc.links.route(ALICE).links
