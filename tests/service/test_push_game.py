@@ -95,6 +95,7 @@ def test_a_whole_game_between_the_page_with_push_and_whatsapp(client, svc, celer
     assert prompted > 10 and len(payloads) >= prompted and rx.refused == []
     assert all(p["url"] == f"/g/{token}" and p["tag"] == gid and p["body"] for p in payloads)
     assert "Game over" in payloads[-1]["body"]  # the end of the game, by push too
+    assert any("Hand 1: you " in p["body"] for p in payloads)  # the end of a hand, in the prompt after it
     assert len(to(http, PAGE_PLAYER)) == texts_before  # not one SMS to her since she asked to be notified
     by_whatsapp = to(http, WA)
     assert by_whatsapp and all(m["From"] == "whatsapp:+15550000001" and m.get("Body") for m in by_whatsapp)

@@ -343,3 +343,15 @@ def test_a_sixth_browser_replaces_the_first_and_an_expired_page_takes_none(clien
                        headers={"Sec-Fetch-Site": "same-origin"})
     assert resp.status_code == 410 and resp.get_json()["message"] == REASONS["expired"]
     assert webpush.Subscription(late.endpoint, "", "").address not in svc.links.route(ALICE).links
+
+
+def test_a_reminder_comes_by_push(client, svc, celery_worker, receiver) -> None:  # type: ignore[no-untyped-def]
+    svc.config.update(PUSH_FALLBACK_HOURS=0, QUIET_HOURS="0-0")
+    _gid, token = pushed_prompt(client, svc, receiver)
+    texts, pushes = len(local_messages(svc, ALICE)), len(receiver.received)
+    clock.advance(svc.redis, 13 * 3600)  # past the first reminder (REMIND_DELAYS: 12 hours)
+    beat(svc)
+    wait_outbox_settled(svc)
+    assert len(local_messages(svc, ALICE)) == texts  # no SMS
+    [reminder] = receiver.payloads()[pushes:]
+    assert reminder["url"] == f"/g/{token}" and reminder["body"].startswith("Reminder")
