@@ -131,16 +131,17 @@ def test_a_subscription_the_push_service_says_is_gone_is_dropped(client, svc, ce
     address = webpush.Subscription(browser.endpoint, "", "").address
     receiver.answer[browser.n] = 410
     away(svc)
-    bobs = play_until(client, svc, gid, receiver, lambda b: b and b[-1] == (0, 1))  # the push of a prompt: refused
+    bobs = play_until(client, svc, gid, receiver, lambda _b: receiver.refused)  # the first push: refused
     wait_for(lambda: not svc.push.get(address), what="the subscription dropped")
     assert svc.links.route(ALICE).links == () and svc.links.home(address) == address
     failed = [e for e in svc.store.outbox_entries(game_owner(gid)) if e.get("channel") == PUSH]
     assert failed and all(e["status"] == "failed" for e in failed)
-    assert bobs[-1] == (0, 1) and receiver.refused == [(410, "as the test asked")]  # the first push: refused
+    assert bobs[-1] == (0, 1) and receiver.refused == [(410, "as the test asked")]
     texts = len(local_messages(svc, ALICE))
     beat(svc)  # the prompt the push service did not take: by SMS, at the beat's next tick
     wait_outbox_settled(svc)
     game = load_game(svc, gid)
+    assert 0 in game.movers  # (the first push of a game to her is a prompt: she is told nothing until she owes one)
     assert [m["body"] for m in local_messages(svc, ALICE)[texts:]] == [
         port.resend(view(game, 0), "en", "sms", "+1..0002").text]
     requests_then = receiver.requests
@@ -211,13 +212,13 @@ def beat(svc: Any) -> None:
 
 
 def pushed_prompt(client: Any, svc: Any, receiver: PushReceiver) -> tuple[str, str]:
-    """A game whose player ALICE asked her page to notify her, played until a move of BOB's prompted her by push;
-    the game and her page's token."""
+    """A game whose player ALICE asked her page to notify her, played until a move of BOB's left her a move to make
+    and told her by push; the game and her page's token."""
     gid = start_sms_game(client, svc)
     _url, token = link_of(svc, client, ALICE)
     assert subscribe(client, token, receiver.browser().subscription()).status_code == 201
     away(svc)
-    play_until(client, svc, gid, receiver, lambda b: b and b[-1] == (0, 1))
+    play_until(client, svc, gid, receiver, lambda b: b and b[-1] == (0, 1) and 0 in load_game(svc, gid).movers)
     return gid, token
 
 
@@ -270,6 +271,7 @@ def test_a_push_not_seen_with_no_other_channel_is_told_to_the_operator(client, s
 
 def say(client: Any, svc: Any, who: str, text: str) -> str:
     """``who`` texts ``text``; the service's answer."""
+    wait_outbox_settled(svc)  # (what came before is counted before)
     before = len(local_messages(svc, who))
     _resp, mid = post_sms(client, who, text)
     wait_handled(svc, mid)
