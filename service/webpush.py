@@ -228,6 +228,15 @@ class PushSender:
         self.resolver = resolver
 
     def send(self, entry: dict[str, Any]) -> str:
+        try:
+            sent = self._push(entry)
+        except PermanentSendError:
+            fallback(self.svc, entry, 0)  # not shown, nor ever will be: by another channel at the beat's next tick
+            raise
+        fallback(self.svc, entry, int(float(self.cfg.get("PUSH_FALLBACK_HOURS") or 0) * 3_600_000))
+        return sent
+
+    def _push(self, entry: dict[str, Any]) -> str:
         address = str(entry["to"])
         stored = self.svc.push.get(address)
         if not stored.get("endpoint"):
@@ -244,15 +253,13 @@ class PushSender:
                            timeout=float(self.cfg.get("PUSH_TIMEOUT") or 10.0), requests_session=session,
                            headers={"Topic": topic(str(entry.get("id") or "")), "Urgency": "normal"})
         except WebPushException as exc:
-            error = self._refused(address, exc.response.status_code if exc.response is not None else 0)
-            if isinstance(error, PermanentSendError):
-                fallback(self.svc, entry, 0)  # not shown: by the player's other channel at the beat's next tick
-            raise error from None
+            raise self._refused(address, exc.response.status_code if exc.response is not None else 0) from None
+        except requests.TooManyRedirects:
+            raise PermanentSendError("push: the push service redirected", "redirect") from None
         except (requests.RequestException, OSError) as exc:
             raise TransientSendError(f"push: {type(exc).__name__}") from None  # (its text may hold the endpoint)
         finally:
             session.close()
-        fallback(self.svc, entry, int(float(self.cfg.get("PUSH_FALLBACK_HOURS") or 0) * 3_600_000))
         location = resp.headers.get("Location", "") if isinstance(resp, requests.Response) else ""
         return "push-" + hashlib.sha256(location.encode()).hexdigest()[:16]  # (the Location is a capability too)
 

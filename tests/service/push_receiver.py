@@ -81,6 +81,8 @@ class PushReceiver:
                 self.send_response(status)
                 if status == 201:
                     self.send_header("Location", f"{receiver.origin}/message/{len(receiver.received)}")
+                elif 300 <= status < 400:  # a redirect, to an address inside: never to be followed
+                    self.send_header("Location", "http://169.254.169.254/latest/meta-data/")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 

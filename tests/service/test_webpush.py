@@ -149,6 +149,20 @@ def test_a_subscription_the_push_service_says_is_gone_is_dropped(client, svc, ce
     assert receiver.requests == requests_then  # nothing more to the dropped subscription: the prompts go by SMS
 
 
+def test_a_push_service_that_redirects_is_not_followed(client, svc, celery_worker, receiver) -> None:  # type: ignore[no-untyped-def]
+    gid = start_sms_game(client, svc)
+    _url, token = link_of(svc, client, ALICE)
+    browser = receiver.browser()
+    assert subscribe(client, token, browser.subscription()).status_code == 201
+    receiver.answer[browser.n] = 307
+    away(svc)
+    play_until(client, svc, gid, receiver, lambda _b: receiver.refused)
+    wait_outbox_settled(svc)
+    assert receiver.requests == 1  # the redirect (to an internal address) was not followed, nor the push tried again
+    [failed] = [e for e in svc.store.outbox_entries(game_owner(gid)) if e.get("channel") == PUSH]
+    assert failed["status"] == "failed" and "redirected" in failed["error"]
+
+
 @pytest.mark.parametrize(("change", "status", "reason"), [
     (lambda s: dict(s, endpoint=s["endpoint"].replace("http://", "ftp://")), 400, "not_https"),
     (lambda s: dict(s, keys={"p256dh": s["keys"]["p256dh"][:-4], "auth": s["keys"]["auth"]}), 400, "bad_keys"),
