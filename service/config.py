@@ -24,6 +24,7 @@ from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSetti
 from .lifecycle.settings import SETTINGS as LIFECYCLE_SETTINGS
 from .prices import prices
 from .store.base import is_cluster
+from .webpush import vapid
 from .whatsapp import templates
 
 PREFIX = "SLOWSPADES_"
@@ -366,9 +367,11 @@ def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
     """Fill the derived settings (broker URL, mail domain, Celery's own config); a WHATSAPP_TEMPLATES that does not
     read is refused here, before any message needs it (:class:`service.whatsapp.BadTemplates`), and so is a price
     table (``PRICES_FILE``) that does not (:class:`service.prices.PriceTableError`), and a forget ledger without its
-    key (:data:`LEDGER_KEY_MISSING`)."""
+    key (:data:`LEDGER_KEY_MISSING`), and a VAPID key that is not one (:class:`service.webpush.VapidKeyError`)."""
     templates(cfg)
     prices(cfg)
+    if cfg.get("PUSH_VAPID_PRIVATE_KEY"):
+        vapid(cfg)
     if cfg.get("FORGET_LEDGER") and not cfg.get("LOG_HASH_KEY"):
         raise SettingsError(LEDGER_KEY_MISSING)
     if not cfg.get("BROKER_URL") and is_cluster(cfg):

@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 
 import requests
 from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
@@ -170,16 +171,25 @@ def _on_curve(p256dh: str) -> bool:
     return True
 
 
+class VapidKeyError(ValueError):
+    """``SLOWSPADES_PUSH_VAPID_PRIVATE_KEY`` is not a P-256 private key (refused at start, :mod:`service.config`)."""
+
+
 @lru_cache(maxsize=4)
 def _vapid(private_key: str) -> Vapid02:
     key = private_key.strip()
-    if "-----BEGIN" in key:
-        return Vapid02.from_pem(key.encode())
-    return Vapid02.from_string(key)
+    try:
+        found = Vapid02.from_pem(key.encode()) if "-----BEGIN" in key else Vapid02.from_string(key)
+        if not isinstance(found.private_key.curve, ec.SECP256R1):
+            raise ValueError("not on P-256")
+    except (ValueError, TypeError, IndexError) as exc:
+        raise VapidKeyError("SLOWSPADES_PUSH_VAPID_PRIVATE_KEY is not a P-256 private key (base64url raw or PEM): "
+                            f"{type(exc).__name__}; make one with `vapid --gen`") from None
+    return found
 
 
 def vapid(cfg: Mapping[str, Any]) -> Vapid02:
-    """The service's VAPID key (``PUSH_VAPID_PRIVATE_KEY``)."""
+    """The service's VAPID key (``PUSH_VAPID_PRIVATE_KEY``); :class:`VapidKeyError` if it is not one."""
     return _vapid(str(cfg["PUSH_VAPID_PRIVATE_KEY"]))
 
 

@@ -22,6 +22,7 @@ from service import after, limits, prices, webpush
 from service import conversation_port as port
 from service.addresses import PUSH
 from service.channels import candidates
+from service.config import EX_CONFIG, config_or_exit
 from service.conversation_port import command_text
 from service.delivery import deliver
 from service.forget import forget
@@ -371,3 +372,14 @@ def test_a_reminder_comes_by_push(client, svc, celery_worker, receiver) -> None:
     assert len(local_messages(svc, ALICE)) == texts  # no SMS
     [reminder] = receiver.payloads()[pushes:]
     assert reminder["url"] == f"/g/{token}" and reminder["body"].startswith("Reminder")
+
+
+@pytest.mark.parametrize("key", ["nope", "AAAA", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"])
+def test_a_vapid_key_that_is_not_one_stops_the_process_naming_it(capsys, key) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit) as stopped:
+        config_or_exit({"SLOWSPADES_PUSH_VAPID_PRIVATE_KEY": key})
+    assert stopped.value.code == EX_CONFIG
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("slowspades: not started: SLOWSPADES_PUSH_VAPID_PRIVATE_KEY is not a P-256 private key")
+    assert key not in line  # (a secret, even a wrong one, is not repeated)
+    assert webpush.public_key(config_or_exit({"SLOWSPADES_PUSH_VAPID_PRIVATE_KEY": vapid_key()}))  # a real one reads
