@@ -109,7 +109,7 @@ class Settings(BaseSettings):
     TELEGRAM_TIMEOUT: float = Field(10.0, description="Seconds a Bot API call may take before it is tried again later.")
     PUSH_VAPID_PRIVATE_KEY: str = Field("", description=
         "The VAPID private key that signs every Web Push (RFC 8292): a P-256 key, base64url raw (32 bytes) or PEM. "
-        "Empty: no game page offers 'Notify me here' (docs/channels.md#web-push).")
+        "Empty: no game page offers 'Notify me here' (docs/channels.md#web-push-the-game-page).")
     PUSH_VAPID_SUBJECT: str = Field("", description=
         "The VAPID 'sub' claim push services may contact the operator by (mailto: or https:); empty: mailto: and "
         "the address of SLOWSPADES_MAIL_FROM.")
