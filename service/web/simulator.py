@@ -10,7 +10,8 @@ every simulator URL is a 404 otherwise). It never short-cuts the service:
   would in production.
 * ``GET /simulator/messages`` reads the local outbox (``Store.read_local``, where the
   worker "sends" messages when no provider is configured), each SMS with its
-  segment count, each WhatsApp message with its count of messages and the template it went as (if any);
+  segment count, each WhatsApp message with its count of messages and the template it went as (if any), or the
+  buttons it shows inside the window (a tap is signed as Twilio posts it: ``ButtonPayload`` or ``ListId``);
   the page polls it.
 * ``GET /simulator/window?address=whatsapp:+...`` tells a WhatsApp address's 24-hour window
   (:mod:`service.store.window`): open and when it closes, or closed.
@@ -269,6 +270,9 @@ def sign() -> ResponseReturnValue:
             abort(400)
         default_to = whatsapp_number() if channel == "whatsapp" else service_number()
         form = twilio_form(sender, body, str(data.get("to") or default_to))
+        if data.get("tap") and channel == "whatsapp":  # a tapped button or list item, as Twilio posts it: its id
+            form.update({"ListId": str(data["tap"]), "ListTitle": body} if data.get("list")
+                        else {"ButtonPayload": str(data["tap"]), "ButtonText": body})
         sig = sign_twilio(base + "/sms", form, str(current_app.config["TWILIO_AUTH_TOKEN"]))
         return jsonify(path="/sms", form=form, headers={"X-Twilio-Signature": sig})
     if channel == "email":
@@ -290,11 +294,18 @@ def describe(stream_id: str, entry: dict[str, Any]) -> dict[str, Any]:
         out.update(sms_stats(body))
     elif entry.get("channel") == "whatsapp":
         out.update(whatsapp_stats(body), template=entry.get("content_sid") or "",
-                   variables=entry.get("content_variables") or "")
+                   variables=entry.get("content_variables") or "", buttons=wa_buttons(entry))
     else:
         out.update(subject=entry.get("subject", ""), reply_to=entry.get("reply_to", ""),
                    message_id=entry.get("message_id", ""), html=entry.get("html", ""))
     return out
+
+
+def wa_buttons(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The buttons a WhatsApp message shows (:func:`service.whatsapp_buttons.shown`), the phone's to tap."""
+    from ..whatsapp_buttons import shown  # as sms_stats: chat (which it reads) only when a message is shown
+
+    return shown(current_app.config, entry)
 
 
 def sms_stats(body: str) -> dict[str, Any]:

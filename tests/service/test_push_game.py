@@ -99,7 +99,8 @@ def test_a_whole_game_between_the_page_with_push_and_whatsapp(client, svc, celer
     assert any("Hand 1: you " in p["body"] for p in payloads)  # the end of a hand, in the prompt after it
     assert len(to(http, PAGE_PLAYER)) == texts_before  # not one SMS to her since she asked to be notified
     by_whatsapp = to(http, WA)
-    assert by_whatsapp and all(m["From"] == "whatsapp:+15550000001" and m.get("Body") for m in by_whatsapp)
+    assert by_whatsapp and all(m["From"] == "whatsapp:+15550000001" and (m.get("Body") or m.get("ContentSid"))
+                               for m in by_whatsapp)  # (a text, or its answers as a list: service.whatsapp_buttons)
     entries = svc.store.outbox_entries(game_owner(gid))  # (a finished game's outbox is compacted: its last ones)
     pushes = [e for e in entries if e.get("channel") == PUSH]
     assert pushes and all(e["status"] == "sent" for e in pushes)
