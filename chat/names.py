@@ -16,6 +16,7 @@ from .gsm import is_gsm7, to_gsm7
 
 WHATSAPP_PREFIX = "whatsapp:"  # a WhatsApp address: the prefix and the number, as Twilio writes it
 TELEGRAM_PREFIX = "telegram:"  # a Telegram address: the prefix and the chat id the bot is written from
+PUSH_PREFIX = "push:"  # a browser a game page notifies (Web Push): the prefix and a hash of its subscription
 NAME_MAX_SMS = 12  # characters of a player's name in an SMS
 #: how a forgotten player's seat is named once ``slowspades players forget`` erased their address: this prefix and
 #: a random id; a message or page shows them as "a forgotten player" in the reader's language (:func:`is_forgotten`)
@@ -61,6 +62,8 @@ def short_address(address: str) -> str | None:
     address = address.strip()
     if address.startswith(TELEGRAM_PREFIX):  # a chat id is the player's: shown as its last digits, tg..4821
         return f"tg..{address[len(TELEGRAM_PREFIX):][-4:]}"
+    if address.startswith(PUSH_PREFIX):  # a browser's notifications: web..3f2a (the id is a hash, no secret)
+        return f"web..{address[len(PUSH_PREFIX):][-4:]}"
     if address.startswith(WHATSAPP_PREFIX):
         short = short_address(address.removeprefix(WHATSAPP_PREFIX))
         return None if short is None else f"WA {short}"

@@ -637,7 +637,11 @@ _WHATSAPP = "whatsapp"
 ADDRESS_ECHO = 25
 #: ``VIA <kind>``: the words of each kind of address, normalised.
 _VIA = {normalize(w): kind for kind, words in (("sms", ("SMS", "TEXT", "PHONE")), ("email", ("EMAIL", "E-MAIL", "MAIL")),
-                                               ("whatsapp", ("WHATSAPP", "WA")), ("telegram", ("TELEGRAM", "TG")))
+                                               ("whatsapp", ("WHATSAPP", "WA")), ("telegram", ("TELEGRAM", "TG")),
+                                               # the game page's notifications (Web Push): each language's word for
+                                               # the page, as its WEB word (fr PAGE, nb SIDE, id HALAMAN, el ΣΕΛΙΔΑ)
+                                               ("push", ("PAGE", "PUSH", "WEB", "SIDE", "SIDEN", "HALAMAN", "ΣΕΛΙΔΑ",
+                                                         "SELIDA")))
         for w in words}
 
 

@@ -46,12 +46,12 @@ ROOT = Path(__file__).resolve().parent.parent
 _PACKAGED = Path(__file__).resolve().parent / "templates"
 TEMPLATES_DIR = _PACKAGED if _PACKAGED.is_dir() else ROOT / "templates"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-SMS, WHATSAPP, EMAIL, TELEGRAM = "sms", "whatsapp", "email", "telegram"
-CHANNELS = (SMS, WHATSAPP, EMAIL, TELEGRAM)
-#: Channels written with the SMS templates (``templates/sms/``), one line each
-TEXT_CHANNELS = (SMS, WHATSAPP, TELEGRAM)
+SMS, WHATSAPP, EMAIL, TELEGRAM, PUSH = "sms", "whatsapp", "email", "telegram", "push"
+CHANNELS = (SMS, WHATSAPP, EMAIL, TELEGRAM, PUSH)
+#: Channels written with the SMS templates (``templates/sms/``), one line each (a push: the notification's text)
+TEXT_CHANNELS = (SMS, WHATSAPP, TELEGRAM, PUSH)
 #: Channels written in full Unicode, as the catalogue writes them (no GSM-7 folding)
-UNICODE_CHANNELS = (WHATSAPP, TELEGRAM)
+UNICODE_CHANNELS = (WHATSAPP, TELEGRAM, PUSH)
 #: The longest body Twilio takes in one message (characters); WhatsApp gets one message per reply up to it
 WHATSAPP_BODY_MAX = 1600
 #: The longest text the Telegram Bot API's ``sendMessage`` takes (characters)

@@ -31,6 +31,7 @@ from .web import (
     talk_box,
 )
 from .web import metrics as web_metrics
+from .web import push_box as push_page_routes
 from .web import telegram as telegram_webhook
 
 # the modules holding the tasks: a worker imports them when it starts (``include``)
@@ -58,6 +59,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(card_colours.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(again.bp)
+    app.register_blueprint(push_page_routes.bp)  # the page installable, "Notify me here" (Web Push)
     simulator.register(app)  # only when SLOWSPADES_SIMULATOR is on (local runs)
     headers.install(app)  # CSP, no framing, no sniffing: on every page
     celery_init_app(app)

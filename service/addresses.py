@@ -16,12 +16,14 @@ from functools import lru_cache
 
 import phonenumbers
 
-SMS, EMAIL, WHATSAPP, TELEGRAM = "sms", "email", "whatsapp", "telegram"
+SMS, EMAIL, WHATSAPP, TELEGRAM, PUSH = "sms", "email", "whatsapp", "telegram", "push"
 WHATSAPP_PREFIX = "whatsapp:"
 #: a Telegram player: ``telegram:<chat id>``, the private chat the bot is written from (service.telegram)
 TELEGRAM_PREFIX = "telegram:"
 #: the computer's seat: ``bot:<level>`` (service.games.levels); nothing is ever sent to it
 BOT_PREFIX = "bot:"
+#: a browser that asked a game page to notify it (Web Push): ``push:<id>``, linked to the player (service.webpush)
+PUSH_PREFIX = "push:"
 _EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 
 
@@ -76,11 +78,13 @@ def _e164(raw: str, region: str | None) -> str | None:
 
 
 def address_kind(value: str) -> str:
-    """The channel of a normalised address: ``whatsapp``, ``telegram``, ``email`` or ``sms``."""
+    """The channel of a normalised address: ``whatsapp``, ``telegram``, ``push``, ``email`` or ``sms``."""
     if value.startswith(WHATSAPP_PREFIX):
         return WHATSAPP
     if value.startswith(TELEGRAM_PREFIX):
         return TELEGRAM
+    if value.startswith(PUSH_PREFIX):
+        return PUSH
     return EMAIL if "@" in value else SMS
 
 

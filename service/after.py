@@ -24,7 +24,7 @@ from .context import Services
 from .delivery import UNSENDABLE, WINDOW_CLOSED, all_local, deliver_local_many
 from .games import presence
 from .games.result import BotTurn
-from .lifecycle import bot, hooks, invitations, reminders, routing, settings, timeouts
+from .lifecycle import bot, hooks, invitations, push_fallback, reminders, routing, settings, timeouts
 from .store import new_claim_token
 from .store.due import AUTO, BOT, EXPIRY, REMINDER, RETRY_FAILED_MS, TIMEOUT, Item
 
@@ -161,7 +161,8 @@ def computer_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> D
 #: prompt they owe, by their channel)
 STEPS: dict[str, Step] = {REMINDER: _alone(reminders.send_reminder), TIMEOUT: _alone(timeouts.on_timeout_due),
                           AUTO: auto_move, BOT: computer_move, EXPIRY: _alone(invitations.on_expiry_due),
-                          presence.BACK: _alone(presence.back_from_page)}
+                          presence.BACK: _alone(presence.back_from_page),
+                          push_fallback.KIND: _alone(push_fallback.on_due)}  # a prompt by push not seen
 
 
 def act(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> int | None:

@@ -9,7 +9,8 @@ A player is their *home* address (the seats of their games); addresses linked to
    written to them goes back to the address the message came from, linked or not (it just wrote: it is reachable,
    and a WhatsApp address is inside its window), unless that address sent STOP;
 2. otherwise the candidates are the home and its linked addresses, what ``VIA`` named first (an address of theirs,
-   or those of a kind), then in link order (the home first), without the addresses that sent STOP;
+   or those of a kind), then the free channels (Telegram, a browser's push: :data:`FREE`), then in link order (the
+   home first), without the addresses that sent STOP;
 3. each step of :data:`STEPS` may drop candidates or turn one into a template (see there);
 4. the first candidate left is the destination; if none is left, the home address as before linking (with
    ``held``: why a step dropped it, e.g. a WhatsApp home outside its window with no template: then the message
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
 from . import logs
-from .addresses import EMAIL, SMS, TELEGRAM, WHATSAPP, address_kind
+from .addresses import EMAIL, PUSH, SMS, TELEGRAM, WHATSAPP, address_kind
 from .context import Services
 from .store.links import Route
 from .store.window import window_open
@@ -119,13 +120,30 @@ def drop_unreachable(ask: Ask, found: list[Destination]) -> list[Destination]:
     return [d for d in found if not codes.get(d.address)]
 
 
-#: The steps, in order, after the candidates are ordered (``VIA`` first, then link order) and stopped ones dropped.
+#: The kinds of message a push takes: a move owed (or the game's news: the end of a hand, of the game), a reminder.
+#: Anything else (an invitation, a LINK code, a confirmation) goes by the player's other channels.
+PUSH_KINDS = ("turn", "update", "reminder")
+
+
+def push_step(ask: Ask, found: list[Destination]) -> list[Destination]:
+    """A push candidate (a browser a game page notifies, :mod:`service.webpush`) is kept for :data:`PUSH_KINDS`
+    while push is on (a VAPID key set); otherwise dropped, and the next candidate takes the message."""
+    if ask.kind in PUSH_KINDS and ask.svc.config.get("PUSH_VAPID_PRIVATE_KEY"):
+        return found
+    return [d for d in found if d.channel != PUSH]
+
+
+#: The steps, in order, after the candidates are ordered (``VIA`` first, the free channels, then link order) and
+#: stopped ones dropped.
 #: - receipts: drop the addresses the providers' receipts say are unreachable (``service.store.reach``);
+#: - push: a push candidate only for a move owed, the game's news and reminders (:func:`push_step`);
 #: - whatsapp: a WhatsApp candidate outside its 24-hour window goes as the template configured for (kind, lang),
 #:   else it is dropped (the next candidate takes it) and the operator's log says so, without the address.
-STEPS: list[Step] = [drop_unreachable, whatsapp_step]
+STEPS: list[Step] = [drop_unreachable, push_step, whatsapp_step]
 
-KINDS = (SMS, EMAIL, WHATSAPP, TELEGRAM)  # what VIA may name besides one address
+KINDS = (SMS, EMAIL, WHATSAPP, TELEGRAM, PUSH)  # what VIA may name besides one address
+#: the channels that cost nothing to send (service.prices): taken before the paid ones unless VIA names another
+FREE = (TELEGRAM, PUSH)
 
 _REPLYING: ContextVar[tuple[str, str] | None] = ContextVar("slowspades_replying", default=None)
 
@@ -165,10 +183,10 @@ def via_first(route: Route, address: str) -> bool:
 
 def candidates(route: Route) -> list[Destination]:
     """The home's addresses that have not sent STOP: what ``VIA`` named first (an address, or those of a kind), then
-    in link order."""
-    reachable = route.reachable()
+    the free channels (:data:`FREE`: Telegram, push), then in link order."""
+    reachable = sorted(route.reachable(), key=lambda a: address_kind(a) not in FREE)  # stable: link order kept
     if route.via:
-        reachable = sorted(reachable, key=lambda a: not via_first(route, a))  # stable: link order kept
+        reachable = sorted(reachable, key=lambda a: not via_first(route, a))
     return [Destination.to(a) for a in reachable]
 
 
@@ -180,16 +198,17 @@ def reachable(svc: Services, home: str) -> bool:
 
 
 def destination(svc: Services, home: str, kind: str, lang: str, now_ms: int | None = None, *,
-                life: Mapping[str, str] | None = None) -> Destination:
+                life: Mapping[str, str] | None = None, without: str = "") -> Destination:
     """Where message ``kind`` (in ``lang``) to the player ``home`` goes now (the module docstring).
 
     ``life``: the home's life hash if the caller read it (a move's read of its players has: no read here then);
-    ``now_ms``: the service clock, if the caller has it."""
+    ``now_ms``: the service clock, if the caller has it; ``without``: a channel left out (a prompt that went by
+    push and was not seen goes by another: :mod:`service.lifecycle.push_fallback`)."""
     route = Route.of(home, life) if life is not None else svc.links.route(home)
     origin = reply_origin(home)
     if origin is not None and not route.is_off(origin):  # (from an address that sent STOP: where the route says)
         return Destination.to(origin)
-    found = candidates(route)
+    found = [d for d in candidates(route) if d.channel != without]
     ask = Ask(svc, home, kind, lang, now_ms, route)
     for step in STEPS:
         if not found:

@@ -22,9 +22,11 @@ from pydantic import Field, ValidationError, create_model
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .broker_options import broker_transport, transport_options
+from .channel_settings import ChannelSettings
 from .lifecycle.settings import SETTINGS as LIFECYCLE_SETTINGS
 from .prices import prices
 from .store import is_cluster
+from .webpush import vapid
 from .whatsapp import templates
 
 PREFIX = "SLOWSPADES_"
@@ -44,8 +46,9 @@ LEDGER_KEY_MISSING = ("SLOWSPADES_LOG_HASH_KEY is required with a forget ledger 
                       "--ledger): set it to a long random secret, the same in every process, kept with the ledger")
 
 
-class Settings(BaseSettings):
-    """The service's own settings, each the variable ``SLOWSPADES_<NAME>``."""
+class Settings(ChannelSettings):
+    """The service's own settings, each the variable ``SLOWSPADES_<NAME>`` (the free channels' in
+    :class:`service.channel_settings.ChannelSettings`)."""
 
     model_config = SettingsConfigDict(env_prefix=PREFIX, case_sensitive=True, env_ignore_empty=True, extra="ignore",
                                       validate_default=False)
@@ -99,18 +102,6 @@ class Settings(BaseSettings):
         "Inside a WhatsApp player's 24-hour window, a message offering answers goes with them as quick-reply "
         "buttons (up to 3) or a list (more), through Twilio's Content API (docs/twilio.md#buttons); false: text "
         "only.")
-    TELEGRAM_BOT_TOKEN: str = Field("", description=
-        "The Telegram bot's token (from @BotFather). Empty: Telegram messages go to the local outbox "
-        "(docs/channels.md#telegram).")
-    TELEGRAM_SECRET: str = Field("", description=
-        "The secret_token given to setWebhook (1-256 of A-Z a-z 0-9 _ -): every update to /telegram must carry it "
-        "in X-Telegram-Bot-Api-Secret-Token. Empty: /telegram refuses every update.")
-    TELEGRAM_API_URL: str = Field("https://api.telegram.org", description=
-        "The Bot API's base URL (a local Bot API server, or a test's).")
-    TELEGRAM_BOT_NAME: str = Field("", description=
-        "The bot's username (without @): an invitation then carries a t.me link that lets the friend play it on "
-        "Telegram (docs/channels.md#telegram); empty: none.")
-    TELEGRAM_TIMEOUT: float = Field(10.0, description="Seconds a Bot API call may take before it is tried again later.")
     SMTP_HOST: str = Field("", description="SMTP server for outgoing email. Empty: emails go to the local outbox.")
     SMTP_PORT: int = Field(587, description="SMTP port.")
     SMTP_USER: str = Field("", description="SMTP user name (empty: no login).")
@@ -354,9 +345,11 @@ def finish_config(cfg: dict[str, Any]) -> dict[str, Any]:
     """Fill the derived settings (broker URL, mail domain, Celery's own config); a WHATSAPP_TEMPLATES that does not
     read is refused here, before any message needs it (:class:`service.whatsapp.BadTemplates`), and so is a price
     table (``PRICES_FILE``) that does not (:class:`service.prices.PriceTableError`), and a forget ledger without its
-    key (:data:`LEDGER_KEY_MISSING`)."""
+    key (:data:`LEDGER_KEY_MISSING`), and a VAPID key that is not one (:class:`service.webpush.VapidKeyError`)."""
     templates(cfg)
     prices(cfg)
+    if cfg.get("PUSH_VAPID_PRIVATE_KEY"):
+        vapid(cfg)
     if cfg.get("FORGET_LEDGER") and not cfg.get("LOG_HASH_KEY"):
         raise SettingsError(LEDGER_KEY_MISSING)
     if not cfg.get("BROKER_URL") and is_cluster(cfg):

@@ -13,6 +13,7 @@ from .caches import GameCache, SeatCache
 from .store import Client, Store, connect
 from .store.links import Links
 from .store.players import Players
+from .store.push import PushSubscriptions
 from .store.reach import Reach
 from .store.talk import Talk
 
@@ -28,6 +29,7 @@ class Services:
     links: Links = field(init=False)  # linked channels and LINK codes (service.channels routes by them)
     reach: Reach = field(init=False)  # unreachable addresses (delivery receipts)
     talk: Talk = field(init=False)  # the talk across each game's table (SAY) and its rate counters
+    push: PushSubscriptions = field(init=False)  # the game pages' Web Push subscriptions (service.webpush)
     games: GameCache = field(init=False)  # folded games of this process (service.games)
     seats: SeatCache = field(init=False)  # who sits in which game, as this process saw it
 
@@ -39,6 +41,7 @@ class Services:
         self.links = Links(self.redis)
         self.reach = Reach(self.redis)
         self.talk = Talk(self.redis)
+        self.push = PushSubscriptions(self.redis)
         self.games = GameCache(self.store, int(self.config.get("GAME_CACHE_SIZE", 2000)))
         self.seats = SeatCache()
 

@@ -1,5 +1,5 @@
-"""Senders of outbound messages: Twilio (SMS and WhatsApp), SMTP (email), Telegram's Bot API, and the local outbox in
-Redis.
+"""Senders of outbound messages: Twilio (SMS and WhatsApp), SMTP (email), Telegram's Bot API, Web Push (its sender in
+:mod:`service.webpush`), and the local outbox in Redis.
 
 :func:`deliver` claims an outbox entry before sending (a sent entry is never sent again), sends it with the sender its
 channel is configured for, and records ``sent`` (with the provider's id) or ``failed``. Transient failures release
@@ -21,33 +21,17 @@ from twilio.rest import Client as TwilioClient
 
 from chat.render import TELEGRAM_TEXT_MAX, whatsapp_parts
 
-from . import limits, logs, metrics, receipts, telegram, whatsapp_buttons
-from .addresses import EMAIL, SMS, TELEGRAM, WHATSAPP, WHATSAPP_PREFIX, is_bot, telegram_chat
+from . import limits, logs, metrics, receipts, telegram, webpush, whatsapp_buttons
+from .addresses import EMAIL, PUSH, SMS, TELEGRAM, WHATSAPP, WHATSAPP_PREFIX, is_bot, telegram_chat
 from .context import Services
 from .lifecycle import optout
+from .send_errors import PermanentSendError, SendError, TransientSendError
 from .store import Batch, new_claim_token, split_outbox_id
 
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
 #: the error of a WhatsApp entry outside the player's 24-hour window with no template and no other channel
 #: (service.channels): Twilio would refuse it (63016)
 WINDOW_CLOSED = "not sent: outside the WhatsApp 24-hour window, with no template for it and no other channel"
-
-
-class SendError(Exception):
-    """A provider did not take a message; ``code``: its error code (Twilio's, or the HTTP status; SMTP's reply
-    code), or ``network`` (the metrics' label)."""
-
-    def __init__(self, message: str, code: object = "network") -> None:
-        super().__init__(message)
-        self.code = str(code)
-
-
-class TransientSendError(SendError):
-    """The provider could not take the message now; try again later."""
-
-
-class PermanentSendError(SendError):
-    """The provider refused the message for good (a bad number, a rejected address)."""
 
 
 class Sender(Protocol):
@@ -267,13 +251,15 @@ def sender_for(svc: Services, channel: str) -> Sender:
             sender = SmtpSender(svc)
         elif channel == TELEGRAM and cfg.get("TELEGRAM_BOT_TOKEN"):
             sender = TelegramSender(svc)
+        elif channel == PUSH and cfg.get("PUSH_VAPID_PRIVATE_KEY"):
+            sender = webpush.PushSender(svc)
     cache[channel] = sender
     return sender
 
 
 def all_local(svc: Services) -> bool:
     """True when every channel goes to the local outbox (then the worker delivers inline, no extra task)."""
-    return all(isinstance(sender_for(svc, channel), LocalSender) for channel in (SMS, WHATSAPP, EMAIL, TELEGRAM))
+    return all(isinstance(sender_for(svc, channel), LocalSender) for channel in (SMS, WHATSAPP, EMAIL, TELEGRAM, PUSH))
 
 
 def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:

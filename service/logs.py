@@ -101,12 +101,29 @@ class HidePageTokens(logging.Filter):
 PATH_LOGGERS = ("gunicorn.access", "gunicorn.error", "werkzeug", "flask.app", "service")
 
 
+class HideOutboundPaths(logging.Filter):
+    """urllib3's request lines (at DEBUG) without their path: the URLs the service calls are capabilities (a push
+    endpoint, :mod:`service.webpush`; the Bot API's token, :mod:`service.telegram`). The host stays."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and len(record.args) > 4 and str(record.msg).startswith('%s://%s:%s "'):
+            record.args = (*record.args[:4], "/<hidden>", *record.args[5:])
+        return True
+
+
+#: the logger of urllib3's request lines (requests, pywebpush and the Twilio SDK call through it)
+OUTBOUND_LOGGER = "urllib3.connectionpool"
+
+
 def filter_paths(names: Iterable[str] = PATH_LOGGERS) -> None:
-    """:class:`HidePageTokens` on the loggers ``names`` (once each)."""
+    """:class:`HidePageTokens` on the loggers ``names`` (once each), :class:`HideOutboundPaths` on urllib3's."""
     for name in names:
         logger = logging.getLogger(name)
         if not any(isinstance(f, HidePageTokens) for f in logger.filters):
             logger.addFilter(HidePageTokens())
+    outbound = logging.getLogger(OUTBOUND_LOGGER)
+    if not any(isinstance(f, HideOutboundPaths) for f in outbound.filters):
+        outbound.addFilter(HideOutboundPaths())
 
 
 def outbox_fields(outbox_id: str) -> dict[str, str]:

@@ -14,8 +14,8 @@ from flask import current_app
 from service import after
 from service.config import setting
 from service.context import Services
-from service.delivery import TransientSendError
 from service.delivery import deliver as deliver_entry
+from service.send_errors import TransientSendError
 from service.store import TRANSIENT_ERRORS
 
 DELIVER = after.DELIVER

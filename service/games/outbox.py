@@ -18,7 +18,7 @@ from chat.page import email_link
 from chat.render import Rendered
 from chat.render import render as chat_render
 
-from ..addresses import EMAIL, TELEGRAM, WHATSAPP, address_kind, is_bot, page_url, reply_address
+from ..addresses import EMAIL, PUSH, TELEGRAM, WHATSAPP, address_kind, is_bot, page_url, reply_address
 from ..channels import WINDOW_CLOSED, Destination, destination, reply_to
 from ..context import Services
 from ..conversation_port import named
@@ -81,6 +81,10 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
             entry["buttons"] = pairs
             if whatsapp:  # a list's own words are in the message's language (service.whatsapp_buttons)
                 entry["lang"] = rendered.lang or lang_of(svc, home)
+    if channel == PUSH and (game_id or about):  # a push opens the player's page of the game (service.webpush)
+        web = _web_token(svc, home, game_id or about or "", seat, meta, meta_updates)
+        if web:
+            entry["url"] = page_url("", web)
     if channel == EMAIL:
         domain = svc.config["MAIL_DOMAIN"]
         entry["subject"] = rendered.subject or "Slow Spades"
@@ -130,16 +134,23 @@ def _game_reply_token(svc: Services, game_id: str, seat: int | None, meta: dict[
 def _link_page(svc: Services, entry: dict[str, Any], address: str, game_id: str, seat: int | None,
                meta: dict[str, str] | None, meta_updates: dict[str, str] | None) -> None:
     """Add to an email the link of ``address``'s page of ``game_id`` (none before the game is under way)."""
+    web = _web_token(svc, address, game_id, seat, meta, meta_updates)
+    if web:
+        entry["body"], entry["html"] = email_link(lang_of(svc, address), page_url(svc.config["PUBLIC_BASE_URL"], web),
+                                                  entry["body"], entry["html"])
+
+
+def _web_token(svc: Services, address: str, game_id: str, seat: int | None, meta: dict[str, str] | None,
+               meta_updates: dict[str, str] | None) -> str:
+    """The page token of ``address``'s seat in ``game_id`` (made once); ``""`` before the game is under way."""
     if meta is None:
         meta = svc.store.meta(game_id)
     if seat is None:
         seat = seat_of(meta, address)
     status = (meta_updates or {}).get("status") or meta.get("status", "")
     if seat is None or status in ("", "invited"):  # an invitation: no game to show yet
-        return
-    web = meta.get(f"web{seat}") or svc.players.ensure_web_token(game_id, seat)
-    entry["body"], entry["html"] = email_link(lang_of(svc, address), page_url(svc.config["PUBLIC_BASE_URL"], web),
-                                              entry["body"], entry["html"])
+        return ""
+    return meta.get(f"web{seat}") or svc.players.ensure_web_token(game_id, seat)
 
 
 def render(name: str, lang: str, channel: str, ask: str = "", **context: Any) -> Rendered:

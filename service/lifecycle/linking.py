@@ -43,7 +43,7 @@ from . import settings
 from .commands import Message
 
 _CODE = re.compile(r"^\d{6}$")
-KIND_WORDS = {"sms": "SMS", "email": "EMAIL", "whatsapp": "WHATSAPP", "telegram": "TELEGRAM"}  # what VIA takes, as the texts write it
+KIND_WORDS = {"sms": "SMS", "email": "EMAIL", "whatsapp": "WHATSAPP", "telegram": "TELEGRAM", "push": "PAGE"}  # what VIA takes, as the texts write it
 
 
 def link(svc: Services, m: Message) -> Result:

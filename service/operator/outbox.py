@@ -6,8 +6,9 @@ import click
 from flask import Flask
 
 from .. import celery_init_app
-from ..delivery import TransientSendError, deliver
+from ..delivery import deliver
 from ..receipts import provider_code
+from ..send_errors import TransientSendError
 from ..store import game_owner, player_owner
 from .common import emit, fail, json_option, normalise, redis_option, redis_shown, services, when
 

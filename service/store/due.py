@@ -9,7 +9,10 @@ A member names its work completely, so scheduling the same work twice is one ent
 * ``a|<game>|<seat>|<version>``: reminders ran out: the computer moves for a player with AUTO ON;
 * ``t|<game>|<seat>|<version>``: the turn's timeout: the waiting player is told they may CLAIM;
 * ``b|<game>|<seat>|<version>``: the computer's move (a backstop for the Celery task);
-* ``x|<game>``: an invitation expires.
+* ``x|<game>``: an invitation expires;
+* ``w|<game>|<seat>|now``: a seat's game page mark ended (``service.games.presence``);
+* ``p|<game>|<seat>|<version>``: a prompt that went by push, not seen: by another channel
+  (``service.lifecycle.push_fallback``).
 
 The version a member carries makes it stale as soon as the game moves on: it then does nothing. The items a turn
 begins with (its first reminder, its timeout, the computer's move) carry ``now`` (:data:`NOW`) instead: one member

@@ -132,6 +132,12 @@ def link_code(address: str) -> str:
     return "{p:" + address + "}:linkcode"
 
 
+def push_subscription(address: str) -> str:
+    """Hash: the Web Push subscription of a push address (``push:<id>``, :mod:`service.webpush`): ``endpoint``,
+    ``p256dh``, ``auth`` (the browser's keys, RFC 8291), ``home`` (the player it notifies). In the address's slot."""
+    return "{p:" + address + "}:push"
+
+
 PAUSE_REACH = "pause:reach:"  # a game's life field ``pause:reach:<home address>:<ms>`` (service.lifecycle.reach)
 
 RECORD_FIELDS = frozenset({"kind", "lang", "created", "name", "people", "rtok", "outseq"})  # the record's own

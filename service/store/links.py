@@ -192,6 +192,16 @@ class Links:
         its ``links`` once. True if it was not there yet."""
         return bool(self._list(keys=[player_life(home)], args=["links", address, "add"]))
 
+    def attach(self, home: str, address: str) -> None:
+        """Link ``address`` to ``home`` without a code, for an address the service made for the player itself (a
+        browser their game page subscribed to Web Push, :mod:`service.webpush`): its ``home`` written first (taken
+        from another home it acted for), then the home's ``links``. Idempotent."""
+        before = self.home(address)
+        if before not in (address, home):
+            self.unlink(before, address)
+        self.r.hset(player_life(address), "home", home)
+        self.add_link(home, address)
+
     def unlink(self, home: str, address: str) -> bool:
         """``address`` no longer acts for ``home`` (its ``home`` removed first), nor is prompted (removed from the
         home's ``links`` and ``off``). True if it was linked to ``home``."""

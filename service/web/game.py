@@ -55,6 +55,7 @@ from ..store import UNREACHABLE as STORE_UNREACHABLE
 from ..store import game_owner, now_ms
 from . import take_inbound
 from .page_parts import page_parts
+from .push_page import page_context as push_context
 
 bp = Blueprint("game_page", __name__)
 ASSETS = Path(__file__).with_name("page_assets")
@@ -172,6 +173,7 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
                csrf=form_token(svc, token), poll_every=presence.poll_seconds(svc), flash=flash if flash in FLASHES else "",
                level=levels.level_of(opp),  # the computer's, named with it (issue 45 case 10)
                colours_url=url_for("card_colours.colours", token=token), four=record.get("colours") == "4")
+    ctx.update(push_context(token))  # "Notify me here" (Web Push): service.web.push_box
     return _no_store(Response(render_page(lang, ctx), status=status, mimetype="text/html"))
 
 

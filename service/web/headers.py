@@ -10,7 +10,8 @@ from __future__ import annotations
 from flask import Flask, Response
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-       "connect-src 'self'; font-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+       "connect-src 'self'; font-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; "
+       "base-uri 'none'; frame-ancestors 'none'")
 HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Frame-Options": "DENY",

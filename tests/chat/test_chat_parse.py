@@ -247,6 +247,10 @@ LINK_TABLE: list[tuple[str, str, dict]] = [
     ("UNLINK +47 912 34 567", "unlink", {"arg": "+4791234567"}),
     ("VIA SMS", "via", {"arg": "sms"}), ("via e-mail", "via", {"arg": "email"}), ("VIA WhatsApp", "via", {"arg": "whatsapp"}),
     ("VIA ana@example.com", "via", {"arg": "ana@example.com"}),
+    ("VIA TELEGRAM", "via", {"arg": "telegram"}), ("via tg", "via", {"arg": "telegram"}),
+    # the game page's notifications (Web Push, issue 43): each language's word for the page
+    ("VIA PAGE", "via", {"arg": "push"}), ("via push", "via", {"arg": "push"}), ("VIA SIDE", "via", {"arg": "push"}),
+    ("via halaman", "via", {"arg": "push"}), ("VIA ΣΕΛΙΔΑ", "via", {"arg": "push"}), ("via σελίδα", "via", {"arg": "push"}),
     ("VIA", "unknown", {"reason": "missing_arg", "arg": "via"}), ("VIA POST", "unknown", {"reason": "missing_arg"}),
     ("482913", "unknown", {}),  # a bare code is no bid, and links nothing
     ("K", "keep", {}), ("QH", "play", {}), ("BID 4", "bid", {"number": 4}),  # moves never read as a code
