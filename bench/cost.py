@@ -51,12 +51,14 @@ segments in, WhatsApp messages out and in, and their cost); then per pace the ga
 reminders, the SMS cost, the WhatsApp templates and cost against the SMS game's (goal: at most a fifth with
 daily answers), and the same with Meta's fee inside the window at 0 (its price before 2026-10-01); then the first
 message of a Greek game by WhatsApp (lower case with its accents) and by SMS.
-Last, issue 41's table: the same SMS games played again by players who give answers ahead (RULES D12) as the
+Then issue 41's table: the same SMS games played again by players who give answers ahead (RULES D12) as the
 ``normal`` bot would choose them (``bench/planning.py``, ``chat.simulate``'s ``planners``), at every pace: days a
 game, reminders a game, messages and segments a hand, and how often a planned move is not what ``normal`` would
 have played at its moment. A move a plan makes comes at the moment of the message that triggered it (the
 opponent's move, or the plan itself), and a plan message at the moment of the answer it goes with; a player whose
 plan covers a decision is not prompted for it, so owes nothing and gets no reminder for it.
+Last, the free channels' tables of issue 43 (``bench/free_channels.py``): the same games with a player on Telegram
+or on the game page with Web Push ($0 a message), alone and against an SMS player, and the taps a move on Telegram.
 Usage: ``python bench/cost.py [games] [--hands N] [--plans-only] [--strict-leads]`` (3 games a language;
 ``--hands``: only the first N hands; ``--plans-only``: issue 41's table alone; ``--strict-leads``: the planning
 players guess no lead, see ``bench/planning.py``).
@@ -474,6 +476,11 @@ def main(argv: list[str]) -> None:
         print(greek_sample())
         print()
     print("\n".join(ahead_report(games, max_hands, table, "--strict-leads" not in argv)))
+    if "--plans-only" not in argv:
+        from bench import free_channels  # it builds on this module's games and paces
+
+        print()
+        print("\n".join(free_channels.report(games, max_hands, table)))
 
 
 if __name__ == "__main__":
