@@ -1,7 +1,7 @@
 """What the free channels save (issue 43): a game's messages priced when a player is on Telegram or on the game page
 with Web Push, and how many taps a move takes on Telegram.
 
-The games, the players, the paces and the reminders are ``bench/cost.py``'s (the same seeds, ``cost.schedule``):
+The games, the players, the paces and the reminders are ``bench/cost.py``'s (the same seeds, ``bench/cost_model.py``):
 each game is played once rendered for SMS and once for Telegram (the same moves), and priced per seat by the channel
 that seat uses:
 
@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.cost import NUMBERS, PACES, Cost, Schedule, play, schedule
+from bench.cost_model import NUMBERS, PACES, Cost, Schedule, play, schedule
 from chat.gsm import segments
 from chat.languages import LANGUAGES
 from chat.simulate import Transcript

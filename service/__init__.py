@@ -14,6 +14,7 @@ from .config import load_config
 from .context import Services
 from .lifecycle import settings
 from .web import email, email_events, game, headers, health, home, plan_board, rules, simulator, sms, status, talk_box
+from .web import invite_page as invite_link_page
 from .web import metrics as web_metrics
 from .web import telegram as telegram_webhook
 
@@ -36,6 +37,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(health.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(game.bp)
+    app.register_blueprint(invite_link_page.bp)
     app.register_blueprint(plan_board.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(talk_box.bp)

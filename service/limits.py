@@ -252,8 +252,7 @@ def _invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, n
     pending_max = int(setting(svc, "LIMIT_PENDING_INVITES"))
     if pending_max > 0 and pending_invitations(svc, sender) >= pending_max:
         return Refusal("limit_invites_pending", {"count": pending_max})
-    counters: list[Counter] = [(mailbox_of(svc, sender), day(now_s), int(setting(svc, "LIMIT_INVITES_PER_DAY")),
-                                Refusal("limit_invites_day", {"count": setting(svc, "LIMIT_INVITES_PER_DAY")}))]
+    counters = [_invites_day(svc, sender, now_s)]
     domain = sender.rpartition("@")[2].lower() if "@" in sender else ""
     if domain and domain not in _domains(svc, "LIMIT_DOMAIN_SHARED"):
         per_domain = int(setting(svc, "LIMIT_DOMAIN_INVITES_PER_DAY"))
@@ -262,6 +261,23 @@ def _invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, n
     if new_number(svc, invitee):
         counters.append(new_numbers_counter(svc, now_s))
     return first_over(svc, counters, message_id)
+
+
+def _invites_day(svc: Services, sender: str, now_s: float, kind: str = "") -> "Counter":
+    """The counter of ``LIMIT_INVITES_PER_DAY``: ``sender``'s invitations of the day (``kind`` ``links:``: the
+    invitation links they made, counted apart)."""
+    per_day = int(setting(svc, "LIMIT_INVITES_PER_DAY"))
+    return (kind + mailbox_of(svc, sender), day(now_s), per_day, Refusal("limit_invites_day", {"count": per_day}))
+
+
+def invite_link_refusal(svc: Services, sender: str, message_id: str, now_s: float) -> Refusal | None:
+    """The refusal of a ``NEW`` alone (an invitation link), or None: ``sender`` makes as many links a day as
+    invitations (``LIMIT_INVITES_PER_DAY``, counted apart); whoever takes a link is then invited through
+    :func:`invite_refusal` like any address."""
+    refused = first_over(svc, [_invites_day(svc, sender, now_s, "links:")], message_id)
+    if refused is not None:
+        metrics.limit("invites_day")
+    return refused
 
 
 #: A limit counted per message: (the counter's key, its period, the limit (0: none), the refusal past it)

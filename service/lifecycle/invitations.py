@@ -57,14 +57,16 @@ def rules_context(rules: HouseRules) -> dict[str, Any]:
 
 
 def invite(svc: Services, message_id: str, sender: str, target: str, rules: HouseRules | None = None,
-           now_ms: int | None = None) -> Result:
-    """``NEW <address | BOT>``: an invitation (or a game against the computer at once), or a refusal."""
+           now_ms: int | None = None, address: str = "") -> Result:
+    """``NEW <address | BOT>``: an invitation (or a game against the computer at once), or a refusal (``NEW`` alone
+    is :func:`service.lifecycle.invite_links.offer`). ``address``: the invitee's address already normalised (a link
+    taken: a Telegram chat, which no one types)."""
     rules = rules or HouseRules()
     said = " ".join((target or "").upper().split())
     if said in _BOT_LEVELS:
         return start_bot_game(svc, message_id, sender, rules, _BOT_LEVELS[said])
     try:
-        invitee = svc.links.home(parse_address(target, svc.config.get("DEFAULT_REGION", "US")).value)  # linked: its player
+        invitee = svc.links.home(address or parse_address(target, svc.config.get("DEFAULT_REGION", "US")).value)
     except BadAddress:
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="bad_address", text=(target or "")[:40])
     if invitee == sender:

@@ -10,19 +10,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bench.cost import (
-    DAY_MS,
-    HOUR_MS,
-    NUMBERS,
-    PACES,
-    START,
-    game_costs,
-    play,
-    schedule,
-    sms_cost,
-    timeline,
-    whatsapp_cost,
-)
+from bench.cost import game_costs
+from bench.cost_model import DAY_MS, HOUR_MS, NUMBERS, PACES, START, play, schedule, sms_cost, timeline, whatsapp_cost
 from chat.gsm import segments
 from service import prices
 
