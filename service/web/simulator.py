@@ -1,4 +1,5 @@
-"""The local simulator: two phones, a WhatsApp phone and an email inbox in one page, talking to the real webhooks.
+"""The local simulator: two phones, a WhatsApp phone, a Telegram phone and an email inbox in one page, talking to the
+real webhooks.
 
 Served under ``/simulator/`` only when the simulator is switched on
 (``SLOWSPADES_SIMULATOR=1``; the app factory registers this blueprint only then, so
@@ -7,18 +8,19 @@ every simulator URL is a 404 otherwise). It never short-cuts the service:
 * ``POST /simulator/sign`` builds the exact form Twilio (``/sms``, an SMS or a WhatsApp message) or Mailgun
   (``/email/inbound``) would post and signs it with the local secrets; the page then
   posts that form itself to the real webhook, which verifies the signature as it
-  would in production.
+  would in production. For the Telegram phone it is the update Telegram would post to ``/telegram`` (a text
+  message, or the ``callback_query`` of a tapped button) with the secret header ``setWebhook`` gave it.
 * ``GET /simulator/messages`` reads the local outbox (``Store.read_local``, where the
   worker "sends" messages when no provider is configured), each SMS with its
-  segment count, each WhatsApp message with its count of messages and the template it went as (if any);
-  the page polls it.
+  segment count, each WhatsApp message with its count of messages and the template it went as (if any),
+  each Telegram message with its inline keyboard (and the answer to a tap, which removes it); the page polls it.
 * ``GET /simulator/window?address=whatsapp:+...`` tells a WhatsApp address's 24-hour window
   (:mod:`service.store.window`): open and when it closes, or closed.
 * ``GET|POST /simulator/clock`` shows and advances the service clock
   (:mod:`service.store.clock`) and then runs the beat jobs at once, so due reminders fire.
 
-Without a Twilio auth token or a Mailgun signing key, a random local secret is
-made once, kept in Redis (so every web process shares it) and used as that setting.
+Without a Twilio auth token, a Mailgun signing key or a Telegram secret, a random local secret is made once, kept in
+Redis (so every web process shares it) and used as that setting (without a bot token, Telegram's go to the outbox).
 """
 
 from __future__ import annotations
@@ -48,9 +50,11 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from twilio.request_validator import RequestValidator
 
-from ..addresses import WHATSAPP_PREFIX
+from ..addresses import TELEGRAM_PREFIX, WHATSAPP_PREFIX
 from ..store.keys import simulator_secret
 from ..store.window import window_left_ms
+from .simulator_telegram import telegram_fields, telegram_update
+from .telegram import SECRET_HEADER
 
 ASSETS = Path(__file__).with_name("simulator_assets")
 bp = Blueprint("simulator", __name__, url_prefix="/simulator", static_folder=str(ASSETS),
@@ -58,11 +62,13 @@ bp = Blueprint("simulator", __name__, url_prefix="/simulator", static_folder=str
 
 #: The devices on the page: (element id, label, default address).
 DEVICES = (("phone-a", "Phone A", "+15550001001"), ("phone-b", "Phone B", "+15550001002"),
-           ("whatsapp", "WhatsApp", "whatsapp:+15550001003"), ("inbox", "Email", "carol@example.com"))
-CHANNELS = {"inbox": "email", "whatsapp": "whatsapp"}  # a device's channel; the others' is sms
+           ("whatsapp", "WhatsApp", "whatsapp:+15550001003"), ("telegram", "Telegram", "telegram:5550001004"),
+           ("inbox", "Email", "carol@example.com"))
+CHANNELS = {"inbox": "email", "whatsapp": "whatsapp", "telegram": "telegram"}  # a device's channel; else sms
 #: The number the phones text when Twilio is not configured (a US 555 number).
 SERVICE_NUMBER = "+15550000000"
-SECRET_KEYS = {"TWILIO_AUTH_TOKEN": simulator_secret("twilio"), "MAILGUN_SIGNING_KEY": simulator_secret("mailgun")}
+SECRET_KEYS = {"TWILIO_AUTH_TOKEN": simulator_secret("twilio"), "MAILGUN_SIGNING_KEY": simulator_secret("mailgun"),
+               "TELEGRAM_SECRET": simulator_secret("telegram")}
 TAIL = 500
 
 
@@ -271,6 +277,11 @@ def sign() -> ResponseReturnValue:
         form = twilio_form(sender, body, str(data.get("to") or default_to))
         sig = sign_twilio(base + "/sms", form, str(current_app.config["TWILIO_AUTH_TOKEN"]))
         return jsonify(path="/sms", form=form, headers={"X-Twilio-Signature": sig})
+    if channel == "telegram":
+        if not sender.startswith(TELEGRAM_PREFIX) or not sender[len(TELEGRAM_PREFIX):].isdigit():
+            abort(400)
+        return jsonify(path="/telegram", json=telegram_update(int(sender[len(TELEGRAM_PREFIX):]), data),
+                       headers={SECRET_HEADER: str(current_app.config["TELEGRAM_SECRET"])})
     if channel == "email":
         subject = str(data.get("subject") or "Slow Spades")
         form = mailgun_form(sender, body, str(data.get("recipient") or mail_address()), subject,
@@ -291,6 +302,8 @@ def describe(stream_id: str, entry: dict[str, Any]) -> dict[str, Any]:
     elif entry.get("channel") == "whatsapp":
         out.update(whatsapp_stats(body), template=entry.get("content_sid") or "",
                    variables=entry.get("content_variables") or "")
+    elif entry.get("channel") == "telegram":
+        out.update(telegram_fields(stream_id, entry))
     else:
         out.update(subject=entry.get("subject", ""), reply_to=entry.get("reply_to", ""),
                    message_id=entry.get("message_id", ""), html=entry.get("html", ""))
