@@ -14,7 +14,8 @@ to every address a link brings in, and the friend answers ``YES`` (a tap on Tele
   number, WhatsApp number or email address: the invitation goes there, as ``NEW <that address>`` from the inviter.
 
 A link taken once (or expired) invites nobody more, and says so. An invitation the gate refused gives the link
-back (the friend may try another address; the inviter is told why, as for any ``NEW``).
+back (the friend may try another address; the inviter is told why, as for any ``NEW``), :data:`GIVEN_BACK_MAX`
+times at most.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ from ..games.result import Outcome, Result
 from ..store import invite_links as store
 from . import invitations, settings
 
+#: how many refused invitations a link is given back after (then it is spent: every refusal is a message to the
+#: inviter, which no one holding the link may make unending)
+GIVEN_BACK_MAX = 3
 #: what a link that invited someone answers with (an invitation sent, held for tomorrow, or one waiting already)
 _TAKEN = (Outcome.INVITED, Outcome.INVITE_HELD, Outcome.INVITE_PENDING, Outcome.DUPLICATE)
 
@@ -66,6 +70,8 @@ def usable(svc: Services, token: str, game_id: str = "") -> store.InviteLink | N
     """The link of ``token`` if it can still be taken (for ``game_id``: taken by it already, a retry)."""
     link = store.get(svc.redis, token)
     if link is None or svc.store.clock.now_ms() >= link.expires or (link.game and link.game != game_id):
+        return None
+    if link.refused >= GIVEN_BACK_MAX and link.game != game_id:
         return None
     return link
 

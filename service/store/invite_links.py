@@ -3,7 +3,7 @@ house rules, issued once per ``NEW`` message, taken once, gone when it expires.
 
 ``ilink:<token>`` (:func:`service.store.keys.invite_link`) is a hash ``from rules expires`` with the link's lifetime
 as its TTL; ``game`` is written by the one who takes it (``HSETNX``: the first taker wins, a retry of the same
-handling finds its own game). ``ilinkm:<hash of the message id>`` names the token a ``NEW`` made, so a retried
+handling finds its own game), removed when that invitation is refused (``refused`` counts those). ``ilinkm:<hash of the message id>`` names the token a ``NEW`` made, so a retried
 message answers with the same link.
 """
 
@@ -22,13 +22,15 @@ _TOKEN = re.compile(r"[0-9a-f]{32}")
 
 @dataclass(frozen=True)
 class InviteLink:
-    """A link's record: the inviter, the house rules (JSON), when it expires (ms) and the game it became ("")."""
+    """A link's record: the inviter, the house rules (JSON), when it expires (ms), the game it became ("") and how
+    many times an invitation by it was refused (the link given back each time)."""
 
     token: str
     inviter: str
     rules: str
     expires: int
     game: str = ""
+    refused: int = 0
 
 
 def issue(r: Client, message_id: str, inviter: str, rules: str, expires_ms: int, now_ms: int) -> str:
@@ -53,7 +55,7 @@ def get(r: Client, token: str) -> InviteLink | None:
     if not found.get("from"):
         return None
     return InviteLink(token, found["from"], found.get("rules", "{}"), int(found.get("expires") or 0),
-                      found.get("game", ""))
+                      found.get("game", ""), int(found.get("refused") or 0))
 
 
 def take(r: Client, token: str, game_id: str) -> bool:
@@ -65,7 +67,10 @@ def take(r: Client, token: str, game_id: str) -> bool:
 
 
 def release(r: Client, token: str, game_id: str) -> None:
-    """The link given back by ``game_id`` (its invitation refused): another may take it."""
+    """The link given back by ``game_id`` (its invitation refused): another may take it; ``refused`` counts it."""
     key = keys.invite_link(token)
     if text(r.hget(key, "game") or b"") == game_id:
-        r.hdel(key, "game")
+        pipe = r.pipeline(transaction=False)
+        pipe.hdel(key, "game")
+        pipe.hincrby(key, "refused", 1)
+        pipe.execute()

@@ -34,6 +34,7 @@ from ..spool import SpoolError
 from ..store import invite_links as store
 from ..store import now_ms
 from . import take_inbound
+from .sms import flood_answer
 
 bp = Blueprint("invite_page", __name__)
 WAIT_S = 4.0  # how long a sent address waits for the worker's verdict before "on its way"
@@ -86,6 +87,9 @@ def invite_take(token: str) -> Response:
         return _page(svc, None, "gone", 410)
     if not address:
         return _page(svc, link, "bad", 400, typed=typed)
+    dropped, _flood = flood_answer(link.inviter)  # what the page sends counts as the inviter's messages
+    if dropped is not None or _flood:
+        return _page(svc, link, "busy", 429)
     if not store.take(svc.redis, token, game_id):
         return _page(svc, None, "gone", 410)
     fields = {"channel": "page", "from": link.inviter, "to": "", "received": now_ms(), "status": "queued",

@@ -159,3 +159,30 @@ def test_an_unknown_link_is_a_friendly_410(client, svc) -> None:  # type: ignore
             assert resp.status_code == 410 and "Ask your friend for a new one" in resp.get_data(as_text=True)
     assert not local_messages(svc)
 
+
+
+def test_an_email_players_link_taken_in_a_browser_invites_the_address_given(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    status, out = mail(client, svc, DANA, "play@spades.example.test", "HELP")
+    [helped] = [m for m in out if m["to"] == DANA]
+    status, out = mail(client, svc, DANA, helped["reply_to"], "NEW TO 200")
+    [token] = PAGE.findall(next(m for m in out if m["to"] == DANA)["body"])
+    sent = client.post(f"/i/{token}", data={"address": B})
+    assert sent.status_code == 200 and "on its way to +1..0002" in sent.get_data(as_text=True)
+    wait_outbox_settled(svc)
+    [invite] = local_messages(svc, B)
+    assert "dana@.. invites you" in invite["body"] and "first to 200" in invite["body"]
+    assert "Invitation sent to +1..0002" in local_messages(svc, DANA)[-1]["body"]
+
+
+def test_a_link_refused_three_times_is_spent(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    """Each refusal is a message to the inviter: whoever holds the link cannot make them unending."""
+    token = PAGE.findall(next(m for m in sms(client, svc, A, "NEW") if m["to"] == A)["body"])[0]
+    for local in ("postmaster", "abuse", "hostmaster"):
+        refused = client.post(f"/i/{token}", data={"address": f"{local}@example.com"})
+        assert "could not be sent to" in refused.get_data(as_text=True)
+    wait_outbox_settled(svc)
+    told = len(local_messages(svc, A))
+    spent = client.post(f"/i/{token}", data={"address": "carl@example.org"})
+    assert spent.status_code == 410 and "Ask your friend for a new one" in spent.get_data(as_text=True)
+    wait_outbox_settled(svc)
+    assert not local_messages(svc, "carl@example.org") and len(local_messages(svc, A)) == told
