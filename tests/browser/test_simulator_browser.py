@@ -161,9 +161,12 @@ def test_two_phones_play_until_the_first_trick_is_won(chromium: Any, live_servic
         type_into(page, EMAIL, "HELP")
         wait_for("the emailed answer", lambda: shown(page, EMAIL))
         phones_match_outbox(page, live, (EMAIL,))
-        type_into(page, WHATSAPP, "HELP")  # and the WhatsApp phone (the picture shows all four)
+        type_into(page, WHATSAPP, "HELP")  # and the WhatsApp phone (the picture shows all five)
         wait_for("the WhatsApp answer", lambda: shown(page, WHATSAPP))
         phones_match_outbox(page, live, (WHATSAPP,))
+        type_into(page, TELEGRAM, "NEW")  # and the Telegram phone: a link for a friend
+        wait_for("the Telegram answer", lambda: shown(page, TELEGRAM))
+        assert "/i/" in shown(page, TELEGRAM)[0]
         shot = Path(os.environ.get(SCREENSHOT_ENV) or tmp_path / "simulator.png")
         shot.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shot))
