@@ -2,7 +2,8 @@
 
 :func:`page_context` builds the template's context from the seat's :class:`spades.game.PlayerView` and the
 game's events as that seat may know them (:func:`spades.events.redact`): their hand now, the current trick,
-the tricks of this hand (who led each), the bids, the score sheet (a row a hand), and the question the game
+the tricks of this hand (who led each), the bids, the score sheet (a row a hand), every trick of the finished
+hands (:func:`chat.last.hands_of`), and the question the game
 asks them now with its legal answers (:func:`question`; :func:`question_key` names it, so a move from the
 page answers the question it showed, or is refused as stale). Nothing else reaches the
 template, so the page cannot show a card the other player holds. :func:`render_page` renders
@@ -19,16 +20,21 @@ from spades.game import MAX_EXCHANGE, PlayerView
 from spades.plans import Plan
 
 from .ahead import describe
+from .last import hands_of
 from .messages import hand_groups
 from .names import display_name, short_address
 from .questions import question_key
 from .render import environment, unforget
 
-SUIT_COLOR = {"S": "#000", "C": "#000", "H": "#c00", "D": "#c00"}
-
 
 def _card(code: str) -> dict[str, str]:
-    return {"code": code, "rank": code[:-1], "suit": code[-1], "color": SUIT_COLOR[code[-1]]}
+    return {"code": code, "rank": code[:-1], "suit": code[-1]}  # its colours: the page's CSS, by suit
+
+
+def shown_name(name: str) -> str:
+    """A player's name as a page shows it: a chosen name whole, an address shortened as the SMS shows it
+    (``+1..0001``: a page never shows a whole address)."""
+    return short_address(name) or display_name(name, "email")
 
 
 def question(v: PlayerView) -> dict[str, Any]:
@@ -56,6 +62,7 @@ def page_context(v: PlayerView, events: Iterable[Mapping[str, Any] | None], me: 
     (dicts of :func:`spades.events.redact`, None for what the seat may not know); ``me``, ``opp``: the names (an
     opponent without a chosen name as the SMS shows them, ``+1..0001``: the page never shows a whole address)."""
     seat, other = v.seat, 1 - v.seat
+    events = list(events)
     tricks: list[dict[str, Any]] = []
     sheet: list[dict[str, Any]] = []
     planned: list[str] = []  # what the seat's plan played this hand (RULES D12): its own events say so
@@ -72,11 +79,11 @@ def page_context(v: PlayerView, events: Iterable[Mapping[str, Any] | None], me: 
             tricks.append({"n": e["trick"], "mine": e["seat"] == seat, "led_by_me": int(e["cards"][0][0]) == seat,
                            "me": _card(cards[seat]), "opp": _card(cards[other]), "plan": cards[seat] in planned})
         elif e["type"] == "hand_scored":
-            sheet.append({"hand": e["hand"], "me": e["scores"][seat], "opp": e["scores"][other],
-                          "tricks": tricks})  # a finished hand's tricks stay to be read (issue 45 case 9)
+            sheet.append({"hand": e["hand"], "me": e["scores"][seat], "opp": e["scores"][other]})
+            # (a finished hand's tricks stay to be read: the page's past hands, chat.last.hands_of)
     ask = question(v)
     return {
-        "me": me, "opp": short_address(opp) or display_name(opp, "email"), "hand_no": v.hand_no, "phase": v.phase,
+        "me": me, "opp": shown_name(opp), "hand_no": v.hand_no, "phase": v.phase,
         "my_turn": v.my_turn, "over": v.phase == "over", "won": v.winner == seat if v.winner is not None else None,
         "target": v.rules.target, "hand": [dict(g, cards=[_card(c) for c in g["codes"]]) for g in hand_groups(v.hand)],
         "kept": len(v.kept), "opponent_cards": v.opponent_cards,
@@ -84,6 +91,8 @@ def page_context(v: PlayerView, events: Iterable[Mapping[str, Any] | None], me: 
         "won_tricks": {"me": v.tricks_won[seat], "opp": v.tricks_won[other]},
         "trick": [{"mine": s == seat, "card": _card(c.code)} for s, c in v.trick],
         "tricks": tricks, "sheet": sheet, "ask": ask, "planned": planned,
+        # every trick of the finished hands (issue 46); once the game is over, of the hand a resignation cut short too
+        "past": [h for h in hands_of(events, seat) if h["over"] or v.phase == "over"],
         "scores": {"me": v.scores[seat], "opp": v.scores[other]}, "bags": {"me": v.bags[seat], "opp": v.bags[other]},
     }
 
@@ -130,7 +139,7 @@ def plan_board(v: PlayerView, plan: Plan | None, lang: str) -> dict[str, Any]:
 
 #: what the web adds to a :func:`page_context` (``service.web.game``): without it the page shows no form
 WEB_PARTS: dict[str, Any] = {"version": 0, "move_url": "", "poll_url": "", "script_url": "", "csrf": "",
-                             "poll_every": 3, "flash": "", "plan_url": "", "board": None}
+                             "poll_every": 3, "flash": "", "plan_url": "", "board": None, "colours_url": "", "four": False}
 
 
 def render_page(lang: str, context: Mapping[str, Any]) -> str:

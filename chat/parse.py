@@ -195,6 +195,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "last": ("LAST", "LAST TRICK", "PREVIOUS"),
         "stats": ("STATS", "STATISTICS", "MY STATS", "RECORD"),
         "resume": ("RESUME", "UNPAUSE"),
+        "vacation": ("VACATION", "VACATIONS", "HOLIDAY", "HOLIDAYS"),  # no such command: PAUSE is (a reply says)
         "greeting": ("HI", "HELLO", "HEY", "HIYA", "YO", "GOOD MORNING", "GOOD EVENING"),
         "on": ("ON",),
         "off": ("OFF",),
@@ -242,6 +243,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "last": ("DERNIER", "DERNIER PLI"),
         "stats": ("STATISTIQUES", "BILAN"),
         "resume": ("REPRENDRE", "REPRISE"),
+        "vacation": ("VACANCES", "CONGE", "CONGES"),
         "greeting": ("BONJOUR", "SALUT", "COUCOU", "BONSOIR"),
         "on": ("OUI", "ACTIF", "MARCHE"),
         "off": ("NON", "INACTIF", "ARRET"),
@@ -288,6 +290,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "last": ("SISTE", "SISTE STIKK"),
         "stats": ("STATISTIKK",),
         "resume": ("FORTSETT",),
+        "vacation": ("FERIE",),
         "greeting": ("HEI", "HALLO", "HEISANN", "GOD DAG"),
         "on": ("PÅ", "JA"),
         "off": ("AV", "NEI"),
@@ -336,6 +339,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "last": ("TERAKHIR", "TRIK TERAKHIR"),
         "stats": ("STATISTIK",),
         "resume": ("LANJUT", "LANJUTKAN"),
+        "vacation": ("LIBUR", "CUTI"),
         "greeting": ("HALO", "HAI", "SELAMAT PAGI", "SELAMAT SIANG", "SELAMAT MALAM"),
         "on": ("NYALA", "HIDUP", "AKTIF", "YA"),
         "off": ("MATI", "NONAKTIF", "TIDAK"),
@@ -384,6 +388,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "last": ("ΤΕΛΕΥΤΑΙΑ", "ΤΕΛΕΥΤΑΙΟ"),
         "stats": ("ΣΤΑΤΙΣΤΙΚΑ",),
         "resume": ("ΣΥΝΕΧΕΙΑ",),
+        "vacation": ("ΔΙΑΚΟΠΕΣ", "DIAKOPES"),
         "greeting": ("ΓΕΙΑ", "ΓΕΙΑ ΣΟΥ", "ΓΕΙΑ ΣΑΣ", "ΚΑΛΗΜΕΡΑ", "ΚΑΛΗΣΠΕΡΑ", "GEIA", "YASOU", "GIA SOU"),
         "on": ("ΝΑΙ", "ΑΝΟΙΧΤΟ", "ΕΝΕΡΓΟ", "NAI"),
         "off": ("ΟΧΙ", "ΚΛΕΙΣΤΟ", "ΑΝΕΝΕΡΓΟ", "OXI"),
@@ -930,6 +935,9 @@ def _parse(text: str | None, lang: str, hint: bool) -> Intent:
         if flag is None or len(rest) != 1:
             return say("unknown", reason="missing_arg", arg=kind)
         return say(kind, flag=flag)
+    if kind == "vacation":  # VACATION 7: not a command (docs/commands.md), the reply names PAUSE 7
+        days = rest[0] if len(rest) == 1 and rest[0].isdigit() and 0 < int(rest[0]) <= 365 else ""
+        return say("unknown", reason="vacation", arg=days)
     if kind == "resume" and not rest:  # RESUME: the pause ends now (PAUSE 0)
         return say("pause", number=0)
     if kind == "pause":

@@ -65,7 +65,8 @@ class Rendered:
     and ``html`` for email only. ``replies``: the replies the message offers (literal texts a player
     may send, each parsing to one legal command); empty when it offers none. ``channel``: what it was
     rendered for. ``ask``: the question those replies answer (:func:`chat.questions.question_key`), when they
-    answer one of a game's questions (a Telegram button carries it, so a tap on an old one is refused)."""
+    answer one of a game's questions (a Telegram button carries it, so a tap on an old one is refused). ``lang``: the
+    language it was rendered in (a WhatsApp list's own words are written in it: :func:`chat.taps.list_words`)."""
 
     text: str
     subject: str | None = None
@@ -73,6 +74,7 @@ class Rendered:
     replies: tuple[str, ...] = ()
     channel: str = SMS
     ask: str = ""
+    lang: str = ""
 
     @property
     def segments(self) -> int:
@@ -243,7 +245,7 @@ def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), fa
     root = f"{family}/" if family else ""
     text = environment(lang, sms=True).get_template(f"{root}sms/{name}.txt.j2").render(ctx)
     if channel in TEXT_CHANNELS:
-        return Rendered(finish_text(text, lang, channel), replies=tuple(replies), channel=channel)
+        return Rendered(finish_text(text, lang, channel), replies=tuple(replies), channel=channel, lang=lang)
     env = environment(lang)
     # the email says what the SMS says (same sentences, not shouted in capitals), laid out for email
     ctx["message"] = _one_line(text)
@@ -253,7 +255,7 @@ def render(name: str, lang: str, channel: str, replies: tuple[str, ...] = (), fa
     ctx["subject"] = " ".join(subject.split())
     html = env.get_template(f"{root}email/{name}.html.j2").render(ctx)
     return Rendered(rest.strip("\n") + "\n", subject=" ".join(subject.split()), html=html, replies=tuple(replies),
-                    channel=channel)
+                    channel=channel, lang=lang)
 
 
 if __name__ == "__main__":  # python -m chat.render compile

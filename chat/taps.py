@@ -1,6 +1,6 @@
-"""What a tapped Telegram button is answered (the small note Telegram shows over the chat, ``answerCallbackQuery``):
-the answer played, or why nothing was: the question was answered already (a stale button), or the answer is not
-allowed now."""
+"""What a tapped button is answered (on Telegram the small note shown over the chat, ``answerCallbackQuery``; on
+WhatsApp a message): the answer played, or why nothing was: the question was answered already (a stale button), or
+the answer is not allowed now. And the few words of a WhatsApp list of answers (:func:`list_words`)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ def _(text: str) -> str:
 
 STALE = _("That question was already answered: nothing was played.")
 REFUSED = _("Not played: that answer is not allowed now.")
+#: a WhatsApp list's button, which opens the list (WhatsApp shows at most 20 characters)
+CHOOSE = _("Choose")
+#: the last item of a WhatsApp list of more than ten answers: it sends the rest (at most 24 characters)
+MORE = _("More…")
+#: the text above the list of the rest
+OTHERS = _("The other answers:")
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
@@ -33,3 +39,8 @@ def tap_answer(lang: str, outcome: str, reply: str) -> str:
     if outcome == "illegal":
         return gettext(lang, REFUSED)
     return f"✓ {button_label(reply)}" if outcome in ("applied", "planned", "duplicate") and reply else ""
+
+
+def list_words(lang: str) -> tuple[str, str, str]:
+    """A WhatsApp list's own words in ``lang``: its button, the item that sends the rest, the text above the rest."""
+    return gettext(lang, CHOOSE), gettext(lang, MORE), gettext(lang, OTHERS)

@@ -13,7 +13,23 @@ from . import logs
 from .config import load_config
 from .context import Services
 from .lifecycle import settings
-from .web import email, email_events, game, headers, health, home, plan_board, rules, simulator, sms, status, talk_box
+from .web import (
+    again,
+    card_colours,
+    email,
+    email_events,
+    game,
+    headers,
+    health,
+    history,
+    home,
+    plan_board,
+    rules,
+    simulator,
+    sms,
+    status,
+    talk_box,
+)
 from .web import invite_page as invite_link_page
 from .web import metrics as web_metrics
 from .web import telegram as telegram_webhook
@@ -41,6 +57,9 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(plan_board.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(talk_box.bp)
+    app.register_blueprint(card_colours.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(again.bp)
     simulator.register(app)  # only when SLOWSPADES_SIMULATOR is on (local runs)
     headers.install(app)  # CSP, no framing, no sniffing: on every page
     celery_init_app(app)

@@ -94,6 +94,10 @@ class Settings(BaseSettings):
         "kind.lang=ContentSid, comma separated (kinds: turn, reminder, invite; e.g. "
         "turn.en=HX...,reminder.el=HX...); each gets {{1}}, the message itself. None for a kind and language: the "
         "player's other linked channel (docs/twilio.md#templates).")
+    WHATSAPP_BUTTONS: bool = Field(True, description=
+        "Inside a WhatsApp player's 24-hour window, a message offering answers goes with them as quick-reply "
+        "buttons (up to 3) or a list (more), through Twilio's Content API (docs/twilio.md#buttons); false: text "
+        "only.")
     TELEGRAM_BOT_TOKEN: str = Field("", description=
         "The Telegram bot's token (from @BotFather). Empty: Telegram messages go to the local outbox "
         "(docs/channels.md#telegram).")
@@ -226,6 +230,9 @@ class Settings(BaseSettings):
     SCREENSHOT: str = Field("", description="Tests only: where the simulator's browser test saves its screenshot.")
     PAGE_SCREENSHOTS: str = Field("", description=
         "Tests only: a directory where the game page's browser test saves a picture of each page.")
+    TABLE_SCREENSHOTS: str = Field("", description=
+        "Tests only: a directory (docs/) where the card table's browser test saves the table at each phase, "
+        "at 390 and 1280 px.")
 
 
 _KINDS = {int: "int", float: "float", bool: "bool", str: "str"}

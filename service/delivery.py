@@ -1,10 +1,9 @@
 """Senders of outbound messages: Twilio (SMS and WhatsApp), SMTP (email), Telegram's Bot API, and the local outbox in
 Redis.
 
-:func:`deliver` claims an outbox entry before sending (a sent entry is never sent
-again), sends it with the sender its channel is configured for, and records
-``sent`` (with the provider's id) or ``failed``. Transient failures release the
-claim and raise :class:`TransientSendError` so that Celery retries with backoff.
+:func:`deliver` claims an outbox entry before sending (a sent entry is never sent again), sends it with the sender its
+channel is configured for, and records ``sent`` (with the provider's id) or ``failed``. Transient failures release
+the claim and raise :class:`TransientSendError` so that Celery retries with backoff.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from twilio.rest import Client as TwilioClient
 
 from chat.render import TELEGRAM_TEXT_MAX, whatsapp_parts
 
-from . import limits, logs, metrics, receipts, telegram
+from . import limits, logs, metrics, receipts, telegram, whatsapp_buttons
 from .addresses import EMAIL, SMS, TELEGRAM, WHATSAPP, WHATSAPP_PREFIX, telegram_chat
 from .context import Services
 from .lifecycle import optout
@@ -76,7 +75,8 @@ class TwilioSender:
 
     A WhatsApp entry goes from ``whatsapp:`` + ``TWILIO_WHATSAPP_FROM`` (or its Messaging Service); one carrying
     ``content_sid`` (a template, outside the player's 24-hour window: :mod:`service.channels`) is sent as that
-    Content template with its ``content_variables`` and no body. A WhatsApp body past Twilio's 1,600 characters
+    Content template with its ``content_variables`` and no body; one carrying ``buttons`` (inside the window) with
+    them, as a quick reply or a list (:mod:`service.whatsapp_buttons`). A WhatsApp body past Twilio's 1,600 characters
     (:attr:`chat.render.Rendered.parts`) goes as several messages, in order; if one after the first fails, the
     entry fails for good (the rest is not sent again, so nothing goes twice)."""
 
@@ -85,6 +85,7 @@ class TwilioSender:
     def __init__(self, svc: Services) -> None:
         cfg = svc.config
         self.cfg = cfg
+        self.store = svc.store
         self.client = TwilioClient(cfg["TWILIO_ACCOUNT_SID"], cfg["TWILIO_AUTH_TOKEN"],
                                    http_client=cfg.get("TWILIO_HTTP_CLIENT"))
 
@@ -96,17 +97,24 @@ class TwilioSender:
             kwargs["messaging_service_sid"] = sender
         else:
             kwargs["from_"] = sender
-        if whatsapp and entry.get("content_sid"):
-            return self._create(dict(kwargs, content_sid=entry["content_sid"],
-                                     content_variables=entry.get("content_variables") or "{}"))
-        parts = whatsapp_parts(entry["body"]) if whatsapp else (entry["body"],)
-        sid = self._create(dict(kwargs, body=parts[0]))
+        parts = self._whatsapp(entry) if whatsapp else [{"body": entry["body"]}]
+        sid = self._create(dict(kwargs, **parts[0]))
         for part in parts[1:]:
             try:
-                self._create(dict(kwargs, body=part))
+                self._create(dict(kwargs, **part))
             except SendError as exc:  # the first part went: no retry may send it again
                 raise PermanentSendError(f"part of a long WhatsApp message not sent: {exc}", exc.code) from exc
         return sid
+
+    def _whatsapp(self, entry: dict[str, Any]) -> list[dict[str, str]]:
+        """The messages of a WhatsApp entry: its template, or with its buttons, else its text in parts."""
+        if entry.get("content_sid"):
+            return [{"content_sid": entry["content_sid"], "content_variables": entry.get("content_variables") or "{}"}]
+        try:
+            shown = whatsapp_buttons.messages(self.cfg, self.store, self.client, entry)
+        except whatsapp_buttons.ContentUnavailable as exc:
+            raise TransientSendError(str(exc), exc.code) from exc
+        return shown or [{"body": part} for part in whatsapp_parts(entry["body"])]
 
     def _create(self, kwargs: dict[str, Any]) -> str:
         try:

@@ -44,6 +44,7 @@ from .lifecycle.invite_links import take as take_invite_link
 from .store import Batch, player_owner
 from .store.codec import text, text_hash
 from .telegram import Tap
+from .whatsapp_buttons import MORE
 
 
 @dataclass(frozen=True)
@@ -372,7 +373,7 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
         return (take_invite_link(svc, message_id, sender, msg["start"])  # NEW alone's link: the chat invited
                 or telegram_start.take(svc, message_id, sender, origin, msg["start"]))
     tap = Tap.of(msg["tap"]) if "tap" in msg else None
-    if "tap" in msg:  # a tapped Telegram button: the question it answers, else stale (service.lifecycle.buttons)
+    if "tap" in msg:  # a tapped button (Telegram, WhatsApp): the question it answers, else stale (lifecycle.buttons)
         if tap is None:
             return buttons.answered(svc, message_id, sender, origin, msg, "", Result([], Outcome.IGNORED))
         if tap.tag:
@@ -380,6 +381,8 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
             if asked is None:
                 return buttons.answered(svc, message_id, sender, origin, msg, tap.reply, Result([], Outcome.STALE))
             token_game, page_ask = asked
+        if tap.reply.startswith(MORE):  # WhatsApp's "More…": the rest of the answers; nothing is played
+            return buttons.rest(svc, message_id, sender, origin, msg, tap, token_game)
     body = tap.reply if tap is not None else msg.get("body", "")
     if msg.get("hello") and is_stopped(svc, origin):  # Telegram's /start from a chat that blocked the bot (STOP)
         body = "START"

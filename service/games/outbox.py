@@ -11,13 +11,14 @@ address than the player's home names the home too (``home``: :func:`recipient`).
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from chat.page import email_link
 from chat.render import Rendered
 from chat.render import render as chat_render
 
-from ..addresses import EMAIL, TELEGRAM, address_kind, page_url, reply_address
+from ..addresses import EMAIL, TELEGRAM, WHATSAPP, address_kind, page_url, reply_address
 from ..channels import WINDOW_CLOSED, Destination, destination, reply_to
 from ..context import Services
 from ..conversation_port import named
@@ -25,6 +26,7 @@ from ..store import game_owner, keys, player_owner
 from ..store.links import Route
 from ..telegram import buttons as telegram_buttons
 from ..whatsapp import variables as template_variables
+from ..whatsapp_buttons import offered
 from .players import lang_of, seat_of
 from .result import Outcome, Result
 
@@ -54,7 +56,9 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
     ``window: closed``, and the delivery does not hand it to Twilio, which would refuse it.
 
     A Telegram entry carries ``buttons``, the inline keyboard of the answers the message offers
-    (``rendered.replies``, tagged with the game's question ``rendered.ask``; a lifecycle question's, :data:`BUTTONS`)."""
+    (``rendered.replies``, tagged with the game's question ``rendered.ask``; a lifecycle question's, :data:`BUTTONS`);
+    so does a WhatsApp entry inside the window (not a template), when WhatsApp can show them
+    (:func:`service.whatsapp_buttons.offered`), with its ``lang``."""
     channel = address_kind(address)
     entry: dict[str, Any] = {"channel": channel, "to": address, "body": rendered.text, "kind": kind}
     if home and home != address:
@@ -68,11 +72,14 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
             entry["window"] = "closed"
     if game_id:
         entry["game"] = game_id
-    if channel == TELEGRAM:
+    whatsapp = channel == WHATSAPP and "content_sid" not in entry and "window" not in entry  # inside the window
+    if channel == TELEGRAM or whatsapp:
         replies = rendered.replies or BUTTONS.get(kind, ())
         pairs = telegram_buttons(replies, game_id or about or "", rendered.ask) if replies else []
-        if pairs:  # the answers it offers, one tap each (service.telegram)
+        if pairs and (not whatsapp or offered(pairs)):  # the answers it offers, one tap each (service.telegram)
             entry["buttons"] = pairs
+            if whatsapp:  # a list's own words are in the message's language (service.whatsapp_buttons)
+                entry["lang"] = rendered.lang or lang_of(svc, home)
     if channel == EMAIL:
         domain = svc.config["MAIL_DOMAIN"]
         entry["subject"] = rendered.subject or "Slow Spades"
@@ -134,10 +141,11 @@ def _link_page(svc: Services, entry: dict[str, Any], address: str, game_id: str,
                                               entry["body"], entry["html"])
 
 
-def render(name: str, lang: str, channel: str, **context: Any) -> Rendered:
+def render(name: str, lang: str, channel: str, ask: str = "", **context: Any) -> Rendered:
     """Render ``templates/lifecycle/<channel>/<name>`` exactly as chat renders its own templates (the
-    opponent's name as the channel shows it: ``conversation_port.named``)."""
-    return chat_render(name, lang, channel, family="lifecycle", **named(context, channel))
+    opponent's name as the channel shows it: ``conversation_port.named``). ``replies`` and ``ask``: the answers it
+    offers to a game's question (a reminder's: the prompt's), which its buttons carry."""
+    return replace(chat_render(name, lang, channel, family="lifecycle", **named(context, channel)), ask=ask)
 
 
 def entry(svc: Services, address: str, name: str, *, game_id: str | None = None, seat: int | None = None,

@@ -402,7 +402,8 @@ def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: st
     out = outbox.notify_game(
         svc, item.game_id, message_id or "remind:" + item.member,
         [(item.seat, "reminder", {"prompt": shown.text, "prompt_html": shown.html or "", "n": item.n,
-                                  "of": limit, "opp": opp, "label": label, "to": to})],
+                                  "of": limit, "opp": opp, "label": label, "to": to,
+                                  "replies": shown.replies, "ask": shown.ask})],  # its answers: buttons
         expected_version=game.version)
     if out.outcome in ("ok", "duplicate"):
         svc.store.set_player_life(address, {"last": item.game_id})  # the game they were last prompted about

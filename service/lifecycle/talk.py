@@ -79,7 +79,8 @@ def fit(line: str, sayer: str, lang: str) -> str:
 
 
 def say(svc: Services, m: Message) -> Result:
-    """``SAY <text>`` in the game the message is for (in play, or over); see the module docstring."""
+    """``SAY <text>`` in the game the message is for (in play, or over: once archived, its outbox takes no more, so
+    the line goes from the sayer's own); see the module docstring."""
     target = m.token_game or routing.resolve(svc, m.sender, m.said.game, statuses=("active", "over")).game_id
     if target is None:
         return _no_game(svc, m)
@@ -111,11 +112,18 @@ def say(svc: Services, m: Message) -> Result:
     msgs: list[tuple[int, str, dict[str, Any]]] = [(1 - seat, "talk_line", {"opp": sayer, "line": relayed})]
     if relayed != line:
         msgs.append((seat, "talk_refused", {"reason": "trimmed", "line": relayed, "opp": opp_name}))
+    reached = _reached(svc, opponent)
     out = outbox.notify_game(svc, target, m.message_id, msgs)
+    if out.outcome == Outcome.CONFLICT:  # a game over and archived takes no more messages: from the sayer's own outbox
+        entries = [outbox.entry(svc, meta.get(f"seat{s}", ""), name, game_id=target, seat=s, meta=meta, **ctx)
+                   for s, name, ctx in msgs]
+        if not reached:  # (this message's one write to the sayer's outbox: the refusal below would be a duplicate)
+            entries.append(outbox.entry(svc, m.sender, "talk_refused", reason="stopped", opp=opp_name))
+        out, reached = outbox.send_reply(svc, m.sender, m.message_id, entries, Outcome.SAID, target), True
     if out.outcome == Outcome.DUPLICATE:
         return out
     svc.talk.add(target, seat, relayed)
-    if not _reached(svc, opponent):  # STOP: nothing went; the line is on the page
+    if not reached:  # STOP: nothing went; the line is on the page
         stopped = _refused(svc, m, "stopped", target, opp=opp_name)
         out.outbox_ids = out.outbox_ids + stopped.outbox_ids
     out.outcome = Outcome.SAID

@@ -120,6 +120,12 @@ def whatsapp_window(address: str) -> str:
     return "{p:" + address + "}:wa"
 
 
+def whatsapp_contents(account: str) -> str:
+    """Hash: the Content resources made for WhatsApp's buttons by Twilio account ``account`` (its SID): shape
+    (``quick-reply.3``, ``list-picker.10``) -> ContentSid (:mod:`service.whatsapp_buttons`)."""
+    return "{wa}:content:" + account
+
+
 def link_code(address: str) -> str:
     """Hash: the pending ``LINK`` code sent to ``address`` (``home``: who asked, ``code``, ``tries``: wrong codes
     sent back so far), expiring with the code. In ``address``'s slot, with its life hash (one script checks the

@@ -44,6 +44,10 @@ class Players:
         """``LANG FR``: the player's language from now on."""
         self.r.hset(owner_keys(player_owner(address))["meta"], "lang", lang)
 
+    def set_colours(self, address: str, four: bool) -> None:
+        """The card colours of the player's game pages from now on: four (diamonds blue, clubs green) or two."""
+        self.r.hset(owner_keys(player_owner(address))["meta"], "colours", "4" if four else "2")
+
     def claim_name(self, address: str, name: str) -> bool:
         """``NAME Ana``: the player's name from now on, unless another player holds it (any case): False then.
 

@@ -9,6 +9,9 @@ own), in ms of the service's clock: the message's receipt time plus the shared c
 Cluster the offset's key lives on another slot, so there the receipt time is taken as it is (the offset is a
 local run's and the tests' device; a deployment's is 0). The value only grows (a message handed over late by the
 spool never shortens the window), and the key expires a day after the window closes.
+
+It also keeps the Content resources made for WhatsApp's buttons (:mod:`service.whatsapp_buttons`), one per shape
+and Twilio account, made once: :meth:`WhatsAppWindows.content_sid`, :meth:`WhatsAppWindows.keep_content_sid`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from .base import Client, queue_eval
 from .batch import Batch
 from .clock import Clock
 from .codec import text
-from .keys import CLOCK_OFFSET, whatsapp_window
+from .keys import CLOCK_OFFSET, whatsapp_contents, whatsapp_window
 
 WINDOW_MS = 24 * 3600 * 1000  # Meta's customer service window
 KEEP_MS = 2 * WINDOW_MS  # how long the key outlives the message (real time): once closed, it says nothing more
@@ -82,6 +85,18 @@ class WhatsAppWindows:
             return int(text(raw)) if raw is not None else None
 
         return finish
+
+    def content_sid(self, account: str, shape: str) -> str | None:
+        """The ContentSid made for ``shape`` by ``account``, or None."""
+        raw = self.r.hget(whatsapp_contents(account), shape)
+        return text(raw) if raw is not None else None
+
+    def keep_content_sid(self, account: str, shape: str, sid: str) -> str:
+        """Keep ``sid`` for ``shape`` unless one is kept already (two workers made one at once); the one kept."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hsetnx(whatsapp_contents(account), shape, sid)
+        pipe.hget(whatsapp_contents(account), shape)
+        return text(pipe.execute()[1])
 
 
 def window_open(last_ms: int | None, now_ms: int) -> bool:

@@ -47,13 +47,14 @@ from ..addresses import page_expired
 from ..context import Services
 from ..games import levels, presence
 from ..games.ahead import plans_of
-from ..games.players import lang_of, name_of
+from ..games.players import lang_of, lang_of_record, name_of
 from ..games.record import head_to_head
 from ..lifecycle import talk
 from ..spool import SpoolError
 from ..store import UNREACHABLE as STORE_UNREACHABLE
 from ..store import game_owner, now_ms
 from . import take_inbound
+from .page_parts import page_parts
 
 bp = Blueprint("game_page", __name__)
 ASSETS = Path(__file__).with_name("page_assets")
@@ -157,8 +158,11 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     game = _open(svc, game_id, seat, meta, shows=True)
     v = view(game, seat)
     me, opp = meta.get(f"seat{seat}", ""), meta.get(f"seat{1 - seat}", "")
+    record = svc.players.get(me) or {}
+    lang = lang_of_record(svc.config, me, record)
     ctx = page_context(v, _redacted(svc, game_id, seat), name_of(svc, me), name_of(svc, opp))
-    ctx.update(board=plan_board(v, plans_of(meta)[seat], lang_of(svc, me)),  # the seat's own plan (RULES D12)
+    ctx.update(page_parts(token, meta, seat))  # the link to the player's games, the finished game's buttons
+    ctx.update(board=plan_board(v, plans_of(meta)[seat], lang),  # the seat's own plan (RULES D12)
                plan_url=url_for("plan_board.plan", token=token) if meta.get("status") == "active" else "")
     ctx.update(talk=talk.page_lines(svc, game_id, seat),  # the talk (SAY) and its box: service.web.talk_box
                h2h=head_to_head(svc, me, opp),  # the record between them (issue 46)
@@ -166,8 +170,9 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     ctx.update(version=game.version, move_url=url_for("game_page.move", token=token),
                poll_url=url_for("game_page.poll", token=token), script_url=url_for("game_page.script"),
                csrf=form_token(svc, token), poll_every=presence.poll_seconds(svc), flash=flash if flash in FLASHES else "",
-               level=levels.level_of(opp))  # the computer's, named with it (issue 45 case 10)
-    return _no_store(Response(render_page(lang_of(svc, me), ctx), status=status, mimetype="text/html"))
+               level=levels.level_of(opp),  # the computer's, named with it (issue 45 case 10)
+               colours_url=url_for("card_colours.colours", token=token), four=record.get("colours") == "4")
+    return _no_store(Response(render_page(lang, ctx), status=status, mimetype="text/html"))
 
 
 def _expired(svc: Services, meta: dict[str, str], seat: int) -> bool:
@@ -224,15 +229,16 @@ def script() -> Response:
     return resp
 
 
-def posted_form(svc: Services, token: str) -> tuple[str, int, dict[str, str], Game] | Response:
+def posted_form(svc: Services, token: str, status: str = "active") -> tuple[str, int, dict[str, str], Game] | Response:
     """The game a form of the page of ``token`` acts in (its id, the seat, its meta, its state), or the answer that
     refuses it: 403 with a fresh page from another site or without the page's form token, a redirect saying "stale"
-    when the game is not under way. Nothing is recorded either way (a move, a plan: :mod:`.plan_board`)."""
+    when the game is not ``status`` (under way; ``over`` for a finished game's buttons, :mod:`.again`). Nothing is
+    recorded either way (a move, a plan: :mod:`.plan_board`)."""
     game_id, seat, meta = _seat_of_token(svc, token)
     if not same_site() or not form_token_ok(svc, token, request.form.get("csrf", "")):
         return _page(token, "forbidden", 403)  # nothing recorded; a fresh form to play from
     game = _game(svc, game_id)
-    if game is None or meta.get("status") != "active":
+    if game is None or meta.get("status") != status:
         return _back(token, "stale")
     return game_id, seat, meta, game
 

@@ -1,26 +1,19 @@
 """The local simulator: two phones, a WhatsApp phone, a Telegram phone and an email inbox in one page, talking to the
-real webhooks.
-
-Served under ``/simulator/`` only when the simulator is switched on
-(``SLOWSPADES_SIMULATOR=1``; the app factory registers this blueprint only then, so
-every simulator URL is a 404 otherwise). It never short-cuts the service:
+real webhooks. Served under ``/simulator/`` only when switched on (``SLOWSPADES_SIMULATOR=1``; the app factory
+registers this blueprint only then: every simulator URL is a 404 otherwise). It never short-cuts the service:
 
 * ``POST /simulator/sign`` builds the exact form Twilio (``/sms``, an SMS or a WhatsApp message) or Mailgun
-  (``/email/inbound``) would post and signs it with the local secrets; the page then
-  posts that form itself to the real webhook, which verifies the signature as it
-  would in production. For the Telegram phone it is the update Telegram would post to ``/telegram`` (a text
-  message, or the ``callback_query`` of a tapped button) with the secret header ``setWebhook`` gave it.
-* ``GET /simulator/messages`` reads the local outbox (``Store.read_local``, where the
-  worker "sends" messages when no provider is configured), each SMS with its
-  segment count, each WhatsApp message with its count of messages and the template it went as (if any),
-  each Telegram message with its inline keyboard (and the answer to a tap, which removes it); the page polls it.
-* ``GET /simulator/window?address=whatsapp:+...`` tells a WhatsApp address's 24-hour window
-  (:mod:`service.store.window`): open and when it closes, or closed.
-* ``GET|POST /simulator/clock`` shows and advances the service clock
-  (:mod:`service.store.clock`) and then runs the beat jobs at once, so due reminders fire.
-
-Without a Twilio auth token, a Mailgun signing key or a Telegram secret, a random local secret is made once, kept in
-Redis (so every web process shares it) and used as that setting (without a bot token, Telegram's go to the outbox).
+  (``/email/inbound``) would post, signed with the local secrets, or the update Telegram would post to ``/telegram``
+  (:mod:`service.web.simulator_telegram`: a text, or a tapped button's ``callback_query``, with the secret header);
+  the page then posts it itself to the real webhook, which verifies it as it would in production.
+* ``GET /simulator/messages`` reads the local outbox (``Store.read_local``, where the worker "sends" messages when no
+  provider is configured), each SMS with its segment count, each WhatsApp message with its count of messages and the
+  template it went as (if any), or the buttons it shows inside the window (a tap is signed as Twilio posts it:
+  ``ButtonPayload`` or ``ListId``), each Telegram message with its inline keyboard; the page polls it.
+* ``GET /simulator/window?address=whatsapp:+...``: a WhatsApp address's 24-hour window (:mod:`service.store.window`).
+* ``GET|POST /simulator/clock`` shows and advances the service clock (:mod:`service.store.clock`), then runs the beat
+  jobs at once, so due reminders fire. Without a Twilio auth token, a Mailgun signing key or a Telegram secret, a
+  random local secret is made once, kept in Redis (every web process shares it) and used as that setting.
 """
 
 from __future__ import annotations
@@ -50,11 +43,10 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from twilio.request_validator import RequestValidator
 
-from ..addresses import TELEGRAM_PREFIX, WHATSAPP_PREFIX
+from ..addresses import WHATSAPP_PREFIX
 from ..store.keys import simulator_secret
 from ..store.window import window_left_ms
-from .simulator_telegram import telegram_fields, telegram_update
-from .telegram import SECRET_HEADER
+from .simulator_telegram import telegram_fields, telegram_request
 
 ASSETS = Path(__file__).with_name("simulator_assets")
 bp = Blueprint("simulator", __name__, url_prefix="/simulator", static_folder=str(ASSETS),
@@ -275,13 +267,14 @@ def sign() -> ResponseReturnValue:
             abort(400)
         default_to = whatsapp_number() if channel == "whatsapp" else service_number()
         form = twilio_form(sender, body, str(data.get("to") or default_to))
+        if data.get("tap") and channel == "whatsapp":  # a tapped button or list item, as Twilio posts it: its id
+            form.update({"ListId": str(data["tap"]), "ListTitle": body} if data.get("list")
+                        else {"ButtonPayload": str(data["tap"]), "ButtonText": body})
         sig = sign_twilio(base + "/sms", form, str(current_app.config["TWILIO_AUTH_TOKEN"]))
         return jsonify(path="/sms", form=form, headers={"X-Twilio-Signature": sig})
     if channel == "telegram":
-        if not sender.startswith(TELEGRAM_PREFIX) or not sender[len(TELEGRAM_PREFIX):].isdigit():
-            abort(400)
-        return jsonify(path="/telegram", json=telegram_update(int(sender[len(TELEGRAM_PREFIX):]), data),
-                       headers={SECRET_HEADER: str(current_app.config["TELEGRAM_SECRET"])})
+        signed = telegram_request(sender, data, str(current_app.config["TELEGRAM_SECRET"]))
+        return jsonify(signed) if signed else abort(400)
     if channel == "email":
         subject = str(data.get("subject") or "Slow Spades")
         form = mailgun_form(sender, body, str(data.get("recipient") or mail_address()), subject,
@@ -301,13 +294,20 @@ def describe(stream_id: str, entry: dict[str, Any]) -> dict[str, Any]:
         out.update(sms_stats(body))
     elif entry.get("channel") == "whatsapp":
         out.update(whatsapp_stats(body), template=entry.get("content_sid") or "",
-                   variables=entry.get("content_variables") or "")
+                   variables=entry.get("content_variables") or "", buttons=wa_buttons(entry))
     elif entry.get("channel") == "telegram":
         out.update(telegram_fields(stream_id, entry))
     else:
         out.update(subject=entry.get("subject", ""), reply_to=entry.get("reply_to", ""),
                    message_id=entry.get("message_id", ""), html=entry.get("html", ""))
     return out
+
+
+def wa_buttons(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The buttons a WhatsApp message shows (:func:`service.whatsapp_buttons.shown`), the phone's to tap."""
+    from ..whatsapp_buttons import shown  # as sms_stats: chat (which it reads) only when a message is shown
+
+    return shown(current_app.config, entry)
 
 
 def sms_stats(body: str) -> dict[str, Any]:

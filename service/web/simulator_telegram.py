@@ -7,6 +7,9 @@ import time
 import uuid
 from typing import Any, Mapping
 
+from ..addresses import TELEGRAM_PREFIX
+from .telegram import SECRET_HEADER
+
 
 def telegram_update(chat: int, data: Mapping[str, Any]) -> dict[str, Any]:
     """The update Telegram posts for a private chat's text message, or (``tap``: a button's data, ``message_id``: the
@@ -20,6 +23,15 @@ def telegram_update(chat: int, data: Mapping[str, Any]) -> dict[str, Any]:
                                                            "chat_instance": str(chat), "data": str(data["tap"])}}
     return {"update_id": update_id, "message": {"message_id": update_id, "date": int(time.time()), "from": user,
                                                 "chat": private, "text": str(data.get("body") or "")}}
+
+
+def telegram_request(sender: str, data: Mapping[str, Any], secret: str) -> dict[str, Any] | None:
+    """The request Telegram would make for what ``sender`` (``telegram:<chat id>``) typed or tapped: path, update
+    and the secret header; None for a sender that is no Telegram chat."""
+    chat = sender[len(TELEGRAM_PREFIX):]
+    if not sender.startswith(TELEGRAM_PREFIX) or not chat.isdigit():
+        return None
+    return {"path": "/telegram", "json": telegram_update(int(chat), data), "headers": {SECRET_HEADER: secret}}
 
 
 def telegram_fields(stream_id: str, entry: Mapping[str, Any]) -> dict[str, Any]:

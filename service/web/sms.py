@@ -3,7 +3,9 @@ queue, empty TwiML.
 
 A WhatsApp message comes the same way, signed the same way, from ``From: whatsapp:+<number>``: that address is a
 player of its own (:data:`service.addresses.WHATSAPP`), and its record opens its 24-hour window again
-(:mod:`service.store.window`, on the record's own round trip).
+(:mod:`service.store.window`, on the record's own round trip). A tapped quick-reply button or list item
+(:mod:`service.whatsapp_buttons`) comes with its id in ``ButtonPayload`` or ``ListId`` (and its title as the
+``Body``): the id is recorded as the message's ``tap``, which the worker plays as a tapped Telegram button is.
 
 Twilio does not retry a messaging webhook: while Redis does not answer, the message is kept on local
 disk (``service.spool``) and 200 answered; if the disk fails too, the answer is TwiML asking the player
@@ -39,6 +41,8 @@ bp = Blueprint("sms", __name__)
 bp.record_once(lambda state: install_spool_once(state.app))  # the spool and its drainer, once per app
 
 
+#: the most of a tapped button's id recorded (Twilio's ids are at most 200 characters)
+TAP_MAX = 256
 _EMPTY_TWIML = str(MessagingResponse())  # always the same document: built once
 
 
@@ -88,6 +92,9 @@ def inbound_sms() -> Response:
     channel = WHATSAPP if address.kind == WHATSAPP else SMS
     fields = {"channel": channel, "from": sender, "to": request.form.get("To", ""), "body": request.form.get("Body", ""),
               "received": now_ms(), "status": "queued"}
+    tapped = request.form.get("ButtonPayload") or request.form.get("ListId") or ""
+    if tapped and channel == WHATSAPP:  # a tapped button or list item (service.whatsapp_buttons): its id
+        fields["tap"] = tapped[:TAP_MAX]
     if flood:
         fields["flood"] = flood
     try:  # recorded and queued; or, while Redis does not answer, kept on local disk (service.spool)

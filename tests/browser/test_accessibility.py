@@ -1,8 +1,9 @@
 """axe-core over every page a player or a tester sees (issue 45 case 14), in Debian's headless Chromium at a phone's
 width (390 px) and a desktop's (1280 px): the game page in every phase of a hand (the double nil question, the draw,
-the double nil swap, the bids, the play, the score sheet after a hand with each hand's detail open, a finished game),
-the rules page, and the simulator (before and after a hand's messages). No violation of any impact, of every rule
-of WCAG 2.0 to 2.2 A and AA and axe's best practices, and no page wider than the screen.
+the double nil swap, the bids, the play, the score sheet after a hand with each hand's detail open, a finished game
+with its past hands and its buttons to play again; one player's cards in four colours, the other's in two), the page
+of a player's games (issue 46), the rules page, and the simulator (before and after a hand's messages). No violation
+of any impact, of every rule of WCAG 2.0 to 2.2 A and AA and axe's best practices, and no page wider than the screen.
 
 axe-core is the npm package, pinned and installed by ``scripts/ensure-axe`` (``scripts/test`` runs it) into
 ``.venv/axe``; it is injected into each page by Playwright (the pages' Content-Security-Policy allows no inline
@@ -81,6 +82,7 @@ def test_no_axe_violation_on_any_page(live_service: Any, pages: dict[int, Any], 
     meta = live.svc.store.meta(game_id)
     address = {0: meta["seat0"], 1: meta["seat1"]}
     urls = {seat: f"{live.url}/g/{live.svc.players.ensure_web_token(game_id, seat)}" for seat in (0, 1)}
+    live.svc.players.set_colours(address[0], True)  # the card table in four colours for seat 0, in two for seat 1
     seen: set[str] = set()
     moves = 0
     while True:
@@ -107,7 +109,8 @@ def test_no_axe_violation_on_any_page(live_service: Any, pages: dict[int, Any], 
     text(live, address[0], "RESIGN")
     text(live, address[0], "YES")
     wait_for("the game over", lambda: live.svc.store.meta(game_id).get("status") == "over", timeout=20)
-    for s in (0, 1):
+    for s in (0, 1):  # its past hands and its buttons to play again; the page of the player's games
         found += check(pages, axe_source, urls[s], f"a finished game's page, seat {s}", OPEN_DETAILS)
+        found += check(pages, axe_source, urls[s] + "/games", f"the page of their games, seat {s}", OPEN_DETAILS)
     found += check(pages, axe_source, live.url + "/simulator/", "the simulator after a hand", ready=SIMULATOR_READY)
     assert found == [], "\n".join(found)

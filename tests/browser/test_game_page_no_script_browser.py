@@ -3,7 +3,8 @@
 The page sends ``Referrer-Policy: no-referrer``, so Chromium posts its forms with ``Origin: null``; each move is a
 plain form posted by a click (no script runs on the page), answered by a redirect back to the page. Every move of
 the hand, the double nil question, the draw, both bids and every card clicked, must be taken, none refused as "not
-sent from this page"; neither page ever shows a card the other holds; the score sheet shows the hand scored."""
+sent from this page"; neither page ever shows a card the other holds; the score sheet shows the hand scored; the
+card colours' form works as plainly."""
 
 from __future__ import annotations
 
@@ -66,6 +67,9 @@ def test_a_whole_hand_played_by_forms_with_javascript_off(chromium: Any, live_se
             page.goto(urls[seat])
             scored = page.locator("#sheet tbody tr").first.locator("td b").all_inner_texts()
             assert len(scored) == 2 and all(s.lstrip("-").isdigit() for s in scored)
+        with pages[0].expect_navigation():  # the card colours: a plain form too
+            pages[0].locator('#colours button[value="4"]').click()
+        assert pages[0].locator("main.four").count() == 1 and pages[1].locator("main.four").count() == 0
     finally:
         for c in contexts.values():
             c.close()

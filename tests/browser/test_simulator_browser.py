@@ -274,3 +274,34 @@ def test_the_telegram_phone_plays_by_tapping_its_buttons(chromium: Any, live_ser
         assert not [m for m in sent_to(live, TELEGRAM) if not m]  # every message to the chat had its text
     finally:
         page.close()
+
+
+def test_the_whatsapp_phone_taps_a_button_and_the_move_is_played(chromium: Any, live_service: Any) -> None:
+    """Inside the window a WhatsApp prompt shows its answers as buttons (issue 43); tapping one posts its id as Twilio
+    does (``ButtonPayload``, ``ListId``), and the move is played: the next prompt comes with its own buttons."""
+    live = live_service
+    page = open_simulator(chromium, live)
+    try:
+        type_into(page, WHATSAPP, f"NEW {PHONE_A}")
+        wait_for("the invitation", lambda: shown(page, PHONE_A))
+        type_into(page, PHONE_A, "YES")
+        [game_id] = live.svc.players.games(WHATSAPP)
+        wait_for("the game started", lambda: live.svc.store.meta(game_id).get("status") == "active"
+                 and settled(live, game_id, 0))
+        seat = 0 if live.svc.store.meta(game_id)["seat0"] == WHATSAPP else 1
+        while seat not in (game := game_of(live, game_id)).movers:  # phone A's moves until the WhatsApp phone owes one
+            type_into(page, PHONE_A, port.command_text(choose(game, 1 - seat, keep=True)))
+            wait_for("phone A's move", lambda v=game.version: settled(live, game_id, v))
+        buttons = page.locator("#whatsapp .msg.in .wa-buttons").last.locator(".wa-button")
+        wait_for("the question's buttons", lambda: buttons.all_inner_texts() in (["DN", "DRAW"], ["K", "D"]))
+        before = buttons.all_inner_texts()
+        version = live.svc.store.version(game_id)
+        buttons.nth(1).click()  # DRAW, or D
+        wait_for("the tap played", lambda: live.svc.store.version(game_id) > version)
+        assert page.locator("#whatsapp .msg.out").last.inner_text().startswith(before[1])
+        asked = page.locator("#whatsapp .msg.in .wa-buttons")
+        wait_for("the next question's buttons", lambda: asked.count() > 1 and asked.last.locator(".wa-button")
+                 .all_inner_texts() == ["K", "D"])
+        phones_match_outbox(page, live, (WHATSAPP, PHONE_A))
+    finally:
+        page.close()

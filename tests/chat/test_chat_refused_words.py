@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from chat import explain_error
+from chat.gsm import is_gsm7, segments
 from chat.parse import HELP_WORDS, OPT_IN_WORDS, OPT_OUT_WORDS, parse
+from chat.render import finish_sms
 from spades.cards import Card
 from spades.dealer import Dealer
 from spades.events import HouseRules
@@ -119,3 +121,19 @@ def test_near_misses_of_the_translated_texts_are_understood(text, lang, kind, ex
     assert intent.kind == kind, (text, intent)
     for key, value in extra.items():
         assert getattr(intent, key) == value, (text, intent)
+
+
+@pytest.mark.parametrize("text, lang, pause, resume", [
+    ("VACATION 5", "en", "PAUSE 5", "RESUME"), ("vacances 10", "fr", "PAUSE 10", "REPRENDRE"),
+    ("ferie", "nb", "PAUSE 7", "FORTSETT"), ("Libur 3", "id", "JEDA 3", "LANJUT"),
+    ("διακοπές 4", "el", "4", "ΣΥΝΕΧΕΙΑ"), ("holiday 2", "fr", "PAUSE 2", "REPRENDRE"),
+])
+def test_vacation_is_answered_with_pause_and_resume(text, lang, pause, resume) -> None:  # type: ignore[no-untyped-def]
+    """``VACATION <days>`` is not a command (docs/commands.md, "Why no VACATION"): the reply names ``PAUSE <days>``
+    (7 when no number came) and ``RESUME`` in the player's language, in one SMS segment, and nothing is paused."""
+    intent = parse(text, lang)
+    assert intent.kind == "unknown" and intent.reason == "vacation", intent
+    game = fold(new_game("g", HouseRules(simultaneous_draw=False), dealer=Dealer(seed=3)))
+    reply = explain_error(intent, view(game, 1 - game.movers[0]), lang, "sms").text
+    assert pause in reply and finish_sms(resume, lang) in reply and "did not understand" not in reply, reply
+    assert segments(reply) == 1 and is_gsm7(reply), reply

@@ -10,6 +10,7 @@ import pytest
 from markupsafe import escape
 
 from chat.commands import rules_page_context
+from chat.history import game_entry, render_history
 from chat.names import check_name
 from chat.page import email_link, page_context, plan_board, render_busy, render_expired, render_page
 from chat.render import TEMPLATES_DIR, environment, render
@@ -63,7 +64,13 @@ def _all_html(name: str) -> tuple[list[str], set[str]]:
         out += [m.rendered.html or "" for m in errors.messages]
         game = fold(t.events)
         out.append(resend(view(game, 0), "en", "email", name).html or "")
-        out.append(render_page("en", page_context(view(game, 1), [redact(e, 1) for e in t.events], name, name)))
+        seen = [redact(e, 1) for e in t.events]
+        over = dict(page_context(view(game, 1), seen, name, name), history_url="/g/x/games", again_flash="invited",
+                    again={"url": "/g/x/again", "rematch": True, "level": None, "harder": None})
+        out.append(render_page("en", over))  # the finished game: its past hands, its buttons, the link to the games
+        games = [dict(game_entry(seen, 1), opp=name, level=None, day="Dec 4, 2026", url="/g/x", current=True)]
+        out.append(render_history("en", {"me": name, "games": games, "records": [{"opp": name, "me": 3, "them": 2}],
+                                         "back_url": "/g/x"}))
         mid = fold(t.events[:len(t.events) // 2])  # a game in play: the page's plan board, its talk, the record
         ctx = page_context(view(mid, 1), [redact(e, 1) for e in t.events[:len(t.events) // 2]], name, name)
         ctx.update(board=plan_board(view(mid, 1), None, "en"), plan_url="/g/x/plan", csrf="1.x", say_url="/g/x/say",

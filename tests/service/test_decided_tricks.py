@@ -49,6 +49,6 @@ def test_decided_tricks_are_named_by_sms_and_every_hands_tricks_stay_on_the_page
     hands = load_game(svc, gid).hand_no - 1
     token = svc.players.ensure_web_token(gid, 0)
     page = html.unescape(client.get(f"/g/{token}").get_data(as_text=True))
-    details = page.split("<details>")[1]
-    assert details.count("Tricks of this hand") == hands, details  # each finished hand's thirteen tricks
-    assert details.count('<td class="led">') == 13 * hands
+    past = page.split('<section id="past-hands"')[1].split("</section>")[0]
+    assert past.count('<details class="past-hand">') == hands, past  # each finished hand's thirteen tricks
+    assert past.count('<td class="past-led">') == 13 * hands

@@ -4,11 +4,14 @@ decided" only counted."""
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 from spades.events import AUTO_DECIDED
 
 from .helpers import local_messages
+from .test_game_page import shown
 from .test_plans_sms import play_until, send
 from .test_sms_game import ALICE, BOB, start_sms_game
 
@@ -25,6 +28,7 @@ def hand_events(svc: Any, gid: str, hand: int) -> list[dict[str, Any]]:
 
 def test_last_names_the_trick_before_and_a_decided_ends_cards(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
     gid = start_sms_game(client, svc)
+    send(client, svc, BOB, "NAME Bo")
     send(client, svc, ALICE, "LAST")
     assert local_messages(svc, ALICE)[-1]["body"] == "No trick played yet in this game."
     game = play_until(client, svc, gid, lambda g: g.phase == "play" and sum(g.tricks_won) == 1)
@@ -51,3 +55,26 @@ def test_last_names_the_trick_before_and_a_decided_ends_cards(client, svc, celer
     assert f"Hand {hand}, last {n} tricks decided: you " in told if n > 1 else f"Hand {hand}, last trick decided:" in told, told
     for e in decided:
         assert e["card"] in told, (e["card"], told)
+    # the page's past hands: every trick of every finished hand, who led it and who won it, the decided ones named
+    alice = 0 if svc.store.meta(gid)["seat0"] == ALICE else 1
+    page = html.unescape(client.get(f"/g/{svc.players.ensure_web_token(gid, alice)}").get_data(as_text=True))
+    past = page.split('<section id="past-hands"')[1].split("</section>")[0]
+    hands = past.split('<details class="past-hand">')[1:]
+    assert len(hands) == hand, past  # hands 1 to the decided one, newest first
+    that = hands[0]
+    assert that.startswith(f"\n<summary>Hand {hand}: you won ") and "tricks were decided" in that or \
+        "the last trick was decided" in that, that
+    tricks = [e for e in hand_events(svc, gid, hand) if e["type"] == "trick_won"]
+    rows = re.findall(r'<tr><td class="n">(\d+)</td><td class="past-led">(.*?)</td><td>(.*?)</td><td>(.*?)</td>'
+                      r'<td>(.*?)</td></tr>', that, re.S)
+    assert len(rows) == len(tricks) == 13, rows
+    for (no, led, mine, theirs, won), e in zip(rows, tricks):
+        cards = {int(s): c for s, c in e["cards"]}
+        assert int(no) == e["trick"] and shown(cards[alice]) in mine and shown(cards[1 - alice]) in theirs
+        assert led == ("You" if int(e["cards"][0][0]) == alice else "Bo")
+        assert won.startswith("You" if e["seat"] == alice else "Bo")
+        assert ("(decided)" in won) == any(c["card"] in cards.values() for c in decided), (won, cards)
+    named = that.split('<p class="decided">')[1].split("</p>")[0]
+    assert named.startswith("Decided tricks:" if n > 1 else "Decided trick:"), named
+    for e in decided:
+        assert shown(e["card"]) in named, (e["card"], named)

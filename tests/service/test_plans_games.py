@@ -5,6 +5,7 @@ their page; each is told what their own plan played."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from service.conversation_port import command_text
 from service.lifecycle.invitations import game_id_for
 from service.store import clock
-from spades.events import AUTO_PLAN, from_dict
+from spades.events import AUTO_PLAN, CardPlayed, from_dict
 from spades.game import Game
 from spades.replay import verify_log
 
@@ -21,7 +22,12 @@ from .helpers import local_messages, post_email, post_sms, wait_handled, wait_ou
 from .test_email_game import DANA, mails_to
 from .test_sms_game import ALICE, load_game
 
+CARD = re.compile("[\u2660\u2665\u2663\u2666]")  # a card as a page shows it
 PLANS = {0: "ALWAYS S LOW H LOW D LOW C LOW", 1: "ALWAYS S HIGH H HIGH D HIGH C HIGH"}  # one word each: told apart
+
+
+def shown_card(code: str) -> str:
+    return code[:-1] + {"S": "\u2660", "H": "\u2665", "C": "\u2663", "D": "\u2666"}[code[-1]]
 
 
 def mail_text(m: Any) -> str:
@@ -71,6 +77,8 @@ def test_d12_a_whole_game_sms_against_email_with_plans_every_hand(client, svc, s
                             assert ("S LOW H LOW" in html) == (planned_hand.get(alice) == game.hand_no)
                         else:
                             assert "S LOW H LOW" not in html
+                        games = client.get(f"/g/{token}/games").get_data(as_text=True)  # the page of their games
+                        assert "S HIGH" not in games and "S LOW H LOW" not in games and not CARD.search(games)
                     clock.advance(svc.store.r, 60)  # a glance at a page quiets its player's messages for a while
                 game = load_game(svc, gid)
         if game.phase == "over":
@@ -92,3 +100,9 @@ def test_d12_a_whole_game_sms_against_email_with_plans_every_hand(client, svc, s
         assert "S HIGH" not in body and "HIGH H" not in body, body
     for body in mails:  # nor Dana Alice's
         assert "S LOW H LOW" not in body, body
+    for s in (0, 1):  # the past hands: "your plan" beside the cards the seat's own plan played, never the other's
+        page = client.get(f"/g/{svc.players.ensure_web_token(gid, s)}").get_data(as_text=True)
+        past = page.split('<section id="past-hands"')[1].split("</section>")[0]
+        marked = re.findall(r'>([0-9JQKA]+.)</span> <span class="note">\(your plan\)', past)
+        mine = [shown_card(e.card.code) for e in planned if isinstance(e, CardPlayed) and e.seat == s]
+        assert mine and sorted(marked) == sorted(mine), (s, marked, mine)

@@ -63,6 +63,10 @@ def test_pause_says_how_to_end_it_and_resume_ends_it(client, svc, celery_worker)
     from service.lifecycle import reminders
 
     gid = new_game(client, svc, f"NEW {BOB}")
+    send(client, svc, ALICE, "VACATION 5")  # not a command: the reply says what to send, and nothing is paused
+    said = local_messages(svc, ALICE)[-1]["body"]
+    assert said.startswith("No vacation command: PAUSE 5 pauses this game for 5 days") and "RESUME" in said, said
+    assert reminders.paused_until(svc, gid, svc.store.clock.now_ms()) is None
     send(client, svc, ALICE, "PAUSE 3")
     assert local_messages(svc, ALICE)[-1]["body"].endswith("no reminders, no timeout. RESUME ends it.")
     assert reminders.paused_until(svc, gid, svc.store.clock.now_ms()) is not None

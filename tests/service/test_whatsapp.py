@@ -21,6 +21,7 @@ from service.store.window import WINDOW_MS
 from workers.beat import run_tick
 
 from .chooser import choose
+from .fake_twilio_content import FakeTwilioContent
 from .helpers import local_messages, post_sms, wait_handled, wait_outbox_settled
 from .test_delivery import SID, FakeTwilioHttp
 from .test_sms_game import load_game, play_out
@@ -98,8 +99,9 @@ def test_a_whatsapp_address_is_a_player_of_its_own(client, svc, celery_worker) -
 # -- the window -------------------------------------------------------------------------------------------
 @pytest.fixture()
 def twilio(app, svc):  # type: ignore[no-untyped-def]
-    """Twilio configured for SMS and WhatsApp, its REST API answered at the SDK's HTTP boundary; no quiet hours."""
-    http = FakeTwilioHttp()
+    """Twilio configured for SMS and WhatsApp, its REST API (its Content API too) answered at the SDK's HTTP boundary;
+    no quiet hours."""
+    http = FakeTwilioContent()
     app.config.update(TWILIO_ACCOUNT_SID=SID, TWILIO_AUTH_TOKEN="test-auth-token", TWILIO_FROM="+15550000000",
                       TWILIO_WHATSAPP_FROM=WA_SENDER, TWILIO_HTTP_CLIENT=http, QUIET_HOURS="0-0")
     app.config.pop("_SENDERS", None)
@@ -132,14 +134,17 @@ def test_a_reminder_inside_the_window_is_free_text_outside_it_the_template(clien
     svc.config["WHATSAPP_TEMPLATES"] = "reminder.el=HXreminder0el,turn.el=HXturn0el,reminder.en=HXreminder0en"
     try:
         start_with_whatsapp_to_move(client, svc)
-        assert sent_to(twilio, WA) and all("ContentSid" not in d for d in sent_to(twilio, WA))  # answers: free text
+        assert sent_to(twilio, WA) and all(d.get("ContentSid") in (None, *twilio.contents)  # answers: free-form,
+                                           for d in sent_to(twilio, WA))  # as text or with buttons (never a template)
         assert all(d["From"] == "whatsapp:" + WA_SENDER for d in sent_to(twilio, WA))
         assert all(d["From"] == "+15550000000" for d in sent_to(twilio, SMS))
         before = len(sent_to(twilio, WA))
         [first] = reminder_ids(svc, advance_and_tick(svc, 12), WA)  # 12 hours on: inside the window
-        [inside] = sent_to(twilio, WA)[before:]
-        assert "ContentSid" not in inside and inside["Body"] == first["body"]
-        assert inside["Body"].startswith("Υπενθύμιση") and GREEK_LOWER_ACCENTED.search(inside["Body"])
+        [inside] = [r for r in twilio.requests if r["data"].get("To") == WA][before:]
+        shown = twilio.shown(inside)  # free-form: the reminder, with the prompt's answers as buttons (issue 43)
+        assert shown["body"] == first["body"] and [t for t, _d in shown["buttons"]] == ["DN", "ΤΡΑΒΑ"]
+        assert shown["body"].startswith("Υπενθύμιση") and GREEK_LOWER_ACCENTED.search(shown["body"])
+        inside = inside["data"]
         assert inside["StatusCallback"].startswith("https://spades.example.test/sms/status?o=")
         [second] = reminder_ids(svc, advance_and_tick(svc, 24), WA)  # 36 hours after it last wrote: closed
         [outside] = sent_to(twilio, WA)[before + 1:]
@@ -148,11 +153,11 @@ def test_a_reminder_inside_the_window_is_free_text_outside_it_the_template(clien
         assert GREEK_LOWER_ACCENTED.search(second["body"])
         assert outside["From"] == "whatsapp:" + WA_SENDER and outside["StatusCallback"].endswith(
             second["id"].replace(":", "%3A").replace("#", "%23"))
-        # the player writes again: the window opens, and the next message to them is free text again
+        # the player writes again: the window opens, and the next message to them is free-form again
         resp, mid = post_sms(client, WA, "HAND")
         wait_handled(svc, mid)
         wait_outbox_settled(svc)
-        assert "ContentSid" not in sent_to(twilio, WA)[-1] and sent_to(twilio, WA)[-1]["Body"]
+        assert sent_to(twilio, WA)[-1]["ContentSid"] in twilio.contents  # free-form again: the answer, with buttons
     finally:
         svc.config.pop("WHATSAPP_TEMPLATES", None)
 
@@ -244,7 +249,7 @@ def test_a_turn_prompt_outside_the_window_goes_as_the_turn_template(client, svc,
     svc.config["WHATSAPP_TEMPLATES"] = "turn.el=HXturn0el"
     try:
         gid = whatsapp_waits_a_day(client, svc)
-        assert all("ContentSid" not in d for d in sent_to(twilio, WA))
+        assert all(d.get("ContentSid") in (None, *twilio.contents) for d in sent_to(twilio, WA))  # no template yet
         before = len(sent_to(twilio, WA))
         sms_moves_until(client, svc, gid, lambda: sent_to(twilio, WA)[before:])
         [prompt] = sent_to(twilio, WA)[before:]

@@ -132,6 +132,24 @@ function showTelegram(dev, li, m) {
   return true;
 }
 
+// A WhatsApp message's quick-reply buttons or list items (inside the window): a tap posts its id as Twilio does.
+function waButtons(dev, buttons) {
+  const row = el("div", "wa-buttons");
+  for (const b of buttons) {
+    const button = el("button", "wa-button" + (b.list ? " list" : ""), b.title);
+    button.type = "button";
+    button.dataset.id = b.id;
+    button.addEventListener("click", async () => {
+      const { li, meta } = addOut(dev, b.title);
+      await postAndShow(li, meta, { channel: "whatsapp", from: dev.address, to: state.whatsappNumber, body: b.title,
+        tap: b.id, list: b.list });
+      refreshWindows();
+    });
+    row.append(button);
+  }
+  return row;
+}
+
 function showIncoming(m) {
   const dev = state.byAddress[m.to];
   if (!dev) return;
@@ -161,6 +179,7 @@ function showIncoming(m) {
     meta.append(el("span", "seg" + (m.template ? " multi" : ""), how),
       document.createTextNode(" · " + m.chars + " chars · " + time(m.time_ms)));
     li.append(meta);
+    if (m.buttons && m.buttons.length) li.append(waButtons(dev, m.buttons));
   } else {
     li.dataset.segments = String(m.segments);
     li.append(el("span", "body", m.body));

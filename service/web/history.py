@@ -1,0 +1,71 @@
+"""A player's page of their games (issue 46): ``GET /g/<token>/games``, reached from the game page.
+
+The token is the game page's (:mod:`.game`): it names one seat of one game, and so the player who holds it; an
+unknown token is a 404, an expired page a 410 as the game page is. The page lists that player's games that began
+(under way and finished, newest first: :func:`chat.history.game_entry`) with the opponent, the day, the result, the
+score and the score sheet, each linking to the player's own page of that game (their seat's token, never the
+opponent's), and the head-to-head record against each opponent (:mod:`service.games.record`). Only scored hands
+and the game's end are read, as the player may know them: no card of anyone's reaches it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, url_for
+
+from chat.history import day, game_entry, render_history
+from chat.page import render_expired, shown_name
+from spades.events import from_dict, redact
+
+from ..context import Services
+from ..games import levels
+from ..games.players import lang_of, name_of, seat_of
+from ..games.record import record_of
+from ..store import UNREACHABLE as STORE_UNREACHABLE
+from .game import _expired, _no_store, _seat_of_token, _svc, storage_down
+
+bp = Blueprint("history_page", __name__)
+
+
+@bp.get("/g/<token>/games")
+def history(token: str) -> Response:
+    svc = _svc()
+    game_id, seat, meta = _seat_of_token(svc, token)
+    me = meta.get(f"seat{seat}", "")
+    lang = lang_of(svc, me)
+    if _expired(svc, meta, seat):
+        return _no_store(Response(render_expired(lang), status=410, mimetype="text/html"))
+    record = record_of(svc, me)
+    records = [{"opp": shown_name(name_of(svc, opp)), "me": won, "them": lost}
+               for opp, (won, lost) in record.against.items()]
+    ctx = {"me": name_of(svc, me), "games": entries(svc, me, lang, game_id), "records": records,
+           "back_url": url_for("game_page.game_page", token=token)}
+    return _no_store(Response(render_history(lang, ctx), mimetype="text/html"))
+
+
+def entries(svc: Services, address: str, lang: str, current: str) -> list[dict[str, Any]]:
+    """The player's games that began, newest first, each a :func:`chat.history.game_entry` with ``opp`` (the
+    opponent's name as a page shows it), ``level`` (the computer's), ``day``, ``url`` (the player's own page of it)
+    and ``current`` (the game whose page led here)."""
+    out: list[dict[str, Any]] = []
+    for gid in svc.players.games(address):
+        meta = svc.store.meta(gid)
+        seat = seat_of(meta, address)
+        if seat is None or meta.get("status") not in ("active", "over"):
+            continue
+        events = [redact(from_dict(se.event), seat) for se in svc.store.load(gid)]
+        if not events:
+            continue
+        opponent = meta.get(f"seat{1 - seat}", "")
+        token = meta.get(f"web{seat}") or svc.players.ensure_web_token(gid, seat)
+        entry = game_entry(events, seat)
+        entry.update(opp=shown_name(name_of(svc, opponent)), level=levels.level_of(opponent),
+                     day=day(int(meta.get("created") or 0), lang), current=gid == current,
+                     url=url_for("game_page.game_page", token=token))
+        out.append(entry)
+    return out
+
+
+for _error in STORE_UNREACHABLE:
+    bp.register_error_handler(_error, storage_down)
