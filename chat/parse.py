@@ -683,7 +683,8 @@ def _take_whatsapp(words: list[str], i: int) -> tuple[str, int, bool]:
 
 
 def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
-    """NEW <phone | email | BOT [EASY | NORMAL | HARD]> [BAGS] [FLOOR [n]] [TO n] [ALT] (ALT: strict alternation in the draw, RULES D11)."""
+    """NEW <phone | email | BOT [EASY | NORMAL | HARD]> [BAGS] [FLOOR [n]] [TO n] [ALT] (ALT: strict alternation in the draw, RULES D11); NEW
+    with no address: an invitation link (arg ``""``)."""
     table = _TABLES[lang]
     address: str | None = None
     failed_nil_bags, floor, target = False, None, 500
@@ -728,13 +729,11 @@ def _new_intent(raw_words: list[str], lang: str, say: _Say) -> Intent:
         i += 1
     if address is None and leftovers:  # NEW 12, NEW Ana: neither a number nor an address
         return say("unknown", reason="bad_address", arg=" ".join(leftovers)[:20])
-    if address is None:
-        return say("unknown", reason="missing_arg", arg="new")
     if not 100 <= target <= 1000:
         return say("unknown", reason="bad_number", arg=str(target))
     if leftovers:
         return say("unknown", reason="not_understood", arg=" ".join(leftovers))
-    return say("new", arg=address, rules=HouseRules(failed_nil_bags, floor, target, simultaneous_draw))
+    return say("new", arg=address or "", rules=HouseRules(failed_nil_bags, floor, target, simultaneous_draw))
 
 
 #: The words of a plan (RULES D12) that open a part of it, and the rules a follow may name.

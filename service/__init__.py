@@ -30,6 +30,7 @@ from .web import (
     status,
     talk_box,
 )
+from .web import invite_page as invite_link_page
 from .web import metrics as web_metrics
 from .web import push_box as push_page_routes
 from .web import telegram as telegram_webhook
@@ -53,6 +54,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(health.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(game.bp)
+    app.register_blueprint(invite_link_page.bp)
     app.register_blueprint(plan_board.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(talk_box.bp)

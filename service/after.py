@@ -19,7 +19,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import inbound, limits, logs, metrics, receipts
+from . import daily_cap, inbound, logs, metrics, receipts
 from .context import Services
 from .delivery import UNSENDABLE, WINDOW_CLOSED, all_local, deliver_local_many
 from .games import presence
@@ -82,7 +82,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
     capped: list[tuple[dict[str, Any], str]] = []
     if local:
         # counted toward the day's SMS and spend, and held past the caps, as when a provider sends them
-        claimed, capped = limits.split_sms(svc, claimed, marks=after.people if after else None)
+        claimed, capped = daily_cap.split_sms(svc, claimed, marks=after.people if after else None)
         svc.store.settle_local_many(claimed, [(e["id"], why) for e, why in capped]
                                     + [(oid, UNSENDABLE) for oid in unsendable]
                                     + [(oid, WINDOW_CLOSED) for oid in closed], tail=tail, token=attempt)
@@ -107,7 +107,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
         if closed:
             metrics.settled_local([], len(closed), "window_closed")
         for _entry, why in capped:
-            metrics.outbox("", "failed", limits.held_code(why))
+            metrics.outbox("", "failed", daily_cap.held_code(why))
         logs.settled(claimed)
     return str(result.outcome)
 

@@ -21,7 +21,7 @@ from twilio.rest import Client as TwilioClient
 
 from chat.render import TELEGRAM_TEXT_MAX, whatsapp_parts
 
-from . import limits, logs, metrics, receipts, telegram, webpush, whatsapp_buttons
+from . import daily_cap, limits, logs, metrics, receipts, telegram, webpush, whatsapp_buttons
 from .addresses import EMAIL, PUSH, SMS, TELEGRAM, WHATSAPP, WHATSAPP_PREFIX, is_bot, telegram_chat
 from .context import Services
 from .lifecycle import optout
@@ -279,10 +279,10 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         metrics.outbox(channel, "failed", "window_closed")
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", "window_closed")
         return svc.store.set_status(outbox_id, "failed", error=WINDOW_CLOSED, token=token)
-    held = limits.split_sms(svc, [entry])[1] if channel in limits.CAPPED_CHANNELS else []
+    held = daily_cap.split_sms(svc, [entry])[1] if channel in daily_cap.CAPPED_CHANNELS else []
     if held:  # past the day's caps (messages or money), or a stranger's number of a country not allowed
-        metrics.outbox(channel, "failed", limits.held_code(held[0][1]))
-        logs.outbox_entry(outbox_id, entry["to"], channel, "failed", limits.held_code(held[0][1]))
+        metrics.outbox(channel, "failed", daily_cap.held_code(held[0][1]))
+        logs.outbox_entry(outbox_id, entry["to"], channel, "failed", daily_cap.held_code(held[0][1]))
         return svc.store.set_status(outbox_id, "failed", error=held[0][1], token=token)
     sender = sender_for(svc, channel)
     if isinstance(sender, LocalSender):
@@ -365,7 +365,7 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
             for address in others:
                 svc.store.queue_stopped(more, address)
             stopped |= {a for a, v in zip(others, more.execute()) if v in (b"1", "1")}
-        entries, capped = limits.split_sms(svc, entries)  # past the day's SMS cap, or the countries: held back
+        entries, capped = daily_cap.split_sms(svc, entries)  # past the day's SMS cap, or the countries: held back
         sent, refused = [], [(e["id"], why) for e, why in capped]
         for e in entries:
             if (is_bot(e["to"]) or limits.forbidden_recipient(svc, e["to"])  # nor the service's own address
@@ -380,7 +380,7 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
         metrics.settled_local(sent)
         logs.settled(sent)
         for oid, why in refused:
-            metrics.outbox("", "failed", limits.held_code(why))
-            logs.outbox_entry(oid, "", "", "failed", limits.held_code(why))
+            metrics.outbox("", "failed", daily_cap.held_code(why))
+            logs.outbox_entry(oid, "", "", "failed", daily_cap.held_code(why))
 
     return settle

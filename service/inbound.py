@@ -42,6 +42,7 @@ from .games.seats import seat_of
 from .games.turns import stored_since
 from .lifecycle import buttons, commands, invitations, linking, reach, reminders, routing, stats, talk, telegram_start
 from .lifecycle.commands import Message
+from .lifecycle.invite_links import take as take_invite_link
 from .store import player_owner
 from .telegram import Tap
 from .whatsapp_buttons import MORE
@@ -316,7 +317,8 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
     if msg.get("flood"):  # the first message over the flood limit: only the notice, by the player's channel
         return outbox.reply(svc, sender, message_id, "limit_flood", Outcome.LIMIT_FLOOD, limit=int(msg["flood"]))
     if msg.get("start"):  # an invitation's link opened on Telegram: this chat linked to the invited address
-        return telegram_start.take(svc, message_id, sender, origin, msg["start"])
+        return (take_invite_link(svc, message_id, sender, msg["start"])  # NEW alone's link: the chat invited
+                or telegram_start.take(svc, message_id, sender, origin, msg["start"]))
     tap = Tap.of(msg["tap"]) if "tap" in msg else None
     if "tap" in msg:  # a tapped button (Telegram, WhatsApp): the question it answers, else stale (lifecycle.buttons)
         if tap is None:

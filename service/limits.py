@@ -12,7 +12,8 @@ providers of ``LIMIT_DOMAIN_SHARED``), and invitations to numbers never seen hav
   ``LIMIT_DOMAIN_INVITES_PER_DAY``: those of all the mailboxes of one email domain.
 * ``LIMIT_PENDING_INVITES``: invitations of one sender waiting for an answer at once.
 * ``LIMIT_NEW_NUMBERS_PER_HOUR``: SMS invitations and ``LINK`` codes, from anyone, to numbers never in a game between
-  people (:func:`link_refusal`: a code passes the countries, a valid number and the cap's reserve as an invitation).
+  people (``service.lifecycle.linking.link_refusal``: a code passes the countries, a valid number and the cap's
+  reserve as an invitation).
 * ``SMS_INVITE_COUNTRIES``: the countries (ISO codes) an SMS may go to when its number has never been in a
   game between people (an invitation, but also the answer to its ``HELP`` or ``NEW BOT``); by default the
   countries of the service's languages' seed numbers (US, CA, FR, NO, ID, GR) and the operator's
@@ -27,8 +28,8 @@ providers of ``LIMIT_DOMAIN_SHARED``), and invitations to numbers never seen hav
   day (00:00 UTC), and the inviter is told so (:func:`invitation_held_until`).
 
 :func:`invite_refusal` gives the refusal of an invitation (a lifecycle template and its context) or
-None; :func:`flood_check` the flood verdict of an inbound message; :func:`split_sms` sorts
-outgoing entries into those that may go and those the cap or the countries hold back. Counters: ``service.store.limits``.
+None; :func:`flood_check` the flood verdict of an inbound message. The daily caps and the countries an outgoing SMS
+may go to are :mod:`service.daily_cap`'s. Counters: ``service.store.limits``.
 """
 
 from __future__ import annotations
@@ -36,16 +37,16 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from email.utils import parseaddr
-from typing import Any, Mapping
+from typing import Any
 
 import phonenumbers
 
-from . import logs, metrics
+from . import metrics
 from .addresses import EMAIL, SMS, WHATSAPP, WHATSAPP_PREFIX, address_kind
 from .context import Services
-from .prices import MICROS, country_of, prices, to_micros
+from .prices import country_of
 
 log = logging.getLogger(__name__)
 
@@ -91,9 +92,6 @@ SETTINGS: dict[str, tuple[Any, str, str]] = {
     "LIMIT_NEW_NUMBERS_PER_HOUR": (30, "int", "SMS invitations and LINK codes, from all senders together, to numbers "
                                               "never in a game between people, in an hour. 0: no limit."),
 }
-CAPPED_ERROR = "not sent: the daily cap (SLOWSPADES_SMS_DAILY_CAP or SLOWSPADES_DAILY_SPEND_CAP) is reached"
-COUNTRY_ERROR = ("not sent: a number never in a game between people, of a country not allowed "
-                 "(SLOWSPADES_SMS_INVITE_COUNTRIES) or not a valid number")
 _GMAIL = {"googlemail.com": "gmail.com"}
 _COSTLY = {phonenumbers.PhoneNumberType.PREMIUM_RATE, phonenumbers.PhoneNumberType.SHARED_COST}
 
@@ -252,8 +250,7 @@ def _invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, n
     pending_max = int(setting(svc, "LIMIT_PENDING_INVITES"))
     if pending_max > 0 and pending_invitations(svc, sender) >= pending_max:
         return Refusal("limit_invites_pending", {"count": pending_max})
-    counters: list[Counter] = [(mailbox_of(svc, sender), day(now_s), int(setting(svc, "LIMIT_INVITES_PER_DAY")),
-                                Refusal("limit_invites_day", {"count": setting(svc, "LIMIT_INVITES_PER_DAY")}))]
+    counters = [_invites_day(svc, sender, now_s)]
     domain = sender.rpartition("@")[2].lower() if "@" in sender else ""
     if domain and domain not in _domains(svc, "LIMIT_DOMAIN_SHARED"):
         per_domain = int(setting(svc, "LIMIT_DOMAIN_INVITES_PER_DAY"))
@@ -262,6 +259,23 @@ def _invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, n
     if new_number(svc, invitee):
         counters.append(new_numbers_counter(svc, now_s))
     return first_over(svc, counters, message_id)
+
+
+def _invites_day(svc: Services, sender: str, now_s: float, kind: str = "") -> "Counter":
+    """The counter of ``LIMIT_INVITES_PER_DAY``: ``sender``'s invitations of the day (``kind`` ``links:``: the
+    invitation links they made, counted apart)."""
+    per_day = int(setting(svc, "LIMIT_INVITES_PER_DAY"))
+    return (kind + mailbox_of(svc, sender), day(now_s), per_day, Refusal("limit_invites_day", {"count": per_day}))
+
+
+def invite_link_refusal(svc: Services, sender: str, message_id: str, now_s: float) -> Refusal | None:
+    """The refusal of a ``NEW`` alone (an invitation link), or None: ``sender`` makes as many links a day as
+    invitations (``LIMIT_INVITES_PER_DAY``, counted apart); whoever takes a link is then invited through
+    :func:`invite_refusal` like any address."""
+    refused = first_over(svc, [_invites_day(svc, sender, now_s, "links:")], message_id)
+    if refused is not None:
+        metrics.limit("invites_day")
+    return refused
 
 
 #: A limit counted per message: (the counter's key, its period, the limit (0: none), the refusal past it)
@@ -297,38 +311,6 @@ def new_numbers_counter(svc: Services, now_s: float) -> Counter:
     return ("new-numbers", hour(now_s), per_hour, Refusal("limit_new_numbers", {"count": per_hour}))
 
 
-def link_refusal(svc: Services, home: str, target: str, message_id: str, now_s: float, per_home: int,
-                 per_target: int) -> Refusal | None:
-    """The refusal of a ``LINK <target>`` code asked for by ``home`` (message ``message_id``), or None, in which case
-    it counts toward the limits (issue 44 cases 1 and 2): a number never in a game between people must be of an
-    allowed country and valid (as an invitation's), and the codes are counted per folded mailbox or number of the
-    asker (``per_home`` a day), per folded mailbox or number of the target (``per_target`` a day, whoever asks) and,
-    to a new number, in ``LIMIT_NEW_NUMBERS_PER_HOUR`` with the invitations; past the others' share of the daily caps
-    (:func:`invitation_held_until`) none is sent that day."""
-    fresh = new_number(svc, target)
-    if fresh:
-        refused = country_refusal(svc, target)
-        if refused is not None:
-            reason = "country" if refused.template == "limit_country" else "bad_number"
-            metrics.limit("link_" + reason)
-            return Refusal("link_refused", {"reason": reason})
-    limit = Refusal("link_refused", {"reason": "limit"})
-    if invitation_held_until(svc, target, now_s) is not None:  # past the others' share of the caps: as an invitation
-        metrics.limit("link_cap")
-        return limit
-    # the asker's under its mailbox's own hash tag ({p:<mailbox>}: forget deletes it with the player); the target's
-    # named by the keyed hash of its mailbox (the logs' pseudonym): no trace of whom the asker named survives forget
-    counters: list[Counter] = [(mailbox_of(svc, home), "link" + day(now_s), per_home, limit),
-                               ("linkto:" + logs.pseudonym(mailbox_of(svc, target)), day(now_s), per_target, limit)]
-    if fresh:
-        key, period, per_hour, _invitation = new_numbers_counter(svc, now_s)
-        counters.append((key, period, per_hour, Refusal("link_refused", {"reason": "new_numbers"})))
-    refused = first_over(svc, counters, message_id)
-    if refused is not None:
-        metrics.limit("link_" + str(refused.context["reason"]))
-    return refused
-
-
 #: Local parts of role addresses (RFC 2142's and the usual automatic senders'): never written to, never answered
 ROLE_LOCALS = frozenset({"postmaster", "abuse", "mailer-daemon", "mailerdaemon", "hostmaster", "webmaster", "noc",
                          "security", "root", "noreply", "no-reply", "donotreply", "do-not-reply", "bounce", "bounces",
@@ -352,123 +334,3 @@ def forbidden_recipient(svc: Services, address: str) -> str:
 def hour(now_s: float | None = None) -> str:
     return datetime.fromtimestamp(now_s if now_s is not None else datetime.now(timezone.utc).timestamp(),
                                   timezone.utc).strftime("%Y%m%d%H")
-
-
-# -- the daily SMS cap, the daily spend cap and the countries --------------------------------------------------------
-#: The channels the daily spend counts (what Twilio bills per message); the message cap counts SMS only
-CAPPED_CHANNELS = (SMS, WHATSAPP)
-
-
-def _reserved(cap: int, svc: Services) -> int:
-    reserve = min(100, max(0, int(setting(svc, "SMS_CAP_RESERVE"))))
-    return cap * (100 - reserve) // 100 if cap > 0 else 0
-
-
-def others_limit(svc: Services) -> int:
-    """The day's SMS count past which only players of games between people are texted (0: no cap)."""
-    return _reserved(int(setting(svc, "SMS_DAILY_CAP")), svc)
-
-
-def spend_cap(svc: Services) -> int:
-    """``DAILY_SPEND_CAP`` in millionths of the price table's currency (0: no money cap)."""
-    return max(0, to_micros(float(setting(svc, "DAILY_SPEND_CAP"))))
-
-
-def others_spend_limit(svc: Services) -> int:
-    """The day's spend (millionths) past which only players of games between people are texted (0: no cap)."""
-    return _reserved(spend_cap(svc), svc)
-
-
-def _over(count: int, spend: int, caps: tuple[int, int], limits: tuple[int, int]) -> bool:
-    """Whether ``count`` messages costing ``spend`` are past ``limits`` (messages, millionths) of the caps that are
-    on (``caps``: 0 for a cap that is off)."""
-    return (caps[0] > 0 and count > limits[0]) or (caps[1] > 0 and spend > limits[1])
-
-
-def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None = None,
-              marks: Mapping[str, str] | None = None) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
-    """(entries that may go, (SMS entry held back, why)). An SMS to a number never in a game between people
-    goes only to an allowed country (:func:`country_allowed`, whatever the message: ``HELP``, ``NEW BOT``...).
-    Each other SMS counts toward the day's message cap, and each SMS or WhatsApp message toward its money cap at
-    its price in the table (:mod:`service.prices`); past :func:`others_limit` an SMS, past :func:`others_spend_limit`
-    either, goes out only if it is not an invitation and its recipient plays a game between people (a game against
-    the computer does not count). ``marks``: the records' ``people`` marks as read (``Store.in_people_games``)."""
-    sms = [e for e in entries if e.get("channel") in CAPPED_CHANNELS and e.get("window") != "closed"]  # not sent
-    if not sms:
-        return entries, []
-    # whether the recipient plays people: the player is the entry's home when it goes to a linked number of theirs,
-    # but a LINK code goes to an address that is not theirs yet (issue 44 case 1): that address itself
-    people = dict(zip([id(e) for e in sms], svc.store.in_people_games([_recipient(e) for e in sms], known=marks)))
-    held: dict[int, tuple[dict[str, Any], str]] = {
-        id(e): (e, COUNTRY_ERROR) for e in sms
-        if e.get("channel") == SMS and not people[id(e)] and not (country_allowed(svc, e["to"])
-                                                                  and valid_number(svc, e["to"]))}
-    counted = [e for e in sms if id(e) not in held]
-    cap, money = int(setting(svc, "SMS_DAILY_CAP")), spend_cap(svc)
-    if (cap > 0 or money > 0) and counted:
-        table = prices(svc.config)
-        cost = sum(to_micros(table.entry(e)) for e in counted)
-        texts = sum(1 for e in counted if e.get("channel") == SMS)  # the message cap counts SMS only
-        count, spend = svc.store.count_sent(day(now_s), texts, cost)
-        caps = (cap, money)
-        if _over(count, spend, caps, caps) and not _over(count - texts, spend - cost, caps, caps):
-            # this batch crossed a cap: tell the operator, once a day
-            log.warning("SMS daily cap reached: %d SMS today (SLOWSPADES_SMS_DAILY_CAP=%d), %.2f %s spent on SMS "
-                        "and WhatsApp (SLOWSPADES_DAILY_SPEND_CAP=%.2f); from now on today only messages to players "
-                        "of games between people go out", count, cap, spend / MICROS, table.currency, money / MICROS)
-            svc.store.mark_sms_capped(day(now_s), count)
-        by_count = cap > 0 and count > others_limit(svc)  # holds SMS
-        by_money = money > 0 and spend > others_spend_limit(svc)  # holds SMS and WhatsApp
-        if by_count or by_money:
-            held.update({id(e): (e, CAPPED_ERROR) for e in counted
-                         if (by_money or e.get("channel") == SMS) and (e.get("kind") in ("invite", *TO_THE_ADDRESS)
-                                                                       or not people[id(e)])})
-    for why in held.values():
-        metrics.limit(held_code(why[1]))
-    return [e for e in entries if id(e) not in held], list(held.values())
-
-
-#: The kinds of message that go to an address not (yet) its player's: counted as the address's own
-TO_THE_ADDRESS = frozenset({"link_code"})
-
-
-def _recipient(entry: dict[str, Any]) -> str:
-    """Who an SMS is to, for the limits: the player (its ``home``) when it goes to an address of theirs, else the
-    address (a ``LINK`` code: :data:`TO_THE_ADDRESS`)."""
-    if entry.get("kind") in TO_THE_ADDRESS:
-        return str(entry["to"])
-    return str(entry.get("home") or entry["to"])
-
-
-def held_code(why: str) -> str:
-    """The metrics' code of an entry held back: ``sms_cap``, ``country``, ``window_closed`` (WhatsApp, no template
-    and no other channel: ``service.delivery.WINDOW_CLOSED``), or ``unsendable`` (STOP, the computer)."""
-    if why.startswith("not sent: outside the WhatsApp"):
-        return "window_closed"
-    return {CAPPED_ERROR: "sms_cap", COUNTRY_ERROR: "country"}.get(why, "unsendable")
-
-
-def invitation_held_until(svc: Services, invitee: str, now_s: float) -> int | None:
-    """When an SMS invitation to ``invitee`` sent now would be held by a cap (in messages or in money): the next
-    day's start (ms since the epoch, 00:00 UTC), when it is to go; else None."""
-    kind = address_kind(invitee)
-    caps = (int(setting(svc, "SMS_DAILY_CAP")) if kind == SMS else 0, spend_cap(svc))  # WhatsApp: the money cap
-    if kind not in CAPPED_CHANNELS or caps == (0, 0):
-        return None
-    count, spend, _capped = svc.store.sent_today(day(now_s))
-    if not _over(count + 1, spend + 1, caps, (others_limit(svc), others_spend_limit(svc))):  # one more: past
-        return None
-    today = datetime.fromtimestamp(now_s, timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
-    return int((today + timedelta(days=1)).timestamp() * 1000)
-
-
-def status_line(svc: Services, now_s: float | None = None) -> str:
-    """The operator's line about today's SMS: count, cap, what they cost and whether a cap was reached."""
-    n, spend, capped = svc.store.sent_today(day(now_s))
-    cap, money, table = int(setting(svc, "SMS_DAILY_CAP")), spend_cap(svc), prices(svc.config)
-    state = ("CAP REACHED: only messages to players in a game go out" if capped else "under the cap")
-    count = f"SMS today: {n} of {cap}" if cap > 0 else f"SMS today: {n} (no daily cap)"
-    cost = (f"{spend / MICROS:.2f} of {money / MICROS:.2f} {table.currency}" if money > 0
-            else f"{spend / MICROS:.2f} {table.currency} (no money cap)")
-    tail = f" ({state})" if cap > 0 or money > 0 else ""
-    return f"{count}, costing {cost}, at the prices of {table.as_of}{tail}"

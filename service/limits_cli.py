@@ -6,7 +6,7 @@ import json
 
 import click
 
-from . import limits
+from . import daily_cap, limits
 from .operator.common import json_option, redis_option, services
 
 
@@ -21,7 +21,7 @@ def limits_group() -> None:
 def limits_status(as_json: bool, redis_url: str | None) -> None:
     """Today's outgoing SMS against SLOWSPADES_SMS_DAILY_CAP, and every limit's setting."""
     svc = services(redis_url)
-    line = limits.status_line(svc)
+    line = daily_cap.status_line(svc)
     settings = {name: limits.setting(svc, name) for name in limits.SETTINGS}
     if as_json:
         click.echo(json.dumps({"sms": line, "settings": settings}))

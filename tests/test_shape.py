@@ -21,17 +21,17 @@ MOVE_CEILINGS: dict[str, tuple[int, int]] = {
 }
 STATIC_CEILINGS: dict[str, tuple[int, int]] = {
     "files importing the store's own modules": (0, 0),
-    "Services parameters": (251, 0),  # 241 on a02dd9a; read_message and the after steps auto_move, computer_move; three more
-    # with the merged WhatsApp buttons and the page of a player's games, five with Web Push
+    "Services parameters": (261, 0),  # 241 on a02dd9a; read_message and the after steps auto_move, computer_move; three more
+    # with the merged WhatsApp buttons and the page of a player's games, five with Web Push, ten with
+    # the invitation links
 }
 MAX_LINES = 400
 #: the modules longer than MAX_LINES today, each held at its length
 LONG_MODULES = {
-    "chat/parse.py": 1013,
+    "chat/parse.py": 1012,
     "spades/game.py": 670,
     "spades/bots/montecarlo.py": 517,
     "spades/bots/pimc_2026_12.py": 407,
-    "service/limits.py": 474,
 }
 
 

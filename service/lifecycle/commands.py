@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from chat import Intent
 from chat import render as chat_render
 from chat.names import is_forgotten
+from spades.events import HouseRules
 from spades.game import view
 
 from .. import conversation_port as port
@@ -22,7 +23,7 @@ from ..games.players import label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import seat_of
 from ..store import game_owner
-from . import invitations, optout, reminders, routing, timeouts
+from . import invitations, invite_links, optout, reminders, routing, timeouts
 
 RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms nothing
 
@@ -61,7 +62,10 @@ def start(svc: Services, m: Message) -> Result:
 
 
 def new(svc: Services, m: Message) -> Result:
-    return invitations.invite(svc, m.message_id, m.sender, m.said.arg or "", m.said.rules)
+    """``NEW <address | BOT>``: an invitation; ``NEW`` alone: a link for a friend."""
+    if not m.said.arg:
+        return invite_links.offer(svc, m.message_id, m.sender, m.said.rules or HouseRules())
+    return invitations.invite(svc, m.message_id, m.sender, m.said.arg, m.said.rules)
 
 
 def _invited_token(svc: Services, m: Message) -> str | None:

@@ -23,7 +23,7 @@ from typing import Any
 from chat.names import display_name
 from spades.events import HouseRules
 
-from .. import limits, metrics
+from .. import daily_cap, limits, metrics
 from ..addresses import EMAIL, WHATSAPP, WHATSAPP_PREFIX, BadAddress, address_kind, is_bot, parse_address, phone_number
 from ..channels import Destination, destination
 from ..context import Services
@@ -57,14 +57,16 @@ def rules_context(rules: HouseRules) -> dict[str, Any]:
 
 
 def invite(svc: Services, message_id: str, sender: str, target: str, rules: HouseRules | None = None,
-           now_ms: int | None = None) -> Result:
-    """``NEW <address | BOT>``: an invitation (or a game against the computer at once), or a refusal."""
+           now_ms: int | None = None, address: str = "") -> Result:
+    """``NEW <address | BOT>``: an invitation (or a game against the computer at once), or a refusal (``NEW`` alone
+    is :func:`service.lifecycle.invite_links.offer`). ``address``: the invitee's address already normalised (a link
+    taken: a Telegram chat, which no one types)."""
     rules = rules or HouseRules()
     said = " ".join((target or "").upper().split())
     if said in _BOT_LEVELS:
         return start_bot_game(svc, message_id, sender, rules, _BOT_LEVELS[said])
     try:
-        invitee = svc.links.home(parse_address(target, svc.config.get("DEFAULT_REGION", "US")).value)  # linked: its player
+        invitee = svc.links.home(address or parse_address(target, svc.config.get("DEFAULT_REGION", "US")).value)
     except BadAddress:
         return outbox.reply(svc, sender, message_id, "invite_refused", reason="bad_address", text=(target or "")[:40])
     if invitee == sender:
@@ -84,7 +86,7 @@ def invite(svc: Services, message_id: str, sender: str, target: str, rules: Hous
         return outbox.reply(svc, sender, message_id, limited.template, **limited.context)
     now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
     gid = game_id_for(message_id)
-    held = limits.invitation_held_until(svc, by, now_ms / 1000)  # the day's SMS cap: it goes tomorrow
+    held = daily_cap.invitation_held_until(svc, by, now_ms / 1000)  # the day's SMS cap: it goes tomorrow
     expires = (held or now_ms) + int(settings.get(svc.config, "INVITE_TTL")) * 1000
     meta = new_meta(svc, gid, sender, invitee, rules, now_ms)
     meta["expires"] = str(expires)

@@ -6,8 +6,8 @@
   (``LINK_CODE_TTL``) and locks after ``LINK_CODE_TRIES`` wrong ones; a player asks for at most
   ``LINK_CODES_PER_DAY`` codes a day (counted per folded mailbox: plus tags and dots make no fresh budget), and an
   address gets at most ``LINK_CODES_PER_ADDRESS`` codes a day, whoever asks. A code to a number never in a game between
-  people passes what an invitation does (:func:`service.limits.link_refusal`: the countries, a valid number, the
-  new-numbers rate), and then the daily cap and its reserve (:func:`service.limits.split_sms`); none goes to the
+  people passes what an invitation does (:func:`link_refusal`: the countries, a valid number, the
+  new-numbers rate), and then the daily cap and its reserve (:func:`service.daily_cap.split_sms`); none goes to the
   service's own addresses nor to role addresses (``postmaster@``...). A wrong, expired or locked code links nothing,
   and the reply says so.
 * Identity stays exact: no address acts for another until it sent back its own code. By email both ``LINK`` words
@@ -31,7 +31,7 @@ from chat.names import display_name
 from spades.game import view
 
 from .. import conversation_port as port
-from .. import limits
+from .. import daily_cap, limits, logs, metrics
 from ..addresses import WHATSAPP, BadAddress, address_kind, parse_address
 from ..channels import Destination, destination, reply_channel, via_first
 from ..context import Services
@@ -81,7 +81,7 @@ def _ask(svc: Services, m: Message, typed: str) -> Result:
     if limits.forbidden_recipient(svc, other):  # the service's own address, or a role address: never written to
         return _refused(svc, m, "role", other)
     now = svc.store.clock.now_ms()
-    refused = limits.link_refusal(svc, home, other, m.message_id, now / 1000,
+    refused = link_refusal(svc, home, other, m.message_id, now / 1000,
                                   int(settings.get(svc.config, "LINK_CODES_PER_DAY")),
                                   int(settings.get(svc.config, "LINK_CODES_PER_ADDRESS")))
     if refused is not None:  # a country not allowed, a number that is not valid, too many codes (issue 44)
@@ -186,3 +186,35 @@ def waiting_turns(svc: Services, home: str, address: str) -> list[dict[str, Any]
         rendered = port.resend(view(game, seat), lang, address_kind(address), opp, label_of(svc, home, gid))
         out.append(outbox.outbound(svc, address, rendered, kind="status", about=gid, home=home))
     return out
+
+
+def link_refusal(svc: Services, home: str, target: str, message_id: str, now_s: float, per_home: int,
+                 per_target: int) -> limits.Refusal | None:
+    """The refusal of a ``LINK <target>`` code asked for by ``home`` (message ``message_id``), or None, in which case
+    it counts toward the limits (issue 44 cases 1 and 2): a number never in a game between people must be of an
+    allowed country and valid (as an invitation's), and the codes are counted per folded mailbox or number of the
+    asker (``per_home`` a day), per folded mailbox or number of the target (``per_target`` a day, whoever asks) and,
+    to a new number, in ``LIMIT_NEW_NUMBERS_PER_HOUR`` with the invitations; past the others' share of the daily caps
+    (:func:`service.daily_cap.invitation_held_until`) none is sent that day."""
+    fresh = limits.new_number(svc, target)
+    if fresh:
+        refused = limits.country_refusal(svc, target)
+        if refused is not None:
+            reason = "country" if refused.template == "limit_country" else "bad_number"
+            metrics.limit("link_" + reason)
+            return limits.Refusal("link_refused", {"reason": reason})
+    limit = limits.Refusal("link_refused", {"reason": "limit"})
+    if daily_cap.invitation_held_until(svc, target, now_s) is not None:  # past the others' share of the caps: as an invitation
+        metrics.limit("link_cap")
+        return limit
+    # the asker's under its mailbox's own hash tag ({p:<mailbox>}: forget deletes it with the player); the target's
+    # named by the keyed hash of its mailbox (the logs' pseudonym): no trace of whom the asker named survives forget
+    counters: list[limits.Counter] = [(limits.mailbox_of(svc, home), "link" + limits.day(now_s), per_home, limit),
+                               ("linkto:" + logs.pseudonym(limits.mailbox_of(svc, target)), limits.day(now_s), per_target, limit)]
+    if fresh:
+        key, period, per_hour, _invitation = limits.new_numbers_counter(svc, now_s)
+        counters.append((key, period, per_hour, limits.Refusal("link_refused", {"reason": "new_numbers"})))
+    refused = limits.first_over(svc, counters, message_id)
+    if refused is not None:
+        metrics.limit("link_" + str(refused.context["reason"]))
+    return refused

@@ -10,6 +10,7 @@ address's ``home`` written by the link code's own script, then the home's side),
 first (``VIA`` that chat): the friend answers the invitation and plays on Telegram, one tap a move. Having the token
 is the proof, as receiving a link code is: it went only to the invited address. A token of no invitation, or a chat
 that plays or acts for someone already, links nothing, and the answer says so (``link_failed``, ``link_refused``).
+(The token of a link ``NEW`` alone made is :func:`service.lifecycle.invite_links.take`'s: the chat invited.)
 """
 
 from __future__ import annotations

@@ -211,6 +211,17 @@ def web_token(token: str) -> str:
     return f"wtok:{token}"
 
 
+def invite_link(token: str) -> str:
+    """Hash: an invitation by link (``NEW`` alone, ``service.lifecycle.invite_links``): ``from`` (the inviter),
+    ``rules`` (JSON), ``expires`` (ms), ``game`` (the game it became, once taken); it expires with the link."""
+    return f"ilink:{token}"
+
+
+def invite_link_of(message_id: str) -> str:
+    """String: the token of the link the ``NEW`` message ``message_id`` made (a retried message makes no second)."""
+    return f"ilinkm:{hashlib.sha256(message_id.encode()).hexdigest()[:24]}"
+
+
 def number_field(game_id: str) -> str:
     """The field of a player's game numbers (:func:`player_nums`) holding the number of ``game_id``."""
     return f"g:{game_id}"

@@ -1,25 +1,19 @@
-"""The local simulator: two phones, a WhatsApp phone and an email inbox in one page, talking to the real webhooks.
-
-Served under ``/simulator/`` only when the simulator is switched on
-(``SLOWSPADES_SIMULATOR=1``; the app factory registers this blueprint only then, so
-every simulator URL is a 404 otherwise). It never short-cuts the service:
+"""The local simulator: two phones, a WhatsApp phone, a Telegram phone and an email inbox in one page, talking to the
+real webhooks. Served under ``/simulator/`` only when switched on (``SLOWSPADES_SIMULATOR=1``; the app factory
+registers this blueprint only then: every simulator URL is a 404 otherwise). It never short-cuts the service:
 
 * ``POST /simulator/sign`` builds the exact form Twilio (``/sms``, an SMS or a WhatsApp message) or Mailgun
-  (``/email/inbound``) would post and signs it with the local secrets; the page then
-  posts that form itself to the real webhook, which verifies the signature as it
-  would in production.
-* ``GET /simulator/messages`` reads the local outbox (``Store.read_local``, where the
-  worker "sends" messages when no provider is configured), each SMS with its
-  segment count, each WhatsApp message with its count of messages and the template it went as (if any), or the
-  buttons it shows inside the window (a tap is signed as Twilio posts it: ``ButtonPayload`` or ``ListId``);
-  the page polls it.
-* ``GET /simulator/window?address=whatsapp:+...`` tells a WhatsApp address's 24-hour window
-  (:mod:`service.store.window`): open and when it closes, or closed.
-* ``GET|POST /simulator/clock`` shows and advances the service clock
-  (:mod:`service.store.clock`) and then runs the beat jobs at once, so due reminders fire.
-
-Without a Twilio auth token or a Mailgun signing key, a random local secret is
-made once, kept in Redis (so every web process shares it) and used as that setting.
+  (``/email/inbound``) would post, signed with the local secrets, or the update Telegram would post to ``/telegram``
+  (:mod:`service.web.simulator_telegram`: a text, or a tapped button's ``callback_query``, with the secret header);
+  the page then posts it itself to the real webhook, which verifies it as it would in production.
+* ``GET /simulator/messages`` reads the local outbox (``Store.read_local``, where the worker "sends" messages when no
+  provider is configured), each SMS with its segment count, each WhatsApp message with its count of messages and the
+  template it went as (if any), or the buttons it shows inside the window (a tap is signed as Twilio posts it:
+  ``ButtonPayload`` or ``ListId``), each Telegram message with its inline keyboard; the page polls it.
+* ``GET /simulator/window?address=whatsapp:+...``: a WhatsApp address's 24-hour window (:mod:`service.store.window`).
+* ``GET|POST /simulator/clock`` shows and advances the service clock (:mod:`service.store.clock`), then runs the beat
+  jobs at once, so due reminders fire. Without a Twilio auth token, a Mailgun signing key or a Telegram secret, a
+  random local secret is made once, kept in Redis (every web process shares it) and used as that setting.
 """
 
 from __future__ import annotations
@@ -51,6 +45,7 @@ from twilio.request_validator import RequestValidator
 
 from ..addresses import WHATSAPP_PREFIX
 from ..store.window import window_left_ms
+from .simulator_telegram import telegram_fields, telegram_request
 
 ASSETS = Path(__file__).with_name("simulator_assets")
 bp = Blueprint("simulator", __name__, url_prefix="/simulator", static_folder=str(ASSETS),
@@ -58,11 +53,13 @@ bp = Blueprint("simulator", __name__, url_prefix="/simulator", static_folder=str
 
 #: The devices on the page: (element id, label, default address).
 DEVICES = (("phone-a", "Phone A", "+15550001001"), ("phone-b", "Phone B", "+15550001002"),
-           ("whatsapp", "WhatsApp", "whatsapp:+15550001003"), ("inbox", "Email", "carol@example.com"))
-CHANNELS = {"inbox": "email", "whatsapp": "whatsapp"}  # a device's channel; the others' is sms
+           ("whatsapp", "WhatsApp", "whatsapp:+15550001003"), ("telegram", "Telegram", "telegram:5550001004"),
+           ("inbox", "Email", "carol@example.com"))
+CHANNELS = {"inbox": "email", "whatsapp": "whatsapp", "telegram": "telegram"}  # a device's channel; else sms
 #: The number the phones text when Twilio is not configured (a US 555 number).
 SERVICE_NUMBER = "+15550000000"
-SECRETS = {"TWILIO_AUTH_TOKEN": "twilio", "MAILGUN_SIGNING_KEY": "mailgun"}  # setting -> the simulator's secret
+SECRETS = {"TWILIO_AUTH_TOKEN": "twilio", "MAILGUN_SIGNING_KEY": "mailgun",  # setting -> the simulator's secret
+           "TELEGRAM_SECRET": "telegram"}
 TAIL = 500
 
 
@@ -274,6 +271,9 @@ def sign() -> ResponseReturnValue:
                         else {"ButtonPayload": str(data["tap"]), "ButtonText": body})
         sig = sign_twilio(base + "/sms", form, str(current_app.config["TWILIO_AUTH_TOKEN"]))
         return jsonify(path="/sms", form=form, headers={"X-Twilio-Signature": sig})
+    if channel == "telegram":
+        signed = telegram_request(sender, data, str(current_app.config["TELEGRAM_SECRET"]))
+        return jsonify(signed) if signed else abort(400)
     if channel == "email":
         subject = str(data.get("subject") or "Slow Spades")
         form = mailgun_form(sender, body, str(data.get("recipient") or mail_address()), subject,
@@ -294,6 +294,8 @@ def describe(stream_id: str, entry: dict[str, Any]) -> dict[str, Any]:
     elif entry.get("channel") == "whatsapp":
         out.update(whatsapp_stats(body), template=entry.get("content_sid") or "",
                    variables=entry.get("content_variables") or "", buttons=wa_buttons(entry))
+    elif entry.get("channel") == "telegram":
+        out.update(telegram_fields(stream_id, entry))
     else:
         out.update(subject=entry.get("subject", ""), reply_to=entry.get("reply_to", ""),
                    message_id=entry.get("message_id", ""), html=entry.get("html", ""))

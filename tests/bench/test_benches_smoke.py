@@ -30,6 +30,7 @@ SMOKE: dict[str, tuple[list[str], str]] = {
     "commands": (["--games", "1", "--moves", "4"], "Redis commands a move"),
     "cost": (["1", "--hands", "1"], "SMS"),
     "engine": (["--seconds", "0.2", "--games", "2"], "complete hands/s"),
+    "free_channels": (["1", "--hands", "1"], "in one tap"),
     "load": (["--seconds", "1", "--rounds", "1", "--sessions", "2", "--threads", "2", "--finish", "0",
               "--web-workers", "1", "--web-threads", "2", "--worker-concurrency", "1", "--worker-pool", "solo"],
              "ratio to baseline"),

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from chat.messages import replies_for
 from service import conversation_port as port
 from spades.commands import Bid, Command, DeclineDoubleNil, Discard, Exchange, Keep
 from spades.events import from_dict
@@ -26,9 +27,9 @@ from tests.waiting import wait_for
 pytestmark = pytest.mark.browser
 
 PHONE_A, PHONE_B, EMAIL = "+15550001001", "+15550001002", "carol@example.com"
-WHATSAPP = "whatsapp:+15550001003"
+WHATSAPP, TELEGRAM = "whatsapp:+15550001003", "telegram:5550001004"
 SCREENSHOT_ENV = "SLOWSPADES_SCREENSHOT"
-DEVICE = {PHONE_A: "#phone-a", PHONE_B: "#phone-b", EMAIL: "#inbox", WHATSAPP: "#whatsapp"}
+DEVICE = {PHONE_A: "#phone-a", PHONE_B: "#phone-b", EMAIL: "#inbox", WHATSAPP: "#whatsapp", TELEGRAM: "#telegram"}
 
 
 def shown(page: Any, address: str) -> list[str]:
@@ -94,6 +95,7 @@ def open_simulator(chromium: Any, live: Any) -> Any:
     assert page.inner_text("#phone-b .address") == PHONE_B
     assert page.inner_text("#inbox .address") == EMAIL
     assert page.inner_text("#whatsapp .address") == WHATSAPP
+    assert page.inner_text("#telegram .address") == TELEGRAM
     return page
 
 
@@ -159,9 +161,12 @@ def test_two_phones_play_until_the_first_trick_is_won(chromium: Any, live_servic
         type_into(page, EMAIL, "HELP")
         wait_for("the emailed answer", lambda: shown(page, EMAIL))
         phones_match_outbox(page, live, (EMAIL,))
-        type_into(page, WHATSAPP, "HELP")  # and the WhatsApp phone (the picture shows all four)
+        type_into(page, WHATSAPP, "HELP")  # and the WhatsApp phone (the picture shows all five)
         wait_for("the WhatsApp answer", lambda: shown(page, WHATSAPP))
         phones_match_outbox(page, live, (WHATSAPP,))
+        type_into(page, TELEGRAM, "NEW")  # and the Telegram phone: a link for a friend
+        wait_for("the Telegram answer", lambda: shown(page, TELEGRAM))
+        assert "/i/" in shown(page, TELEGRAM)[0]
         shot = Path(os.environ.get(SCREENSHOT_ENV) or tmp_path / "simulator.png")
         shot.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shot))
@@ -227,6 +232,46 @@ def test_the_whatsapp_phone_shows_its_window(chromium: Any, live_service: Any) -
         page.click("#clock-advance")
         wait_for("the window shown closed a day later", lambda: window.inner_text() == "window closed")
         assert len(shown(page, PHONE_A)) == 0 and len(shown(page, PHONE_B)) == 0
+    finally:
+        page.close()
+
+
+@pytest.mark.slow
+def test_the_telegram_phone_plays_by_tapping_its_buttons(chromium: Any, live_service: Any) -> None:
+    """The Telegram phone: what is typed goes to ``POST /telegram`` as Telegram's update (with the secret header);
+    the bot's messages come with their inline keyboard as buttons; a tap posts the callback_query and plays the
+    move, its answer shown under the message and the keyboard gone."""
+    live = live_service
+    page = open_simulator(chromium, live)
+    try:
+        type_into(page, TELEGRAM, f"NEW {PHONE_A}")
+        wait_for("the invitation", lambda: shown(page, PHONE_A))
+        [game_id] = live.svc.players.games(PHONE_A)
+        assert "tg..1004" in shown(page, PHONE_A)[0]  # the chat id never shown whole to the opponent
+        type_into(page, PHONE_A, "YES")
+        wait_for("the game to start", lambda: settled(live, game_id, 0))
+        seat = 0 if live.svc.store.meta(game_id)["seat0"] == TELEGRAM else 1
+        taps = 0
+        while taps < 5:
+            game = game_of(live, game_id)
+            if seat not in game.movers:  # Phone A's turn: typed
+                type_into(page, PHONE_A, port.command_text(choose(game, 1 - seat, keep=True)))
+                wait_for("phone A's move", lambda v=game.version: settled(live, game_id, v))
+                continue
+            keyboards = page.locator("#telegram .msg.in .keyboard")
+            wait_for("a keyboard to tap", lambda: keyboards.count() == 1)
+            number = page.locator("#telegram .msg.in:has(.keyboard)").get_attribute("data-message-id")
+            message = page.locator(f'#telegram .msg.in[data-message-id="{number}"]')  # the same, once tapped
+            buttons = keyboards.locator("button")
+            offered = [b.get_attribute("data-data").split("|", 1)[1] for b in buttons.all()]
+            assert offered == list(replies_for(view(game, seat), "en"))  # a button for every answer of the question
+            buttons.first.click()  # one tap, one move
+            wait_for(f"tap {taps + 1} to be played", lambda v=game.version: settled(live, game_id, v))
+            wait_for("the tap answered", lambda: message.locator(".toast").count() == 1)
+            assert message.locator(".toast").inner_text().startswith("✓ ")
+            assert message.locator(".keyboard").count() == 0  # its keyboard removed
+            taps += 1
+        assert not [m for m in sent_to(live, TELEGRAM) if not m]  # every message to the chat had its text
     finally:
         page.close()
 

@@ -37,8 +37,8 @@ def test_environment_switch_turns_it_on(redis_url: str, redis_client: redis_lib.
     assert page.status_code == 200 and b"Slow Spades" in page.data
     assert client.get("/simulator/assets/simulator.js").status_code == 200
     devices = client.get("/simulator/config").json["devices"]
-    assert [d["channel"] for d in devices] == ["sms", "sms", "whatsapp", "email"]
-    assert len({d["address"] for d in devices}) == 4
+    assert [d["channel"] for d in devices] == ["sms", "sms", "whatsapp", "telegram", "email"]
+    assert len({d["address"] for d in devices}) == 5
 
 
 def test_signed_sms_is_accepted_by_the_real_webhook_and_a_tampered_one_refused(

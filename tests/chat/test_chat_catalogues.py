@@ -103,12 +103,12 @@ def test_one_word_for_new_and_every_new_a_message_suggests_parses(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_command_words_the_catalogue_names_parse(lang):
-    kinds = {"NEW": "unknown", "RULES": "rules", "HAND": "hand", "SCORE": "score", "GAMES": "games", "HELP": "help",
+    kinds = {"NEW": "new", "RULES": "rules", "HAND": "hand", "SCORE": "score", "GAMES": "games", "HELP": "help",
              "RESIGN": "resign", "DRAW": "draw"}
     for msgid, kind in kinds.items():
         word = gettext(lang, msgid)
         assert parse(word, lang).kind == kind, (lang, msgid, word)
-    assert parse(gettext(lang, "NEW"), lang).reason == "missing_arg"  # a bare NEW says what NEW needs
+    assert parse(gettext(lang, "NEW"), lang).arg == ""  # a bare NEW: a link for a friend (issue 43)
     assert parse(gettext(lang, "NAME") + " Ana", lang).kind == "name"
     assert parse(gettext(lang, "AUTO") + " ON", lang).kind == "auto"
     assert parse(gettext(lang, "REMIND") + " ON", lang).kind == "remind"

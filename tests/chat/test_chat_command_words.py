@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import re
 from functools import lru_cache
+from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
@@ -126,6 +127,12 @@ def _argument(word: str) -> str:
     return word
 
 
+def _wants_more(said: Any) -> bool:
+    """A command that takes an argument next: one missing it, or ``NEW`` alone (a link, issue 43; ``NEW email``
+    names its argument)."""
+    return said.reason == "missing_arg" or (said.kind == "new" and not said.arg)
+
+
 def phrases(text: str, lang: str) -> list[tuple[str, str]]:
     """The command phrases of ``text``: (as written, as a player would send it)."""
     out: list[tuple[str, str]] = []
@@ -155,7 +162,7 @@ def phrases(text: str, lang: str) -> list[tuple[str, str]]:
             current.append(word)
         elif current and carried:
             current.append(word)
-        elif current and word and parse(" ".join(_argument(w) for w in current), lang).reason == "missing_arg" and (
+        elif current and word and _wants_more(parse(" ".join(_argument(w) for w in current), lang)) and (
                 word[:1].isupper() or word.lower() in ADDRESS_WORDS
                 or not parse(" ".join(_argument(w) for w in current + [word]), lang).is_unknown):
             current.append(word)  # NOM Ana, TZ Europe/Oslo, NEW email, AUTOPLAY aktif: the argument a command needs
@@ -170,8 +177,9 @@ def phrases(text: str, lang: str) -> list[tuple[str, str]]:
 
 def _refused(said: str, lang: str) -> bool:
     """True if the parser does not understand ``said``: neither a command, nor a flag (``ON``, ``PÅ``: after REMIND),
-    nor a house rule (``BAGS``: after NEW). A command word without the argument it needs (a bare ``NOUVELLE``, as
-    "NOUVELLE pour réinviter" had it) is not understood: the parser answers that something is missing."""
+    nor a house rule (``BAGS``: after NEW). A command word without the argument it needs (a bare ``NOM``) is not
+    understood: the parser answers that something is missing. (A bare ``NOUVELLE`` is understood since issue 43: a
+    link for a friend.)"""
     intent = parse(said, lang)
     if not intent.is_unknown:
         return False
@@ -216,7 +224,7 @@ def test_the_phrases_found_are_the_ones_a_reader_sees():
         ("NAME Ana", "NAME Ana"), ("TZ Europe/Oslo", "TZ Europe/Oslo"), ("NEW email", "NEW ana@example.com")]
     assert phrases("Cards: QH, 10S (S H C D). SMS. I am A", "en") == [("QH", "QH"), ("10S", "10S"), ("D", "D")]
     assert phrases("Kartu: AMBIL kartu", "id") == [("AMBIL", "AMBIL")]
-    assert _refused("NOUVELLE", "fr") and not _refused("NOUVELLE BOT", "fr")
+    assert _refused("NOM", "fr") and not _refused("NOM Ana", "fr") and not _refused("NOUVELLE", "fr")  # a link, issue 43
     assert not _refused("PÅ", "nb") and not _refused("BAGS", "id")
     assert bindings()["Add ON or OFF, e.g. %(cmd)s ON."]["cmd"] == ("AUTO", "REMIND")  # and "AUTOPLAY", a literal
 

@@ -74,7 +74,7 @@ TABLE: list[tuple[str, str, str, dict]] = [
     ("main lagi", "id", "rematch", {}), ("ρεβάνς", "el", "rematch", {}),
     ("NEW BOT", "en", "new", {"arg": "BOT"}), ("new +33 6 12 34 56 78", "en", "new", {"arg": "+33612345678"}),
     ("NEW +4791234567 bags floor", "en", "new", {"arg": "+4791234567"}), ("new ann@example.com to 300", "en", "new", {"arg": "ann@example.com"}),
-    ("nouvelle partie", "fr", "unknown", {}), ("NEW", "en", "unknown", {"reason": "missing_arg"}), ("new bot to 5", "en", "unknown", {"reason": "bad_number"}),
+    ("nouvelle partie", "fr", "unknown", {}), ("NEW", "en", "new", {"arg": ""}), ("NEW TO 300 BAGS", "en", "new", {"arg": ""}), ("new bot to 5", "en", "unknown", {"reason": "bad_number"}),
     ("HELP", "en", "help", {"carrier": True}), ("help me", "fr", "help", {"carrier": True}), ("aide", "fr", "help", {"carrier": False}),
     ("hjelp", "nb", "help", {}), ("bantuan", "id", "help", {}), ("βοήθεια", "el", "help", {}), ("INFO", "en", "help", {"carrier": True}),
     ("START", "en", "start", {"carrier": True}), ("start", "el", "start", {}), ("UNSTOP", "en", "start", {}),

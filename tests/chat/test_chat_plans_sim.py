@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bench.cost import NUMBERS, PACES, play, schedule, timeline
+from bench.cost_model import NUMBERS, PACES, play, schedule, timeline
 from chat.simulate import Transcript
 from spades.cards import Card
 from spades.events import AUTO_PLAN, BidMade, CardPlayed, CardsExchanged, HandStarted

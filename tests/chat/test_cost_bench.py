@@ -10,19 +10,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bench.cost import (
-    DAY_MS,
-    HOUR_MS,
-    NUMBERS,
-    PACES,
-    START,
-    game_costs,
-    play,
-    schedule,
-    sms_cost,
-    timeline,
-    whatsapp_cost,
-)
+from bench.cost import game_costs
+from bench.cost_model import DAY_MS, HOUR_MS, NUMBERS, PACES, START, play, schedule, sms_cost, timeline, whatsapp_cost
 from chat.gsm import segments
 from service import prices
 
@@ -111,3 +100,50 @@ def test_a_player_who_looks_once_a_day_draws_a_whole_hand_in_one_sitting_with_th
         assert (max(spans) < longest) == apart, (apart, spans)
     sched = schedule(by_sms, "el", pace, NUMBERS["el"], draw_apart=True)
     assert sched.days < schedule(by_sms, "el", pace, NUMBERS["el"]).days
+
+
+# -- the free channels (issue 43): bench/free_channels.py ----------------------------------------------------
+@pytest.fixture(scope="module")
+def free_games():  # type: ignore[no-untyped-def]
+    """A one-hand game in every language, priced with the service's own table (every country's prices)."""
+    from bench.free_channels import game
+
+    return [game(7, lang, prices.load(), max_hands=1) for lang in NUMBERS]
+
+
+def test_both_players_on_telegram_or_the_page_pay_nothing_in_every_country_and_pace(free_games) -> None:  # type: ignore[no-untyped-def]
+    for g in free_games:
+        for pace in PACES:
+            sms = g.costs["SMS / SMS"][pace]
+            for both in ("Telegram / Telegram", "page+push / page+push"):
+                free = g.costs[both][pace]
+                assert f"{free.cost:.2f}" == "0.00", (g.lang, pace, both)
+                # the same messages and reminders went as by SMS: nothing left out to make it free
+                assert (free.out_messages, free.in_messages, free.reminders) == (
+                    sms.out_messages, sms.in_messages, sms.reminders)
+                assert free.out_messages > 40 and sms.cost > 0.5
+
+
+def test_a_mixed_game_costs_the_sms_players_messages_alone_less_than_all_sms(free_games) -> None:  # type: ignore[no-untyped-def]
+    from bench.free_channels import paired_cost
+
+    table = prices.load()
+    for g in free_games:
+        by_sms = play(7, g.lang, "sms", max_hands=1)
+        country = prices.country_of(NUMBERS[g.lang][1])
+        for pace_name, pace in PACES.items():
+            sched = schedule(by_sms, g.lang, pace, NUMBERS[g.lang])
+            seat1 = (sum(table.sms_out(country, segments(s.rendered.text)) for s in sched.sends if s.seat == 1)
+                     + sum(table.sms_in(country, segments(r.text)) for r in by_sms.replies if r.seat == 1))
+            for mixed in ("Telegram / SMS", "page+push / SMS"):
+                cost = g.costs[mixed][pace_name].cost
+                assert cost == pytest.approx(seat1) and 0 < cost < g.costs["SMS / SMS"][pace_name].cost
+            assert paired_cost(by_sms, NUMBERS[g.lang], table, sched, ("sms", "sms")).cost == pytest.approx(
+                sms_cost(by_sms, NUMBERS[g.lang], table, sched).cost)  # the reference is bench/cost.py's SMS game
+
+
+def test_on_telegram_every_move_is_one_tap_and_no_more_messages_than_by_sms(free_games) -> None:  # type: ignore[no-untyped-def]
+    for g in free_games:
+        t = g.taps
+        assert t.decisions > 40 and t.one_tap == t.on_keyboard == t.decisions, g.lang
+        assert t.messages <= t.sms_messages and t.api_calls == t.messages + 2 * t.one_tap

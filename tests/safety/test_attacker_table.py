@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from service import limits
+from service import daily_cap, limits
 from service.conversation_port import command_text
 from service.delivery import deliver
 from service.lifecycle import settings
@@ -96,7 +96,7 @@ def test_past_the_cap_a_link_code_to_a_new_number_waits_like_an_invitation(clien
     svc = own_limits
     people_game(client, svc)
     cap = int(limits.setting(svc, "SMS_DAILY_CAP"))
-    svc.store.count_sms(limits.day(), limits.others_limit(svc) - svc.store.sms_today(limits.day())[0])  # the share
+    svc.store.count_sms(limits.day(), daily_cap.others_limit(svc) - svc.store.sms_today(limits.day())[0])  # the share
     # of others used up; the players of games between people still have the reserve (cap 2000, reserve 20 %)
     out = text(client, svc, ALICE, "LINK +4791000123")
     assert [m["to"] for m in out] == [ALICE] and "prøv igjen i morgen" in out[0]["body"]  # "try again tomorrow"

@@ -80,6 +80,10 @@ def _all_html(name: str) -> tuple[list[str], set[str]]:
         out.append(email_link("en", f"https://x.example/g/{name}", "text", out[0])[1])
         out.append(render_expired("en"))  # writes nothing of anyone's
         out += [render_busy("en", moved) for moved in (False, True)]  # nor does the page while Redis is down
+        invite = environment("en").get_template("web/invite_link.html.j2")  # an invitation link's page: who
+        for state in ("ask", "bad", "sent", "refused", "busy", "gone"):  # invites, and what the friend typed
+            out.append(invite.render(lang="en", state=state, name=name, typed=name, to=name, target=500, bags=True,
+                                     floor=-200, alternating=True, tg_url=f"https://t.me/bot?start={name}"))
         page = environment("en").get_template("web/rules.html.j2")
         out.append(page.render(lang="en", target=500, languages=[("en", name)], **rules_page_context("en")))
     environment.cache_clear()

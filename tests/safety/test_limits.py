@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import time_machine
 
-from service import limits
+from service import daily_cap, limits
 from service.delivery import deliver
 from tests.lifecycle.helpers import lifecycle_command, local, move, start_game, tick
 from tests.service.helpers import post_email, post_sms
@@ -92,7 +92,7 @@ def test_past_the_daily_sms_cap_only_players_in_a_game_get_texts(svc, caplog) ->
     assert "+4791000009" not in statuses  # the stranger: nothing yet
     assert statuses[A][0] == "sent"  # the inviter plays already: told
     assert sum("SMS daily cap reached" in r.getMessage() for r in caplog.records) == 1
-    assert "CAP REACHED" in limits.status_line(svc)
+    assert "CAP REACHED" in daily_cap.status_line(svc)
     res = move(svc, A, "DRAW")  # a move in the game still goes out
     for e in svc.store.outbox_entries(f"g:{gid}")[-len(res.outbox_ids):]:
         assert e["status"] == "sent"
@@ -105,7 +105,7 @@ def test_the_cap_also_holds_what_the_worker_sends_one_by_one(svc) -> None:  # ty
     [oid] = svc.store.append("p:+4791000123", -1, message_id="m", outbox=[
         {"channel": "sms", "to": "+4791000123", "body": "hello", "kind": "help"}]).outbox_ids
     assert deliver(svc, oid) == "failed"
-    assert svc.store.outbox_entry(oid)["error"] == limits.CAPPED_ERROR
+    assert svc.store.outbox_entry(oid)["error"] == daily_cap.CAPPED_ERROR
 
 
 def test_limits_status_on_the_command_line(svc) -> None:  # type: ignore[no-untyped-def]

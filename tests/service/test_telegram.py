@@ -33,15 +33,6 @@ TG = f"telegram:{CHAT}"
 SMS = "+15551230002"
 
 
-@pytest.fixture()
-def bot(app, svc):  # type: ignore[no-untyped-def]
-    api = FakeBotApi().start()
-    app.config.update(TELEGRAM_BOT_TOKEN=BOT_TOKEN, TELEGRAM_SECRET=SECRET, TELEGRAM_API_URL=api.url)
-    app.config.pop("_SENDERS", None)
-    yield api
-    api.stop()
-
-
 def send(client: Any, svc: Any, chat: int, text: str) -> str:
     """The player types ``text`` in their chat with the bot; returns the message id once the worker handled it."""
     update = message_update(chat, text)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from py_vapid import Vapid02
 
-from service import after, limits, prices, webpush
+from service import after, daily_cap, prices, webpush
 from service import conversation_port as port
 from service.addresses import PUSH
 from service.channels import candidates
@@ -218,7 +218,7 @@ def test_push_costs_nothing_and_is_not_capped(svc) -> None:  # type: ignore[no-u
     table = prices.prices(svc.config)
     entry = {"channel": PUSH, "to": "push:0123456789abcdef0123", "body": "x" * 500}
     assert table.entry(entry) == 0.0
-    assert PUSH not in limits.CAPPED_CHANNELS
+    assert PUSH not in daily_cap.CAPPED_CHANNELS
 
 
 def beat(svc: Any) -> None:

@@ -300,14 +300,14 @@ def test_templates_setting_is_read_or_refused_at_start() -> None:
 
 
 def test_whatsapp_messages_are_not_sms_for_the_daily_cap(svc) -> None:  # type: ignore[no-untyped-def]
-    from service import limits
+    from service import daily_cap, limits
 
     svc.config.update(SMS_DAILY_CAP=2, SMS_CAP_RESERVE=0)
     try:
         wa = [{"channel": "whatsapp", "to": f"whatsapp:+3069123456{n:02d}", "body": "x", "kind": "invite"}
               for n in range(5)]
         sms = [{"channel": "sms", "to": f"+155512300{n:02d}", "body": "x", "kind": "help"} for n in range(3)]
-        may, held = limits.split_sms(svc, wa + sms)
+        may, held = daily_cap.split_sms(svc, wa + sms)
         assert may[:5] == wa and len(held) == 3  # WhatsApp passes; the batch of 3 SMS crosses the cap of 2
         assert svc.store.sms_today(limits.day())[0] == 3
     finally:

@@ -42,7 +42,6 @@ from .test_sms_game import load_game
 from .test_telegram import reply_of
 from .test_whatsapp import SMS, WA, queue_one, start_game, start_with_whatsapp_to_move
 
-bot = test_telegram.bot  # the fixture: the Bot API answered by a local HTTP server
 twilio = test_whatsapp.twilio  # the fixture: Twilio's Messages and Content APIs at the SDK's HTTP boundary
 STALE, REFUSED = gettext("el", taps.STALE), gettext("el", taps.REFUSED)  # the WhatsApp player is Greek (+30)
 CHOOSE, MORE, OTHERS = list_words("el")

@@ -24,12 +24,14 @@ async function postJSON(url, data) {
 }
 
 // Ask the simulator for the exact request the provider would make, then make it ourselves.
+// Telegram posts JSON (an update, with the webhook's secret header); Twilio and Mailgun post forms.
 async function deliverAsProvider(payload) {
   const signed = await postJSON("sign", payload);
+  const json = signed.json !== undefined;
   const r = await fetch(signed.path, {
     method: "POST",
-    headers: Object.assign({ "Content-Type": "application/x-www-form-urlencoded" }, signed.headers),
-    body: new URLSearchParams(signed.form).toString(),
+    headers: Object.assign({ "Content-Type": json ? "application/json" : "application/x-www-form-urlencoded" }, signed.headers),
+    body: json ? JSON.stringify(signed.json) : new URLSearchParams(signed.form).toString(),
   });
   return { status: r.status, path: signed.path };
 }
@@ -50,6 +52,11 @@ function addOut(dev, text, extra) {
 async function sendFrom(dev, text) {
   text = text.trim();
   if (!text) return;
+  if (dev.channel === "telegram") {
+    const { li, meta } = addOut(dev, text);
+    await postAndShow(li, meta, { channel: "telegram", from: dev.address, body: text });
+    return;
+  }
   if (dev.channel === "sms" || dev.channel === "whatsapp") {
     const { li, meta } = addOut(dev, text);
     const to = dev.channel === "whatsapp" ? state.whatsappNumber : state.serviceNumber;
@@ -82,6 +89,49 @@ async function postAndShow(li, meta, message) {
   }
 }
 
+// A tapped inline button: the callback_query Telegram would post, for the message it is on. Its keyboard stays
+// until the service's answer to the tap removes it (showTelegram).
+async function tap(dev, li, keyboard, button, data) {
+  keyboard.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+  button.classList.add("pressed");
+  try {
+    const res = await deliverAsProvider({ channel: "telegram", from: dev.address, tap: data, message_id: li.dataset.messageId });
+    keyboard.dataset.status = String(res.status);
+    if (res.status < 300) pollSoon();
+  } catch (err) {
+    keyboard.dataset.status = "error";
+  }
+}
+
+// A Telegram message with its inline keyboard (rows of buttons), or the answer to a tap: a toast under the message
+// tapped, whose keyboard goes.
+function showTelegram(dev, li, m) {
+  if (m.callback) {
+    const tapped = dev.thread.querySelector('[data-message-id="' + m.tgmsg + '"]');
+    if (tapped) {
+      const keyboard = tapped.querySelector(".keyboard");
+      if (keyboard) keyboard.remove();
+      tapped.append(el("span", "toast", m.body));
+    }
+    return false;
+  }
+  li.dataset.messageId = m.message_id;
+  li.append(el("span", "body", m.body));
+  li.append(el("span", "meta", "1 message · " + m.chars + " chars · " + time(m.time_ms)));
+  if (m.buttons.length) {
+    const keyboard = el("div", "keyboard");
+    for (const [label, data] of m.buttons) {
+      const button = el("button", "", label);
+      button.type = "button";
+      button.dataset.data = data;
+      button.addEventListener("click", () => tap(dev, li, keyboard, button, data));
+      keyboard.append(button);
+    }
+    li.append(keyboard);
+  }
+  return true;
+}
+
 // A WhatsApp message's quick-reply buttons or list items (inside the window): a tap posts its id as Twilio does.
 function waButtons(dev, buttons) {
   const row = el("div", "wa-buttons");
@@ -108,7 +158,9 @@ function showIncoming(m) {
   li.dataset.game = m.game || "";
   li.dataset.outbox = m.id || "";
   li.dataset.streamId = m.stream_id;
-  if (m.channel === "email") {
+  if (m.channel === "telegram") {
+    if (!showTelegram(dev, li, m)) return;
+  } else if (m.channel === "email") {
     li.append(el("span", "subject", m.subject || "(no subject)"));
     if (m.reply_to) li.append(el("span", "headers", "Reply-To: " + m.reply_to));
     li.append(el("span", "body", m.body));
@@ -227,6 +279,10 @@ async function main() {
       dev.windowEl = el("span", "window", "window …");
       node.querySelector("header").append(dev.windowEl);
       node.querySelector("form [name=body]").placeholder = "WhatsApp message";
+    }
+    if (d.channel === "telegram") {
+      node.classList.add("telegram");
+      node.querySelector("form [name=body]").placeholder = "Telegram message";
     }
     const form = node.querySelector("form");
     const body = form.querySelector("[name=body]");
