@@ -19,9 +19,9 @@ import pytest
 from spades.commands import Play
 from spades.game import legal_moves
 
+from .answers import answer
 from .test_game_page_browser import by_sms_until, shown_card, start_game
-from .test_game_page_play_browser import answer
-from .test_simulator_browser import game_of
+from .test_simulator_browser import game_of, sent_to
 
 pytestmark = pytest.mark.browser
 SHOTS_ENV = "SLOWSPADES_TABLE_SCREENSHOTS"
@@ -50,9 +50,14 @@ def shown_of(page: Any, codes: list[str]) -> list[str]:
 
 
 def test_a_whole_hand_played_by_tapping_the_table(chromium: Any, live_service: Any) -> None:
+    """Also (issue 23): each page follows the other's moves without a reload, every answer has a name a screen
+    reader reads, the keyboard focus is on what comes next after each move, the score sheet shows the hand scored by
+    itself, and neither phone gets an SMS about a move made on a page."""
     live = live_service
     live.app.config["PAGE_POLL_SECONDS"] = 0.25
     game_id = start_game(live)
+    meta = live.svc.store.meta(game_id)
+    address = {0: meta["seat0"], 1: meta["seat1"]}
     urls = {seat: f"{live.url}/g/{live.svc.players.ensure_web_token(game_id, seat)}" for seat in (0, 1)}
     contexts = {seat: chromium.new_context(viewport={"width": 390, "height": 844}) for seat in (0, 1)}
     pages = {seat: contexts[seat].new_page() for seat in (0, 1)}
@@ -72,6 +77,8 @@ def test_a_whole_hand_played_by_tapping_the_table(chromium: Any, live_service: A
         for seat, page in pages.items():
             resp = page.goto(urls[seat])
             assert resp is not None and resp.status == 200
+            page.evaluate("window.notReloaded = true")  # gone if the page ever loads again
+        sms_before = {seat: len(sent_to(live, address[seat])) for seat in (0, 1)}
         moves, taps, tricks_seen = 0, 0, 0
         while True:
             game = game_of(live, game_id)
@@ -86,6 +93,9 @@ def test_a_whole_hand_played_by_tapping_the_table(chromium: Any, live_service: A
             seat = movers[0]
             page = pages[seat]
             before = page.evaluate("document.body.dataset.ask")
+            unnamed = page.evaluate("[...document.querySelectorAll('#ask button')]"
+                                    ".filter(b => !(b.getAttribute('aria-label') || b.textContent).trim()).length")
+            assert unnamed == 0  # a screen reader names every answer
             if game.phase == "draw" and len(game.hands[seat]) >= 5 and page.locator("#table .face").count():
                 shoot("draw", seat)  # the card drawn on the felt, the hand below
             elif game.phase == "bid":
@@ -116,14 +126,27 @@ def test_a_whole_hand_played_by_tapping_the_table(chromium: Any, live_service: A
                 taps += 1
             moves += 1
             page.wait_for_function("a => document.body.dataset.ask !== a", arg=before, timeout=20_000)
+            # after a move, the keyboard focus is on what comes next: the next question, or where the game stands
+            page.wait_for_function("() => ['ask-h', 'state'].includes(document.activeElement.id)", timeout=20_000)
             assert moves < 200
-        logged = [e.event["type"] for e in live.svc.store.load(game_id)]
+        events = live.svc.store.load(game_id)
+        logged = [e.event["type"] for e in events]
         assert logged.count("card_played") >= 26 and "hand_scored" in logged
+        hand1 = events[:logged.index("hand_scored") + 1]  # each card tapped one move of the log (autoplay rides in it)
+        assert taps == sum(e.message_id is not None and e.event["type"] == "card_played" for e in hand1)
         assert taps >= 1 and tricks_seen >= 1 and moves - taps >= 2 + 26 + 2
         for seat, page in pages.items():  # the hand's end: the score on the felt and in the sheet, by itself
             page.locator("#last-hand").wait_for(timeout=20_000)
             assert "Hand 1" in page.locator("#last-hand").inner_text()
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            page.locator("#sheet tbody tr").first.wait_for(timeout=20_000)
+            assert page.evaluate("window.notReloaded === true")  # updated in place, never reloaded
+            assert page.evaluate("(t => t.scrollWidth <= t.parentElement.clientWidth)(document.getElementById('sheet'))")
+            totals = page.locator("#sheet tbody tr").first.locator("td b").all_inner_texts()
+            scores = hand1[-1].event["scores"]
+            assert totals == [str(scores[s]["game_total"]) for s in (seat, 1 - seat)]  # the page's player first
+        for seat in (0, 1):  # every move was made on the pages, where both players were: no SMS about any
+            assert len(sent_to(live, address[seat])) == sms_before[seat], sent_to(live, address[seat])[sms_before[seat]:]
         shoot("end", game.movers[0] if game.movers else 0)  # the page of the player asked first in the next hand
     finally:
         for c in contexts.values():

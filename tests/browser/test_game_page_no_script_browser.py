@@ -14,8 +14,8 @@ import pytest
 
 from tests.waiting import wait_for
 
+from .answers import hurried
 from .test_game_page_browser import shown_card, start_game
-from .test_game_page_play_browser import hurried
 from .test_simulator_browser import game_of
 
 pytestmark = pytest.mark.browser
