@@ -39,7 +39,7 @@ from .addresses import WHATSAPP_PREFIX, address_kind, is_bot
 from .config import LEDGER_KEY_MISSING, SettingsError
 from .context import Services
 from .games.players import lang_of
-from .games.seats import seat_of
+from .games.seats import opponent_of, seat_of
 from .store import game_owner, player_owner
 from .store.forget import Forgetting, Scrub
 
@@ -120,7 +120,7 @@ def forget(svc: Services, address: str) -> Forgotten:
         seat = seat_of(meta, home)
         if seat is None:
             continue
-        opponent = meta.get(f"seat{1 - seat}", "")
+        opponent = opponent_of(meta, seat)
         scrub = scrubber(addresses, name, gettext(lang_of(svc, opponent), "a forgotten player"))
         done.texts_rewritten += store.rewrite_texts(game_owner(gid), scrub, gone, fid)
         if opponent and not opponent.startswith(FORGOTTEN):

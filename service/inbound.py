@@ -38,7 +38,7 @@ from .games.moves import player_move
 from .games.players import default_lang, is_stopped, lang_of_record, name_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
-from .games.seats import seat_of
+from .games.seats import opponent_of, seat_of
 from .games.turns import stored_since
 from .lifecycle import buttons, commands, invitations, linking, reach, reminders, routing, stats, talk, telegram_start
 from .lifecycle.commands import Message
@@ -96,7 +96,7 @@ def _reads_as_an_opponent(svc: Services, sender: str, chosen: str) -> bool:
     for gid in unfinished_games(svc, sender):
         meta = svc.store.meta(gid)
         seat = seat_of(meta, sender)
-        if seat is not None and same_name(chosen, name_of(svc, meta.get(f"seat{1 - seat}", ""))):
+        if seat is not None and same_name(chosen, name_of(svc, opponent_of(meta, seat))):
             return True
     return False
 
@@ -148,7 +148,7 @@ def _web(svc: Services, m: Inbound) -> Result | None:
         token = svc.players.renew_web_token(target.game_id, seat, now)
     else:
         token = meta.get(f"web{seat}") or svc.players.ensure_web_token(target.game_id, seat)
-    opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
+    opp = name_of(svc, opponent_of(meta, seat))
     return _reply(svc, m, "web", Outcome.WEB, game_id=target.game_id, url=page_url(svc.config["PUBLIC_BASE_URL"], token),
                   opp=opp, label=game_label(svc, m.sender, target.game_id))
 
@@ -189,12 +189,12 @@ def _in_game(svc: Services, m: Inbound) -> Result:
         return Result([], Outcome.IGNORED, gid)  # a stranger: nothing changes, nothing is said
     if said.kind == "last" and meta.get("status") in ("active", "over"):  # LAST: the trick before (chat.last)
         events = [redact(from_dict(se.event), seat) for se in svc.store.load(gid)]
-        return _reply(svc, m, "last", game_id=gid, opp=name_of(svc, meta.get(f"seat{1 - seat}", "")),
+        return _reply(svc, m, "last", game_id=gid, opp=name_of(svc, opponent_of(meta, seat)),
                       label=game_label(svc, m.sender, gid), **last_tricks(events, seat))
     if said.is_unknown or said.kind in ("hand", "score") or meta.get("status") not in ("active", "over"):
         game = svc.games.load(gid)
         v = view(game, seat) if game.version else None
-        opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        opp = name_of(svc, opponent_of(meta, seat))
         label = game_label(svc, m.sender, gid)
         if said.is_unknown or v is None:
             rendered = port.error_message(said, v, m.lang, m.channel, opp, label)

@@ -24,7 +24,7 @@ from .apply import MoveRead, apply
 from .outbox import reply_rendered
 from .players import info_of, players_info, resolve_labels
 from .result import Outcome, Result
-from .seats import seat_of
+from .seats import opponent_of, seat_of
 
 
 @dataclass
@@ -77,7 +77,7 @@ class PlayerMove:
     def _plan_reply(self, read: MoveRead, seat: int, plan: Plan | None, error: PlanError | None = None) -> Result:
         """The answer to a plan: the plan as it stands (``PLAN``, or after a change), or why it was refused."""
         me = info_of(read.infos, self.sender, self.svc.config)
-        opp = info_of(read.infos, read.meta.get(f"seat{1 - seat}", ""), self.svc.config).name
+        opp = info_of(read.infos, opponent_of(read.meta, seat), self.svc.config).name
         resolve_labels(self.svc, [me], read.game_id)
         rendered = port.plan_message(plan, error, me.lang, reply_channel(self.sender), opp, me.labels[read.game_id])
         return reply_rendered(self.svc, self.sender, self.message_id, rendered, "plan",
@@ -112,7 +112,7 @@ class PlayerMove:
         if read.meta.get("head") and self.svc.store.consumed_in_head(read.game_id, self.message_id):
             return Result([], Outcome.DUPLICATE, read.game_id)  # a retry of a move moved into the head, its consumed id compacted
         me = info_of(read.infos, self.sender, self.svc.config)
-        opp = info_of(read.infos, read.meta.get(f"seat{1 - seat}", ""), self.svc.config).name
+        opp = info_of(read.infos, opponent_of(read.meta, seat), self.svc.config).name
         resolve_labels(self.svc, [me], read.game_id)
         label = me.labels[read.game_id]
         channel = reply_channel(self.sender)  # a reply: to the address the move came from

@@ -28,7 +28,7 @@ from ..context import Services
 from ..store.due import Item
 from .outbox import notify_game
 from .players import info_of, players_info, resolve_labels
-from .seats import seats
+from .seats import opponent_of, seats
 from .turns import stored_since
 
 #: the due item's kind: a seat's page mark ended
@@ -97,7 +97,7 @@ def back_from_page(svc: Services, item: Item, now_ms: int) -> tuple[int | None, 
         return None, []  # nothing owed, or told already: the next message tells the news as before
     since = max(since, min(int(meta.get(f"shown{seat}") or 0), game.version))  # what the page showed: not again
     infos = players_info(svc, seats(meta))
-    me, opp = info_of(infos, address, svc.config), info_of(infos, meta.get(f"seat{1 - seat}", ""), svc.config)
+    me, opp = info_of(infos, address, svc.config), info_of(infos, opponent_of(meta, seat), svc.config)
     if not me.may_send:
         return None, []
     resolve_labels(svc, [me], game_id)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from chat.names import is_forgotten
 
 from ..context import Services
-from .seats import seat_of
+from .seats import opponent_of, seat_of
 
 
 @dataclass
@@ -44,7 +44,7 @@ def record_of(svc: Services, address: str, but: str = "") -> Record:
         seat = seat_of(meta, address)
         if seat is None or meta.get("status") != "over":
             continue
-        opponent = meta.get(f"seat{1 - seat}", "")
+        opponent = opponent_of(meta, seat)
         winner = None
         for se in svc.store.load(gid):
             e = se.event

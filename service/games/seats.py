@@ -26,7 +26,7 @@ def seat_of(meta: Mapping[str, str], address: str) -> int | None:
     return None
 
 
-def opponent(meta: Mapping[str, str], seat: int) -> str:
+def opponent_of(meta: Mapping[str, str], seat: int) -> str:
     """The address facing ``seat``."""
     return address_at(meta, 1 - seat)
 

@@ -24,6 +24,7 @@ from .outbox import entry, render
 from .players import label_of as game_label
 from .players import name_of
 from .record import head_to_head_now
+from .seats import opponent_of
 
 
 def _line(score: dict[str, Any]) -> dict[str, Any]:
@@ -123,7 +124,7 @@ def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[
         if seat in quiet:
             continue
         address = meta.get(f"seat{seat}", "")
-        opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        opp = name_of(svc, opponent_of(meta, seat))
         shown = game_label(svc, address, game_id) if address else ""
         by_email = bool(address) and not is_bot(address) and destination(  # their game messages go to a mailbox
             svc, address, "hand_summary", "", life=(lives or {}).get(address)).channel == EMAIL
@@ -136,8 +137,8 @@ def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[
         if ended is not None and (hands_by_sms or by_email):
             e = entry(svc, address, "game_summary", game_id=game_id, seat=seat, meta=meta,
                       meta_updates=meta_updates,
-                      h2h=head_to_head_now(svc, address, meta.get(f"seat{1 - seat}", ""), game_id, ended["winner"], seat),
-                      **game_summary(ended, seat, opp, shown, levels.level_of(meta.get(f"seat{1 - seat}", ""))))
+                      h2h=head_to_head_now(svc, address, opponent_of(meta, seat), game_id, ended["winner"], seat),
+                      **game_summary(ended, seat, opp, shown, levels.level_of(opponent_of(meta, seat))))
             if e:
                 out.append(e)
     return out

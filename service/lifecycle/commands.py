@@ -21,7 +21,7 @@ from ..games import levels, outbox
 from ..games.moves import player_move
 from ..games.players import label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
-from ..games.seats import seat_of
+from ..games.seats import opponent_of, seat_of
 from ..store import game_owner
 from . import invitations, invite_links, optout, reminders, routing, timeouts
 
@@ -100,7 +100,7 @@ def _asked_instead(svc: Services, m: Message) -> Result | None:
     v = view(game, seat)
     channel = reply_channel(m.sender)
     rendered = port.error_message(port.NothingToConfirm("nothing to confirm"), v, lang_of(svc, m.sender), channel,
-                                  name_of(svc, meta.get(f"seat{1 - seat}", "")), label_of(svc, m.sender, gid))
+                                  name_of(svc, opponent_of(meta, seat)), label_of(svc, m.sender, gid))
     return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "error", Outcome.NO_INVITATION, gid)
 
 
@@ -183,7 +183,7 @@ def ask_resign(svc: Services, m: Message) -> Result:
     if seat is None:
         return Result([], Outcome.IGNORED, gid)
     svc.store.set_player_life(m.sender, {"resign": gid, "resign_at": str(svc.store.clock.now_ms())})
-    opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
+    opp = name_of(svc, opponent_of(meta, seat))
     rendered = render_message("confirm_resign", lang_of(svc, m.sender), reply_channel(m.sender),
                               label=(label_of(svc, m.sender, gid) + " ").lstrip(), opp=opp)
     e = outbox.entry(svc, m.sender, "confirm_resign", rendered=rendered)
@@ -213,7 +213,7 @@ def _live_game(svc: Services, m: Message, opponent: str | None) -> Result | None
     for gid in unfinished_games(svc, m.sender, ("active",)):
         meta = svc.store.meta(gid)
         seat = seat_of(meta, m.sender)
-        other = meta.get(f"seat{1 - seat}", "") if seat is not None else ""
+        other = opponent_of(meta, seat) if seat is not None else ""
         if other and (opponent is None or other == opponent or is_bot(other) and is_bot(opponent)):
             return outbox.reply(svc, m.sender, m.message_id, "rematch_live", Outcome.NO_GAME, opp=name_of(svc, other),
                                 label=(label_of(svc, m.sender, gid) + " ").lstrip())
@@ -229,7 +229,7 @@ def rematch(svc: Services, m: Message) -> Result:
     seat = seat_of(meta, m.sender) if gid else None
     if gid is None or seat is None or meta.get("status") != "over":
         return _live_game(svc, m, None) or _no_such_game(svc, m)
-    opponent = meta.get(f"seat{1 - seat}", "")
+    opponent = opponent_of(meta, seat)
     if is_forgotten(opponent):  # erased (slowspades players forget): nobody to invite
         return _no_such_game(svc, m)
     new_gid = invitations.game_id_for(m.message_id)

@@ -38,7 +38,7 @@ from ..context import Services
 from ..games import outbox
 from ..games.players import is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
-from ..games.seats import seat_of
+from ..games.seats import opponent_of, seat_of
 from . import settings
 from .commands import Message
 
@@ -182,7 +182,7 @@ def waiting_turns(svc: Services, home: str, address: str) -> list[dict[str, Any]
         game = svc.games.load(gid)
         if seat is None or not game.version or not game.may_move(seat):
             continue
-        opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        opp = name_of(svc, opponent_of(meta, seat))
         rendered = port.resend(view(game, seat), lang, address_kind(address), opp, label_of(svc, home, gid))
         out.append(outbox.outbound(svc, address, rendered, kind="status", about=gid, home=home))
     return out

@@ -28,7 +28,7 @@ from ..context import Services
 from ..games import outbox, status
 from ..games.players import all_stopped, is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome
-from ..games.seats import seat_of
+from ..games.seats import opponent_of, seat_of
 from . import reminders, settings
 
 FINAL = "stopped"  # the kind of the one message a stopped player still gets: the confirmation
@@ -79,7 +79,7 @@ def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None,
         seat = seat_of(meta, sender)
         if seat is None:  # unfinished_games lists only the games they sit in
             continue
-        other = meta.get(f"seat{1 - seat}", "")
+        other = opponent_of(meta, seat)
         out = outbox.notify_game(svc, gid, f"stop:{message_id}", [
             (1 - seat, "opponent_stopped", {"opp": name_of(svc, sender), "label": label_of(svc, other, gid),
                                             "days": max(1, math.ceil(days))})])
@@ -113,7 +113,7 @@ def start(svc: Services, message_id: str, sender: str, now_ms: int | None = None
         seat = seat_of(meta, sender)
         if seat is None:
             continue
-        other = meta.get(f"seat{1 - seat}", "")
+        other = opponent_of(meta, seat)
         out = outbox.notify_game(svc, gid, f"start:{message_id}", [
             (1 - seat, "opponent_back", {"opp": name_of(svc, sender), "label": label_of(svc, other, gid)})])
         ids += out.outbox_ids

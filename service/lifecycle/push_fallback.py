@@ -24,7 +24,7 @@ from ..channels import destination
 from ..context import Services
 from ..games.outbox import notify_game
 from ..games.players import info_of, players_info, resolve_labels
-from ..games.seats import seats
+from ..games.seats import opponent_of, seats
 from ..store.due import Item
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ def on_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str
     if game.version != item.version or not game.may_move(seat):
         return None, []  # somebody moved since: that move's messages told them
     infos = players_info(svc, seats(meta))
-    me, opp = info_of(infos, address, svc.config), info_of(infos, meta.get(f"seat{1 - seat}", ""), svc.config)
+    me, opp = info_of(infos, address, svc.config), info_of(infos, opponent_of(meta, seat), svc.config)
     if not me.may_send:
         return None, []
     to = destination(svc, address, "reminder", me.lang, now_ms, life=me.life, without=PUSH)

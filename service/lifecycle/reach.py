@@ -24,7 +24,7 @@ from ..channels import reachable
 from ..context import Services
 from ..games import outbox
 from ..games.players import label_of, name_of, unfinished_games
-from ..games.seats import seat_of
+from ..games.seats import opponent_of, seat_of
 from ..store import PAUSE_REACH
 from . import reminders, settings
 
@@ -51,7 +51,7 @@ def stop_clock(svc: Services, address: str, since_ms: int) -> list[str]:
         seat = seat_of(meta, home)
         if seat is None:
             continue
-        other = meta.get(f"seat{1 - seat}", "")
+        other = opponent_of(meta, seat)
         if is_bot(other):
             continue
         out = outbox.notify_game(svc, gid, f"reach:{home}:{since_ms}", [

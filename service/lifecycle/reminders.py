@@ -32,7 +32,7 @@ from ..context import Services
 from ..games import outbox, presence
 from ..games.players import all_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Result, TurnState, movers_field
-from ..games.seats import computer_at, opponent
+from ..games.seats import computer_at, opponent_of
 from ..store import Pipeline
 from ..store.due import AUTO, BOT, NOW, REMINDER, TIMEOUT, Item
 from . import settings
@@ -296,7 +296,7 @@ def pause(svc: Services, game_id: str, message_id: str, by_seat: int, days: int 
 
 
 def _opp_name(svc: Services, game_id: str, seat: int) -> str:
-    return name_of(svc, opponent(svc.store.meta(game_id), seat))
+    return name_of(svc, opponent_of(svc.store.meta(game_id), seat))
 
 
 # -- the beat's action -------------------------------------------------------------------------

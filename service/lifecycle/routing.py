@@ -19,7 +19,7 @@ from ..games import levels
 from ..games.outbox import recipient
 from ..games.players import UNFINISHED, game_by_number, label_of, name_of, number_of, unfinished_games
 from ..games.record import head_to_head, record_of
-from ..games.seats import seat_of
+from ..games.seats import opponent_of, seat_of
 from ..store import Pipeline
 from . import reminders
 from .pauses import paused_until
@@ -121,11 +121,11 @@ def listing(svc: Services, address: str) -> list[dict[str, Any]]:
         seat = seat_of(meta, address)
         if seat is None:  # unfinished_games lists only the games they sit in
             continue
-        opp = name_of(svc, meta.get(f"seat{1 - seat}", ""))
+        opp = name_of(svc, opponent_of(meta, seat))
         row: dict[str, Any] = {"label": f"#{number_of(svc, address, gid)}", "opp": opp, "game_id": gid,
                                "status": meta.get("status"), "my_turn": False, "me": 0, "them": 0,
-                               "level": levels.level_of(meta.get(f"seat{1 - seat}", "")),  # the computer's
-                               "h2h": head_to_head(svc, address, meta.get(f"seat{1 - seat}", ""), record)}
+                               "level": levels.level_of(opponent_of(meta, seat)),  # the computer's
+                               "h2h": head_to_head(svc, address, opponent_of(meta, seat), record)}
         if meta.get("status") in ("active", "over"):
             game = svc.games.load(gid)
             row.update(my_turn=game.may_move(seat), me=game.scores[seat], them=game.scores[1 - seat])

@@ -8,7 +8,7 @@ from ..games import outbox
 from ..games.players import name_of
 from ..games.record import head_to_head, record_of
 from ..games.result import Outcome, Result
-from ..games.seats import seat_of
+from ..games.seats import opponent_of, seat_of
 from . import routing
 from .commands import Message
 
@@ -21,7 +21,7 @@ def stats(svc: Services, m: Message) -> Result:
         meta = svc.store.meta(target)
         seat = seat_of(meta, m.sender)
         if seat is not None:
-            opponent = meta.get(f"seat{1 - seat}", "")
+            opponent = opponent_of(meta, seat)
             h2h, opp = head_to_head(svc, m.sender, opponent, record), name_of(svc, opponent)
     out = outbox.reply(svc, m.sender, m.message_id, "stats", Outcome.STATS, games=record.games, wins=record.wins,
                        bids=record.bids, bids_made=record.bids_made, nils=record.nils, nils_made=record.nils_made,

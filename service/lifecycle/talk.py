@@ -29,7 +29,7 @@ from ..context import Services
 from ..games import outbox
 from ..games.players import lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
-from ..games.seats import computer_at, seat_of
+from ..games.seats import computer_at, opponent_of, seat_of
 from ..store.links import Route
 from . import routing, settings
 from .commands import Message
@@ -89,7 +89,7 @@ def say(svc: Services, m: Message) -> Result:
     seat = seat_of(meta, m.sender)
     if seat is None:
         return Result([], Outcome.IGNORED, target)
-    opponent = meta.get(f"seat{1 - seat}", "")
+    opponent = opponent_of(meta, seat)
     opp_name = name_of(svc, opponent)
     if svc.store.player_life_field(m.sender, MUTE_FIELD) == "1":
         return _refused(svc, m, "self_muted", target)

@@ -16,7 +16,7 @@ from .. import conversation_port as port
 from ..addresses import address_kind
 from ..context import Services
 from ..games.players import label_of, lang_of, name_of
-from ..games.seats import seat_of
+from ..games.seats import opponent_of, seat_of
 from ..store import game_owner
 from .common import (
     emit,
@@ -88,7 +88,7 @@ def games_show(game_id: str, as_address: str, as_json: bool, redis_url: str | No
     else:
         v = view(load_game(svc, game_id), seat)
         rendered = port.render_message("status", lang, channel, view=v, game_id=game_id,
-                                       opponent=name_of(svc, meta.get(f"seat{1 - seat}", "")),
+                                       opponent=name_of(svc, opponent_of(meta, seat)),
                                        label=label_of(svc, address, game_id))
         data.update(view=view_dict(v), rendered={"text": rendered.text, "subject": rendered.subject})
         text = (rendered.subject + "\n" if channel == "email" and rendered.subject else "") + rendered.text

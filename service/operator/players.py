@@ -17,7 +17,7 @@ from ..addresses import address_kind
 from ..context import Services
 from ..forget import InPlay, forget, forget_inactive, replay_ledger
 from ..games.players import name_of
-from ..games.seats import seat_of
+from ..games.seats import opponent_of, seat_of
 from ..store import game_owner, player_owner
 from ..store.personal import player_keys
 from .common import emit, fail, game_summary, json_option, normalise, redis_option, services, when
@@ -88,7 +88,7 @@ def player_export(svc: Services, addr: str) -> dict[str, Any]:
         seat = seat_of(meta, addr)
         if seat is None:
             continue
-        opponent = meta.get(f"seat{1 - seat}", "")
+        opponent = opponent_of(meta, seat)
         events, moves = [], []
         for stored in svc.store.load(gid):
             seen = redact(from_dict(stored.event), seat)

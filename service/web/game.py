@@ -49,6 +49,7 @@ from ..games import levels, presence
 from ..games.ahead import plans_of
 from ..games.players import lang_of, lang_of_record, name_of
 from ..games.record import head_to_head
+from ..games.seats import opponent_of
 from ..lifecycle import talk
 from ..spool import SpoolError
 from ..store import UNREACHABLE as STORE_UNREACHABLE
@@ -158,7 +159,7 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
         return _no_store(Response(render_expired(lang), status=410, mimetype="text/html"))
     game = _open(svc, game_id, seat, meta, shows=True)
     v = view(game, seat)
-    me, opp = meta.get(f"seat{seat}", ""), meta.get(f"seat{1 - seat}", "")
+    me, opp = meta.get(f"seat{seat}", ""), opponent_of(meta, seat)
     record = svc.players.get(me) or {}
     lang = lang_of_record(svc.config, me, record)
     ctx = page_context(v, _redacted(svc, game_id, seat), name_of(svc, me), name_of(svc, opp))

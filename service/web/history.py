@@ -22,7 +22,7 @@ from ..context import Services
 from ..games import levels
 from ..games.players import lang_of, name_of
 from ..games.record import record_of
-from ..games.seats import seat_of
+from ..games.seats import opponent_of, seat_of
 from ..store import UNREACHABLE as STORE_UNREACHABLE
 from .game import _expired, _no_store, _seat_of_token, _svc, storage_down
 
@@ -58,7 +58,7 @@ def entries(svc: Services, address: str, lang: str, current: str) -> list[dict[s
         events = [redact(from_dict(se.event), seat) for se in svc.store.load(gid)]
         if not events:
             continue
-        opponent = meta.get(f"seat{1 - seat}", "")
+        opponent = opponent_of(meta, seat)
         token = meta.get(f"web{seat}") or svc.players.ensure_web_token(gid, seat)
         entry = game_entry(events, seat)
         entry.update(opp=shown_name(name_of(svc, opponent)), level=levels.level_of(opponent),

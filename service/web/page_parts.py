@@ -12,6 +12,7 @@ from flask import request, url_for
 from chat.names import is_forgotten
 
 from ..games import levels
+from ..games.seats import opponent_of
 
 #: what the finished game's page says after one of its buttons (``?again=``): the words are in ``_again.html.j2``
 AGAIN_FLASHES = ("invited", "refused")
@@ -21,7 +22,7 @@ def page_parts(token: str, meta: Mapping[str, str], seat: int) -> dict[str, Any]
     """The web's part of the context the partials of issue 46 read (the past hands are :func:`chat.page.page_context`'s
     ``past``): ``history_url``, ``again`` (the finished game's buttons: ``url``, ``rematch``, ``harder`` (the level one up,
     against the computer), ``level``; None while the game is under way) and ``again_flash``."""
-    opponent = meta.get(f"seat{1 - seat}", "")
+    opponent = opponent_of(meta, seat)
     again = None
     if meta.get("status") == "over":
         level = levels.level_of(opponent)
