@@ -9,6 +9,7 @@ opponent (``slowspades players forget``) is in the player's totals but in no hea
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
 
 from chat.names import is_forgotten
 
@@ -44,28 +45,32 @@ def record_of(svc: Services, address: str, but: str = "") -> Record:
         seat = seat_of(meta, address)
         if seat is None or meta.get("status") != "over":
             continue
-        opponent = opponent_of(meta, seat)
-        winner = None
-        for se in svc.store.load(gid):
-            e = se.event
-            if e.get("type") == "hand_scored":
-                mine = e["scores"][seat]
-                if mine.get("contract") == "bid":
-                    out.bids += 1
-                    out.bids_made += bool(mine.get("made"))
-                elif mine.get("contract") in ("nil", "double_nil"):
-                    out.nils += 1
-                    out.nils_made += bool(mine.get("made"))
-            elif e.get("type") == "game_ended":
-                winner = e.get("winner")
-        if winner is None:
-            continue
-        out.games += 1
-        out.wins += winner == seat
-        if opponent and not is_forgotten(opponent):
-            tally = out.against.setdefault(opponent, [0, 0])
-            tally[0 if winner == seat else 1] += 1
+        add_game(out, seat, opponent_of(meta, seat), [se.event for se in svc.store.load(gid)])
     return out
+
+
+def add_game(out: Record, seat: int, opponent: str, events: Sequence[Mapping[str, Any]]) -> None:
+    """Count into ``out`` one finished game of the player in ``seat`` against ``opponent``, from its events: its
+    hands' contracts, and the game if it ended with a winner."""
+    winner = None
+    for e in events:
+        if e.get("type") == "hand_scored":
+            mine = e["scores"][seat]
+            if mine.get("contract") == "bid":
+                out.bids += 1
+                out.bids_made += bool(mine.get("made"))
+            elif mine.get("contract") in ("nil", "double_nil"):
+                out.nils += 1
+                out.nils_made += bool(mine.get("made"))
+        elif e.get("type") == "game_ended":
+            winner = e.get("winner")
+    if winner is None:
+        return
+    out.games += 1
+    out.wins += winner == seat
+    if opponent and not is_forgotten(opponent):
+        tally = out.against.setdefault(opponent, [0, 0])
+        tally[0 if winner == seat else 1] += 1
 
 
 def head_to_head(svc: Services, address: str, opponent: str, record: Record | None = None) -> dict[str, int] | None:
