@@ -86,6 +86,8 @@ class RecorderContract(ABC):
         res = log.append(game_owner(gid), 0, [ev(1)])
         [stored] = log.load(gid)
         assert res.ok and res.outbox_ids == [] and stored.message_id is None and stored.time_ms is not None
+        assert [log.append(game_owner(gid), v, [ev(v)], message_id="").status for v in (1, 2)] == ["ok", "ok"]
+        assert [s.message_id for s in log.load(gid)] == [None, None, None]  # an empty id is none: never a duplicate
 
     def test_an_append_of_no_events_keeps_the_version_and_names_no_stream_id(self, log: SnapshottingRecorder,
                                                                              gid: str) -> None:
