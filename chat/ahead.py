@@ -9,7 +9,7 @@ from typing import Any
 from spades.cards import Card, Suit
 from spades.plans import Follow, Plan, PlanError
 
-from .parse import _WORDS
+from .command_words import WORDS
 from .render import Rendered, render
 
 #: The example the answers give, as a plan (written in the player's words by :func:`describe`).
@@ -19,7 +19,7 @@ EXAMPLE = Plan(0, follows=(Follow(Suit.HEARTS, Card(4, Suit.HEARTS)), Follow(Sui
 
 def word(kind: str, lang: str) -> str:
     """The parser's first word for ``kind`` in ``lang`` (else the English one)."""
-    return (_WORDS.get(lang, {}).get(kind) or _WORDS["en"][kind])[0]
+    return (WORDS.get(lang, {}).get(kind) or WORDS["en"][kind])[0]
 
 
 def _play(play: Card | str, lang: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .parse import _WORDS
+from .command_words import WORDS
 from .render import gettext
 
 
@@ -64,7 +64,7 @@ def word(kind: str, lang: str) -> str:
     """The word the parser reads for ``kind`` in ``lang`` (its own first, else the English one)."""
     if kind in _FIXED:
         return _FIXED[kind]
-    own = _WORDS.get(lang, {}).get(kind) or _WORDS["en"].get(kind) or (kind.upper(),)  # (HELP: a carrier word)
+    own = WORDS.get(lang, {}).get(kind) or WORDS["en"].get(kind) or (kind.upper(),)  # (HELP: a carrier word)
     return own[0]
 
 
