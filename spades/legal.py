@@ -28,7 +28,8 @@ def playable(hand: Sequence[Card], trick: Sequence[tuple[int, Card]], spades_bro
 
 
 def legal_commands(phase: str, seat: int, may_move: bool, offer: bool, hand: Sequence[Card],
-           trick: Sequence[tuple[int, Card]], spades_broken: bool) -> list[Command]:
+                   trick: Sequence[tuple[int, Card]], spades_broken: bool) -> list[Command]:
+    """What ``seat`` may do in ``phase`` (``offer``: at its double nil choice, D3), from the parts of a state."""
     if phase == OVER or not may_move:
         return []
     if phase == DRAW:
