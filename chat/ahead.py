@@ -1,5 +1,5 @@
 """A player's plan (answers given ahead, RULES D12) in words: :func:`describe` writes it back in one line, with the
-words the parser reads in the player's language (``chat.parse``), and :func:`plan_message` is the answer to a
+words the parser reads in the player's language (``chat.command_words``), and :func:`plan_message` is the answer to a
 plan given, shown or refused (templates ``plan_set`` and ``plan_error``)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What a player may send, in one list: the rules page's "What to send" is built from it, and the tests check the
-parser's kinds (:data:`chat.parse.ENGINE_KINDS`, :data:`chat.parse.META_KINDS`), the HELP reply and the house rules
+parser's kinds (:data:`chat.intent.ENGINE_KINDS`, :data:`chat.intent.META_KINDS`), the HELP reply and the house rules
 (:class:`spades.events.HouseRules`) against it, so that none drifts from the others (issue 23 case 6).
 
 Each command is written with the parser's own word for it in the player's language (:func:`word`: the first word of
