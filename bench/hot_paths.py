@@ -38,8 +38,9 @@ PASSES = 300
 FIGURES = ("parse", "engine", "pimc")
 
 
-def measure(tree: Path) -> dict[str, float]:
-    """The CPU seconds of each figure, with ``tree``'s packages imported (run in a process of its own)."""
+def measure(tree: Path, small: bool = False) -> dict[str, float]:
+    """The CPU seconds of each figure, with ``tree``'s packages imported (run in a process of its own); ``small``: a
+    tiny run, to show that it runs."""
     sys.path.insert(0, str(tree))
     sys.path.insert(0, str(tree / "bench"))
     from engine import game_logs  # bench/engine.py of that tree
@@ -53,14 +54,14 @@ def measure(tree: Path) -> dict[str, float]:
     assert Path(sys.modules["chat.parse"].__file__ or "").is_relative_to(tree)
     out: dict[str, float] = {}
     start = time.process_time()
-    for _ in range(PASSES):
+    for _ in range(1 if small else PASSES):
         for lang in LANGS:
             for message in MESSAGES:
                 parse(message, lang)
     out["parse"] = time.process_time() - start
 
     start = time.process_time()
-    logs = game_logs(30)
+    logs = game_logs(2 if small else 30)
     for _ in range(5):
         for log in logs:
             fold(log)
@@ -71,14 +72,14 @@ def measure(tree: Path) -> dict[str, float]:
             for seat in (0, 1):
                 view(game, seat)
                 legal_moves(game, seat)
-    for n in range(20):
+    for n in range(1 if small else 20):
         play_game(f"r{n}", [bots.get("random", seed=n), bots.get("random", seed=n + 1)], Dealer(seed=n), max_hands=40)
     out["engine"] = time.process_time() - start
 
     ticks = itertools.count()
     time.perf_counter = lambda: next(ticks) * 1e-9  # (after the parse and engine figures: they do not read it)
     start = time.process_time()
-    play_game("p", [bots.get("pimc", seed=1), bots.get("hard", seed=2)], Dealer(seed=3), max_hands=3)
+    play_game("p", [bots.get("pimc", seed=1), bots.get("hard", seed=2)], Dealer(seed=3), max_hands=1 if small else 3)
     out["pimc"] = time.process_time() - start
     return out
 
@@ -88,10 +89,11 @@ def main() -> None:
     ap.add_argument("--before", type=Path, help="the baseline checkout")
     ap.add_argument("--after", type=Path, default=Path(__file__).resolve().parent.parent, help="this one by default")
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--small", action="store_true", help="a tiny run: the figures mean nothing, it shows it runs")
     ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # one process's figures, for main's rounds
     args = ap.parse_args()
     if args.measure:
-        print(json.dumps(measure(args.measure.resolve())))
+        print(json.dumps(measure(args.measure.resolve(), args.small)))
         return
     if args.before is None:
         ap.error("--before: the checkout to compare with")
@@ -99,13 +101,14 @@ def main() -> None:
     runs: dict[str, dict[str, list[float]]] = {name: {f: [] for f in FIGURES} for name in trees}
     for r in range(args.rounds):
         for name in ("before", "after") if r % 2 == 0 else ("after", "before"):
-            res = json.loads(subprocess.run([sys.executable, __file__, "--measure", str(trees[name])], check=True,
-                                            capture_output=True, text=True, cwd="/").stdout)
+            command = [sys.executable, __file__, "--measure", str(trees[name])] + (["--small"] if args.small else [])
+            res = json.loads(subprocess.run(command, check=True, capture_output=True, text=True, cwd="/").stdout)
             for figure in FIGURES:
                 runs[name][figure].append(res[figure])
         print(f"round {r + 1}: " + ", ".join(f"{name} " + " ".join(f"{f} {v[-1]:.3f}" for f, v in d.items())
                                               for name, d in runs.items()), flush=True)
-    print(f"CPU seconds, medians of {args.rounds} alternated rounds (parse: {PASSES * len(LANGS) * len(MESSAGES)} "
+    passes = 1 if args.small else PASSES
+    print(f"CPU seconds, medians of {args.rounds} alternated rounds (parse: {passes * len(LANGS) * len(MESSAGES)} "
           f"messages):")
     for figure in FIGURES:
         before, after = (statistics.median(runs[name][figure]) for name in ("before", "after"))
