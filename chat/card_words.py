@@ -53,12 +53,15 @@ _NUMBERS_N = {lang: {normalize(w): n for src in ("en", lang) for n, w in enumera
 _TRICK_WORDS = frozenset(normalize(w) for w in ("TRICK", "TRICKS", "PLI", "PLIS", "STIKK", "TRIK", "ΜΠΑΖΑ", "ΜΠΑΖΕΣ"))
 _RANKS_N = {normalize(k): v for k, v in _RANK_WORDS.items()}
 _SUITS_N = {normalize(k): v for k, v in _SUIT_WORDS.items()}
+#: A token shaped like a card (``ZH``, ``H15``) that is none: the reply says "not a card", not "not understood".
 CARDISH = re.compile(r"^(?:\d{1,2}|[A-Z])[SHDC]$|^[SHDC](?:\d{1,2}|[A-Z])$")
 _CARD_RUN = re.compile(r"(10|[2-9TJQKA])([SHDC])")
+#: A number as written: a bid, a target, a floor.
 NUMBER = re.compile(r"^-?\d{1,4}$")
 
 
 def read_card(token: str, lang: str) -> Card | None:
+    """The card ``token`` is (:func:`spades.cards.parse_card`, with ``lang``'s suit initials), or None."""
     try:
         return parse_card(token, SUIT_INITIALS.get(lang) or None)
     except CardSyntaxError:
