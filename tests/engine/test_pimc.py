@@ -16,7 +16,8 @@ import pytest
 
 from spades import bots
 from spades.arena import play_game, run_arena
-from spades.bots.montecarlo import HARD, MonteCarloStrategy, _ways, good
+from spades.bots.hand_sampling import _ways, good
+from spades.bots.montecarlo import HARD, MonteCarloStrategy
 from spades.bots.randombot import RandomStrategy
 from spades.commands import Bid, Command, Discard, Exchange, Keep, Play
 from spades.dealer import Dealer
