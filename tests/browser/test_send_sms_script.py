@@ -22,11 +22,14 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 ME = "+15550007001"
+#: NEW BOT's message id: one deal every run (with the live service's DEALER_SEED), one in which the computer draws
+#: first, so the answer to NEW BOT comes BOT_DELAY after it (a script returning once its message was handled fails)
+FIRST_DEAL = "SM0000000000000000000000005e4d0006"
 
 
-def _send(live: Any, redis_url: str, body: str) -> list[str]:
+def _send(live: Any, redis_url: str, body: str, sid: str = "") -> list[str]:
     env = dict(os.environ, SLOWSPADES_PUBLIC_BASE_URL=live.url, SLOWSPADES_REDIS_URL=redis_url,
-               SLOWSPADES_TWILIO_AUTH_TOKEN=str(live.app.config["TWILIO_AUTH_TOKEN"]))
+               SLOWSPADES_TWILIO_AUTH_TOKEN=str(live.app.config["TWILIO_AUTH_TOKEN"]), SEND_SMS_SID=sid)
     out = subprocess.run([str(ROOT / "scripts" / "send-sms"), ME, body], env=env, capture_output=True, text=True,
                          timeout=150, check=True).stdout
     return [line.split(": ", 1)[1] for line in out.splitlines() if line.startswith(f"  to {ME}: ")]
@@ -36,23 +39,31 @@ def _sent(live: Any) -> list[str]:
     return [m["body"] for _i, m in live.svc.store.read_local(count=10_000) if m["to"] == ME]
 
 
+def _moves_of(events: list[Any], seat: int) -> int:
+    return sum(getattr(e, "seat", None) == seat for e in events)
+
+
 def test_send_sms_waits_for_the_computers_answer(live_service: Any, redis_url: str) -> None:
     live = live_service
     requests.get(live.url + "/simulator/config", timeout=10).raise_for_status()  # its local webhook secret
     delay = float(settings.get(live.app.config, "BOT_DELAY"))
-    printed = _send(live, redis_url, "NEW BOT")
+    printed, answered, seen = _send(live, redis_url, "NEW BOT", FIRST_DEAL), 0, 0
     gid = live.svc.players.games(ME)[0]
-    for n in range(2):  # after NEW BOT and after a move (each send returns once the computer has answered)
+    for n in range(8):  # after NEW BOT and after each move (each send returns once the computer has answered)
         # the service has answered everything: no task waiting or held (the computer's move waits BOT_DELAY in
         # the worker), each entry of the game's outbox sent; anything the script missed has arrived by now
         wait_worker_idle(redis_url, live.app.config["QUEUE"], timeout=delay + 30)
         wait_for("the game's outbox sent", lambda: all(e["status"] == "sent"
                                                        for e in live.svc.store.outbox_entries(f"g:{gid}")))
         assert printed == _sent(live), "send-sms returned before the service's answers"
-        game = fold(from_dict(e.event) for e in live.svc.store.load(gid))
+        events = [from_dict(e.event) for e in live.svc.store.load(gid)]
         seat = 0 if live.svc.store.meta(gid)["seat0"] == ME else 1
-        legal = legal_moves(game, seat)
-        if not legal or n == 1:
+        by_computer = _moves_of(events, 1 - seat)
+        answered += by_computer > seen  # the computer moved after this send: its answer came BOT_DELAY later
+        seen = by_computer
+        legal = legal_moves(fold(events), seat)
+        if not legal or answered and n >= 1:
             break
         printed += _send(live, redis_url, port.command_text(legal[0]))
-    assert len(printed) >= 2
+    # a send the computer answered (who draws first is the deal's): a script returning early would have missed it
+    assert answered and len(printed) >= 2
