@@ -85,7 +85,7 @@ def test_past_the_daily_sms_cap_only_players_in_a_game_get_texts(svc, caplog) ->
     gid = start_game(svc, A, B)
     svc.config["SMS_DAILY_CAP"] = 10
     svc.store.count_sms(limits.day(), 10)  # the day's cap just reached
-    with caplog.at_level(logging.WARNING, logger="service.limits"):
+    with caplog.at_level(logging.WARNING, logger="service.daily_cap"):
         out = lifecycle_command(svc, A, "NEW +4791000009")  # an invitation, over the cap
     assert out.outcome == "invite_held"  # it waits for the next day (issue 22)
     statuses = {e["to"]: (e["status"], e["error"]) for e in svc.store.outbox_entries(f"g:{out.game_id}")}

@@ -43,7 +43,7 @@ def test_past_the_money_cap_only_players_in_a_game_get_texts(svc, caplog) -> Non
     gid = start_game(svc, A, B)
     svc.config["DAILY_SPEND_CAP"] = 2.0
     svc.store.count_sent(limits.day(), 0, prices.to_micros(2.0))  # the day's money just spent, in no more messages
-    with caplog.at_level(logging.WARNING, logger="service.limits"):
+    with caplog.at_level(logging.WARNING, logger="service.daily_cap"):
         out = lifecycle_command(svc, A, "NEW +4791000009")  # an invitation, over the money cap
         assert out.outcome == "invite_held"  # it waits for the next day, as under the message cap
         assert local(svc, "+4791000009") == []
