@@ -399,7 +399,7 @@ def report(svc: Services, tally: Tally, gids: list[str], receipts: Receipts) -> 
         owner = key.decode()[1:-len("}:outbox")]
         for e in svc.store.outbox_entries(owner):
             statuses[e["status"]] += 1
-    rejected = [gid for gid in gids if not verify_game(svc, gid)["ok"]]
+    rejected = [gid for gid in gids if not verify_game(svc.store, gid)["ok"]]
     return {
         "moves answered 200": len(answered),
         "moves applied": len(answered & set(applied)),

@@ -84,7 +84,7 @@ def _send(svc: Services, sender: str, body: str, n: int, page: dict[str, str] | 
 
 def play(svc: Services, games: int, open_page: bool, target: int = 500) -> tuple[int, int, int]:
     """Hands scored and the SMS each player got, over ``games`` whole games played to ``target`` points."""
-    outlets = after.Outlets(lambda ids: deliver_local_many(svc, ids), lambda turn: None)
+    outlets = after.Outlets(lambda ids: deliver_local_many(svc.config, svc.store, ids), lambda turn: None)
     strategies = {0: bots.get("basic", 7), 1: bots.get("basic", 8)}
     hands, n = 0, 0
     sms = [0, 0]
@@ -110,13 +110,13 @@ def play(svc: Services, games: int, open_page: bool, target: int = 500) -> tuple
             body = command_text(strategies[0 if seat == page_seat else 1].choose(shown))
             n += 1
             if seat == page_seat:
-                presence.mark_moved(svc, game_id, seat)
+                presence.mark_moved(svc.config, svc.store, game_id, seat)
                 _send(svc, page_player, body, n, {"page": token, "ask": question_key(shown)})
             else:
                 _send(svc, sms_player, body, n)
             clock.advance(svc.redis, THINK_S[0 if seat == page_seat else 1])
             if open_page:
-                presence.mark_open(svc, game_id, page_seat)  # the page's poll
+                presence.mark_open(svc.config, svc.store, game_id, page_seat)  # the page's poll
             after.tick(svc, outlets)
         hands += len(svc.games.load(game_id).history)
         sms[0] += len(_local(svc, page_player)) - start[page_player]

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import daily_cap, inbound, logs, metrics, receipts
-from .context import Services
+from .context import Config, Services
 from .delivery import UNSENDABLE, WINDOW_CLOSED, all_local, deliver_local_many
 from .games import presence
 from .games.result import BotTurn
 from .lifecycle import bot, hooks, invitations, push_fallback, reminders, routing, settings, timeouts
-from .store import new_claim_token
+from .store import Store, new_claim_token
 from .store.due import AUTO, BOT, EXPIRY, REMINDER, RETRY_FAILED_MS, TIMEOUT, Item
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ def celery_outlets(svc: Services, send_task: SendTask) -> Outlets:
 
     def dispatch(ids: list[str]) -> None:
         if all_local(svc):
-            deliver_local_many(svc, ids)
+            deliver_local_many(svc.config, svc.store, ids)
             return
         for oid in ids:
             send_task(DELIVER, args=[oid])
@@ -82,19 +82,20 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
     capped: list[tuple[dict[str, Any], str]] = []
     if local:
         # counted toward the day's SMS and spend, and held past the caps, as when a provider sends them
-        claimed, capped = daily_cap.split_sms(svc, claimed, marks=after.people if after else None)
+        claimed, capped = daily_cap.split_sms(svc.config, svc.store, claimed, marks=after.people if after else None)
         svc.store.settle_local_many(claimed, [(e["id"], why) for e, why in capped]
                                     + [(oid, UNSENDABLE) for oid in unsendable]
                                     + [(oid, WINDOW_CLOSED) for oid in closed], tail=tail, token=attempt)
         if rest:  # any others (replies; a retry's): claimed and checked against STOP first
-            deliver_local_many(svc, rest, after.told if after else (), tail=tail, by=attempt)
+            deliver_local_many(svc.config, svc.store, rest, after.told if after else (), tail=tail, by=attempt)
     else:
         for outbox_id in result.outbox_ids:
             send_task(DELIVER, args=[outbox_id])
     # the message done, the new turn's reminders and timeout; the computer's move queued after them
     if result.outcome != "missing":
         svc.store.queue_mark_inbound(tail, sender, message_id, "done")
-    turn = hooks.after_handled(svc, result.game_id, result.outbox_ids, tail=tail, after=after,
+    turn = hooks.after_handled(svc.config, svc.store, svc.games, result.game_id, result.outbox_ids, tail=tail,
+                               after=after,
                                duplicate=result.outcome == "duplicate")
     if len(tail):
         tail.execute()  # first: the messages it sends are in the local outbox before the computer's answer
@@ -113,10 +114,10 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
 
 
 # -- after the service's own moves and due work ---------------------------------------------------
-def send_out(svc: Services, ids: list[str], outlets: Outlets) -> None:
+def send_out(store: Store, ids: list[str], outlets: Outlets) -> None:
     """A change's messages: each recipient's prompted game noted, then sent."""
     if ids:
-        routing.note_outbox(svc, ids)
+        routing.note_outbox(store, ids)
         outlets.dispatch(ids)
 
 
@@ -124,7 +125,7 @@ def bot_move(svc: Services, game_id: str, seat: int, version: int, outlets: Outl
     """The computer's move at ``version`` (once; nothing if stale), its turn scheduled and its next move
     queued if it is to move again; returns its outbox ids (not yet sent: see :func:`send_out`)."""
     out = bot.move(svc, game_id, seat, version)
-    turn = hooks.after_move(svc, out)
+    turn = hooks.after_move(svc.config, svc.store, out)
     if turn is not None:
         outlets.queue_bot(turn)
     return out.outbox_ids
@@ -145,7 +146,7 @@ def auto_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> Done:
     the computer's move queued if it is next."""
     out = timeouts.on_auto_due(svc, item, now_ms)
     if svc.store.meta(item.game_id).get("status") == "active":
-        turn = hooks.after_game_change(svc, item.game_id, svc.games.load(item.game_id))
+        turn = hooks.after_game_change(svc.config, svc.store, item.game_id, svc.games.load(item.game_id))
         if turn is not None:
             outlets.queue_bot(turn)
     return out
@@ -168,12 +169,13 @@ STEPS: dict[str, Step] = {REMINDER: _alone(reminders.send_reminder), TIMEOUT: _a
 def act(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> int | None:
     """Do one due item (its :data:`STEPS`) and send what it left; returns a time (ms) to try again, or None when it
     is done."""
-    resolved, again = reminders.current(svc, item, now_ms)  # a ``now`` item: the turn its seat owes now
+    resolved, again = reminders.current(svc.config, svc.store, item,
+                                        now_ms)  # a ``now`` item: the turn its seat owes now
     if resolved is None:
         return again
     step = STEPS.get(resolved.kind)
     again, ids = step(svc, resolved, now_ms, outlets) if step is not None else (None, [])
-    send_out(svc, ids, outlets)
+    send_out(svc.store, ids, outlets)
     return again
 
 
@@ -193,14 +195,14 @@ def tick(svc: Services, outlets: Outlets, now_ms: int | None = None) -> int | No
         return due.done
 
 
-def sweep(svc: Services, send_task: SendTask) -> int:
+def sweep(config: Config, store: Store, send_task: SendTask) -> int:
     """Dispatch again outbox entries still queued, and inbound messages still unhandled, after
     ``SWEEP_AFTER`` seconds; returns how many."""
-    older = float(svc.config["SWEEP_AFTER"])
-    stale = svc.store.stale_outbox(older)
+    older = float(config["SWEEP_AFTER"])
+    stale = store.stale_outbox(older)
     for outbox_id in stale:
         send_task(DELIVER, args=[outbox_id])
-    pending = svc.store.stale_inbound(older)  # recorded but never handled: queue them again
+    pending = store.stale_inbound(older)  # recorded but never handled: queue them again
     for sender, message_id in pending:
         send_task(HANDLE_INBOUND, args=[message_id, sender])
     return len(stale) + len(pending)

@@ -4,6 +4,7 @@ the per-process game and seat caches, the dealer factory."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,11 @@ from .store.players import Players
 from .store.push import PushSubscriptions
 from .store.reach import Reach
 from .store.talk import Talk
+
+#: the service's settings as a function reads them (the Flask app's config or the worker's)
+Config = Mapping[str, Any]
+#: the dealer of a game at a version (``dealer(game_id, version)``): secure, or reproducible with a seed
+DealerFactory = Callable[[str, int], Dealer]
 
 
 @dataclass

@@ -23,10 +23,10 @@ from chat.render import TELEGRAM_TEXT_MAX, whatsapp_parts
 
 from . import daily_cap, limits, logs, metrics, receipts, telegram, webpush, whatsapp_buttons
 from .addresses import EMAIL, PUSH, SMS, TELEGRAM, WHATSAPP, WHATSAPP_PREFIX, is_bot, telegram_chat
-from .context import Services
+from .context import Config, Services
 from .lifecycle import optout
 from .send_errors import PermanentSendError, SendError, TransientSendError
-from .store import Batch, new_claim_token, split_outbox_id
+from .store import Batch, Store, new_claim_token, split_outbox_id
 
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
 #: the error of a WhatsApp entry outside the player's 24-hour window with no template and no other channel
@@ -270,7 +270,8 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         current = svc.store.outbox_entry(outbox_id)
         return current["status"] if current else "missing"
     channel = entry["channel"]
-    if not optout.may_send(svc, entry["to"], entry.get("kind", "")) or limits.forbidden_recipient(svc, entry["to"]):
+    if not optout.may_send(svc.config, svc.store, entry["to"],
+                           entry.get("kind", "")) or limits.forbidden_recipient(svc.config, entry["to"]):
         # STOP: nothing but its confirmation (nor to the computer); never the service's own or a role address
         metrics.outbox(channel, "failed", "unsendable")
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", "unsendable")
@@ -279,7 +280,7 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         metrics.outbox(channel, "failed", "window_closed")
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", "window_closed")
         return svc.store.set_status(outbox_id, "failed", error=WINDOW_CLOSED, token=token)
-    held = daily_cap.split_sms(svc, [entry])[1] if channel in daily_cap.CAPPED_CHANNELS else []
+    held = daily_cap.split_sms(svc.config, svc.store, [entry])[1] if channel in daily_cap.CAPPED_CHANNELS else []
     if held:  # past the day's caps (messages or money), or a stranger's number of a country not allowed
         metrics.outbox(channel, "failed", daily_cap.held_code(held[0][1]))
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", daily_cap.held_code(held[0][1]))
@@ -323,24 +324,25 @@ def _send_each(svc: Services, outbox_ids: list[str]) -> None:
             pass  # queued again: the sweep sends it
 
 
-def deliver_local_many(svc: Services, outbox_ids: list[str], recipients: Iterable[str] = (), tail: Any = None,
+def deliver_local_many(config: Config, store: Store, outbox_ids: list[str], recipients: Iterable[str] = (),
+                       tail: Any = None,
                        by: str = "") -> None:
     """:func:`deliver` of several entries when every channel goes to the local outbox (:func:`all_local`),
     in two round trips whatever their number (see :func:`queue_local_delivery`); with ``tail`` (a
     pipeline), the second is queued on it for its owner to execute. ``by``: this attempt's claim token
     (``Store.claim_send_many``; a fresh one if empty)."""
-    pipe = svc.store.pipeline()
-    settle = queue_local_delivery(svc, pipe, outbox_ids, recipients, by)
+    pipe = store.pipeline()
+    settle = queue_local_delivery(config, store, pipe, outbox_ids, recipients, by)
     settle(pipe.execute() if len(pipe) else [], tail)
 
 
-def _with_mailboxes(svc: Services, addresses: list[str]) -> list[str]:
+def _with_mailboxes(config: Config, addresses: list[str]) -> list[str]:
     """``addresses`` and the folded mailboxes they deliver to (:func:`service.limits.mailbox`), once each: whether
     each sent STOP is read for both (:func:`service.games.players.mailbox_stopped`)."""
-    return list(dict.fromkeys([*addresses, *(limits.mailbox_of(svc, a) for a in addresses)]))
+    return list(dict.fromkeys([*addresses, *(limits.mailbox_of(config, a) for a in addresses)]))
 
 
-def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
+def queue_local_delivery(config: Config, store: Store, pipe: Any, outbox_ids: list[str],
                          recipients: Iterable[str] = (), by: str = "") -> Callable[[list[Any], Any], None]:
     """Queue on ``pipe`` the claims of ``outbox_ids`` and the reads of whether their recipients sent
     STOP (``recipients``: who they are likely to be, the senders of player-owned replies besides; any
@@ -348,35 +350,36 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
     pipeline (or None) to write the local outbox and the statuses."""
     by = by or new_claim_token()  # claims are never shared: each attempt settles only what it claimed
     guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
-    guess = _with_mailboxes(svc, [a for a in guess if not is_bot(a)])  # STOP marks the folded mailbox too
+    guess = _with_mailboxes(config, [a for a in guess if not is_bot(a)])  # STOP marks the folded mailbox too
     batch = Batch(pipe)
     with batch.part("claimed") as p:
-        read_claimed = svc.store.queue_claim_send_many(p, outbox_ids, int(svc.config["SEND_LEASE"]), by)
+        read_claimed = store.queue_claim_send_many(p, outbox_ids, int(config["SEND_LEASE"]), by)
     with batch.part("stopped") as p:
-        svc.store.queue_stopped_many(p, guess)
+        store.queue_stopped_many(p, guess)
 
     def settle(all_replies: list[Any], tail: Any = None) -> None:
         got = batch.results(all_replies[batch.base:])
         entries = [e for e in read_claimed(got["claimed"]) if e is not None]
         stopped = {a for a, v in zip(guess, got["stopped"]) if v in (b"1", "1")}
-        others = _with_mailboxes(svc, [e["to"] for e in entries if not is_bot(e["to"]) and e["to"] not in guess])
+        others = _with_mailboxes(config, [e["to"] for e in entries if not is_bot(e["to"]) and e["to"] not in guess])
         if others:
-            more = svc.store.pipeline()
+            more = store.pipeline()
             for address in others:
-                svc.store.queue_stopped(more, address)
+                store.queue_stopped(more, address)
             stopped |= {a for a, v in zip(others, more.execute()) if v in (b"1", "1")}
-        entries, capped = daily_cap.split_sms(svc, entries)  # past the day's SMS cap, or the countries: held back
+        entries, capped = daily_cap.split_sms(config, store,
+                                              entries)  # past the day's SMS cap, or the countries: held back
         sent, refused = [], [(e["id"], why) for e, why in capped]
         for e in entries:
-            if (is_bot(e["to"]) or limits.forbidden_recipient(svc, e["to"])  # nor the service's own address
-                    or ({e["to"], limits.mailbox_of(svc, e["to"])} & stopped
+            if (is_bot(e["to"]) or limits.forbidden_recipient(config, e["to"])  # nor the service's own address
+                    or ({e["to"], limits.mailbox_of(config, e["to"])} & stopped
                         and e.get("kind") != optout.FINAL)):  # STOP: nothing but its confirmation
                 refused.append((e["id"], UNSENDABLE))
             elif e.get("window") == "closed":
                 refused.append((e["id"], WINDOW_CLOSED))
             else:
                 sent.append(e)
-        svc.store.settle_local_many(sent, refused, tail=tail, token=by)
+        store.settle_local_many(sent, refused, tail=tail, token=by)
         metrics.settled_local(sent)
         logs.settled(sent)
         for oid, why in refused:

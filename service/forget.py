@@ -37,10 +37,10 @@ from chat.render import gettext
 
 from .addresses import WHATSAPP_PREFIX, address_kind, is_bot
 from .config import LEDGER_KEY_MISSING, SettingsError
-from .context import Services
+from .context import Config, Services
 from .games.players import lang_of
 from .games.seats import opponent_of, seat_of
-from .store import game_owner, player_owner
+from .store import Store, game_owner, player_owner
 from .store.forget import Forgetting, Scrub
 
 IN_PLAY = ("invited", "active")
@@ -72,10 +72,10 @@ def forgotten_id() -> str:
     return FORGOTTEN + secrets.token_hex(8)
 
 
-def last_activity_ms(svc: Services, game_id: str, meta: dict[str, str]) -> int:
+def last_activity_ms(store: Store, game_id: str, meta: dict[str, str]) -> int:
     """The time of the game's last append (its stream's last id), else when it was created, started or ended."""
     times = [int(meta.get(k) or 0) for k in ("created", "started", "ended")]
-    return max([*times, svc.store.last_append_ms(game_id) or 0])
+    return max([*times, store.last_append_ms(game_id) or 0])
 
 
 def scrubber(addresses: list[str], name: str, replacement: str) -> Scrub:
@@ -111,7 +111,7 @@ def forget(svc: Services, address: str) -> Forgotten:
     if in_play:
         raise InPlay(in_play)
     name = (svc.players.get(home) or {}).get("name", "")
-    note_in_ledger(svc, addresses)  # first: a forget interrupted is still re-applied after a restore
+    note_in_ledger(svc.config, addresses)  # first: a forget interrupted is still re-applied after a restore
     fid = forgotten_id()
     done = Forgotten(addresses, fid)
     store = Forgetting(svc.redis)
@@ -121,7 +121,7 @@ def forget(svc: Services, address: str) -> Forgotten:
         if seat is None:
             continue
         opponent = opponent_of(meta, seat)
-        scrub = scrubber(addresses, name, gettext(lang_of(svc, opponent), "a forgotten player"))
+        scrub = scrubber(addresses, name, gettext(lang_of(svc.config, svc.players, opponent), "a forgotten player"))
         done.texts_rewritten += store.rewrite_texts(game_owner(gid), scrub, gone, fid)
         if opponent and not opponent.startswith(FORGOTTEN):
             done.texts_rewritten += store.rewrite_texts(player_owner(opponent), scrub, gone, fid)
@@ -148,7 +148,7 @@ def inactive_players(svc: Services, days: float, now_ms: int) -> list[str]:
         metas = {gid: svc.store.meta(gid) for gid in svc.players.games(home)}
         if any(m.get("status") in IN_PLAY for m in metas.values()):
             continue
-        if all(last_activity_ms(svc, gid, m) <= cutoff for gid, m in metas.items()):
+        if all(last_activity_ms(svc.store, gid, m) <= cutoff for gid, m in metas.items()):
             out.append(home)
     return out
 
@@ -166,28 +166,28 @@ def forget_inactive(svc: Services, days: float, now_ms: int, dry_run: bool = Fal
     return len(found), forgotten
 
 
-def ledger_hash(svc: Services, address: str) -> str:
+def ledger_hash(config: Config, address: str) -> str:
     """How the ledger names an address: the hex HMAC-SHA256 of it with ``SLOWSPADES_LOG_HASH_KEY`` (the same in every
     process of a deployment), apart from the logs' own hashes (another message is hashed). That key is required: no
     fallback to one derived from the webhook secrets, which a token rotation would change (:class:`SettingsError`)."""
-    return hmac.new(ledger_key(svc), b"forget|" + address.lower().encode(), hashlib.sha256).hexdigest()
+    return hmac.new(ledger_key(config), b"forget|" + address.lower().encode(), hashlib.sha256).hexdigest()
 
 
-def ledger_key(svc: Services) -> bytes:
+def ledger_key(config: Config) -> bytes:
     """``SLOWSPADES_LOG_HASH_KEY``, the ledger's key; :class:`SettingsError` (one line) when it is not set."""
-    key = str(svc.config.get("LOG_HASH_KEY") or "")
+    key = str(config.get("LOG_HASH_KEY") or "")
     if not key:
         raise SettingsError(LEDGER_KEY_MISSING)
     return key.encode()
 
 
-def note_in_ledger(svc: Services, addresses: list[str]) -> None:
+def note_in_ledger(config: Config, addresses: list[str]) -> None:
     """Append the :func:`ledger_hash` of each of ``addresses`` to ``SLOWSPADES_FORGET_LEDGER`` (if set), on disk."""
-    path = str(svc.config.get("FORGET_LEDGER") or "")
+    path = str(config.get("FORGET_LEDGER") or "")
     if not path:
         return
     with open(path, "a", encoding="ascii") as f:
-        f.write("".join(ledger_hash(svc, a) + "\n" for a in addresses))
+        f.write("".join(ledger_hash(config, a) + "\n" for a in addresses))
         f.flush()
         os.fsync(f.fileno())
 
@@ -195,13 +195,13 @@ def note_in_ledger(svc: Services, addresses: list[str]) -> None:
 def replay_ledger(svc: Services, path: str) -> tuple[list[str], list[str]]:
     """After a backup was restored: forget every player with an address in the ledger at ``path``; returns (the
     homes forgotten, the games in play that kept one from being forgotten)."""
-    ledger_key(svc)  # refused before anything is read without it
+    ledger_key(svc.config)  # refused before anything is read without it
     with open(path, encoding="ascii") as f:
         wanted = {line.strip() for line in f if line.strip()}
     forgotten: list[str] = []
     blocked: list[str] = []
     for address in Forgetting(svc.redis).player_addresses():
-        if ledger_hash(svc, address) not in wanted or svc.players.get(address) is None:
+        if ledger_hash(svc.config, address) not in wanted or svc.players.get(address) is None:
             continue  # (a player forgotten as another's linked address a moment ago has no record left)
         try:
             forgotten.append(forget(svc, address).forgotten_id)

@@ -43,7 +43,8 @@ from .games.turns import stored_since
 from .lifecycle import buttons, commands, invitations, linking, reach, reminders, routing, stats, talk, telegram_start
 from .lifecycle.commands import Message
 from .lifecycle.invite_links import take as take_invite_link
-from .store import player_owner
+from .store import Store, player_owner
+from .store.players import Players
 from .telegram import Tap
 from .whatsapp_buttons import MORE
 
@@ -87,16 +88,16 @@ def _lang(svc: Services, m: Inbound) -> Result | None:
 
 def _autoplay_setting(svc: Services, m: Inbound) -> Result:
     """``AUTOPLAY ON/OFF``: whether the player's forced cards are played for them (on by default, issue 11)."""
-    reminders.set_flag(svc, m.sender, "autoplay", bool(m.said.flag))
+    reminders.set_flag(svc.store, m.sender, "autoplay", bool(m.said.flag))
     return _reply(svc, m, "autoplay_setting", Outcome.SETTING, value=bool(m.said.flag))
 
 
-def _reads_as_an_opponent(svc: Services, sender: str, chosen: str) -> bool:
+def _reads_as_an_opponent(store: Store, players: Players, sender: str, chosen: str) -> bool:
     """Whether ``chosen`` reads as the name of someone the sender plays (``AnA.`` or ``4na`` against ``Ana``)."""
-    for gid in unfinished_games(svc, sender):
-        meta = svc.store.meta(gid)
+    for gid in unfinished_games(store, players, sender):
+        meta = store.meta(gid)
         seat = seat_of(meta, sender)
-        if seat is not None and same_name(chosen, name_of(svc, opponent_of(meta, seat))):
+        if seat is not None and same_name(chosen, name_of(players, opponent_of(meta, seat))):
             return True
     return False
 
@@ -106,7 +107,8 @@ def _name(svc: Services, m: Inbound) -> Result:
     see, unless another player holds it (in any case) or it reads as the name of one of the sender's
     opponents (:func:`chat.names.same_name`)."""
     chosen = m.said.arg or ""
-    taken = _reads_as_an_opponent(svc, m.sender, chosen) or not svc.players.claim_name(m.sender, chosen)
+    taken = _reads_as_an_opponent(svc.store, svc.players, m.sender, chosen) or not svc.players.claim_name(m.sender,
+                                                                                                          chosen)
     out = _reply(svc, m, "name_set", Outcome.NAME_TAKEN if taken else Outcome.NAME_SET, chosen=chosen, taken=taken)
     if not taken:  # a friend invited by a masked number learns who it is (issue 23 case 13)
         out.outbox_ids = out.outbox_ids + invitations.tell_name(svc, m.message_id, m.sender, chosen)
@@ -114,20 +116,20 @@ def _name(svc: Services, m: Inbound) -> Result:
 
 
 def _dn_setting(svc: Services, m: Inbound) -> Result:
-    reminders.set_flag(svc, m.sender, "dn", bool(m.said.flag))
+    reminders.set_flag(svc.store, m.sender, "dn", bool(m.said.flag))
     return _reply(svc, m, "setting", setting="dn", value=bool(m.said.flag))
 
 
-def _target(svc: Services, m: Inbound, statuses: tuple[str, ...] = ("active",)) -> routing.Target:
+def _target(store: Store, players: Players, m: Inbound, statuses: tuple[str, ...] = ("active",)) -> routing.Target:
     if m.token_game:
         return routing.Target(m.token_game, "token")
     last = (m.life or {}).get("last", "")
     last_meta = m.pre.meta if m.pre is not None and m.pre.game_id == last else None
-    return routing.resolve(svc, m.sender, m.said.game, statuses=statuses, last=last, last_meta=last_meta)
+    return routing.resolve(store, players, m.sender, m.said.game, statuses=statuses, last=last, last_meta=last_meta)
 
 
 def _rules(svc: Services, m: Inbound) -> Result:
-    gid = _target(svc, m).game_id
+    gid = _target(svc.store, svc.players, m).game_id
     rules = invitations.rules_of(svc.store.meta(gid)) if gid else HouseRules()
     url = svc.config.get("RULES_URL") or f"{svc.config['PUBLIC_BASE_URL']}/rules"
     return _reply(svc, m, "rules", url=url, target=rules.target)
@@ -136,7 +138,7 @@ def _rules(svc: Services, m: Inbound) -> Result:
 def _web(svc: Services, m: Inbound) -> Result | None:
     """``WEB``: the link of the sender's private page of the game the message is for (issue 14, "Beyond");
     without a game, what any word answers then (:func:`_in_game`)."""
-    target = _target(svc, m, statuses=("active", "over"))
+    target = _target(svc.store, svc.players, m, statuses=("active", "over"))
     if target.game_id is None:
         return None
     meta = target.meta if target.meta is not None else svc.store.meta(target.game_id)
@@ -148,9 +150,9 @@ def _web(svc: Services, m: Inbound) -> Result | None:
         token = svc.players.renew_web_token(target.game_id, seat, now)
     else:
         token = meta.get(f"web{seat}") or svc.players.ensure_web_token(target.game_id, seat)
-    opp = name_of(svc, opponent_of(meta, seat))
+    opp = name_of(svc.players, opponent_of(meta, seat))
     return _reply(svc, m, "web", Outcome.WEB, game_id=target.game_id, url=page_url(svc.config["PUBLIC_BASE_URL"], token),
-                  opp=opp, label=game_label(svc, m.sender, target.game_id))
+                  opp=opp, label=game_label(svc.store, svc.players, m.sender, target.game_id))
 
 
 # -- the game the message is for ------------------------------------------------------------------------
@@ -167,9 +169,9 @@ def _about_no_game(said: Intent) -> bool:
 def _in_game(svc: Services, m: Inbound) -> Result:
     """Moves, ``HAND``, ``SCORE`` and what was not understood, in the game the message is for."""
     said = m.said
-    target = _target(svc, m)
+    target = _target(svc.store, svc.players, m)
     if target.game_id is None and said.kind in ("hand", "score", "last"):  # no game in play: the one that ended (issue 23)
-        target = _target(svc, m, statuses=("over",))
+        target = _target(svc.store, svc.players, m, statuses=("over",))
     gid = None if _about_no_game(said) else target.game_id
     if gid is None:
         if m.first and not _about_no_game(said):  # a new number that sent no command: what this is and how to start
@@ -189,19 +191,20 @@ def _in_game(svc: Services, m: Inbound) -> Result:
         return Result([], Outcome.IGNORED, gid)  # a stranger: nothing changes, nothing is said
     if said.kind == "last" and meta.get("status") in ("active", "over"):  # LAST: the trick before (chat.last)
         events = [redact(from_dict(se.event), seat) for se in svc.store.load(gid)]
-        return _reply(svc, m, "last", game_id=gid, opp=name_of(svc, opponent_of(meta, seat)),
-                      label=game_label(svc, m.sender, gid), **last_tricks(events, seat))
+        return _reply(svc, m, "last", game_id=gid, opp=name_of(svc.players, opponent_of(meta, seat)),
+                      label=game_label(svc.store, svc.players, m.sender, gid), **last_tricks(events, seat))
     if said.is_unknown or said.kind in ("hand", "score") or meta.get("status") not in ("active", "over"):
         game = svc.games.load(gid)
         v = view(game, seat) if game.version else None
-        opp = name_of(svc, opponent_of(meta, seat))
-        label = game_label(svc, m.sender, gid)
+        opp = name_of(svc.players, opponent_of(meta, seat))
+        label = game_label(svc.store, svc.players, m.sender, gid)
         if said.is_unknown or v is None:
             rendered = port.error_message(said, v, m.lang, m.channel, opp, label)
             return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "error", Outcome.NOT_UNDERSTOOD, gid)
         if said.kind == "score":
             return _reply(svc, m, "score", game_id=gid, **chat_context(v, None, opp, label, m.channel))
-        return outbox.reply_rendered(svc, m.sender, m.message_id, _where_it_stands(svc, m, gid, meta, game, seat, opp,
+        return outbox.reply_rendered(svc, m.sender, m.message_id,
+                                     _where_it_stands(svc.store, m, gid, meta, game, seat, opp,
                                                                                  label), "status", game_id=gid)
     if not email_identity.move_allowed(m.channel, m.token_game):  # an email move only to its own reply address
         return outbox.reply(svc, m.sender, m.message_id, "email_move_needs_reply_address", Outcome.REFUSED,
@@ -271,7 +274,7 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_now: str = 
         record = read.record or {}
         with channels.replying(read.actor, sender):
             if read.unreachable:  # a message from an address receipts marked unreachable: it is reached again
-                reach.resume(svc, read.actor, sender)
+                reach.resume(svc.config, svc.store, svc.players, svc.reach, read.actor, sender)
             return _handle(svc, message_id, read.actor, sender, read.msg, read.done, record, dict(record), read.game,
                            send_now)
     finally:
@@ -286,7 +289,8 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
         owner = player_owner(sender)
         done = Result([f"{owner}#{n}" for n in done_ids], Outcome.DUPLICATE)
         if "tap" in msg:  # a retry of a tap handled before: its answer too (written once), if it was not yet
-            return buttons.answered(svc, message_id, sender, origin, msg, (Tap.of(msg["tap"]) or Tap("", "")).reply,
+            return buttons.answered(svc.config, svc.store, svc.players, message_id, sender, origin, msg,
+                                    (Tap.of(msg["tap"]) or Tap("", "")).reply,
                                     done)
         return done
     first = "kind" not in record
@@ -309,7 +313,7 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
         token_game = found[0]
     page_ask: str | None = None
     if msg.get("page"):  # a move made on the sender's game page (service.web.game): its game, the question it answers
-        token_game = _page_game(svc, msg["page"], sender)
+        token_game = _page_game(svc.store, svc.players, msg["page"], sender)
         if token_game is None:
             return Result([], Outcome.IGNORED)
         page_ask = msg.get("ask", "")
@@ -322,44 +326,48 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
     tap = Tap.of(msg["tap"]) if "tap" in msg else None
     if "tap" in msg:  # a tapped button (Telegram, WhatsApp): the question it answers, else stale (lifecycle.buttons)
         if tap is None:
-            return buttons.answered(svc, message_id, sender, origin, msg, "", Result([], Outcome.IGNORED))
+            return buttons.answered(svc.config, svc.store, svc.players, message_id, sender, origin, msg, "",
+                                    Result([], Outcome.IGNORED))
         if tap.tag:
-            asked = buttons.question_of(svc, sender, tap.tag)
+            asked = buttons.question_of(svc.store, svc.players, svc.games, sender, tap.tag)
             if asked is None:
-                return buttons.answered(svc, message_id, sender, origin, msg, tap.reply, Result([], Outcome.STALE))
+                return buttons.answered(svc.config, svc.store, svc.players, message_id, sender, origin, msg, tap.reply,
+                                        Result([], Outcome.STALE))
             token_game, page_ask = asked
         if tap.reply.startswith(MORE):  # WhatsApp's "More…": the rest of the answers; nothing is played
-            return buttons.rest(svc, message_id, sender, origin, msg, tap, token_game)
+            return buttons.rest(svc.config, svc.store, svc.players, message_id, sender, origin, msg, tap, token_game)
     body = tap.reply if tap is not None else msg.get("body", "")
-    if msg.get("hello") and is_stopped(svc, origin):  # Telegram's /start from a chat that blocked the bot (STOP)
+    if msg.get("hello") and is_stopped(svc.config, svc.store,
+                                       origin):  # Telegram's /start from a chat that blocked the bot (STOP)
         body = "START"
     said: Intent = port.parse_text(body, lang, channel)
     out = dispatch(svc, Inbound(message_id, sender, said, token_game, origin=origin, lang=lang, channel=channel,
                                 life=life, pre=pre, send_now=send_now, first=first,
                                 own_address=bool(msg.get("token")), page_ask=page_ask))
-    return buttons.answered(svc, message_id, sender, origin, msg, tap.reply, out) if tap is not None else out
+    return buttons.answered(svc.config, svc.store, svc.players, message_id, sender, origin, msg, tap.reply,
+                            out) if tap is not None else out
 
 
-def _where_it_stands(svc: Services, m: Inbound, gid: str, meta: dict[str, str], game: Game, seat: int, opp: str,
+def _where_it_stands(store: Store, m: Inbound, gid: str, meta: dict[str, str], game: Game, seat: int, opp: str,
                      label: str) -> Rendered:
     """``HAND``'s answer: the question again, with what the player was not told since their last message (a prompt
     WhatsApp would not take while their window was closed, issue 45 case 5: the opponent's bid with it), which
     moves their cursor."""
     v = view(game, seat)
     since = int(meta.get(f"seen{seat}", game.version))
-    news = [d for d in (redact(e, seat) for e in stored_since(svc, gid, since, game.version)) if d is not None]
+    news = [d for d in (redact(e, seat) for e in stored_since(store, gid, since, game.version)) if d is not None]
     told = port.turn_message(v, m.lang, m.channel, news, opp, label) if news and v.my_turn else None
     if told is None:
         return port.resend(v, m.lang, m.channel, opp, label)
-    svc.store.set_game_life(gid, {f"seen{seat}": str(game.version)})
+    store.set_game_life(gid, {f"seen{seat}": str(game.version)})
     return told
 
 
-def _page_game(svc: Services, token: str, sender: str) -> str | None:
+def _page_game(store: Store, players: Players, token: str, sender: str) -> str | None:
     """The game whose page ``token`` is ``sender``'s (issued to their seat and still theirs), else None."""
-    found = svc.players.web_token(token)
+    found = players.web_token(token)
     if found is None:
         return None
-    meta = svc.store.meta(found[0])
+    meta = store.meta(found[0])
     ok = meta.get(f"web{found[1]}") == token and meta.get(f"seat{found[1]}") == sender
     return found[0] if ok else None

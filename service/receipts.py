@@ -23,7 +23,7 @@ import logging
 from typing import Any, Callable
 
 from . import logs, metrics
-from .context import Services
+from .context import Config, Services
 from .lifecycle import reach
 from .store import now_ms
 
@@ -65,9 +65,9 @@ def kind_of(code: str) -> str:
     return "failed"
 
 
-def retry_delays_s(svc: Services) -> list[float]:
+def retry_delays_s(config: Config) -> list[float]:
     """``RECEIPT_RETRY_DELAYS``: the seconds before each retry."""
-    return [float(x) for x in str(svc.config["RECEIPT_RETRY_DELAYS"]).replace(" ", "").split(",") if x]
+    return [float(x) for x in str(config["RECEIPT_RETRY_DELAYS"]).replace(" ", "").split(",") if x]
 
 
 def on_failure(svc: Services, outbox_id: str, provider_id: str, code: str,
@@ -85,7 +85,7 @@ def on_failure(svc: Services, outbox_id: str, provider_id: str, code: str,
         return "stale"  # a receipt of an earlier attempt, seen again: the entry's last attempt decides
     what = kind_of(code)
     if what == "retry":
-        delays = retry_delays_s(svc)
+        delays = retry_delays_s(svc.config)
         tries = int(entry.get("tries") or 0)
         if tries < len(delays):
             due_ms = now_ms() + int(delays[tries] * 1000)  # the outbox's queue is in real time (the sweep's)

@@ -53,7 +53,7 @@ def bot_move(self: Task, game_id: str, seat: int, version: int) -> int:
     svc = _svc()
     outlets = after.celery_outlets(svc, self.app.send_task)
     ids = after.bot_move(svc, game_id, seat, version, outlets)
-    after.send_out(svc, ids, outlets)
+    after.send_out(svc.store, ids, outlets)
     return len(ids)
 
 

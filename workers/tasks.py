@@ -53,4 +53,4 @@ def receipt(self: Task, outbox_id: str, provider_id: str, code: str) -> str:
 def sweep_outbox(self: Task) -> int:
     """Beat job: dispatch again outbox entries still queued, and inbound messages still unhandled,
     after SLOWSPADES_SWEEP_AFTER seconds."""
-    return after.sweep(_svc(), self.app.send_task)
+    return after.sweep(_svc().config, _svc().store, self.app.send_task)

@@ -30,8 +30,8 @@ from spades.game import Game, decide, fold
 from .. import metrics
 from ..addresses import is_bot
 from ..caches import Taken
-from ..context import Services
-from ..store import Batch, Pipeline, game_owner, now_ms
+from ..context import Config, DealerFactory, Services
+from ..store import Batch, Pipeline, Store, game_owner, now_ms
 from ..store.presence import presence_from
 from . import ahead
 from .outbox import recipient
@@ -92,7 +92,7 @@ def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> 
         if known is not None and list(known) == seats(meta):
             infos = players_from(svc.config, addresses, got["players"])
         else:
-            infos = players_info(svc, seats(meta))
+            infos = players_info(svc.config, svc.store, seats(meta))
         svc.seats.note(game_id, meta)
         # the meta holds the game's life fields (the turn, pauses, page marks: keys.game_life)
         return MoveRead(game_id, meta, infos, taken, meta, got["now_ms"], page=presence_from(meta))
@@ -127,27 +127,27 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
             choice = mover.choose(now)
             if isinstance(choice, Result):
                 svc.games.put(game_id, taken)
-                return _consumed_before(svc, game_id, message_id) or choice
+                return _consumed_before(svc.store, game_id, message_id) or choice
             movers_before, phase_before, trick = game.movers, game.phase, tuple(game.trick)
             if isinstance(choice, ahead.PlanGiven):  # a plan given (RULES D12), with a move or none
                 given, command = choice, choice.command
             else:
                 given, command = None, choice
-            events = svc_decide(svc, game_id, version, game, command) if command is not None else []
+            events = svc_decide(svc.dealer, game_id, version, game, command) if command is not None else []
         except (GameOverError, RuleError) as exc:
             svc.games.put(game_id, taken)
-            done = _consumed_before(svc, game_id, message_id)  # before a refusal is written: a message applied
+            done = _consumed_before(svc.store, game_id, message_id)  # before a refusal is written: a message applied
             if done is not None:                             # before and delivered again is no refusal
                 return done
             metrics.move_refused(mover, exc)
             return mover.refused(now, exc)
         if command is not None:
-            events += played_for(svc, game_id, meta, infos, game)
+            events += played_for(svc.config, svc.dealer, game_id, meta, infos, game)
         if game.phase == "draw":  # the service's own draws first: a planned bid may follow them
-            events += auto_draws(svc, game_id, meta, game, infos)
+            events += auto_draws(svc.config, svc.dealer, game_id, meta, game, infos)
         chained = ahead.chain(game, meta, ahead.plans_of(meta), given, trick, events,
-                              lambda g, c: svc_decide(svc, game_id, g.version, g, c),
-                              lambda g: played_for(svc, game_id, meta, infos, g))
+                              lambda g, c: svc_decide(svc.dealer, game_id, g.version, g, c),
+                              lambda g: played_for(svc.config, svc.dealer, game_id, meta, infos, g))
         events += chained.events
         plan_log = chained.log
         updates: dict[str, str] = dict(chained.updates)
@@ -202,14 +202,14 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
     raise RuntimeError(f"gave up on {message_id} after {MAX_ATTEMPTS} conflicts on game {game_id}")
 
 
-def _consumed_before(svc: Services, game_id: str, message_id: str) -> Result | None:
+def _consumed_before(store: Store, game_id: str, message_id: str) -> Result | None:
     """The duplicate's result if the game consumed ``message_id`` already (a task delivered again): the outbox
     ids it caused, to dispatch again. Read only when a message changes nothing (a refusal, an answer without a
     move): a move's own append finds a duplicate in the same script that would consume it (``HSETNX``), so the
     hot path reads nothing for it."""
     if not message_id:
         return None
-    ids = svc.store.consumed(game_owner(game_id), message_id)
+    ids = store.consumed(game_owner(game_id), message_id)
     return None if ids is None else Result(ids, Outcome.DUPLICATE, game_id)
 
 
@@ -219,7 +219,7 @@ def _reaches(infos: dict[str, PlayerInfo], entry: dict[str, Any]) -> bool:
     return who in infos and infos[who].reaches(entry["to"])
 
 
-def played_for(svc: Services, game_id: str, meta: dict[str, str], infos: dict[str, PlayerInfo],
+def played_for(config: Config, dealer: DealerFactory, game_id: str, meta: dict[str, str], infos: dict[str, PlayerInfo],
                game: Game) -> list[Event]:
     """What plays itself after a decided move (``spades.autoplay``, folded on ``game``): the forced cards of
     the players with ``AUTOPLAY ON`` (the default; the computer's always), and the rest of a hand whose end
@@ -227,14 +227,14 @@ def played_for(svc: Services, game_id: str, meta: dict[str, str], infos: dict[st
     the move, so both are told of it in the same messages."""
     if game.phase != "play":
         return []
-    forced = [computer_at(meta, s) or info_of(infos, meta.get(f"seat{s}", ""), svc.config).flag(
+    forced = [computer_at(meta, s) or info_of(infos, meta.get(f"seat{s}", ""), config).flag(
         "autoplay", True) for s in (0, 1)]
-    return autoplay(game, svc.dealer(game_id, game.version), forced, finish=all(forced))
+    return autoplay(game, dealer(game_id, game.version), forced, finish=all(forced))
 
 
-def svc_decide(svc: Services, game_id: str, version: int, game: Game, command: Command) -> list[Event]:
+def svc_decide(dealer: DealerFactory, game_id: str, version: int, game: Game, command: Command) -> list[Event]:
     """``spades.game.decide`` with the game's dealer, folded on ``game`` (the cached copy is dropped unless
     the append succeeds)."""
-    events = decide(game, command, svc.dealer(game_id, version))
+    events = decide(game, command, dealer(game_id, version))
     fold(events, game)
     return events

@@ -18,6 +18,7 @@ from spades.plans import Plan, PlanError
 from .. import conversation_port as port
 from ..channels import reply_channel
 from ..context import Services
+from ..store import Store
 from . import ahead
 from .ahead import PlanGiven
 from .apply import MoveRead, apply
@@ -78,7 +79,7 @@ class PlayerMove:
         """The answer to a plan: the plan as it stands (``PLAN``, or after a change), or why it was refused."""
         me = info_of(read.infos, self.sender, self.svc.config)
         opp = info_of(read.infos, opponent_of(read.meta, seat), self.svc.config).name
-        resolve_labels(self.svc, [me], read.game_id)
+        resolve_labels(self.svc.store, [me], read.game_id)
         rendered = port.plan_message(plan, error, me.lang, reply_channel(self.sender), opp, me.labels[read.game_id])
         return reply_rendered(self.svc, self.sender, self.message_id, rendered, "plan",
                               Outcome.ILLEGAL if error is not None else Outcome.PLANNED, read.game_id)
@@ -93,10 +94,10 @@ class PlayerMove:
         plan = ahead.plans_of(read)[seat] if read else self.given.plan
         if plan is None and result.outcome is Outcome.APPLIED and self.given.what == "given":
             return result  # played at once, all of it: the move's own messages say what it played
-        me_infos = players_info(self.svc, [self.sender, read.get(f"seat{1 - seat}", "")])
+        me_infos = players_info(self.svc.config, self.svc.store, [self.sender, read.get(f"seat{1 - seat}", "")])
         me = info_of(me_infos, self.sender, self.svc.config)
         opp = info_of(me_infos, read.get(f"seat{1 - seat}", ""), self.svc.config).name
-        resolve_labels(self.svc, [me], result.game_id or "")
+        resolve_labels(self.svc.store, [me], result.game_id or "")
         rendered = port.plan_message(plan, None, me.lang, reply_channel(self.sender), opp, me.labels[result.game_id or ""])
         echo = reply_rendered(self.svc, self.sender, self.message_id, rendered, "plan", Outcome.PLANNED,
                               result.game_id)
@@ -113,7 +114,7 @@ class PlayerMove:
             return Result([], Outcome.DUPLICATE, read.game_id)  # a retry of a move moved into the head, its consumed id compacted
         me = info_of(read.infos, self.sender, self.svc.config)
         opp = info_of(read.infos, opponent_of(read.meta, seat), self.svc.config).name
-        resolve_labels(self.svc, [me], read.game_id)
+        resolve_labels(self.svc.store, [me], read.game_id)
         label = me.labels[read.game_id]
         channel = reply_channel(self.sender)  # a reply: to the address the move came from
         shown = view(read.taken.game, seat)
@@ -123,7 +124,7 @@ class PlayerMove:
             return reply_rendered(self.svc, self.sender, self.message_id,
                                   port.resend(shown, me.lang, channel, opp, label), "game_over", game_id=read.game_id)
         if error.code == "card_not_in_hand" and self.said.card is not None:  # sent again: the trick it went to
-            news = played_since(self.svc, read.game_id, seat, self.said.card.code)
+            news = played_since(self.svc.store, read.game_id, seat, self.said.card.code)
             told = port.turn_message(shown, me.lang, channel, news, opp, label) if news else None
             if told is not None:
                 return reply_rendered(self.svc, self.sender, self.message_id, told, "error", Outcome.ILLEGAL,
@@ -137,11 +138,11 @@ class PlayerMove:
 _HAND_EVENTS = 64
 
 
-def played_since(svc: Services, game_id: str, seat: int, card: str) -> list[dict[str, Any]]:
+def played_since(store: Store, game_id: str, seat: int, card: str) -> list[dict[str, Any]]:
     """What happened (redacted for ``seat``) from the trick of this hand ``seat`` played ``card`` to, on: a card
     sent again is answered with its trick (issue 45 case 3: its answer may not have reached the player yet).
     Empty when ``seat`` did not play ``card`` this hand."""
-    events = svc.store.newest_events(game_id, _HAND_EVENTS)
+    events = store.newest_events(game_id, _HAND_EVENTS)
     mine = [i for i, e in enumerate(events) if e.get("type") == "card_played" and e.get("seat") == seat
             and e.get("card") == card]
     if not mine or any(e.get("type") in ("hand_started", "hand_scored") for e in events[mine[-1]:]):

@@ -124,8 +124,8 @@ def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[
         if seat in quiet:
             continue
         address = meta.get(f"seat{seat}", "")
-        opp = name_of(svc, opponent_of(meta, seat))
-        shown = game_label(svc, address, game_id) if address else ""
+        opp = name_of(svc.players, opponent_of(meta, seat))
+        shown = game_label(svc.store, svc.players, address, game_id) if address else ""
         by_email = bool(address) and not is_bot(address) and destination(  # their game messages go to a mailbox
             svc, address, "hand_summary", "", life=(lives or {}).get(address)).channel == EMAIL
         for ctx in summaries_from_events(dicts, seat, opp, shown) if hands_by_sms or by_email else ():
@@ -137,7 +137,8 @@ def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[
         if ended is not None and (hands_by_sms or by_email):
             e = entry(svc, address, "game_summary", game_id=game_id, seat=seat, meta=meta,
                       meta_updates=meta_updates,
-                      h2h=head_to_head_now(svc, address, opponent_of(meta, seat), game_id, ended["winner"], seat),
+                      h2h=head_to_head_now(svc.store, svc.players, address, opponent_of(meta, seat), game_id,
+                                           ended["winner"], seat),
                       **game_summary(ended, seat, opp, shown, levels.level_of(opponent_of(meta, seat))))
             if e:
                 out.append(e)

@@ -22,7 +22,8 @@ from ..games.moves import player_move
 from ..games.players import label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import opponent_of, seat_of
-from ..store import game_owner
+from ..store import Store, game_owner
+from ..store.players import Players
 from . import invitations, invite_links, optout, reminders, routing, timeouts
 
 RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms nothing
@@ -46,9 +47,10 @@ class Message:
 
 
 def _setting(svc: Services, m: Message, setting: str, value: bool | str) -> Result:
-    rendered = chat_render("setting", lang_of(svc, m.sender), reply_channel(m.sender), setting=setting, value=value)
+    rendered = chat_render("setting", lang_of(svc.config, svc.players, m.sender), reply_channel(m.sender),
+                           setting=setting, value=value)
     e = outbox.entry(svc, m.sender, "setting", rendered=rendered)
-    return outbox.send_reply(svc, m.sender, m.message_id, [e], setting)
+    return outbox.send_reply(svc.store, m.sender, m.message_id, [e], setting)
 
 
 def stop(svc: Services, m: Message) -> Result:
@@ -68,19 +70,19 @@ def new(svc: Services, m: Message) -> Result:
     return invitations.invite(svc, m.message_id, m.sender, m.said.arg, m.said.rules)
 
 
-def _invited_token(svc: Services, m: Message) -> str | None:
+def _invited_token(store: Store, m: Message) -> str | None:
     """The game of the reply address, if it is an invitation."""
-    if m.token_game and svc.store.meta(m.token_game).get("status") == "invited":
+    if m.token_game and store.meta(m.token_game).get("status") == "invited":
         return m.token_game
     return None
 
 
 def yes(svc: Services, m: Message) -> Result:
     """``YES``: accepts an invitation, else confirms a ``RESIGN``, else there is nothing to confirm."""
-    invited = _invited_token(svc, m)
-    if invited or (not m.token_game and invitations.waiting_for(svc, m.sender)):
+    invited = _invited_token(svc.store, m)
+    if invited or (not m.token_game and invitations.waiting_for(svc.store, svc.players, m.sender)):
         return invitations.accept(svc, m.message_id, m.sender, invited)
-    gid = _resign_pending(svc, m.sender)
+    gid = _resign_pending(svc.store, m.sender)
     if gid is not None:
         return _resign(svc, m, gid)
     return _asked_instead(svc, m) or outbox.reply(svc, m.sender, m.message_id, "no_invitation")
@@ -89,7 +91,7 @@ def yes(svc: Services, m: Message) -> Result:
 def _asked_instead(svc: Services, m: Message) -> Result | None:
     """``YES`` to nothing, in a game that asks the sender something: that there is nothing to say yes to, and the
     question again (issue 45 case 8); None when no game asks them anything."""
-    gid = _target(svc, m).game_id
+    gid = _target(svc.store, svc.players, m).game_id
     meta = svc.store.meta(gid) if gid else {}
     seat = seat_of(meta, m.sender)
     if gid is None or seat is None:
@@ -99,49 +101,52 @@ def _asked_instead(svc: Services, m: Message) -> Result | None:
         return None
     v = view(game, seat)
     channel = reply_channel(m.sender)
-    rendered = port.error_message(port.NothingToConfirm("nothing to confirm"), v, lang_of(svc, m.sender), channel,
-                                  name_of(svc, opponent_of(meta, seat)), label_of(svc, m.sender, gid))
+    rendered = port.error_message(port.NothingToConfirm("nothing to confirm"), v,
+                                  lang_of(svc.config, svc.players, m.sender), channel,
+                                  name_of(svc.players, opponent_of(meta, seat)), label_of(svc.store, svc.players,
+                                                                                          m.sender, gid))
     return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "error", Outcome.NO_INVITATION, gid)
 
 
 def no(svc: Services, m: Message) -> Result:
     """``NO``: declines an invitation, else answers the ``RESIGN`` question (the game goes on, issue 14 case 5),
     else there is nothing to decline."""
-    if m.token_game or invitations.waiting_for(svc, m.sender):
+    if m.token_game or invitations.waiting_for(svc.store, svc.players, m.sender):
         return invitations.decline(svc, m.message_id, m.sender, m.token_game)
-    gid = _resign_pending(svc, m.sender)
+    gid = _resign_pending(svc.store, m.sender)
     if gid is not None:
         svc.store.del_player_life(m.sender, "resign", "resign_at")
         out = outbox.reply(svc, m.sender, m.message_id, "resign_kept", Outcome.RESIGN_KEPT,
-                           label=(label_of(svc, m.sender, gid) + " ").lstrip())
+                           label=(label_of(svc.store, svc.players, m.sender, gid) + " ").lstrip())
         out.game_id = gid
         return out
     return outbox.reply(svc, m.sender, m.message_id, "no_invitation")
 
 
 def games(svc: Services, m: Message) -> Result:
-    out = outbox.reply(svc, m.sender, m.message_id, "games", games=routing.listing(svc, m.sender))
+    out = outbox.reply(svc, m.sender, m.message_id, "games",
+                       games=routing.listing(svc.store, svc.players, svc.games, m.sender))
     return Result(out.outbox_ids, Outcome.GAMES)
 
 
 def flag(svc: Services, m: Message) -> Result:
     """``REMIND ON/OFF``, ``AUTO ON/OFF``."""
-    reminders.set_flag(svc, m.sender, m.said.kind, bool(m.said.flag))
+    reminders.set_flag(svc.store, m.sender, m.said.kind, bool(m.said.flag))
     return _setting(svc, m, m.said.kind, bool(m.said.flag))
 
 
 def tz(svc: Services, m: Message) -> Result:
-    zone = reminders.set_zone(svc, m.sender, m.said.arg or "")
+    zone = reminders.set_zone(svc.config, svc.store, svc.players, m.sender, m.said.arg or "")
     if zone is None:
         out = outbox.reply(svc, m.sender, m.message_id, "tz_unknown", text=(m.said.arg or "")[:40])
         return Result(out.outbox_ids, Outcome.TZ_UNKNOWN)
     return _setting(svc, m, "tz", zone)
 
 
-def _target(svc: Services, m: Message, statuses: tuple[str, ...] = ("active",)) -> routing.Target:
+def _target(store: Store, players: Players, m: Message, statuses: tuple[str, ...] = ("active",)) -> routing.Target:
     if m.token_game:
         return routing.Target(m.token_game, "token")
-    return routing.resolve(svc, m.sender, m.said.game, statuses=statuses)
+    return routing.resolve(store, players, m.sender, m.said.game, statuses=statuses)
 
 
 def _no_such_game(svc: Services, m: Message) -> Result:
@@ -151,7 +156,7 @@ def _no_such_game(svc: Services, m: Message) -> Result:
 
 def pause(svc: Services, m: Message) -> Result:
     """``PAUSE n`` in the game the message is for."""
-    gid = _target(svc, m).game_id
+    gid = _target(svc.store, svc.players, m).game_id
     if gid is None:
         return _no_such_game(svc, m)
     seat = seat_of(svc.store.meta(gid), m.sender)
@@ -163,7 +168,7 @@ def pause(svc: Services, m: Message) -> Result:
 
 def claim(svc: Services, m: Message) -> Result:
     """``CLAIM`` the game the message is for (its turn is scheduled by the caller, with ``Result.after``)."""
-    gid = _target(svc, m).game_id
+    gid = _target(svc.store, svc.players, m).game_id
     if gid is None:
         return _no_such_game(svc, m)
     if seat_of(svc.store.meta(gid), m.sender) is None:
@@ -175,7 +180,7 @@ def claim(svc: Services, m: Message) -> Result:
 
 def ask_resign(svc: Services, m: Message) -> Result:
     """``RESIGN``: ask for confirmation (``YES``) before the game ends."""
-    gid = _target(svc, m).game_id
+    gid = _target(svc.store, svc.players, m).game_id
     if gid is None:
         return _no_such_game(svc, m)
     meta = svc.store.meta(gid)
@@ -183,19 +188,19 @@ def ask_resign(svc: Services, m: Message) -> Result:
     if seat is None:
         return Result([], Outcome.IGNORED, gid)
     svc.store.set_player_life(m.sender, {"resign": gid, "resign_at": str(svc.store.clock.now_ms())})
-    opp = name_of(svc, opponent_of(meta, seat))
-    rendered = render_message("confirm_resign", lang_of(svc, m.sender), reply_channel(m.sender),
-                              label=(label_of(svc, m.sender, gid) + " ").lstrip(), opp=opp)
+    opp = name_of(svc.players, opponent_of(meta, seat))
+    rendered = render_message("confirm_resign", lang_of(svc.config, svc.players, m.sender), reply_channel(m.sender),
+                              label=(label_of(svc.store, svc.players, m.sender, gid) + " ").lstrip(), opp=opp)
     e = outbox.entry(svc, m.sender, "confirm_resign", rendered=rendered)
-    return outbox.send_reply(svc, m.sender, m.message_id, [e], Outcome.CONFIRM_RESIGN, gid)
+    return outbox.send_reply(svc.store, m.sender, m.message_id, [e], Outcome.CONFIRM_RESIGN, gid)
 
 
-def _resign_pending(svc: Services, sender: str) -> str | None:
-    life = svc.store.player_life(sender)
+def _resign_pending(store: Store, sender: str) -> str | None:
+    life = store.player_life(sender)
     gid = life.get("resign")
-    if not gid or svc.store.clock.now_ms() - int(life.get("resign_at", "0")) > RESIGN_WINDOW_MS:
+    if not gid or store.clock.now_ms() - int(life.get("resign_at", "0")) > RESIGN_WINDOW_MS:
         return None
-    return gid if svc.store.meta(gid).get("status") == "active" else None
+    return gid if store.meta(gid).get("status") == "active" else None
 
 
 def _resign(svc: Services, m: Message, gid: str) -> Result:
@@ -210,13 +215,14 @@ def _resign(svc: Services, m: Message, gid: str) -> Result:
 def _live_game(svc: Services, m: Message, opponent: str | None) -> Result | None:
     """The answer to ``REMATCH`` while the sender's game against ``opponent`` (any computer for the computer; any
     opponent when None) is still going: finish it first (issue 45 case 6); None when there is none."""
-    for gid in unfinished_games(svc, m.sender, ("active",)):
+    for gid in unfinished_games(svc.store, svc.players, m.sender, ("active",)):
         meta = svc.store.meta(gid)
         seat = seat_of(meta, m.sender)
         other = opponent_of(meta, seat) if seat is not None else ""
         if other and (opponent is None or other == opponent or is_bot(other) and is_bot(opponent)):
-            return outbox.reply(svc, m.sender, m.message_id, "rematch_live", Outcome.NO_GAME, opp=name_of(svc, other),
-                                label=(label_of(svc, m.sender, gid) + " ").lstrip())
+            return outbox.reply(svc, m.sender, m.message_id, "rematch_live", Outcome.NO_GAME,
+                                opp=name_of(svc.players, other),
+                                label=(label_of(svc.store, svc.players, m.sender, gid) + " ").lstrip())
     return None
 
 
@@ -224,7 +230,7 @@ def rematch(svc: Services, m: Message) -> Result:
     """``REMATCH``: the same opponent and house rules again (an invitation, or at once against the computer, at
     its level); ``REMATCH EASIER`` / ``HARDER``: the computer one level down or up (none past the easiest or the
     hardest, nor against a person: a reply says so, and no game starts)."""
-    gid = m.token_game or routing.resolve(svc, m.sender, m.said.game, statuses=("over",)).game_id
+    gid = m.token_game or routing.resolve(svc.store, svc.players, m.sender, m.said.game, statuses=("over",)).game_id
     meta = svc.store.meta(gid) if gid else {}
     seat = seat_of(meta, m.sender) if gid else None
     if gid is None or seat is None or meta.get("status") != "over":
@@ -244,7 +250,7 @@ def rematch(svc: Services, m: Message) -> Result:
     if m.said.arg in ("easier", "harder"):
         if level is None:
             return outbox.reply(svc, m.sender, m.message_id, "level_limit", reason="person",
-                                opp=name_of(svc, opponent))
+                                opp=name_of(svc.players, opponent))
         stepped = levels.step(level, -1 if m.said.arg == "easier" else 1)
         if stepped is None:
             return outbox.reply(svc, m.sender, m.message_id, "level_limit",

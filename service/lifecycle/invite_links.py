@@ -25,7 +25,7 @@ import json
 from spades.events import HouseRules
 
 from .. import limits
-from ..context import Services
+from ..context import Config, Services
 from ..games import outbox
 from ..games.result import Outcome, Result
 from ..store import invite_links as store
@@ -38,32 +38,32 @@ GIVEN_BACK_MAX = 3
 _TAKEN = (Outcome.INVITED, Outcome.INVITE_HELD, Outcome.INVITE_PENDING, Outcome.DUPLICATE)
 
 
-def page_url(svc: Services, token: str) -> str:
+def page_url(config: Config, token: str) -> str:
     """The link's page, for a browser."""
-    return f"{svc.config['PUBLIC_BASE_URL']}/i/{token}"
+    return f"{config['PUBLIC_BASE_URL']}/i/{token}"
 
 
-def telegram_url(svc: Services, token: str) -> str:
+def telegram_url(config: Config, token: str) -> str:
     """The link for Telegram (``""``: no bot named)."""
-    bot = str(svc.config.get("TELEGRAM_BOT_NAME") or "").lstrip("@")
+    bot = str(config.get("TELEGRAM_BOT_NAME") or "").lstrip("@")
     return f"https://t.me/{bot}?start={token}" if bot else ""
 
 
-def _days(svc: Services) -> int:
-    return max(1, round(int(settings.get(svc.config, "INVITE_TTL")) / 86400))
+def _days(config: Config) -> int:
+    return max(1, round(int(settings.get(config, "INVITE_TTL")) / 86400))
 
 
 def offer(svc: Services, message_id: str, sender: str, rules: HouseRules) -> Result:
     """``NEW`` alone: a link for a friend, or the day's limit."""
     now_ms = svc.store.clock.now_ms()
-    refused = limits.invite_link_refusal(svc, sender, message_id, now_ms / 1000)
+    refused = limits.invite_link_refusal(svc.config, svc.store, sender, message_id, now_ms / 1000)
     if refused is not None:
         return outbox.reply(svc, sender, message_id, refused.template, **refused.context)
     expires = now_ms + int(settings.get(svc.config, "INVITE_TTL")) * 1000
     token = store.issue(svc.redis, message_id, sender, json.dumps(rules.to_dict(), separators=(",", ":")), expires,
                         now_ms)
-    return outbox.reply(svc, sender, message_id, "invite_link", Outcome.OK, url=page_url(svc, token),
-                        tg_url=telegram_url(svc, token), days=_days(svc), target=rules.target)
+    return outbox.reply(svc, sender, message_id, "invite_link", Outcome.OK, url=page_url(svc.config, token),
+                        tg_url=telegram_url(svc.config, token), days=_days(svc.config), target=rules.target)
 
 
 def usable(svc: Services, token: str, game_id: str = "") -> store.InviteLink | None:

@@ -43,7 +43,7 @@ def on_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str
     game = svc.games.load(game_id)
     if game.version != item.version or not game.may_move(seat):
         return None, []  # somebody moved since: that move's messages told them
-    infos = players_info(svc, seats(meta))
+    infos = players_info(svc.config, svc.store, seats(meta))
     me, opp = info_of(infos, address, svc.config), info_of(infos, opponent_of(meta, seat), svc.config)
     if not me.may_send:
         return None, []
@@ -52,7 +52,7 @@ def on_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str
         log.warning("push fallback: no other channel", extra={"player": logs.pseudonym(address), "channel": PUSH,
                                                                "code": "no_fallback"})
         return None, []
-    resolve_labels(svc, [me], game_id)
+    resolve_labels(svc.store, [me], game_id)
     rendered = port.resend(view(game, seat), me.lang, to.channel, opp.name, me.labels[game_id])
     out = notify_game(svc, game_id, f"push-fallback:{game_id}:{seat}:{item.version}",
                       [(seat, "update", {"rendered": rendered, "to": to})], expected_version=game.version)

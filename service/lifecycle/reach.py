@@ -21,11 +21,13 @@ import math
 
 from ..addresses import is_bot
 from ..channels import reachable
-from ..context import Services
+from ..context import Config, Services
 from ..games import outbox
 from ..games.players import label_of, name_of, unfinished_games
 from ..games.seats import opponent_of, seat_of
-from ..store import PAUSE_REACH
+from ..store import PAUSE_REACH, Store
+from ..store.players import Players
+from ..store.reach import Reach
 from . import reminders, settings
 
 
@@ -45,7 +47,7 @@ def stop_clock(svc: Services, address: str, since_ms: int) -> list[str]:
     ids: list[str] = []
     days = float(settings.get(svc.config, "REACH_PAUSE_MAX_DAYS"))
     until = since_ms + int(days * 86_400_000)  # at most: a spam complaint does not freeze a game (issue 44 case 5)
-    for gid in unfinished_games(svc, home, ("active",)):
+    for gid in unfinished_games(svc.store, svc.players, home, ("active",)):
         svc.store.add_game_life(gid, pause_field(home, since_ms), f"{since_ms}-{until}")
         meta = svc.store.meta(gid)
         seat = seat_of(meta, home)
@@ -55,7 +57,8 @@ def stop_clock(svc: Services, address: str, since_ms: int) -> list[str]:
         if is_bot(other):
             continue
         out = outbox.notify_game(svc, gid, f"reach:{home}:{since_ms}", [
-            (1 - seat, "opponent_unreachable", {"opp": name_of(svc, home), "label": label_of(svc, other, gid),
+            (1 - seat, "opponent_unreachable",
+             {"opp": name_of(svc.players, home), "label": label_of(svc.store, svc.players, other, gid),
                                                 "days": max(1, math.ceil(days))})])
         ids += out.outbox_ids
     return ids
@@ -66,25 +69,26 @@ def prompt_elsewhere(svc: Services, home: str, since_ms: int) -> list[str]:
     they owe is prompted there now, as a reminder (the prompt may be what did not arrive), once per game and episode.
     Returns the outbox ids to dispatch."""
     ids: list[str] = []
-    for gid in unfinished_games(svc, home, ("active",)):
+    for gid in unfinished_games(svc.store, svc.players, home, ("active",)):
         seat = seat_of(svc.store.meta(gid), home)
         if seat is not None:
             ids += reminders.remind_now(svc, gid, seat, f"reach:{home}:{since_ms}:turn")
     return ids
 
 
-def resume(svc: Services, home: str, origin: str = "", now_ms: int | None = None) -> None:
+def resume(config: Config, store: Store, players: Players, reach: Reach, home: str, origin: str = "",
+           now_ms: int | None = None) -> None:
     """The player ``home`` wrote from ``origin`` (a marked address: its home, or one linked to it): end the pauses
     unreachability began, restart the reminders of their turns, clear that address's mark."""
-    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
+    now_ms = store.clock.now_ms() if now_ms is None else now_ms
     prefix = pause_field(home, "")
-    for gid in unfinished_games(svc, home, ("active",)):
+    for gid in unfinished_games(store, players, home, ("active",)):
         ended = {}
-        for field, value in svc.store.game_life(gid).items():
+        for field, value in store.game_life(gid).items():
             start, _, end = value.partition("-")
             if field.startswith(prefix) and int(end) > now_ms:
                 ended[field] = f"{start}-{max(int(start), now_ms)}"
         if ended:
-            svc.store.set_game_life(gid, ended)
-            reminders.restart_turn(svc, gid, now_ms)
-    svc.reach.clear_unreachable(origin or home)
+            store.set_game_life(gid, ended)
+            reminders.restart_turn(config, store, gid, now_ms)
+    reach.clear_unreachable(origin or home)

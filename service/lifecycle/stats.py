@@ -14,15 +14,16 @@ from .commands import Message
 
 
 def stats(svc: Services, m: Message) -> Result:
-    record = record_of(svc, m.sender)
-    target = m.token_game or routing.resolve(svc, m.sender, m.said.game, statuses=("active", "over")).game_id
+    record = record_of(svc.store, svc.players, m.sender)
+    target = m.token_game or routing.resolve(svc.store, svc.players, m.sender, m.said.game,
+                                             statuses=("active", "over")).game_id
     h2h, opp = None, ""
     if target is not None:
         meta = svc.store.meta(target)
         seat = seat_of(meta, m.sender)
         if seat is not None:
             opponent = opponent_of(meta, seat)
-            h2h, opp = head_to_head(svc, m.sender, opponent, record), name_of(svc, opponent)
+            h2h, opp = head_to_head(svc.store, svc.players, m.sender, opponent, record), name_of(svc.players, opponent)
     out = outbox.reply(svc, m.sender, m.message_id, "stats", Outcome.STATS, games=record.games, wins=record.wins,
                        bids=record.bids, bids_made=record.bids_made, nils=record.nils, nils_made=record.nils_made,
                        h2h=h2h, opp=opp)

@@ -30,7 +30,9 @@ from ..games import outbox
 from ..games.players import lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import computer_at, opponent_of, seat_of
+from ..store import Store
 from ..store.links import Route
+from ..store.talk import Talk
 from . import routing, settings
 from .commands import Message
 
@@ -82,7 +84,8 @@ def fit(line: str, sayer: str, lang: str) -> str:
 def say(svc: Services, m: Message) -> Result:
     """``SAY <text>`` in the game the message is for (in play, or over: once archived, its outbox takes no more, so
     the line goes from the sayer's own); see the module docstring."""
-    target = m.token_game or routing.resolve(svc, m.sender, m.said.game, statuses=("active", "over")).game_id
+    target = m.token_game or routing.resolve(svc.store, svc.players, m.sender, m.said.game,
+                                             statuses=("active", "over")).game_id
     if target is None:
         return _no_game(svc, m)
     meta = svc.store.meta(target)
@@ -90,7 +93,7 @@ def say(svc: Services, m: Message) -> Result:
     if seat is None:
         return Result([], Outcome.IGNORED, target)
     opponent = opponent_of(meta, seat)
-    opp_name = name_of(svc, opponent)
+    opp_name = name_of(svc.players, opponent)
     if svc.store.player_life_field(m.sender, MUTE_FIELD) == "1":
         return _refused(svc, m, "self_muted", target)
     limit = int(settings.get(svc.config, "SAY_PER_HOUR"))
@@ -104,23 +107,24 @@ def say(svc: Services, m: Message) -> Result:
     if is_bot(opponent):  # kept on the record (once: a message handled again is a duplicate), not relayed
         out = _refused(svc, m, "bot", target, opp=opp_name)
         if out.outcome != Outcome.DUPLICATE:
-            svc.talk.add(target, seat, fit(line, name_of(svc, m.sender), lang_of(svc, m.sender)))
+            svc.talk.add(target, seat,
+                         fit(line, name_of(svc.players, m.sender), lang_of(svc.config, svc.players, m.sender)))
         return out
     if svc.store.player_life_field(opponent, MUTE_FIELD) == "1":
         return _refused(svc, m, "muted", target, opp=opp_name)
-    sayer = name_of(svc, m.sender)
-    relayed = fit(line, sayer, lang_of(svc, opponent))
+    sayer = name_of(svc.players, m.sender)
+    relayed = fit(line, sayer, lang_of(svc.config, svc.players, opponent))
     msgs: list[tuple[int, str, dict[str, Any]]] = [(1 - seat, "talk_line", {"opp": sayer, "line": relayed})]
     if relayed != line:
         msgs.append((seat, "talk_refused", {"reason": "trimmed", "line": relayed, "opp": opp_name}))
-    reached = _reached(svc, opponent)
+    reached = _reached(svc.store, opponent)
     out = outbox.notify_game(svc, target, m.message_id, msgs)
     if out.outcome == Outcome.CONFLICT:  # a game over and archived takes no more messages: from the sayer's own outbox
         entries = [outbox.entry(svc, meta.get(f"seat{s}", ""), name, game_id=target, seat=s, meta=meta, **ctx)
                    for s, name, ctx in msgs]
         if not reached:  # (this message's one write to the sayer's outbox: the refusal below would be a duplicate)
             entries.append(outbox.entry(svc, m.sender, "talk_refused", reason="stopped", opp=opp_name))
-        out, reached = outbox.send_reply(svc, m.sender, m.message_id, entries, Outcome.SAID, target), True
+        out, reached = outbox.send_reply(svc.store, m.sender, m.message_id, entries, Outcome.SAID, target), True
     if out.outcome == Outcome.DUPLICATE:
         return out
     svc.talk.add(target, seat, relayed)
@@ -131,14 +135,14 @@ def say(svc: Services, m: Message) -> Result:
     return out
 
 
-def page_lines(svc: Services, game_id: str, seat: int) -> list[dict[str, Any]]:
+def page_lines(talk: Talk, game_id: str, seat: int) -> list[dict[str, Any]]:
     """The game's talk as ``seat``'s page shows it, oldest first: ``mine`` (said by ``seat``) and ``text``."""
-    return [{"mine": line.seat == seat, "text": line.text} for line in svc.talk.lines(game_id)]
+    return [{"mine": line.seat == seat, "text": line.text} for line in talk.lines(game_id)]
 
 
-def _reached(svc: Services, address: str) -> bool:
+def _reached(store: Store, address: str) -> bool:
     """Whether a message to the player ``address`` goes anywhere (some address of theirs did not send STOP)."""
-    return bool(Route.of(address, svc.store.player_life(address)).reachable())
+    return bool(Route.of(address, store.player_life(address)).reachable())
 
 
 def mute(svc: Services, m: Message) -> Result:
@@ -147,8 +151,8 @@ def mute(svc: Services, m: Message) -> Result:
         return outbox.reply(svc, m.sender, m.message_id, "talk_setting", Outcome.SETTING, muted=True)
     svc.store.set_player_life(m.sender, {MUTE_FIELD: "1"})
     out = outbox.reply(svc, m.sender, m.message_id, "talk_setting", Outcome.SETTING, muted=True)
-    me = name_of(svc, m.sender)
-    for gid in unfinished_games(svc, m.sender):
+    me = name_of(svc.players, m.sender)
+    for gid in unfinished_games(svc.store, svc.players, m.sender):
         meta = svc.store.meta(gid)
         seat = seat_of(meta, m.sender)
         if seat is None or computer_at(meta, 1 - seat):

@@ -32,8 +32,8 @@ def outbox_list(status: str | None, game_id: str | None, to: str | None, limit: 
     svc = services(redis_url)
     owners = [game_owner(game_id)] if game_id else svc.store.outbox_owners()
     if to and not game_id:
-        owners = [o for o in owners if o.startswith("g:")] + [player_owner(normalise(svc, to))]
-    target = normalise(svc, to) if to else None
+        owners = [o for o in owners if o.startswith("g:")] + [player_owner(normalise(svc.config, to))]
+    target = normalise(svc.config, to) if to else None
     entries = [e for o in owners for e in svc.store.outbox_entries(o)]
     entries = [e for e in entries if (status is None or e["status"] == status)
                and (target is None or e.get("to") == target)]

@@ -35,14 +35,14 @@ def players() -> None:
 def players_show(address: str, as_json: bool, redis_url: str | None) -> None:
     """A player's record and games (opponent, state, whose turn)."""
     svc = services(redis_url)
-    addr = normalise(svc, address)
+    addr = normalise(svc.config, address)
     record = svc.players.get(addr)
     gids = svc.players.games(addr)
     if record is None and not gids:
         fail(f"no player {addr}", as_json=as_json)
     rows = []
     for gid in gids:
-        s = game_summary(svc, gid)
+        s = game_summary(svc.store, gid)
         opp = [p for p in s["players"] if p != addr]
         s["opponent"] = opp[0] if opp else None
         s["your_turn"] = addr in s["movers"]
@@ -73,7 +73,7 @@ def players_export(address: str, redis_url: str | None) -> None:
     each event as they may know it, their own moves, the messages sent to them), their replies outside games,
     and every key of their own in Redis, dumped."""
     svc = services(redis_url)
-    addr = normalise(svc, address)
+    addr = normalise(svc.config, address)
     data = player_export(svc, addr)
     if not data["record"] and not data["games"] and not data["stored"]:
         fail(f"no player {addr}", as_json=True)
@@ -102,7 +102,8 @@ def player_export(svc: Services, addr: str) -> dict[str, Any]:
                  "text": e.get("body"), "status": e.get("status")}
                 for e in svc.store.outbox_entries(game_owner(gid)) if e.get("to") == addr]
         games.append({"id": gid, "status": meta.get("status"), "seat": seat, "rules": meta.get("rules"),
-                      "created": when(int(meta.get("created") or 0)), "opponent": name_of(svc, opponent) if opponent else None,
+                      "created": when(int(meta.get("created") or 0)),
+                      "opponent": name_of(svc.players, opponent) if opponent else None,
                       "events": events, "your_moves": moves, "messages_to_you": sent})
     replies = [{"at": when(int(e.get("updated_ms") or 0)), "channel": e.get("channel"), "text": e.get("body"),
                 "status": e.get("status")} for e in svc.store.outbox_entries(player_owner(addr))]
@@ -119,7 +120,7 @@ def players_forget(address: str, as_json: bool, redis_url: str | None) -> None:
     """Forget a player (and every address linked to theirs): their keys deleted, their seats renamed "a forgotten
     player", their address and name replaced in the texts kept. Refused while they have a game in play (exit 1)."""
     svc = services(redis_url)
-    addr = normalise(svc, address)
+    addr = normalise(svc.config, address)
     if svc.players.get(svc.links.home(addr)) is None and not svc.players.games(svc.links.home(addr)):
         fail(f"no player {addr}", as_json=as_json)
     try:

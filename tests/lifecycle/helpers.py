@@ -62,7 +62,8 @@ def move(svc: Services, sender: str, text: str, game: str | None = None) -> Resu
     mid = inbound(svc, sender, text, game)
     res = handle_inbound(svc, mid, sender)
     send_now(svc, res.outbox_ids)
-    hooks.after_handled(svc, res.game_id, res.outbox_ids, after=res.after, duplicate=res.outcome == "duplicate")
+    hooks.after_handled(svc.config, svc.store, svc.games, res.game_id, res.outbox_ids, after=res.after,
+                        duplicate=res.outcome == "duplicate")
     svc.store.mark_inbound(sender, mid, "done")
     return res
 

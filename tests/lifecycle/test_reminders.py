@@ -171,8 +171,9 @@ def test_a_move_handled_again_after_a_worker_died_still_gets_the_next_player_rem
         nxt = mover(svc, gid)
         again = handle_inbound(svc, mid, p)  # the task delivered again
         assert again.outcome == "duplicate" and load(svc, gid).version == 3
-        hooks.after_handled(svc, again.game_id, again.outbox_ids, duplicate=True)
-        hooks.after_handled(svc, again.game_id, again.outbox_ids, duplicate=True)  # and once more: no second
+        hooks.after_handled(svc.config, svc.store, svc.games, again.game_id, again.outbox_ids, duplicate=True)
+        hooks.after_handled(svc.config, svc.store, svc.games, again.game_id, again.outbox_ids,
+                            duplicate=True)  # and once more: no second
         clock.shift(timedelta(hours=12))
         assert [m["to"] for m in tick(svc)] == [nxt]
         assert len(reminders_to(svc, nxt)) == 1

@@ -95,8 +95,9 @@ def test_a_link_code_to_a_number_that_does_not_exist_is_refused(client, own_limi
 def test_past_the_cap_a_link_code_to_a_new_number_waits_like_an_invitation(client, own_limits, celery_worker) -> None:  # type: ignore[no-untyped-def]
     svc = own_limits
     people_game(client, svc)
-    cap = int(limits.setting(svc, "SMS_DAILY_CAP"))
-    svc.store.count_sms(limits.day(), daily_cap.others_limit(svc) - svc.store.sms_today(limits.day())[0])  # the share
+    cap = int(limits.setting(svc.config, "SMS_DAILY_CAP"))
+    svc.store.count_sms(limits.day(),
+                        daily_cap.others_limit(svc.config) - svc.store.sms_today(limits.day())[0])  # the share
     # of others used up; the players of games between people still have the reserve (cap 2000, reserve 20 %)
     out = text(client, svc, ALICE, "LINK +4791000123")
     assert [m["to"] for m in out] == [ALICE] and "prøv igjen i morgen" in out[0]["body"]  # "try again tomorrow"
@@ -133,7 +134,7 @@ def test_one_number_gets_a_few_codes_a_day_whoever_asks(client, own_limits, cele
 def test_link_codes_to_new_numbers_count_in_the_hours_rate(client, own_limits, celery_worker) -> None:  # type: ignore[no-untyped-def]
     svc = own_limits
     people_game(client, svc)
-    per_hour = int(limits.setting(svc, "LIMIT_NEW_NUMBERS_PER_HOUR"))
+    per_hour = int(limits.setting(svc.config, "LIMIT_NEW_NUMBERS_PER_HOUR"))
     for i in range(per_hour):  # the hour's invitations to new numbers, from everyone: all used
         svc.store.count_invitation("new-numbers", limits.hour(svc.store.clock.now_ms() / 1000), f"earlier-{i}")
     out = text(client, svc, ALICE, "LINK +4791000444")

@@ -92,7 +92,7 @@ def test_past_the_daily_sms_cap_only_players_in_a_game_get_texts(svc, caplog) ->
     assert "+4791000009" not in statuses  # the stranger: nothing yet
     assert statuses[A][0] == "sent"  # the inviter plays already: told
     assert sum("SMS daily cap reached" in r.getMessage() for r in caplog.records) == 1
-    assert "CAP REACHED" in daily_cap.status_line(svc)
+    assert "CAP REACHED" in daily_cap.status_line(svc.config, svc.store)
     res = move(svc, A, "DRAW")  # a move in the game still goes out
     for e in svc.store.outbox_entries(f"g:{gid}")[-len(res.outbox_ids):]:
         assert e["status"] == "sent"

@@ -129,7 +129,7 @@ def test_a_temporary_failure_is_sent_again_later_once_then_the_number_is_unreach
     assert oid in svc.store.stale_outbox(-3700)  # an hour later the sweep sends it
     sent: list[str] = []
     app.config["SWEEP_AFTER"] = -3700
-    sweep(svc, lambda _name, args: sent.extend(args))
+    sweep(svc.config, svc.store, lambda _name, args: sent.extend(args))
     assert sent == [oid] and deliver(svc, oid) == "sent"
     assert [m["body"] for m in local(svc, PHONE)] == ["Your turn.", "Your turn."]
     assert twilio_status(client, oid, "delivered", sid="SMa") == 204  # the first attempt's: not this one
@@ -266,14 +266,15 @@ def test_a_linked_channel_takes_over_and_the_game_waits_only_when_none_is_left(c
     worker_idle(app)
     assert len([m for m in local(svc, DAVE) if m["kind"] == "reminder"]) == 1
     now = svc.store.clock.now_ms()
-    assert paused_until(svc, gid, now) is None and "opponent_unreachable" not in [m["kind"] for m in local(svc, ALICE)]
+    assert paused_until(svc.store, gid,
+                        now) is None and "opponent_unreachable" not in [m["kind"] for m in local(svc, ALICE)]
     mail = queue_sent(svc, DAVE)  # then his mailbox bounces too: nothing is left, the game waits
     hard = {"event": "failed", "severity": "permanent", "reason": "bounce", "user-variables": {"outbox": mail}}
     assert mailgun_event(client, hard).status_code == 200
     wait_for(lambda: "opponent_unreachable" in [m["kind"] for m in local(svc, ALICE)], 10, "Alice told")
-    assert paused_until(svc, gid, svc.store.clock.now_ms()) is not None
+    assert paused_until(svc.store, gid, svc.store.clock.now_ms()) is not None
     assert destination(svc, BOB, "reminder", "nb").address == BOB  # none left: the home, as before
     lifecycle_command(svc, DAVE, "GAMES")  # he writes from his mailbox: the game goes on
     assert svc.reach.unreachable(DAVE) == "" and svc.reach.unreachable(BOB) == "30006"
-    assert paused_until(svc, gid, svc.store.clock.now_ms()) is None
+    assert paused_until(svc.store, gid, svc.store.clock.now_ms()) is None
     assert destination(svc, BOB, "reminder", "nb").address == DAVE

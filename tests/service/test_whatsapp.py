@@ -307,7 +307,7 @@ def test_whatsapp_messages_are_not_sms_for_the_daily_cap(svc) -> None:  # type: 
         wa = [{"channel": "whatsapp", "to": f"whatsapp:+3069123456{n:02d}", "body": "x", "kind": "invite"}
               for n in range(5)]
         sms = [{"channel": "sms", "to": f"+155512300{n:02d}", "body": "x", "kind": "help"} for n in range(3)]
-        may, held = daily_cap.split_sms(svc, wa + sms)
+        may, held = daily_cap.split_sms(svc.config, svc.store, wa + sms)
         assert may[:5] == wa and len(held) == 3  # WhatsApp passes; the batch of 3 SMS crosses the cap of 2
         assert svc.store.sms_today(limits.day())[0] == 3
     finally:
