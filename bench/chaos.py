@@ -450,7 +450,8 @@ def main() -> int:
         gids = []
         for i, pair in enumerate(players):
             gid = f"chaos{i}"
-            create_game(svc, gid, pair[0], pair[1], "setup:" + gid, target=args.target)
+            create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, pair[0],
+                        pair[1], "setup:" + gid, target=args.target)
             gids.append(gid)
         tally = Tally()
         deadline = time.monotonic() + args.seconds

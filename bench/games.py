@@ -73,7 +73,8 @@ def new_games(svc: Services, n: int, tag: str, first: int = 0) -> list[GameDrive
     for i in range(first, first + n):
         players = (f"+1555{tag}{2 * i:06d}", f"+1555{tag}{2 * i + 1:06d}")
         gid = f"{tag}{i:05d}{uuid.uuid4().hex[:4]}"
-        res = create_game(svc, gid, players[0], players[1], "bench-setup:" + gid, start_now=True)
+        res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid,
+                          players[0], players[1], "bench-setup:" + gid, start_now=True)
         assert res.outcome == "started", res
         for oid in res.outbox_ids:
             svc.redis.zrem("{g:" + gid + "}:outq", oid.rsplit("#", 1)[1])

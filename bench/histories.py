@@ -40,7 +40,8 @@ def _append(svc: Services, gid: str, game: Game, events: list[Event], snap: bool
 
 def write_history(svc: Services, gid: str, players: tuple[str, str], hands: int, rng: random.Random) -> tuple[Game, str]:
     """Create ``gid`` and play it on for ``hands`` hands and 0 - 40 moves more; its state and last stream id."""
-    res = create_game(svc, gid, players[0], players[1], "bench-setup:" + gid, start_now=True)
+    res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, players[0],
+                      players[1], "bench-setup:" + gid, start_now=True)
     if res.outcome != "started" or res.game is None:
         raise RuntimeError(f"{gid}: {res.outcome}")
     for oid in res.outbox_ids:  # as sent: the closed loop does not wait for the first messages

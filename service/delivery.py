@@ -306,7 +306,9 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         if exc.code in receipts.UNREACHABLE:  # the provider refused the address itself (21610: STOP at the carrier)
             receipts.mark(svc, entry["to"], exc.code, lambda ids: _send_each(svc, ids))
         elif exc.code == BLOCKED:  # the player blocked the bot: as if that address sent STOP (once: it is then off)
-            _send_each(svc, optout.stop(svc, f"tg-blocked:{logs.pseudonym(entry['to'])}", str(entry.get("home") or entry["to"]),
+            _send_each(svc,
+                       optout.stop(svc.config, svc.store, svc.players, svc.links, svc.reach,
+                                   f"tg-blocked:{logs.pseudonym(entry['to'])}", str(entry.get("home") or entry["to"]),
                                         origin=entry["to"]))  # its games paused and the opponents told, if its last
         return status
     metrics.outbox(channel, "sent", sender.name)

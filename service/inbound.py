@@ -30,7 +30,7 @@ from spades.game import Game, view
 from . import channels, email_identity
 from . import conversation_port as port
 from .addresses import OWN, address_kind, page_expired, page_url
-from .context import Services
+from .context import Config, Services
 from .games import outbox
 from .games.apply import MoveRead
 from .games.message_read import read_message
@@ -44,7 +44,9 @@ from .lifecycle import buttons, commands, invitations, linking, reach, reminders
 from .lifecycle.commands import Message
 from .lifecycle.invite_links import take as take_invite_link
 from .store import Store, player_owner
+from .store.links import Links
 from .store.players import Players
+from .store.reach import Reach
 from .telegram import Tap
 from .whatsapp_buttons import MORE
 
@@ -68,28 +70,31 @@ Handler = Callable[[Services, Inbound], Result | None]
 
 
 # -- the words that change no game -----------------------------------------------------------------------
-def _reply(svc: Services, m: Inbound, name: str, outcome: Outcome | str | None = None,
+def _reply(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Inbound, name: str,
+           outcome: Outcome | str | None = None,
            game_id: str | None = None, lang: str | None = None, **context: Any) -> Result:
     """A reply rendered by ``chat`` (template ``name``) to the sender's own message."""
     rendered = port.render_message(name, lang or m.lang, m.channel, **context)
-    return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, name, outcome, game_id)
+    return outbox.reply_rendered(config, store, players, links, reach, m.sender, m.message_id, rendered, name, outcome,
+                                 game_id)
 
 
 def _help(svc: Services, m: Inbound) -> Result:
-    return _reply(svc, m, "help")
+    return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "help")
 
 
 def _lang(svc: Services, m: Inbound) -> Result | None:
     if not m.said.arg:
         return None
     svc.players.set_lang(m.sender, m.said.arg)
-    return _reply(svc, m, "lang_set", lang=m.said.arg)
+    return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "lang_set", lang=m.said.arg)
 
 
 def _autoplay_setting(svc: Services, m: Inbound) -> Result:
     """``AUTOPLAY ON/OFF``: whether the player's forced cards are played for them (on by default, issue 11)."""
     reminders.set_flag(svc.store, m.sender, "autoplay", bool(m.said.flag))
-    return _reply(svc, m, "autoplay_setting", Outcome.SETTING, value=bool(m.said.flag))
+    return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "autoplay_setting", Outcome.SETTING,
+                  value=bool(m.said.flag))
 
 
 def _reads_as_an_opponent(store: Store, players: Players, sender: str, chosen: str) -> bool:
@@ -109,15 +114,18 @@ def _name(svc: Services, m: Inbound) -> Result:
     chosen = m.said.arg or ""
     taken = _reads_as_an_opponent(svc.store, svc.players, m.sender, chosen) or not svc.players.claim_name(m.sender,
                                                                                                           chosen)
-    out = _reply(svc, m, "name_set", Outcome.NAME_TAKEN if taken else Outcome.NAME_SET, chosen=chosen, taken=taken)
+    out = _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "name_set",
+                 Outcome.NAME_TAKEN if taken else Outcome.NAME_SET, chosen=chosen, taken=taken)
     if not taken:  # a friend invited by a masked number learns who it is (issue 23 case 13)
-        out.outbox_ids = out.outbox_ids + invitations.tell_name(svc, m.message_id, m.sender, chosen)
+        out.outbox_ids = out.outbox_ids + invitations.tell_name(svc.config, svc.store, svc.players, svc.links,
+                                                                svc.reach, m.message_id, m.sender, chosen)
     return out
 
 
 def _dn_setting(svc: Services, m: Inbound) -> Result:
     reminders.set_flag(svc.store, m.sender, "dn", bool(m.said.flag))
-    return _reply(svc, m, "setting", setting="dn", value=bool(m.said.flag))
+    return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "setting", setting="dn",
+                  value=bool(m.said.flag))
 
 
 def _target(store: Store, players: Players, m: Inbound, statuses: tuple[str, ...] = ("active",)) -> routing.Target:
@@ -132,7 +140,7 @@ def _rules(svc: Services, m: Inbound) -> Result:
     gid = _target(svc.store, svc.players, m).game_id
     rules = invitations.rules_of(svc.store.meta(gid)) if gid else HouseRules()
     url = svc.config.get("RULES_URL") or f"{svc.config['PUBLIC_BASE_URL']}/rules"
-    return _reply(svc, m, "rules", url=url, target=rules.target)
+    return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "rules", url=url, target=rules.target)
 
 
 def _web(svc: Services, m: Inbound) -> Result | None:
@@ -151,7 +159,8 @@ def _web(svc: Services, m: Inbound) -> Result | None:
     else:
         token = meta.get(f"web{seat}") or svc.players.ensure_web_token(target.game_id, seat)
     opp = name_of(svc.players, opponent_of(meta, seat))
-    return _reply(svc, m, "web", Outcome.WEB, game_id=target.game_id, url=page_url(svc.config["PUBLIC_BASE_URL"], token),
+    return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "web", Outcome.WEB,
+                  game_id=target.game_id, url=page_url(svc.config["PUBLIC_BASE_URL"], token),
                   opp=opp, label=game_label(svc.store, svc.players, m.sender, target.game_id))
 
 
@@ -176,14 +185,16 @@ def _in_game(svc: Services, m: Inbound) -> Result:
     if gid is None:
         if m.first and not _about_no_game(said):  # a new number that sent no command: what this is and how to start
             # (issue 14 case 4); NEW 12 from a new number is a command, answered as such (issue 23 case 8)
-            return _reply(svc, m, "welcome", Outcome.NO_GAME)
+            return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "welcome", Outcome.NO_GAME)
         if said.is_unknown:
             rendered = port.error_message(said, None, m.lang, m.channel)
-            return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "error", Outcome.NOT_UNDERSTOOD)
+            return outbox.reply_rendered(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender,
+                                         m.message_id, rendered, "error", Outcome.NOT_UNDERSTOOD)
         if said.game is not None:
-            out = outbox.reply(svc, m.sender, m.message_id, "no_such_game", number=said.game)
+            out = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+                               "no_such_game", number=said.game)
             return Result(out.outbox_ids, Outcome.NO_GAME)
-        return _reply(svc, m, "help", Outcome.NO_GAME)
+        return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "help", Outcome.NO_GAME)
     meta = target.meta if target.meta is not None else svc.store.meta(gid)
     svc.seats.note(gid, meta)  # a game this process had not seen: the move's read then takes its players' records too
     seat = seat_of(meta, m.sender)
@@ -191,7 +202,8 @@ def _in_game(svc: Services, m: Inbound) -> Result:
         return Result([], Outcome.IGNORED, gid)  # a stranger: nothing changes, nothing is said
     if said.kind == "last" and meta.get("status") in ("active", "over"):  # LAST: the trick before (chat.last)
         events = [redact(from_dict(se.event), seat) for se in svc.store.load(gid)]
-        return _reply(svc, m, "last", game_id=gid, opp=name_of(svc.players, opponent_of(meta, seat)),
+        return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "last", game_id=gid,
+                      opp=name_of(svc.players, opponent_of(meta, seat)),
                       label=game_label(svc.store, svc.players, m.sender, gid), **last_tricks(events, seat))
     if said.is_unknown or said.kind in ("hand", "score") or meta.get("status") not in ("active", "over"):
         game = svc.games.load(gid)
@@ -200,14 +212,17 @@ def _in_game(svc: Services, m: Inbound) -> Result:
         label = game_label(svc.store, svc.players, m.sender, gid)
         if said.is_unknown or v is None:
             rendered = port.error_message(said, v, m.lang, m.channel, opp, label)
-            return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "error", Outcome.NOT_UNDERSTOOD, gid)
+            return outbox.reply_rendered(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender,
+                                         m.message_id, rendered, "error", Outcome.NOT_UNDERSTOOD, gid)
         if said.kind == "score":
-            return _reply(svc, m, "score", game_id=gid, **chat_context(v, None, opp, label, m.channel))
-        return outbox.reply_rendered(svc, m.sender, m.message_id,
+            return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "score", game_id=gid,
+                          **chat_context(v, None, opp, label, m.channel))
+        return outbox.reply_rendered(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
                                      _where_it_stands(svc.store, m, gid, meta, game, seat, opp,
                                                                                  label), "status", game_id=gid)
     if not email_identity.move_allowed(m.channel, m.token_game):  # an email move only to its own reply address
-        return outbox.reply(svc, m.sender, m.message_id, "email_move_needs_reply_address", Outcome.REFUSED,
+        return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+                            "email_move_needs_reply_address", Outcome.REFUSED,
                             game_id=gid)
     pre = m.pre if m.pre is not None and m.pre.game_id == gid else None
     return player_move(svc, m.message_id, m.sender, gid, said, pre=pre, send_now=m.send_now,
@@ -248,7 +263,8 @@ TABLE: dict[str, Handler] = {
 def dispatch(svc: Services, m: Inbound) -> Result:
     """The handler of ``m.said.kind`` (:data:`TABLE`), else (or when it answers None) the game's."""
     if not email_identity.command_allowed(m.channel, m.said.kind, m.own_address):
-        return outbox.reply(svc, m.sender, m.message_id, "email_command_needs_reply_address", Outcome.REFUSED,
+        return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+                            "email_command_needs_reply_address", Outcome.REFUSED,
                             word=m.said.kind)
     handler = TABLE.get(m.said.kind)
     out = handler(svc, m) if handler is not None else None
@@ -319,10 +335,12 @@ def _handle(svc: Services, message_id: str, sender: str, origin: str, msg: dict[
         page_ask = msg.get("ask", "")
 
     if msg.get("flood"):  # the first message over the flood limit: only the notice, by the player's channel
-        return outbox.reply(svc, sender, message_id, "limit_flood", Outcome.LIMIT_FLOOD, limit=int(msg["flood"]))
+        return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, sender, message_id,
+                            "limit_flood", Outcome.LIMIT_FLOOD, limit=int(msg["flood"]))
     if msg.get("start"):  # an invitation's link opened on Telegram: this chat linked to the invited address
         return (take_invite_link(svc, message_id, sender, msg["start"])  # NEW alone's link: the chat invited
-                or telegram_start.take(svc, message_id, sender, origin, msg["start"]))
+                or telegram_start.take(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.seats, message_id,
+                                       sender, origin, msg["start"]))
     tap = Tap.of(msg["tap"]) if "tap" in msg else None
     if "tap" in msg:  # a tapped button (Telegram, WhatsApp): the question it answers, else stale (lifecycle.buttons)
         if tap is None:

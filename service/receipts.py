@@ -117,4 +117,4 @@ def mark(svc: Services, address: str, code: str, dispatch: Callable[[list[str]],
     fresh, since = svc.reach.mark_unreachable(address, code, svc.store.clock.now_ms())
     if fresh:
         log.warning("address marked unreachable (%s)", code, extra={"player": logs.pseudonym(address), "code": code})
-    dispatch(reach.stop_clock(svc, address, since))
+    dispatch(reach.stop_clock(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, address, since))

@@ -165,7 +165,8 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
         quiet = quiet_seats(now.page, now.now_ms)
         if mover.by_message and actor in quiet:  # played by SMS after a glance at the page: answered by SMS
             quiet, updates[f"page{actor}"] = quiet - {actor}, "0"
-        events, outbox = turn_messages(svc, game_id, meta, game, events, updates, infos=infos, recent=taken.recent,
+        events, outbox = turn_messages(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.dealer, game_id,
+                                       meta, game, events, updates, infos=infos, recent=taken.recent,
                                        actor=actor, movers_before=movers_before, quiet=quiet, notes=chained.notes)
         over = any(isinstance(e, GameEnded) for e in events)
         if over:

@@ -81,7 +81,8 @@ class PlayerMove:
         opp = info_of(read.infos, opponent_of(read.meta, seat), self.svc.config).name
         resolve_labels(self.svc.store, [me], read.game_id)
         rendered = port.plan_message(plan, error, me.lang, reply_channel(self.sender), opp, me.labels[read.game_id])
-        return reply_rendered(self.svc, self.sender, self.message_id, rendered, "plan",
+        return reply_rendered(self.svc.config, self.svc.store, self.svc.players, self.svc.links, self.svc.reach,
+                              self.sender, self.message_id, rendered, "plan",
                               Outcome.ILLEGAL if error is not None else Outcome.PLANNED, read.game_id)
 
     def told(self, result: Result) -> Result:
@@ -99,7 +100,8 @@ class PlayerMove:
         opp = info_of(me_infos, read.get(f"seat{1 - seat}", ""), self.svc.config).name
         resolve_labels(self.svc.store, [me], result.game_id or "")
         rendered = port.plan_message(plan, None, me.lang, reply_channel(self.sender), opp, me.labels[result.game_id or ""])
-        echo = reply_rendered(self.svc, self.sender, self.message_id, rendered, "plan", Outcome.PLANNED,
+        echo = reply_rendered(self.svc.config, self.svc.store, self.svc.players, self.svc.links, self.svc.reach,
+                              self.sender, self.message_id, rendered, "plan", Outcome.PLANNED,
                               result.game_id)
         result.outbox_ids = list(result.outbox_ids) + list(echo.outbox_ids)
         return result
@@ -121,15 +123,18 @@ class PlayerMove:
         if self.said.kind == "draw" and error.code == "double_nil_not_allowed":  # DRAW answers a question asked before
             error = port.DoubleNilAnswered(str(error), error.legal)
         if isinstance(error, GameOverError):
-            return reply_rendered(self.svc, self.sender, self.message_id,
+            return reply_rendered(self.svc.config, self.svc.store, self.svc.players, self.svc.links, self.svc.reach,
+                                  self.sender, self.message_id,
                                   port.resend(shown, me.lang, channel, opp, label), "game_over", game_id=read.game_id)
         if error.code == "card_not_in_hand" and self.said.card is not None:  # sent again: the trick it went to
             news = played_since(self.svc.store, read.game_id, seat, self.said.card.code)
             told = port.turn_message(shown, me.lang, channel, news, opp, label) if news else None
             if told is not None:
-                return reply_rendered(self.svc, self.sender, self.message_id, told, "error", Outcome.ILLEGAL,
+                return reply_rendered(self.svc.config, self.svc.store, self.svc.players, self.svc.links,
+                                      self.svc.reach, self.sender, self.message_id, told, "error", Outcome.ILLEGAL,
                                       read.game_id)
-        return reply_rendered(self.svc, self.sender, self.message_id,
+        return reply_rendered(self.svc.config, self.svc.store, self.svc.players, self.svc.links, self.svc.reach,
+                              self.sender, self.message_id,
                               port.error_message(error, shown, me.lang, channel, opp, label), "error",
                               Outcome.ILLEGAL, read.game_id)
 

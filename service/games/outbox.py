@@ -20,11 +20,12 @@ from chat.render import render as chat_render
 
 from ..addresses import EMAIL, PUSH, TELEGRAM, WHATSAPP, address_kind, is_bot, page_url, reply_address
 from ..channels import WINDOW_CLOSED, Destination, destination, reply_to
-from ..context import Config, Services
+from ..context import Config
 from ..conversation_port import named
 from ..store import Store, game_owner, player_owner
-from ..store.links import Route
+from ..store.links import Links, Route
 from ..store.players import Players
+from ..store.reach import Reach
 from ..telegram import buttons as telegram_buttons
 from ..whatsapp import variables as template_variables
 from ..whatsapp_buttons import offered
@@ -166,7 +167,8 @@ def render(name: str, lang: str, channel: str, ask: str = "", **context: Any) ->
     return replace(chat_render(name, lang, channel, family="lifecycle", **named(context, channel)), ask=ask)
 
 
-def entry(svc: Services, address: str, name: str, *, game_id: str | None = None, seat: int | None = None,
+def entry(config: Config, store: Store, players: Players, links: Links, reach: Reach, address: str, name: str, *,
+          game_id: str | None = None, seat: int | None = None,
           meta: dict[str, str] | None = None, meta_updates: dict[str, str] | None = None,
           rendered: Rendered | None = None, even_if_stopped: bool = False, to: Destination | None = None,
           **context: Any) -> dict[str, Any] | None:
@@ -178,17 +180,18 @@ def entry(svc: Services, address: str, name: str, *, game_id: str | None = None,
     ``even_if_stopped``)."""
     if is_bot(address):
         return None
-    life = svc.store.player_life(address)
+    life = store.player_life(address)
     route = Route.of(address, life)
     if rendered is None:
-        lang = lang_of(svc.config, svc.players, address)
-        to = to or destination(svc, address, name, lang, life=life)  # (its template, if any: the whatsapp step's)
+        lang = lang_of(config, players, address)
+        to = to or destination(config, store, links, reach, address, name, lang,
+                               life=life)  # (its template, if any: the whatsapp step's)
         rendered = render(name, lang, to.channel, **context)
     elif to is None:
         to = Destination.to(reply_to(address))
     if not even_if_stopped and route.is_off(to.address):
         return None
-    return outbound(svc.config, svc.store, svc.players, to.address, rendered, game_id=game_id, seat=seat, meta=meta,
+    return outbound(config, store, players, to.address, rendered, game_id=game_id, seat=seat, meta=meta,
                     meta_updates=meta_updates,
                     kind=name, home=address, to=to)
 
@@ -201,38 +204,42 @@ def send_reply(store: Store, address: str, message_id: str, entries: list[dict[s
     return Result(res.outbox_ids, Outcome(outcome) if res.ok else Outcome.DUPLICATE, game_id)
 
 
-def reply_rendered(svc: Services, address: str, message_id: str, rendered: Rendered, kind: str,
+def reply_rendered(config: Config, store: Store, players: Players, links: Links, reach: Reach, address: str,
+                   message_id: str, rendered: Rendered, kind: str,
                    outcome: Outcome | str | None = None, game_id: str | None = None,
                    even_if_stopped: bool = True) -> Result:
     """A reply rendered already (``chat``, for :func:`~service.channels.reply_channel`), tied to no game, in the
     sender's own outbox, once per message id, to the address that wrote (:func:`~service.channels.reply_to`). An answer to the sender's own message goes even to a stopped number unless ``even_if_stopped`` is False."""
-    e = (outbound(svc.config, svc.store, svc.players, reply_to(address), rendered, kind=kind, about=game_id,
+    e = (outbound(config, store, players, reply_to(address), rendered, kind=kind, about=game_id,
                   home=address) if even_if_stopped
-         else entry(svc, address, kind, rendered=rendered))
-    return send_reply(svc.store, address, message_id, [e], outcome or kind, game_id)
+         else entry(config, store, players, links, reach, address, kind, rendered=rendered))
+    return send_reply(store, address, message_id, [e], outcome or kind, game_id)
 
 
-def reply(svc: Services, address: str, message_id: str, name: str, outcome: Outcome | None = None,
+def reply(config: Config, store: Store, players: Players, links: Links, reach: Reach, address: str, message_id: str,
+          name: str, outcome: Outcome | None = None,
           **context: Any) -> Result:
     """A lifecycle reply (template ``name``) tied to no game, in the sender's own outbox, once per message id;
     its outcome is ``outcome``, else the template's name."""
-    e = entry(svc, address, name, **context)
+    e = entry(config, store, players, links, reach, address, name, **context)
     if e is None:
         return Result([], Outcome.SUPPRESSED)
-    return send_reply(svc.store, address, message_id, [e], outcome or name, context.get("game_id"))
+    return send_reply(store, address, message_id, [e], outcome or name, context.get("game_id"))
 
 
-def notify_game(svc: Services, game_id: str, message_id: str, messages: list[tuple[int, str, dict[str, Any]]],
+def notify_game(config: Config, store: Store, players: Players, links: Links, reach: Reach, game_id: str,
+                message_id: str, messages: list[tuple[int, str, dict[str, Any]]],
                 meta_updates: dict[str, str] | None = None, expected_version: int = -1) -> Result:
     """Write lifecycle messages about a game (``(seat, template, context)``) to the game's outbox, once."""
-    meta = svc.store.meta(game_id)
+    meta = store.meta(game_id)
     updates = dict(meta_updates or {})
     entries = []
     for seat, name, ctx in messages:
         address = meta.get(f"seat{seat}", "")
-        e = entry(svc, address, name, game_id=game_id, seat=seat, meta=meta, meta_updates=updates, **ctx)
+        e = entry(config, store, players, links, reach, address, name, game_id=game_id, seat=seat, meta=meta,
+                  meta_updates=updates, **ctx)
         if e is not None:
             entries.append(e)
-    res = svc.store.append(game_owner(game_id), expected_version, [], message_id=message_id, outbox=entries,
+    res = store.append(game_owner(game_id), expected_version, [], message_id=message_id, outbox=entries,
                            meta=updates)
     return Result(res.outbox_ids, Outcome(res.status), game_id)

@@ -105,11 +105,13 @@ def back_from_page(svc: Services, item: Item, now_ms: int) -> tuple[int | None, 
     news = [d for d in (redact(e, seat) for e in stored_since(svc.store, game_id, since,
                                                               game.version)) if d is not None]
     shown = view(game, seat)
-    to = destination(svc, address, "turn" if shown.my_turn else "update", me.lang, now_ms, life=me.life)
+    to = destination(svc.config, svc.store, svc.links, svc.reach, address, "turn" if shown.my_turn else "update",
+                     me.lang, now_ms, life=me.life)
     channel = to.channel
     rendered = (port.turn_message(shown, me.lang, channel, news, opp.name, me.labels[game_id])
                 or port.resend(shown, me.lang, channel, opp.name, me.labels[game_id]))
-    out = notify_game(svc, game_id, f"page-left:{game_id}:{seat}:{game.version}",
+    out = notify_game(svc.config, svc.store, svc.players, svc.links, svc.reach, game_id,
+                      f"page-left:{game_id}:{seat}:{game.version}",
                       [(seat, "update", {"rendered": rendered, "to": to})], meta_updates={f"seen{seat}": str(game.version)},
                       expected_version=game.version)
     return None, out.outbox_ids if out.outcome in ("ok", "duplicate") else []

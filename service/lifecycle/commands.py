@@ -14,8 +14,9 @@ from spades.game import view
 
 from .. import conversation_port as port
 from ..addresses import SMS, address_kind, is_bot
+from ..caches import GameCache
 from ..channels import reply_channel
-from ..context import Services
+from ..context import Config, Services
 from ..conversation_port import render_message
 from ..games import levels, outbox
 from ..games.moves import player_move
@@ -23,7 +24,9 @@ from ..games.players import label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import opponent_of, seat_of
 from ..store import Store, game_owner
+from ..store.links import Links
 from ..store.players import Players
+from ..store.reach import Reach
 from . import invitations, invite_links, optout, reminders, routing, timeouts
 
 RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms nothing
@@ -46,28 +49,32 @@ class Message:
         return self.origin or self.sender
 
 
-def _setting(svc: Services, m: Message, setting: str, value: bool | str) -> Result:
-    rendered = chat_render("setting", lang_of(svc.config, svc.players, m.sender), reply_channel(m.sender),
+def _setting(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message, setting: str,
+             value: bool | str) -> Result:
+    rendered = chat_render("setting", lang_of(config, players, m.sender), reply_channel(m.sender),
                            setting=setting, value=value)
-    e = outbox.entry(svc, m.sender, "setting", rendered=rendered)
-    return outbox.send_reply(svc.store, m.sender, m.message_id, [e], setting)
+    e = outbox.entry(config, store, players, links, reach, m.sender, "setting", rendered=rendered)
+    return outbox.send_reply(store, m.sender, m.message_id, [e], setting)
 
 
 def stop(svc: Services, m: Message) -> Result:
     """``STOP``: a carrier's own word (SMS) the carrier confirms; any other, we do, once."""
     confirm = not m.said.carrier or address_kind(m.came_from) != SMS
-    return Result(optout.stop(svc, m.message_id, m.sender, confirm=confirm, origin=m.came_from), Outcome.STOPPED)
+    return Result(optout.stop(svc.config, svc.store, svc.players, svc.links, svc.reach, m.message_id, m.sender,
+                              confirm=confirm, origin=m.came_from), Outcome.STOPPED)
 
 
 def start(svc: Services, m: Message) -> Result:
-    return Result(optout.start(svc, m.message_id, m.sender, origin=m.came_from), Outcome.STARTED)
+    return Result(optout.start(svc.config, svc.store, svc.players, svc.links, svc.reach, m.message_id, m.sender,
+                               origin=m.came_from), Outcome.STARTED)
 
 
 def new(svc: Services, m: Message) -> Result:
     """``NEW <address | BOT>``: an invitation; ``NEW`` alone: a link for a friend."""
     if not m.said.arg:
         return invite_links.offer(svc, m.message_id, m.sender, m.said.rules or HouseRules())
-    return invitations.invite(svc, m.message_id, m.sender, m.said.arg, m.said.rules)
+    return invitations.invite(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer,
+                              m.message_id, m.sender, m.said.arg, m.said.rules)
 
 
 def _invited_token(store: Store, m: Message) -> str | None:
@@ -81,50 +88,58 @@ def yes(svc: Services, m: Message) -> Result:
     """``YES``: accepts an invitation, else confirms a ``RESIGN``, else there is nothing to confirm."""
     invited = _invited_token(svc.store, m)
     if invited or (not m.token_game and invitations.waiting_for(svc.store, svc.players, m.sender)):
-        return invitations.accept(svc, m.message_id, m.sender, invited)
+        return invitations.accept(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer,
+                                  m.message_id, m.sender, invited)
     gid = _resign_pending(svc.store, m.sender)
     if gid is not None:
         return _resign(svc, m, gid)
-    return _asked_instead(svc, m) or outbox.reply(svc, m.sender, m.message_id, "no_invitation")
+    return _asked_instead(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games,
+                          m) or outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender,
+                                             m.message_id, "no_invitation")
 
 
-def _asked_instead(svc: Services, m: Message) -> Result | None:
+def _asked_instead(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+                   m: Message) -> Result | None:
     """``YES`` to nothing, in a game that asks the sender something: that there is nothing to say yes to, and the
     question again (issue 45 case 8); None when no game asks them anything."""
-    gid = _target(svc.store, svc.players, m).game_id
-    meta = svc.store.meta(gid) if gid else {}
+    gid = _target(store, players, m).game_id
+    meta = store.meta(gid) if gid else {}
     seat = seat_of(meta, m.sender)
     if gid is None or seat is None:
         return None
-    game = svc.games.load(gid)
+    game = games.load(gid)
     if not game.version or not game.may_move(seat):
         return None
     v = view(game, seat)
     channel = reply_channel(m.sender)
     rendered = port.error_message(port.NothingToConfirm("nothing to confirm"), v,
-                                  lang_of(svc.config, svc.players, m.sender), channel,
-                                  name_of(svc.players, opponent_of(meta, seat)), label_of(svc.store, svc.players,
+                                  lang_of(config, players, m.sender), channel,
+                                  name_of(players, opponent_of(meta, seat)), label_of(store, players,
                                                                                           m.sender, gid))
-    return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "error", Outcome.NO_INVITATION, gid)
+    return outbox.reply_rendered(config, store, players, links, reach, m.sender, m.message_id, rendered, "error",
+                                 Outcome.NO_INVITATION, gid)
 
 
 def no(svc: Services, m: Message) -> Result:
     """``NO``: declines an invitation, else answers the ``RESIGN`` question (the game goes on, issue 14 case 5),
     else there is nothing to decline."""
     if m.token_game or invitations.waiting_for(svc.store, svc.players, m.sender):
-        return invitations.decline(svc, m.message_id, m.sender, m.token_game)
+        return invitations.decline(svc.config, svc.store, svc.players, svc.links, svc.reach, m.message_id, m.sender,
+                                   m.token_game)
     gid = _resign_pending(svc.store, m.sender)
     if gid is not None:
         svc.store.del_player_life(m.sender, "resign", "resign_at")
-        out = outbox.reply(svc, m.sender, m.message_id, "resign_kept", Outcome.RESIGN_KEPT,
+        out = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+                           "resign_kept", Outcome.RESIGN_KEPT,
                            label=(label_of(svc.store, svc.players, m.sender, gid) + " ").lstrip())
         out.game_id = gid
         return out
-    return outbox.reply(svc, m.sender, m.message_id, "no_invitation")
+    return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+                        "no_invitation")
 
 
 def games(svc: Services, m: Message) -> Result:
-    out = outbox.reply(svc, m.sender, m.message_id, "games",
+    out = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id, "games",
                        games=routing.listing(svc.store, svc.players, svc.games, m.sender))
     return Result(out.outbox_ids, Outcome.GAMES)
 
@@ -132,15 +147,16 @@ def games(svc: Services, m: Message) -> Result:
 def flag(svc: Services, m: Message) -> Result:
     """``REMIND ON/OFF``, ``AUTO ON/OFF``."""
     reminders.set_flag(svc.store, m.sender, m.said.kind, bool(m.said.flag))
-    return _setting(svc, m, m.said.kind, bool(m.said.flag))
+    return _setting(svc.config, svc.store, svc.players, svc.links, svc.reach, m, m.said.kind, bool(m.said.flag))
 
 
 def tz(svc: Services, m: Message) -> Result:
     zone = reminders.set_zone(svc.config, svc.store, svc.players, m.sender, m.said.arg or "")
     if zone is None:
-        out = outbox.reply(svc, m.sender, m.message_id, "tz_unknown", text=(m.said.arg or "")[:40])
+        out = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+                           "tz_unknown", text=(m.said.arg or "")[:40])
         return Result(out.outbox_ids, Outcome.TZ_UNKNOWN)
-    return _setting(svc, m, "tz", zone)
+    return _setting(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "tz", zone)
 
 
 def _target(store: Store, players: Players, m: Message, statuses: tuple[str, ...] = ("active",)) -> routing.Target:
@@ -149,8 +165,8 @@ def _target(store: Store, players: Players, m: Message, statuses: tuple[str, ...
     return routing.resolve(store, players, m.sender, m.said.game, statuses=statuses)
 
 
-def _no_such_game(svc: Services, m: Message) -> Result:
-    out = outbox.reply(svc, m.sender, m.message_id, "no_such_game", number=m.said.game)
+def _no_such_game(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message) -> Result:
+    out = outbox.reply(config, store, players, links, reach, m.sender, m.message_id, "no_such_game", number=m.said.game)
     return Result(out.outbox_ids, Outcome.NO_GAME)
 
 
@@ -158,11 +174,12 @@ def pause(svc: Services, m: Message) -> Result:
     """``PAUSE n`` in the game the message is for."""
     gid = _target(svc.store, svc.players, m).game_id
     if gid is None:
-        return _no_such_game(svc, m)
+        return _no_such_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m)
     seat = seat_of(svc.store.meta(gid), m.sender)
     if seat is None:
         return Result([], Outcome.IGNORED, gid)
-    out = reminders.pause(svc, gid, m.message_id, seat, m.said.number)
+    out = reminders.pause(svc.config, svc.store, svc.players, svc.links, svc.reach, gid, m.message_id, seat,
+                          m.said.number)
     return Result(out.outbox_ids, Outcome.PAUSED, gid)
 
 
@@ -170,7 +187,7 @@ def claim(svc: Services, m: Message) -> Result:
     """``CLAIM`` the game the message is for (its turn is scheduled by the caller, with ``Result.after``)."""
     gid = _target(svc.store, svc.players, m).game_id
     if gid is None:
-        return _no_such_game(svc, m)
+        return _no_such_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m)
     if seat_of(svc.store.meta(gid), m.sender) is None:
         return Result([], Outcome.IGNORED, gid)
     out = timeouts.claim(svc, m.message_id, m.sender, gid)
@@ -182,7 +199,7 @@ def ask_resign(svc: Services, m: Message) -> Result:
     """``RESIGN``: ask for confirmation (``YES``) before the game ends."""
     gid = _target(svc.store, svc.players, m).game_id
     if gid is None:
-        return _no_such_game(svc, m)
+        return _no_such_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m)
     meta = svc.store.meta(gid)
     seat = seat_of(meta, m.sender)
     if seat is None:
@@ -191,7 +208,8 @@ def ask_resign(svc: Services, m: Message) -> Result:
     opp = name_of(svc.players, opponent_of(meta, seat))
     rendered = render_message("confirm_resign", lang_of(svc.config, svc.players, m.sender), reply_channel(m.sender),
                               label=(label_of(svc.store, svc.players, m.sender, gid) + " ").lstrip(), opp=opp)
-    e = outbox.entry(svc, m.sender, "confirm_resign", rendered=rendered)
+    e = outbox.entry(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, "confirm_resign",
+                     rendered=rendered)
     return outbox.send_reply(svc.store, m.sender, m.message_id, [e], Outcome.CONFIRM_RESIGN, gid)
 
 
@@ -212,17 +230,19 @@ def _resign(svc: Services, m: Message, gid: str) -> Result:
     return out
 
 
-def _live_game(svc: Services, m: Message, opponent: str | None) -> Result | None:
+def _live_game(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message,
+               opponent: str | None) -> Result | None:
     """The answer to ``REMATCH`` while the sender's game against ``opponent`` (any computer for the computer; any
     opponent when None) is still going: finish it first (issue 45 case 6); None when there is none."""
-    for gid in unfinished_games(svc.store, svc.players, m.sender, ("active",)):
-        meta = svc.store.meta(gid)
+    for gid in unfinished_games(store, players, m.sender, ("active",)):
+        meta = store.meta(gid)
         seat = seat_of(meta, m.sender)
         other = opponent_of(meta, seat) if seat is not None else ""
         if other and (opponent is None or other == opponent or is_bot(other) and is_bot(opponent)):
-            return outbox.reply(svc, m.sender, m.message_id, "rematch_live", Outcome.NO_GAME,
-                                opp=name_of(svc.players, other),
-                                label=(label_of(svc.store, svc.players, m.sender, gid) + " ").lstrip())
+            return outbox.reply(config, store, players, links, reach, m.sender, m.message_id, "rematch_live",
+                                Outcome.NO_GAME,
+                                opp=name_of(players, other),
+                                label=(label_of(store, players, m.sender, gid) + " ").lstrip())
     return None
 
 
@@ -234,28 +254,34 @@ def rematch(svc: Services, m: Message) -> Result:
     meta = svc.store.meta(gid) if gid else {}
     seat = seat_of(meta, m.sender) if gid else None
     if gid is None or seat is None or meta.get("status") != "over":
-        return _live_game(svc, m, None) or _no_such_game(svc, m)
+        return _live_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m,
+                          None) or _no_such_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m)
     opponent = opponent_of(meta, seat)
     if is_forgotten(opponent):  # erased (slowspades players forget): nobody to invite
-        return _no_such_game(svc, m)
+        return _no_such_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m)
     new_gid = invitations.game_id_for(m.message_id)
     done = svc.store.consumed(game_owner(new_gid), m.message_id)
     if done is not None:  # this very message handled before (a retry): the game it started, not "still going"
         return Result(done, Outcome.DUPLICATE, new_gid)
-    live = _live_game(svc, m, opponent)  # REMATCH sent twice, or while another game with them goes on: no second
+    live = _live_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m,
+                      opponent)  # REMATCH sent twice, or while another game with them goes on: no second
     if live is not None:
         return live
     rules = invitations.rules_of(meta)
     level = levels.level_of(opponent)
     if m.said.arg in ("easier", "harder"):
         if level is None:
-            return outbox.reply(svc, m.sender, m.message_id, "level_limit", reason="person",
+            return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+                                "level_limit", reason="person",
                                 opp=name_of(svc.players, opponent))
         stepped = levels.step(level, -1 if m.said.arg == "easier" else 1)
         if stepped is None:
-            return outbox.reply(svc, m.sender, m.message_id, "level_limit",
+            return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+                                "level_limit",
                                 reason="easiest" if m.said.arg == "easier" else "hardest")
         level = stepped
     if level is not None:
-        return invitations.start_bot_game(svc, m.message_id, m.sender, rules, level)
-    return invitations.invite(svc, m.message_id, m.sender, opponent, rules)
+        return invitations.start_bot_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games,
+                                          svc.dealer, m.message_id, m.sender, rules, level)
+    return invitations.invite(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer,
+                              m.message_id, m.sender, opponent, rules)

@@ -58,11 +58,13 @@ def offer(svc: Services, message_id: str, sender: str, rules: HouseRules) -> Res
     now_ms = svc.store.clock.now_ms()
     refused = limits.invite_link_refusal(svc.config, svc.store, sender, message_id, now_ms / 1000)
     if refused is not None:
-        return outbox.reply(svc, sender, message_id, refused.template, **refused.context)
+        return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, sender, message_id,
+                            refused.template, **refused.context)
     expires = now_ms + int(settings.get(svc.config, "INVITE_TTL")) * 1000
     token = store.issue(svc.redis, message_id, sender, json.dumps(rules.to_dict(), separators=(",", ":")), expires,
                         now_ms)
-    return outbox.reply(svc, sender, message_id, "invite_link", Outcome.OK, url=page_url(svc.config, token),
+    return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, sender, message_id, "invite_link",
+                        Outcome.OK, url=page_url(svc.config, token),
                         tg_url=telegram_url(svc.config, token), days=_days(svc.config), target=rules.target)
 
 
@@ -98,11 +100,14 @@ def take(svc: Services, message_id: str, invitee: str, token: str) -> Result | N
     link = usable(svc, token, gid)
     if link is None or link.inviter == invitee or not store.take(svc.redis, token, gid):
         reason = "self" if link is not None and link.inviter == invitee else "gone"
-        return outbox.reply(svc, invitee, message_id, "invite_link_gone", Outcome.INVITE_REFUSED, reason=reason)
-    out = invitations.invite(svc, message_id, link.inviter, invitee, house_rules(link), address=invitee)
+        return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, invitee, message_id,
+                            "invite_link_gone", Outcome.INVITE_REFUSED, reason=reason)
+    out = invitations.invite(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer,
+                             message_id, link.inviter, invitee, house_rules(link), address=invitee)
     if out.outcome in _TAKEN:
         return out
     store.release(svc.redis, token, gid)  # refused (the inviter is told why): the link may be taken again
-    told = outbox.reply(svc, invitee, message_id, "invite_link_gone", Outcome.INVITE_REFUSED, reason="refused")
+    told = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, invitee, message_id,
+                        "invite_link_gone", Outcome.INVITE_REFUSED, reason="refused")
     return Result(out.outbox_ids + told.outbox_ids, out.outcome)
 

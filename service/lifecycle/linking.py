@@ -33,7 +33,7 @@ from spades.game import view
 from .. import conversation_port as port
 from .. import daily_cap, limits, logs, metrics
 from ..addresses import WHATSAPP, BadAddress, address_kind, parse_address
-from ..caches import GameCache
+from ..caches import GameCache, SeatCache
 from ..channels import Destination, destination, reply_channel, via_first
 from ..context import Config, Services
 from ..games import outbox
@@ -43,6 +43,7 @@ from ..games.seats import opponent_of, seat_of
 from ..store import Store
 from ..store.links import Links
 from ..store.players import Players
+from ..store.reach import Reach
 from . import settings
 from .commands import Message
 
@@ -53,11 +54,14 @@ KIND_WORDS = {"sms": "SMS", "email": "EMAIL", "whatsapp": "WHATSAPP", "telegram"
 def link(svc: Services, m: Message) -> Result:
     """``LINK <code>`` (from the address being linked) or ``LINK <address>`` (from the player)."""
     arg = m.said.arg or ""
-    return _take(svc, m, arg) if _CODE.match(arg) else _ask(svc, m, arg)
+    return _take(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.seats, m,
+                 arg) if _CODE.match(arg) else _ask(svc.config, svc.store, svc.players, svc.links, svc.reach, m, arg)
 
 
-def _refused(svc: Services, m: Message, reason: str, typed: str) -> Result:
-    out = outbox.reply(svc, m.sender, m.message_id, "link_refused", Outcome.LINK_REFUSED, reason=reason,
+def _refused(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message, reason: str,
+             typed: str) -> Result:
+    out = outbox.reply(config, store, players, links, reach, m.sender, m.message_id, "link_refused",
+                       Outcome.LINK_REFUSED, reason=reason,
                        addr=display_name(typed, reply_channel(m.sender)))
     return Result(out.outbox_ids, Outcome.LINK_REFUSED)
 
@@ -69,61 +73,67 @@ def _free(store: Store, players: Players, links: Links, address: str) -> bool:
             and not unfinished_games(store, players, address))
 
 
-def _ask(svc: Services, m: Message, typed: str) -> Result:
+def _ask(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message, typed: str) -> Result:
     """``LINK <address>``: a code to that address, and the player told where it went."""
     home = m.sender
     try:
-        other = parse_address(typed, svc.config.get("DEFAULT_REGION", "US")).value
+        other = parse_address(typed, config.get("DEFAULT_REGION", "US")).value
     except BadAddress:
-        return _refused(svc, m, "bad_address", typed[:40])
-    if other == home or svc.links.home(other) == home:
-        return _refused(svc, m, "yours", other)
-    if not _free(svc.store, svc.players, svc.links, other):
-        return _refused(svc, m, "taken", other)
-    if is_stopped(svc.config, svc.store, other):
-        return _refused(svc, m, "stopped", other)
-    if limits.forbidden_recipient(svc.config, other):  # the service's own address, or a role address: never written to
-        return _refused(svc, m, "role", other)
-    now = svc.store.clock.now_ms()
-    refused = link_refusal(svc.config, svc.store, home, other, m.message_id, now / 1000,
-                                  int(settings.get(svc.config, "LINK_CODES_PER_DAY")),
-                                  int(settings.get(svc.config, "LINK_CODES_PER_ADDRESS")))
+        return _refused(config, store, players, links, reach, m, "bad_address", typed[:40])
+    if other == home or links.home(other) == home:
+        return _refused(config, store, players, links, reach, m, "yours", other)
+    if not _free(store, players, links, other):
+        return _refused(config, store, players, links, reach, m, "taken", other)
+    if is_stopped(config, store, other):
+        return _refused(config, store, players, links, reach, m, "stopped", other)
+    if limits.forbidden_recipient(config, other):  # the service's own address, or a role address: never written to
+        return _refused(config, store, players, links, reach, m, "role", other)
+    now = store.clock.now_ms()
+    refused = link_refusal(config, store, home, other, m.message_id, now / 1000,
+                                  int(settings.get(config, "LINK_CODES_PER_DAY")),
+                                  int(settings.get(config, "LINK_CODES_PER_ADDRESS")))
     if refused is not None:  # a country not allowed, a number that is not valid, too many codes (issue 44)
-        return _refused(svc, m, str(refused.context["reason"]), other)
-    ttl = int(settings.get(svc.config, "LINK_CODE_TTL"))
-    code = svc.links.new_code(home, other, now, ttl)
-    lang = lang_of(svc.config, svc.players, home)
-    to = destination(svc, other, "link_code", lang, now)  # the address's own (its steps: a WhatsApp window...)
-    sent = outbox.outbound(svc.config, svc.store, svc.players, to.address,
+        return _refused(config, store, players, links, reach, m, str(refused.context["reason"]), other)
+    ttl = int(settings.get(config, "LINK_CODE_TTL"))
+    code = links.new_code(home, other, now, ttl)
+    lang = lang_of(config, players, home)
+    to = destination(config, store, links, reach, other, "link_code", lang,
+                     now)  # the address's own (its steps: a WhatsApp window...)
+    sent = outbox.outbound(config, store, players, to.address,
                            outbox.render("link_code", lang, to.channel, digits=code, minutes=ttl // 60,
-                                         who=display_name(name_of(svc.players, home), to.channel)),
+                                         who=display_name(name_of(players, home), to.channel)),
                            kind="link_code", home=home, to=to)
-    told = outbox.entry(svc, home, "link_sent", addr=display_name(other, reply_channel(home)), minutes=ttl // 60)
-    return outbox.send_reply(svc.store, home, m.message_id, [sent, told], Outcome.LINK_SENT)
+    told = outbox.entry(config, store, players, links, reach, home, "link_sent",
+                        addr=display_name(other, reply_channel(home)), minutes=ttl // 60)
+    return outbox.send_reply(store, home, m.message_id, [sent, told], Outcome.LINK_SENT)
 
 
-def _take(svc: Services, m: Message, code: str) -> Result:
+def _take(config: Config, store: Store, players: Players, links: Links, reach: Reach, seats: SeatCache, m: Message,
+          code: str) -> Result:
     """``LINK <code>`` from the address the code was sent to: linked if it is right (and still valid)."""
     origin = m.came_from
-    if origin == m.sender and unfinished_games(svc.store, svc.players,
+    if origin == m.sender and unfinished_games(store, players,
                                                origin):  # it plays as itself: its games are its own
-        return _refused(svc, m, "taken", origin)
-    now = svc.store.clock.now_ms()
-    check = svc.links.take_code(origin, code, now, int(settings.get(svc.config, "LINK_CODE_TRIES")))
+        return _refused(config, store, players, links, reach, m, "taken", origin)
+    now = store.clock.now_ms()
+    check = links.take_code(origin, code, now, int(settings.get(config, "LINK_CODE_TRIES")))
     if check.status not in ("ok", "linked"):
-        lang = lang_of(svc.config, svc.players, check.home or m.sender)  # the language the code was sent in
+        lang = lang_of(config, players, check.home or m.sender)  # the language the code was sent in
         rendered = outbox.render("link_failed", lang, reply_channel(m.sender), reason=check.status)
-        return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "link_failed", Outcome.LINK_FAILED)
+        return outbox.reply_rendered(config, store, players, links, reach, m.sender, m.message_id, rendered,
+                                     "link_failed", Outcome.LINK_FAILED)
     home = check.home
-    svc.links.add_link(home, origin)  # the home's side (the script wrote the address's); again on a retry: once
-    svc.seats.note_home(origin, home)
-    here = outbox.entry(svc, home, "linked", to=Destination.to(origin), here=True,
-                        who=display_name(name_of(svc.players, home), address_kind(origin)),
+    links.add_link(home, origin)  # the home's side (the script wrote the address's); again on a retry: once
+    seats.note_home(origin, home)
+    here = outbox.entry(config, store, players, links, reach, home, "linked", to=Destination.to(origin), here=True,
+                        who=display_name(name_of(players, home), address_kind(origin)),
                         kind=KIND_WORDS.get(address_kind(origin), ""))
-    there = destination(svc, home, "linked", lang_of(svc.config, svc.players, home))
+    there = destination(config, store, links, reach, home, "linked",
+                        lang_of(config, players, home))
     told = None if there.address == origin else outbox.entry(
-        svc, home, "linked", to=there, here=False, addr=display_name(origin, there.channel))
-    return outbox.send_reply(svc.store, m.sender, m.message_id, [here, told], Outcome.LINKED)
+        config, store, players, links, reach, home, "linked", to=there, here=False, addr=display_name(origin,
+                                                                                                      there.channel))
+    return outbox.send_reply(store, m.sender, m.message_id, [here, told], Outcome.LINKED)
 
 
 def unlink(svc: Services, m: Message) -> Result:
@@ -145,7 +155,8 @@ def unlink(svc: Services, m: Message) -> Result:
     if left.via and not any(via_first(left, a) for a in left.linked):
         svc.links.set_via(home, "")  # what VIA named is no longer the player's: back to the default
     channel = reply_channel(home)
-    out = outbox.reply(svc, home, m.message_id, "unlinked", Outcome.UNLINKED,
+    out = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, home, m.message_id, "unlinked",
+                       Outcome.UNLINKED,
                        addrs=", ".join(display_name(a, channel) for a in gone))
     return Result(out.outbox_ids, Outcome.UNLINKED)
 
@@ -167,7 +178,8 @@ def via(svc: Services, m: Message) -> Result:
     addr = display_name(mine[0], reply_channel(home)) if mine else ""
     kind = said if said in KIND_WORDS else address_kind(said)
     outcome = Outcome.VIA if mine else Outcome.LINK_REFUSED
-    answer = outbox.entry(svc, home, "via", addr=addr, kind=KIND_WORDS.get(kind, kind.upper()))
+    answer = outbox.entry(svc.config, svc.store, svc.players, svc.links, svc.reach, home, "via", addr=addr,
+                          kind=KIND_WORDS.get(kind, kind.upper()))
     turns = waiting_turns(svc.config, svc.store, svc.players, svc.links, svc.games, home,
                           mine[0]) if mine and mine[0] != m.came_from else []
     out = outbox.send_reply(svc.store, home, m.message_id, [answer, *turns], outcome)

@@ -47,13 +47,15 @@ def on_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str
     me, opp = info_of(infos, address, svc.config), info_of(infos, opponent_of(meta, seat), svc.config)
     if not me.may_send:
         return None, []
-    to = destination(svc, address, "reminder", me.lang, now_ms, life=me.life, without=PUSH)
+    to = destination(svc.config, svc.store, svc.links, svc.reach, address, "reminder", me.lang, now_ms, life=me.life,
+                     without=PUSH)
     if to.channel == PUSH or svc.links.route(address).is_off(to.address) or to.held:
         log.warning("push fallback: no other channel", extra={"player": logs.pseudonym(address), "channel": PUSH,
                                                                "code": "no_fallback"})
         return None, []
     resolve_labels(svc.store, [me], game_id)
     rendered = port.resend(view(game, seat), me.lang, to.channel, opp.name, me.labels[game_id])
-    out = notify_game(svc, game_id, f"push-fallback:{game_id}:{seat}:{item.version}",
+    out = notify_game(svc.config, svc.store, svc.players, svc.links, svc.reach, game_id,
+                      f"push-fallback:{game_id}:{seat}:{item.version}",
                       [(seat, "update", {"rendered": rendered, "to": to})], expected_version=game.version)
     return None, out.outbox_ids if out.outcome in ("ok", "duplicate") else []

@@ -27,6 +27,7 @@ from chat import prompt
 from spades.game import Game, view
 
 from ..addresses import EMAIL, WHATSAPP, is_bot
+from ..caches import GameCache
 from ..channels import destination
 from ..context import Config, Services
 from ..games import outbox, presence
@@ -35,7 +36,9 @@ from ..games.result import Result, TurnState, movers_field
 from ..games.seats import computer_at, opponent_of
 from ..store import Pipeline, Store
 from ..store.due import AUTO, BOT, NOW, REMINDER, TIMEOUT, Item
+from ..store.links import Links
 from ..store.players import Players
+from ..store.reach import Reach
 from . import settings
 from .pauses import DAY_MS, deadline_ms, paused_until
 
@@ -274,30 +277,31 @@ def current(config: Config, store: Store, item: Item, now_ms: int) -> tuple[Item
 
 
 # -- PAUSE n ---------------------------------------------------------------------------------------
-def pause(svc: Services, game_id: str, message_id: str, by_seat: int, days: int | None,
+def pause(config: Config, store: Store, players: Players, links: Links, reach: Reach, game_id: str, message_id: str,
+          by_seat: int, days: int | None,
           now_ms: int | None = None) -> Result:
     """``PAUSE n``: no reminders and no timeout clock for ``n`` days (capped); both players are told.
 
     ``days`` 0 ends the pause now. The pause is recorded under the message id, so a retried
     message changes nothing more.
     """
-    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
-    cap = int(settings.get(svc.config, "PAUSE_MAX_DAYS"))
+    now_ms = store.clock.now_ms() if now_ms is None else now_ms
+    cap = int(settings.get(config, "PAUSE_MAX_DAYS"))
     days = max(0, min(cap, 3 if days is None else int(days)))
     if days == 0:
-        for k, v in svc.store.game_life(game_id).items():
+        for k, v in store.game_life(game_id).items():
             a, _, b = v.partition("-")
             if k.startswith("pause:") and int(a) <= now_ms < int(b):
-                svc.store.set_game_life(game_id, {k: f"{a}-{now_ms}"})
-        restart_turn(svc.config, svc.store, game_id, now_ms)
+                store.set_game_life(game_id, {k: f"{a}-{now_ms}"})
+        restart_turn(config, store, game_id, now_ms)
     else:
-        svc.store.add_game_life(game_id, f"pause:{message_id}", f"{now_ms}-{now_ms + days * DAY_MS}")
-    until = paused_until(svc.store, game_id, now_ms)
+        store.add_game_life(game_id, f"pause:{message_id}", f"{now_ms}-{now_ms + days * DAY_MS}")
+    until = paused_until(store, game_id, now_ms)
     ctx = {"days": days, "until": until or 0, "by_me": True}
-    msgs = [(by_seat, "paused", dict(ctx, by_me=True, opp=_opp_name(svc.store, svc.players, game_id, by_seat))),
+    msgs = [(by_seat, "paused", dict(ctx, by_me=True, opp=_opp_name(store, players, game_id, by_seat))),
             (1 - by_seat, "paused",
-             dict(ctx, by_me=False, opp=_opp_name(svc.store, svc.players, game_id, 1 - by_seat)))]
-    return outbox.notify_game(svc, game_id, message_id, msgs)
+             dict(ctx, by_me=False, opp=_opp_name(store, players, game_id, 1 - by_seat)))]
+    return outbox.notify_game(config, store, players, links, reach, game_id, message_id, msgs)
 
 
 def _opp_name(store: Store, players: Players, game_id: str, seat: int) -> str:
@@ -332,7 +336,7 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
         return int(quiet_end.timestamp() * 1000), []
     ids: list[str] = []
     if flag(svc.store, address, "remind", True):
-        ids = _write_reminder(svc, item, meta, address)
+        ids = _write_reminder(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, item, meta, address)
     delays = settings.remind_delays_s(svc.config)
     limit = int(settings.get(svc.config, "REMIND_MAX"))
     nxt = delays[min(item.n, len(delays) - 1)]
@@ -343,38 +347,42 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     return None, ids
 
 
-def remind_now(svc: Services, game_id: str, seat: int, message_id: str) -> list[str]:
+def remind_now(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+               game_id: str, seat: int, message_id: str) -> list[str]:
     """The reminder of the turn ``seat`` owes in ``game_id``, written now (where :func:`service.channels.destination`
     sends the player's reminders) under ``message_id`` (once: the append is keyed by it); the beat's schedule is left
     as it is. Returns the outbox ids written, none if the seat owes no move."""
-    t = turns(svc.store, game_id).get(seat)
-    meta = svc.store.meta(game_id)
+    t = turns(store, game_id).get(seat)
+    meta = store.meta(game_id)
     address = meta.get(f"seat{seat}", "")
     if t is None or not address or meta.get("status") != "active":
         return []
-    return _write_reminder(svc, Item(REMINDER, game_id, seat, t["v"], 1), meta, address, message_id)
+    return _write_reminder(config, store, players, links, reach, games, Item(REMINDER, game_id, seat, t["v"], 1), meta,
+                           address, message_id)
 
 
-def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: str,
+def _write_reminder(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+                    item: Item, meta: dict[str, str], address: str,
                     message_id: str | None = None) -> list[str]:
-    game = svc.games.load(item.game_id)
-    if not game.may_move(item.seat) or not owes(svc.store, item.game_id, item.seat, item.version):
+    game = games.load(item.game_id)
+    if not game.may_move(item.seat) or not owes(store, item.game_id, item.seat, item.version):
         return []
-    lang = lang_of(svc.config, svc.players, address)
-    to = destination(svc, address, "reminder", lang)  # the prompt inside is rendered for where the reminder goes
-    opp = name_of(svc.players, meta.get(f"seat{1 - item.seat}", ""))
-    label = label_of(svc.store, svc.players, address, item.game_id)
+    lang = lang_of(config, players, address)
+    to = destination(config, store, links, reach, address, "reminder",
+                     lang)  # the prompt inside is rendered for where the reminder goes
+    opp = name_of(players, meta.get(f"seat{1 - item.seat}", ""))
+    label = label_of(store, players, address, item.game_id)
     shown = prompt(view(game, item.seat), lang, WHATSAPP if to.channel == EMAIL else to.channel, events=None,
                    opponent_name=opp, game_label=label)  # by email its text alone: the email's footer comes once
-    limit = int(settings.get(svc.config, "REMIND_MAX"))
+    limit = int(settings.get(config, "REMIND_MAX"))
     out = outbox.notify_game(
-        svc, item.game_id, message_id or "remind:" + item.member,
+        config, store, players, links, reach, item.game_id, message_id or "remind:" + item.member,
         [(item.seat, "reminder", {"prompt": shown.text, "prompt_html": shown.html or "", "n": item.n,
                                   "of": limit, "opp": opp, "label": label, "to": to,
                                   "replies": shown.replies, "ask": shown.ask})],  # its answers: buttons
         expected_version=game.version)
     if out.outcome in ("ok", "duplicate"):
-        svc.store.set_player_life(address, {"last": item.game_id})  # the game they were last prompted about
+        store.set_player_life(address, {"last": item.game_id})  # the game they were last prompted about
         return out.outbox_ids
     return []
 

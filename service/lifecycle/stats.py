@@ -24,7 +24,8 @@ def stats(svc: Services, m: Message) -> Result:
         if seat is not None:
             opponent = opponent_of(meta, seat)
             h2h, opp = head_to_head(svc.store, svc.players, m.sender, opponent, record), name_of(svc.players, opponent)
-    out = outbox.reply(svc, m.sender, m.message_id, "stats", Outcome.STATS, games=record.games, wins=record.wins,
+    out = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id, "stats",
+                       Outcome.STATS, games=record.games, wins=record.wins,
                        bids=record.bids, bids_made=record.bids_made, nils=record.nils, nils_made=record.nils_made,
                        h2h=h2h, opp=opp)
     return out

@@ -25,13 +25,15 @@ from typing import Any
 from chat.gsm import segments
 
 from ..addresses import is_bot
-from ..context import Services
+from ..context import Config, Services
 from ..games import outbox
 from ..games.players import lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import computer_at, opponent_of, seat_of
 from ..store import Store
-from ..store.links import Route
+from ..store.links import Links, Route
+from ..store.players import Players
+from ..store.reach import Reach
 from ..store.talk import Talk
 from . import routing, settings
 from .commands import Message
@@ -50,13 +52,15 @@ def has_link(line: str) -> bool:
     return _LINK.search(line) is not None
 
 
-def _no_game(svc: Services, m: Message) -> Result:
-    out = outbox.reply(svc, m.sender, m.message_id, "no_such_game", number=m.said.game)
+def _no_game(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message) -> Result:
+    out = outbox.reply(config, store, players, links, reach, m.sender, m.message_id, "no_such_game", number=m.said.game)
     return Result(out.outbox_ids, Outcome.NO_GAME)
 
 
-def _refused(svc: Services, m: Message, reason: str, game_id: str | None = None, **context: Any) -> Result:
-    out = outbox.reply(svc, m.sender, m.message_id, "talk_refused", Outcome.TALK_REFUSED, reason=reason, **context)
+def _refused(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message, reason: str,
+             game_id: str | None = None, **context: Any) -> Result:
+    out = outbox.reply(config, store, players, links, reach, m.sender, m.message_id, "talk_refused",
+                       Outcome.TALK_REFUSED, reason=reason, **context)
     out.game_id = game_id
     return out
 
@@ -87,7 +91,7 @@ def say(svc: Services, m: Message) -> Result:
     target = m.token_game or routing.resolve(svc.store, svc.players, m.sender, m.said.game,
                                              statuses=("active", "over")).game_id
     if target is None:
-        return _no_game(svc, m)
+        return _no_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m)
     meta = svc.store.meta(target)
     seat = seat_of(meta, m.sender)
     if seat is None:
@@ -95,41 +99,44 @@ def say(svc: Services, m: Message) -> Result:
     opponent = opponent_of(meta, seat)
     opp_name = name_of(svc.players, opponent)
     if svc.store.player_life_field(m.sender, MUTE_FIELD) == "1":
-        return _refused(svc, m, "self_muted", target)
+        return _refused(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "self_muted", target)
     limit = int(settings.get(svc.config, "SAY_PER_HOUR"))
     said = svc.talk.count(m.sender, svc.store.clock.now_ms() // 3_600_000)
     if limit and said > limit:  # the first line past the limit is answered, the others dropped
-        return _refused(svc, m, "rate", target, limit=limit) if said == limit + 1 \
+        return _refused(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "rate", target,
+                        limit=limit) if said == limit + 1 \
             else Result([], Outcome.TALK_REFUSED, target)
     line = m.said.arg or ""
     if has_link(line):
-        return _refused(svc, m, "link", target)
+        return _refused(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "link", target)
     if is_bot(opponent):  # kept on the record (once: a message handled again is a duplicate), not relayed
-        out = _refused(svc, m, "bot", target, opp=opp_name)
+        out = _refused(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "bot", target, opp=opp_name)
         if out.outcome != Outcome.DUPLICATE:
             svc.talk.add(target, seat,
                          fit(line, name_of(svc.players, m.sender), lang_of(svc.config, svc.players, m.sender)))
         return out
     if svc.store.player_life_field(opponent, MUTE_FIELD) == "1":
-        return _refused(svc, m, "muted", target, opp=opp_name)
+        return _refused(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "muted", target, opp=opp_name)
     sayer = name_of(svc.players, m.sender)
     relayed = fit(line, sayer, lang_of(svc.config, svc.players, opponent))
     msgs: list[tuple[int, str, dict[str, Any]]] = [(1 - seat, "talk_line", {"opp": sayer, "line": relayed})]
     if relayed != line:
         msgs.append((seat, "talk_refused", {"reason": "trimmed", "line": relayed, "opp": opp_name}))
     reached = _reached(svc.store, opponent)
-    out = outbox.notify_game(svc, target, m.message_id, msgs)
+    out = outbox.notify_game(svc.config, svc.store, svc.players, svc.links, svc.reach, target, m.message_id, msgs)
     if out.outcome == Outcome.CONFLICT:  # a game over and archived takes no more messages: from the sayer's own outbox
-        entries = [outbox.entry(svc, meta.get(f"seat{s}", ""), name, game_id=target, seat=s, meta=meta, **ctx)
+        entries = [outbox.entry(svc.config, svc.store, svc.players, svc.links, svc.reach, meta.get(f"seat{s}", ""),
+                                name, game_id=target, seat=s, meta=meta, **ctx)
                    for s, name, ctx in msgs]
         if not reached:  # (this message's one write to the sayer's outbox: the refusal below would be a duplicate)
-            entries.append(outbox.entry(svc, m.sender, "talk_refused", reason="stopped", opp=opp_name))
+            entries.append(outbox.entry(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender,
+                                        "talk_refused", reason="stopped", opp=opp_name))
         out, reached = outbox.send_reply(svc.store, m.sender, m.message_id, entries, Outcome.SAID, target), True
     if out.outcome == Outcome.DUPLICATE:
         return out
     svc.talk.add(target, seat, relayed)
     if not reached:  # STOP: nothing went; the line is on the page
-        stopped = _refused(svc, m, "stopped", target, opp=opp_name)
+        stopped = _refused(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "stopped", target, opp=opp_name)
         out.outbox_ids = out.outbox_ids + stopped.outbox_ids
     out.outcome = Outcome.SAID
     return out
@@ -148,16 +155,19 @@ def _reached(store: Store, address: str) -> bool:
 def mute(svc: Services, m: Message) -> Result:
     """``MUTE``: no more lines from the opponents; each opponent of a game in play told once (at the ``MUTE``)."""
     if svc.store.player_life_field(m.sender, MUTE_FIELD) == "1":
-        return outbox.reply(svc, m.sender, m.message_id, "talk_setting", Outcome.SETTING, muted=True)
+        return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+                            "talk_setting", Outcome.SETTING, muted=True)
     svc.store.set_player_life(m.sender, {MUTE_FIELD: "1"})
-    out = outbox.reply(svc, m.sender, m.message_id, "talk_setting", Outcome.SETTING, muted=True)
+    out = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+                       "talk_setting", Outcome.SETTING, muted=True)
     me = name_of(svc.players, m.sender)
     for gid in unfinished_games(svc.store, svc.players, m.sender):
         meta = svc.store.meta(gid)
         seat = seat_of(meta, m.sender)
         if seat is None or computer_at(meta, 1 - seat):
             continue
-        told = outbox.notify_game(svc, gid, f"{m.message_id}:mute", [(1 - seat, "talk_muted", {"opp": me})])
+        told = outbox.notify_game(svc.config, svc.store, svc.players, svc.links, svc.reach, gid,
+                                  f"{m.message_id}:mute", [(1 - seat, "talk_muted", {"opp": me})])
         out.outbox_ids = out.outbox_ids + told.outbox_ids
     return out
 
@@ -165,4 +175,5 @@ def mute(svc: Services, m: Message) -> Result:
 def unmute(svc: Services, m: Message) -> Result:
     """``UNMUTE``: the opponents' lines come again."""
     svc.store.del_player_life(m.sender, MUTE_FIELD)
-    return outbox.reply(svc, m.sender, m.message_id, "talk_setting", Outcome.SETTING, muted=False)
+    return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+                        "talk_setting", Outcome.SETTING, muted=False)

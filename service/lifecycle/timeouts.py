@@ -62,7 +62,8 @@ def claim(svc: Services, message_id: str, sender: str, game_id: str, now_ms: int
             left_h = max(1,
                          (deadline_ms(svc.config, svc.store, game_id, t["since"],
                                       now_ms) - now_ms + 3_599_999) // 3_600_000)
-        return outbox.reply(svc, sender, message_id, "claim_refused", hours=int(left_h),
+        return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, sender, message_id,
+                            "claim_refused", hours=int(left_h),
                              my_turn=seat in owed,
                              paused=paused_until(svc.store, game_id, now_ms) is not None,
                              label="", game_id=game_id)
@@ -89,7 +90,8 @@ def on_timeout_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, 
         return now_ms + 3_600_000, []
     opp = name_of(svc.players, meta.get(f"seat{item.seat}", ""))
     label = label_of(svc.store, svc.players, meta.get(f"seat{waiting}", ""), item.game_id)
-    out = outbox.notify_game(svc, item.game_id, "timeout:" + item.member,
+    out = outbox.notify_game(svc.config, svc.store, svc.players, svc.links, svc.reach, item.game_id,
+                             "timeout:" + item.member,
                               [(waiting, "claim_possible", {"opp": opp, "label": label,
                                                             "days": settings.get(svc.config, "TIMEOUT_DAYS")})],
                               expected_version=svc.store.version(item.game_id))

@@ -151,7 +151,8 @@ def test_a_game_begun_before_the_levels_plays_on_as_before(svc) -> None:  # type
 
     for n, seat in enumerate(("bot:pimc", "bot:basic")):
         gid = f"old{n}"
-        invitations.create_game(svc, gid, seat, ALICE if n == 0 else BOB, f"mid-old{n}")
+        invitations.create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid,
+                                seat, ALICE if n == 0 else BOB, f"mid-old{n}")
         game = load(svc, gid)
         if game.may_move(0):  # the computer is seat 0: its strategy makes its move
             assert bot.move(svc, gid, 0, game.version).outcome == "applied"

@@ -336,7 +336,8 @@ def test_the_poll_of_an_expired_page_answers_410(client, svc) -> None:  # type: 
 def test_a_page_or_a_page_move_while_redis_is_down_says_to_try_again(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
     web, _queue = app_on(own_redis, tmp_path, app)
     svc = web.extensions["slowspades"]
-    res = create_game(svc, "g-down", "+4791234567", "+4798765432", "setup:g-down", start_now=True)
+    res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, "g-down",
+                      "+4791234567", "+4798765432", "setup:g-down", start_now=True)
     for oid in res.outbox_ids:
         deliver(svc, oid)
     token = svc.players.ensure_web_token("g-down", 0)

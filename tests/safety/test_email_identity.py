@@ -29,7 +29,8 @@ DOMAIN = "spades.example.test"
 
 
 def sms_game(svc, gid: str = "g-id-sms") -> str:  # type: ignore[no-untyped-def]
-    res = create_game(svc, gid, SMS_A, SMS_B, "setup:" + gid, start_now=True)
+    res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, SMS_A,
+                      SMS_B, "setup:" + gid, start_now=True)
     for oid in res.outbox_ids:
         deliver(svc, oid)
     return gid
@@ -37,7 +38,8 @@ def sms_game(svc, gid: str = "g-id-sms") -> str:  # type: ignore[no-untyped-def]
 
 def email_game(svc, gid: str = "g-id-mail") -> tuple[str, str]:  # type: ignore[no-untyped-def]
     """A game between an SMS player and DANA by email; returns (game id, DANA's reply address)."""
-    res = create_game(svc, gid, SMS_A, DANA, "setup:" + gid, start_now=True)
+    res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, SMS_A,
+                      DANA, "setup:" + gid, start_now=True)
     for oid in res.outbox_ids:
         deliver(svc, oid)
     seat = 1

@@ -32,7 +32,8 @@ def own_app(redis_url: str, queue: str, session_app):  # type: ignore[no-untyped
 
 
 def started_game(svc, gid: str = "g-crash", players: tuple[str, str] = (ALICE, BOB)) -> str:  # type: ignore[no-untyped-def]
-    res = create_game(svc, gid, players[0], players[1], "setup:" + gid, start_now=True)
+    res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, players[0],
+                      players[1], "setup:" + gid, start_now=True)
     assert res.outcome == "started"
     for oid in res.outbox_ids:
         deliver(svc, oid)

@@ -255,7 +255,8 @@ def test_a_linked_channel_takes_over_and_the_game_waits_only_when_none_is_left(c
     prompt = [e for e in svc.store.outbox_entries(game_owner(gid)) if e["to"] == BOB][-1]
     assert twilio_status(client, prompt["id"], "undelivered", "30006", sid="SMl") == 204  # a landline
     wait_for(lambda: svc.reach.unreachable(BOB) == "30006", 10, "the number unreachable")
-    assert destination(svc, BOB, "reminder", "nb").address == DAVE  # his email takes over
+    assert destination(svc.config, svc.store, svc.links, svc.reach, BOB, "reminder",
+                       "nb").address == DAVE  # his email takes over
     from .helpers import worker_idle
 
     worker_idle(app)
@@ -273,8 +274,9 @@ def test_a_linked_channel_takes_over_and_the_game_waits_only_when_none_is_left(c
     assert mailgun_event(client, hard).status_code == 200
     wait_for(lambda: "opponent_unreachable" in [m["kind"] for m in local(svc, ALICE)], 10, "Alice told")
     assert paused_until(svc.store, gid, svc.store.clock.now_ms()) is not None
-    assert destination(svc, BOB, "reminder", "nb").address == BOB  # none left: the home, as before
+    assert destination(svc.config, svc.store, svc.links, svc.reach, BOB, "reminder",
+                       "nb").address == BOB  # none left: the home, as before
     lifecycle_command(svc, DAVE, "GAMES")  # he writes from his mailbox: the game goes on
     assert svc.reach.unreachable(DAVE) == "" and svc.reach.unreachable(BOB) == "30006"
     assert paused_until(svc.store, gid, svc.store.clock.now_ms()) is None
-    assert destination(svc, BOB, "reminder", "nb").address == DAVE
+    assert destination(svc.config, svc.store, svc.links, svc.reach, BOB, "reminder", "nb").address == DAVE
