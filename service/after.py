@@ -20,13 +20,17 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import daily_cap, inbound, logs, metrics, receipts
-from .context import Config, Services
+from .caches import GameCache, SeatCache
+from .context import Config, DealerFactory, Services
 from .delivery import UNSENDABLE, WINDOW_CLOSED, all_local, deliver_local_many
 from .games import presence
 from .games.result import BotTurn
 from .lifecycle import bot, hooks, invitations, push_fallback, reminders, routing, settings, timeouts
 from .store import Store, new_claim_token
 from .store.due import AUTO, BOT, EXPIRY, REMINDER, RETRY_FAILED_MS, TIMEOUT, Item
+from .store.links import Links
+from .store.players import Players
+from .store.reach import Reach
 
 log = logging.getLogger(__name__)
 DELIVER = "workers.tasks.deliver"
@@ -121,11 +125,13 @@ def send_out(store: Store, ids: list[str], outlets: Outlets) -> None:
         outlets.dispatch(ids)
 
 
-def bot_move(svc: Services, game_id: str, seat: int, version: int, outlets: Outlets) -> list[str]:
+def bot_move(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+             seats: SeatCache, dealer: DealerFactory, game_id: str, seat: int, version: int,
+             outlets: Outlets) -> list[str]:
     """The computer's move at ``version`` (once; nothing if stale), its turn scheduled and its next move
     queued if it is to move again; returns its outbox ids (not yet sent: see :func:`send_out`)."""
-    out = bot.move(svc, game_id, seat, version)
-    turn = hooks.after_move(svc.config, svc.store, out)
+    out = bot.move(config, store, players, links, reach, games, seats, dealer, game_id, seat, version)
+    turn = hooks.after_move(config, store, out)
     if turn is not None:
         outlets.queue_bot(turn)
     return out.outbox_ids
@@ -144,7 +150,8 @@ def _alone(step: Callable[[Services, Item, int], Done]) -> Step:
 def auto_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> Done:
     """Reminders ran out: the computer moves for a player with AUTO ON; then the game's new turn scheduled and
     the computer's move queued if it is next."""
-    out = timeouts.on_auto_due(svc, item, now_ms)
+    out = timeouts.on_auto_due(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats,
+                               svc.dealer, item, now_ms)
     if svc.store.meta(item.game_id).get("status") == "active":
         turn = hooks.after_game_change(svc.config, svc.store, item.game_id, svc.games.load(item.game_id))
         if turn is not None:
@@ -154,7 +161,8 @@ def auto_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> Done:
 
 def computer_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> Done:
     """The computer's move (the backstop of its Celery task: :func:`bot_move`)."""
-    return None, bot_move(svc, item.game_id, item.seat, item.version, outlets)
+    return None, bot_move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                          item.game_id, item.seat, item.version, outlets)
 
 
 #: what each kind of due item does (:mod:`service.store.due`): a reminder, the turn's timeout (the waiting player
@@ -211,4 +219,5 @@ def sweep(config: Config, store: Store, send_task: SendTask) -> int:
 def receipt(svc: Services, outbox_id: str, provider_id: str, code: str, send_task: SendTask) -> str:
     """What a failure receipt leads to (:func:`service.receipts.on_failure`), the opponents' notices sent as any
     other message."""
-    return receipts.on_failure(svc, outbox_id, provider_id, code, celery_outlets(svc, send_task).dispatch)
+    return receipts.on_failure(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, outbox_id,
+                               provider_id, code, celery_outlets(svc, send_task).dispatch)

@@ -304,7 +304,8 @@ def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", exc.code)
         status = svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
         if exc.code in receipts.UNREACHABLE:  # the provider refused the address itself (21610: STOP at the carrier)
-            receipts.mark(svc, entry["to"], exc.code, lambda ids: _send_each(svc, ids))
+            receipts.mark(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, entry["to"], exc.code,
+                          lambda ids: _send_each(svc, ids))
         elif exc.code == BLOCKED:  # the player blocked the bot: as if that address sent STOP (once: it is then off)
             _send_each(svc,
                        optout.stop(svc.config, svc.store, svc.players, svc.links, svc.reach,

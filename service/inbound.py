@@ -30,7 +30,8 @@ from spades.game import Game, view
 from . import channels, email_identity
 from . import conversation_port as port
 from .addresses import OWN, address_kind, page_expired, page_url
-from .context import Config, Services
+from .caches import GameCache, SeatCache
+from .context import Config, DealerFactory, Services
 from .games import outbox
 from .games.apply import MoveRead
 from .games.message_read import read_message
@@ -175,57 +176,59 @@ def _about_no_game(said: Intent) -> bool:
                                 or (said.reason == "missing_arg" and (said.arg or "").lower() in _NO_GAME_ARGS))
 
 
-def _in_game(svc: Services, m: Inbound) -> Result:
+def _in_game(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+             seats: SeatCache, dealer: DealerFactory, m: Inbound) -> Result:
     """Moves, ``HAND``, ``SCORE`` and what was not understood, in the game the message is for."""
     said = m.said
-    target = _target(svc.store, svc.players, m)
+    target = _target(store, players, m)
     if target.game_id is None and said.kind in ("hand", "score", "last"):  # no game in play: the one that ended (issue 23)
-        target = _target(svc.store, svc.players, m, statuses=("over",))
+        target = _target(store, players, m, statuses=("over",))
     gid = None if _about_no_game(said) else target.game_id
     if gid is None:
         if m.first and not _about_no_game(said):  # a new number that sent no command: what this is and how to start
             # (issue 14 case 4); NEW 12 from a new number is a command, answered as such (issue 23 case 8)
-            return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "welcome", Outcome.NO_GAME)
+            return _reply(config, store, players, links, reach, m, "welcome", Outcome.NO_GAME)
         if said.is_unknown:
             rendered = port.error_message(said, None, m.lang, m.channel)
-            return outbox.reply_rendered(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender,
+            return outbox.reply_rendered(config, store, players, links, reach, m.sender,
                                          m.message_id, rendered, "error", Outcome.NOT_UNDERSTOOD)
         if said.game is not None:
-            out = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+            out = outbox.reply(config, store, players, links, reach, m.sender, m.message_id,
                                "no_such_game", number=said.game)
             return Result(out.outbox_ids, Outcome.NO_GAME)
-        return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "help", Outcome.NO_GAME)
-    meta = target.meta if target.meta is not None else svc.store.meta(gid)
-    svc.seats.note(gid, meta)  # a game this process had not seen: the move's read then takes its players' records too
+        return _reply(config, store, players, links, reach, m, "help", Outcome.NO_GAME)
+    meta = target.meta if target.meta is not None else store.meta(gid)
+    seats.note(gid, meta)  # a game this process had not seen: the move's read then takes its players' records too
     seat = seat_of(meta, m.sender)
     if seat is None:
         return Result([], Outcome.IGNORED, gid)  # a stranger: nothing changes, nothing is said
     if said.kind == "last" and meta.get("status") in ("active", "over"):  # LAST: the trick before (chat.last)
-        events = [redact(from_dict(se.event), seat) for se in svc.store.load(gid)]
-        return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "last", game_id=gid,
-                      opp=name_of(svc.players, opponent_of(meta, seat)),
-                      label=game_label(svc.store, svc.players, m.sender, gid), **last_tricks(events, seat))
+        events = [redact(from_dict(se.event), seat) for se in store.load(gid)]
+        return _reply(config, store, players, links, reach, m, "last", game_id=gid,
+                      opp=name_of(players, opponent_of(meta, seat)),
+                      label=game_label(store, players, m.sender, gid), **last_tricks(events, seat))
     if said.is_unknown or said.kind in ("hand", "score") or meta.get("status") not in ("active", "over"):
-        game = svc.games.load(gid)
+        game = games.load(gid)
         v = view(game, seat) if game.version else None
-        opp = name_of(svc.players, opponent_of(meta, seat))
-        label = game_label(svc.store, svc.players, m.sender, gid)
+        opp = name_of(players, opponent_of(meta, seat))
+        label = game_label(store, players, m.sender, gid)
         if said.is_unknown or v is None:
             rendered = port.error_message(said, v, m.lang, m.channel, opp, label)
-            return outbox.reply_rendered(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender,
+            return outbox.reply_rendered(config, store, players, links, reach, m.sender,
                                          m.message_id, rendered, "error", Outcome.NOT_UNDERSTOOD, gid)
         if said.kind == "score":
-            return _reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "score", game_id=gid,
+            return _reply(config, store, players, links, reach, m, "score", game_id=gid,
                           **chat_context(v, None, opp, label, m.channel))
-        return outbox.reply_rendered(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
-                                     _where_it_stands(svc.store, m, gid, meta, game, seat, opp,
+        return outbox.reply_rendered(config, store, players, links, reach, m.sender, m.message_id,
+                                     _where_it_stands(store, m, gid, meta, game, seat, opp,
                                                                                  label), "status", game_id=gid)
     if not email_identity.move_allowed(m.channel, m.token_game):  # an email move only to its own reply address
-        return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+        return outbox.reply(config, store, players, links, reach, m.sender, m.message_id,
                             "email_move_needs_reply_address", Outcome.REFUSED,
                             game_id=gid)
     pre = m.pre if m.pre is not None and m.pre.game_id == gid else None
-    return player_move(svc, m.message_id, m.sender, gid, said, pre=pre, send_now=m.send_now,
+    return player_move(config, store, players, links, reach, games, seats, dealer, m.message_id, m.sender, gid, said,
+                       pre=pre, send_now=m.send_now,
                        page_ask=m.page_ask)
 
 
@@ -268,7 +271,8 @@ def dispatch(svc: Services, m: Inbound) -> Result:
                             word=m.said.kind)
     handler = TABLE.get(m.said.kind)
     out = handler(svc, m) if handler is not None else None
-    return out if out is not None else _in_game(svc, m)
+    return out if out is not None else _in_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games,
+                                                svc.seats, svc.dealer, m)
 
 
 # -- reading the message -----------------------------------------------------------------------------------

@@ -52,7 +52,8 @@ def bot_move(self: Task, game_id: str, seat: int, version: int) -> int:
     """The computer's move in ``game_id`` at ``version``; its messages are queued for delivery."""
     svc = _svc()
     outlets = after.celery_outlets(svc, self.app.send_task)
-    ids = after.bot_move(svc, game_id, seat, version, outlets)
+    ids = after.bot_move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                         game_id, seat, version, outlets)
     after.send_out(svc.store, ids, outlets)
     return len(ids)
 

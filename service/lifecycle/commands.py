@@ -14,9 +14,9 @@ from spades.game import view
 
 from .. import conversation_port as port
 from ..addresses import SMS, address_kind, is_bot
-from ..caches import GameCache
+from ..caches import GameCache, SeatCache
 from ..channels import reply_channel
-from ..context import Config, Services
+from ..context import Config, DealerFactory, Services
 from ..conversation_port import render_message
 from ..games import levels, outbox
 from ..games.moves import player_move
@@ -92,7 +92,8 @@ def yes(svc: Services, m: Message) -> Result:
                                   m.message_id, m.sender, invited)
     gid = _resign_pending(svc.store, m.sender)
     if gid is not None:
-        return _resign(svc, m, gid)
+        return _resign(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer, m,
+                       gid)
     return _asked_instead(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games,
                           m) or outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender,
                                              m.message_id, "no_invitation")
@@ -190,7 +191,8 @@ def claim(svc: Services, m: Message) -> Result:
         return _no_such_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m)
     if seat_of(svc.store.meta(gid), m.sender) is None:
         return Result([], Outcome.IGNORED, gid)
-    out = timeouts.claim(svc, m.message_id, m.sender, gid)
+    out = timeouts.claim(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                         m.message_id, m.sender, gid)
     out.game_id = gid
     return out
 
@@ -221,10 +223,12 @@ def _resign_pending(store: Store, sender: str) -> str | None:
     return gid if store.meta(gid).get("status") == "active" else None
 
 
-def _resign(svc: Services, m: Message, gid: str) -> Result:
+def _resign(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+            seats: SeatCache, dealer: DealerFactory, m: Message, gid: str) -> Result:
     """``YES`` after ``RESIGN``: the game ends (``service.games``), the opponent wins and is told."""
-    out = player_move(svc, m.message_id, m.sender, gid, Intent("resign"))
-    svc.store.del_player_life(m.sender, "resign", "resign_at")
+    out = player_move(config, store, players, links, reach, games, seats, dealer, m.message_id, m.sender, gid,
+                      Intent("resign"))
+    store.del_player_life(m.sender, "resign", "resign_at")
     if out.outcome == Outcome.APPLIED:
         out.outcome = Outcome.RESIGNED
     return out

@@ -139,15 +139,15 @@ def _take(config: Config, store: Store, players: Players, links: Links, reach: R
 def unlink(svc: Services, m: Message) -> Result:
     """``UNLINK [address]`` (the module docstring)."""
     home, origin = m.sender, m.came_from
-    links = list(svc.links.route(home).links)
+    linked = list(svc.links.route(home).links)
     if m.said.arg:
         try:
             named = parse_address(m.said.arg, svc.config.get("DEFAULT_REGION", "US")).value
         except BadAddress:
             named = ""
-        gone = [named] if named in links else [origin] if named == home and origin != home else []
+        gone = [named] if named in linked else [origin] if named == home and origin != home else []
     else:
-        gone = [origin] if origin != home else links
+        gone = [origin] if origin != home else linked
     for address in gone:
         svc.links.unlink(home, address)
         svc.seats.note_home(address, address)

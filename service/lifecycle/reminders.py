@@ -278,8 +278,7 @@ def current(config: Config, store: Store, item: Item, now_ms: int) -> tuple[Item
 
 # -- PAUSE n ---------------------------------------------------------------------------------------
 def pause(config: Config, store: Store, players: Players, links: Links, reach: Reach, game_id: str, message_id: str,
-          by_seat: int, days: int | None,
-          now_ms: int | None = None) -> Result:
+          by_seat: int, days: int | None, now_ms: int | None = None) -> Result:
     """``PAUSE n``: no reminders and no timeout clock for ``n`` days (capped); both players are told.
 
     ``days`` 0 ends the pause now. The pause is recorded under the message id, so a retried
@@ -362,8 +361,7 @@ def remind_now(config: Config, store: Store, players: Players, links: Links, rea
 
 
 def _write_reminder(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
-                    item: Item, meta: dict[str, str], address: str,
-                    message_id: str | None = None) -> list[str]:
+                    item: Item, meta: dict[str, str], address: str, message_id: str | None = None) -> list[str]:
     game = games.load(item.game_id)
     if not game.may_move(item.seat) or not owes(store, item.game_id, item.seat, item.version):
         return []

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from spades.commands import Forfeit
 
-from ..context import Config, Services
+from ..caches import GameCache, SeatCache
+from ..context import Config, DealerFactory, Services
 from ..games import outbox
 from ..games.moves import service_move
 from ..games.players import label_of, name_of
@@ -18,6 +19,9 @@ from ..games.result import Outcome, Result
 from ..games.seats import seat_of
 from ..store import Store
 from ..store.due import Item
+from ..store.links import Links
+from ..store.players import Players
+from ..store.reach import Reach
 from . import bot, hooks, reminders, settings
 from .pauses import deadline_ms, paused_until
 
@@ -42,33 +46,36 @@ def timed_out(config: Config, store: Store, game_id: str, now_ms: int | None = N
     return seats[0] if seats else None
 
 
-def claim(svc: Services, message_id: str, sender: str, game_id: str, now_ms: int | None = None) -> Result:
+def claim(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+          seats: SeatCache, dealer: DealerFactory, message_id: str, sender: str, game_id: str,
+          now_ms: int | None = None) -> Result:
     """``CLAIM``: the waiting player wins a game whose player to move has run out of time.
 
     Refused (with a reply saying how long is left) when the time has not run out, the game is
     paused, or the sender owes a move too (both may, in a simultaneous draw: RULES D11).
     """
-    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
-    meta = svc.store.meta(game_id)
+    now_ms = store.clock.now_ms() if now_ms is None else now_ms
+    meta = store.meta(game_id)
     seat = seat_of(meta, sender)
     if seat is None:
         return Result([], Outcome.IGNORED, game_id)
-    late = timed_out_seats(svc.config, svc.store, game_id, now_ms)
+    late = timed_out_seats(config, store, game_id, now_ms)
     if 1 - seat not in late or seat in late:  # only a player who owes nothing overdue may claim
-        owed = reminders.turns(svc.store, game_id)
+        owed = reminders.turns(store, game_id)
         t = owed.get(1 - seat)
         left_h = 0
         if t is not None and seat not in owed:
             left_h = max(1,
-                         (deadline_ms(svc.config, svc.store, game_id, t["since"],
+                         (deadline_ms(config, store, game_id, t["since"],
                                       now_ms) - now_ms + 3_599_999) // 3_600_000)
-        return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, sender, message_id,
+        return outbox.reply(config, store, players, links, reach, sender, message_id,
                             "claim_refused", hours=int(left_h),
                              my_turn=seat in owed,
-                             paused=paused_until(svc.store, game_id, now_ms) is not None,
+                             paused=paused_until(store, game_id, now_ms) is not None,
                              label="", game_id=game_id)
     loser = 1 - seat
-    return service_move(svc, game_id, message_id, Forfeit(loser, "timeout"), svc.store.version(game_id))
+    return service_move(config, store, players, links, reach, games, seats, dealer, game_id, message_id,
+                        Forfeit(loser, "timeout"), store.version(game_id))
 
 
 def on_timeout_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
@@ -98,18 +105,20 @@ def on_timeout_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, 
     return None, out.outbox_ids
 
 
-def on_auto_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
+def on_auto_due(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+                seats: SeatCache, dealer: DealerFactory, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
     """The beat's action for an ``a`` item: the ``basic`` strategy moves for a player with AUTO ON."""
-    meta = svc.store.meta(item.game_id)
+    meta = store.meta(item.game_id)
     address = meta.get(f"seat{item.seat}", "")
-    if meta.get("status") != "active" or not reminders.flag(svc.store, address, "auto", False):
+    if meta.get("status") != "active" or not reminders.flag(store, address, "auto", False):
         return None, []
-    if not reminders.owes(svc.store, item.game_id, item.seat, item.version):
+    if not reminders.owes(store, item.game_id, item.seat, item.version):
         return None, []
-    until = paused_until(svc.store, item.game_id, now_ms)
+    until = paused_until(store, item.game_id, now_ms)
     if until is not None:
         return until, []
     # the game's version now: the other player may have moved since this turn began (RULES D11)
-    out = bot.move(svc, item.game_id, item.seat, svc.store.version(item.game_id), "auto:" + item.member)
-    hooks.after_move(svc.config, svc.store, out)  # out.bot: the computer's move, if it is next (workers.beat queues it)
+    out = bot.move(config, store, players, links, reach, games, seats, dealer, item.game_id, item.seat,
+                   store.version(item.game_id), "auto:" + item.member)
+    hooks.after_move(config, store, out)  # out.bot: the computer's move, if it is next (workers.beat queues it)
     return None, out.outbox_ids

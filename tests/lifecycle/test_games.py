@@ -142,7 +142,8 @@ def test_new_bot_easy_normal_and_hard_are_the_levels_and_auto_on_keeps_the_stron
         seat = 0 if svc.store.meta(gid)["seat0"] == seats[who] else 1
         game = load(svc, gid)
         if game.may_move(seat):
-            assert bot.move(svc, gid, seat, game.version).outcome == "applied"
+            assert bot.move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                            gid, seat, game.version).outcome == "applied"
             assert load(svc, gid).version > game.version
 
 
@@ -155,7 +156,8 @@ def test_a_game_begun_before_the_levels_plays_on_as_before(svc) -> None:  # type
                                 seat, ALICE if n == 0 else BOB, f"mid-old{n}")
         game = load(svc, gid)
         if game.may_move(0):  # the computer is seat 0: its strategy makes its move
-            assert bot.move(svc, gid, 0, game.version).outcome == "applied"
+            assert bot.move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                            gid, 0, game.version).outcome == "applied"
     # REMATCH of such a game: the level nearest to the player it was (pimc: the strong one; basic: normal)
     lifecycle_command(svc, ALICE, "LANG EN")
     _resign(svc, ALICE)

@@ -243,12 +243,16 @@ def test_a_retry_known_only_by_its_digest_in_the_head_or_archive_is_a_duplicate(
     assert svc.store.consumed(owner, first) is None  # compacted away: only the head knows it
     head = svc.store.read_head(gid)
     assert log_digest(first) in {e.message_id for e in head} and first not in {e.message_id for e in head}
-    assert player_move(svc, first, sender, gid, Intent("bid", number=3)).outcome == "duplicate"  # no error said
-    assert player_move(svc, "SM" + "1" * 32, sender, gid, Intent("bid", number=3)).outcome != "duplicate"
+    assert player_move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                       first, sender, gid, Intent("bid", number=3)).outcome == "duplicate"  # no error said
+    assert player_move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                       "SM" + "1" * 32, sender, gid, Intent("bid", number=3)).outcome != "duplicate"
     final = play(svc, gid, 99)
     assert final.phase == "over" and svc.store.meta(gid).get("archived")
     assert svc.store.consumed(owner, first) is None  # only the archive knows it now
     archived = svc.store.read_archive(gid)
     assert log_digest(first) in {e.message_id for e in archived} and first not in {e.message_id for e in archived}
-    assert player_move(svc, first, sender, gid, Intent("bid", number=3)).outcome == "duplicate"
-    assert player_move(svc, "SM" + "0" * 32, sender, gid, Intent("bid", number=3)).outcome != "duplicate"
+    assert player_move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                       first, sender, gid, Intent("bid", number=3)).outcome == "duplicate"
+    assert player_move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                       "SM" + "0" * 32, sender, gid, Intent("bid", number=3)).outcome != "duplicate"

@@ -289,7 +289,8 @@ def test_json_nested_deep_to_the_events_webhook_is_a_400(client, svc, body: str)
 def test_a_complaint_about_a_malformed_outbox_id_is_refused(client, svc, celery_worker, app, outbox_id: str) -> None:  # type: ignore[no-untyped-def]
     resp = mailgun_event(client, {"event": "complained", "user-variables": {"outbox": outbox_id}})
     assert resp.status_code == 406 and resp.get_json()["reason"] == "not an outbox id"
-    assert on_failure(svc, outbox_id, "", "complained", lambda ids: None) == "missing"  # the worker: no traceback
+    assert on_failure(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, outbox_id, "", "complained",
+                      lambda ids: None) == "missing"  # the worker: no traceback
 
 
 # -- 10: a forged X-Mailgun-Dkim-Check-Result beside Mailgun's own ------------------------------------------------

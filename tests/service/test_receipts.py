@@ -157,7 +157,8 @@ def test_a_late_receipt_of_an_earlier_attempt_decides_nothing(client, svc, celer
 
     worker_idle(app)
     # the first attempt's 30003 seen again, its retries spent: it does not mark the number (SMb decided: 30007)
-    assert on_failure(svc, oid, "SMa", "30003", lambda ids: None) == "stale"
+    assert on_failure(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, oid, "SMa", "30003",
+                      lambda ids: None) == "stale"
     assert twilio_status(client, oid, "undelivered", "30003", sid="SMa") == 204
     worker_idle(app)
     assert svc.reach.unreachable(PHONE) == "" and svc.store.outbox_entry(oid)["error"] == "twilio error 30007"
