@@ -61,8 +61,8 @@ from twilio.request_validator import RequestValidator
 
 from bench.games import GameDriver
 from bench.stack import ROOT
+from service.bootstrap import Dependencies, bootstrap
 from service.config import load_config
-from service.context import Services
 from service.lifecycle.invitations import create_game
 from service.operator.games import verify_game
 from service.store.base import log_digest
@@ -223,7 +223,7 @@ class Tally:
 class Receipts:
     """Twilio's side of the delivery receipts: signed status callbacks for every SMS the local outbox received."""
 
-    def __init__(self, svc: Services, base: str, seed: int, token: str = TOKEN) -> None:
+    def __init__(self, svc: Dependencies, base: str, seed: int, token: str = TOKEN) -> None:
         self.svc, self.base, self.rng, self.token = svc, base, random.Random(seed), token  # token: the web's Auth Token
         self.cursor = "-"
         self.answers: Counter[int] = Counter()  # HTTP status -> callbacks answered so
@@ -357,7 +357,7 @@ def chaos(cluster: Cluster, args: argparse.Namespace, stop: threading.Event, rng
             log(f"SIGKILL {victim}: {'done' if cluster.kill(victim) else 'not running'}")
 
 
-def settle(svc: Services, cluster: Cluster, timeout: float) -> None:
+def settle(svc: Dependencies, cluster: Cluster, timeout: float) -> None:
     """Until the spool is empty, no inbound message is pending, and no outbox entry is queued or sending."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -378,7 +378,7 @@ def settle(svc: Services, cluster: Cluster, timeout: float) -> None:
     log("did not settle in time")
 
 
-def report(svc: Services, tally: Tally, gids: list[str], receipts: Receipts) -> dict[str, int]:
+def report(svc: Dependencies, tally: Tally, gids: list[str], receipts: Receipts) -> dict[str, int]:
     applied: Counter[str] = Counter()  # by digest: a game's head and archive keep message ids as digests
     for gid in gids:
         for se in svc.store.load(gid):
@@ -445,7 +445,7 @@ def main() -> int:
     cluster.start()
     try:
         cfg = load_config(environ=cluster.env())
-        svc = Services.from_config(cfg)
+        svc = bootstrap(cfg)
         players = [(f"+1555300{2 * i:04d}", f"+1555300{2 * i + 1:04d}") for i in range(args.games)]
         gids = []
         for i, pair in enumerate(players):

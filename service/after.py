@@ -30,6 +30,7 @@ from .store import Store, new_claim_token
 from .store.due import AUTO, BOT, EXPIRY, REMINDER, RETRY_FAILED_MS, TIMEOUT, Item
 from .store.links import Links
 from .store.players import Players
+from .store.push import PushSubscriptions
 from .store.reach import Reach
 
 log = logging.getLogger(__name__)
@@ -49,14 +50,14 @@ class Outlets:
     queue_bot: Callable[[BotTurn], None]
 
 
-def celery_outlets(svc: Services, send_task: SendTask) -> Outlets:
+def celery_outlets(config: Config, store: Store, links: Links, push: PushSubscriptions, send_task: SendTask) -> Outlets:
     """The worker's outlets: entries inline into the local outbox when every channel is local (else a
     ``deliver`` task each); the computer's move a ``bot_move`` task ``BOT_DELAY`` seconds from now."""
-    delay = float(settings.get(svc.config, "BOT_DELAY"))
+    delay = float(settings.get(config, "BOT_DELAY"))
 
     def dispatch(ids: list[str]) -> None:
-        if all_local(svc):
-            deliver_local_many(svc.config, svc.store, ids)
+        if all_local(config, store, links, push):
+            deliver_local_many(config, store, ids)
             return
         for oid in ids:
             send_task(DELIVER, args=[oid])
@@ -71,8 +72,9 @@ def celery_outlets(svc: Services, send_task: SendTask) -> Outlets:
 def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendTask) -> str:
     """Decide a recorded inbound message of ``sender``, then everything after it: its messages sent, the
     message marked done, the new turn scheduled, the computer's move queued. Returns the outcome."""
-    outlets = celery_outlets(svc, send_task)
-    local = all_local(svc)  # the local outbox is a Redis write: no need for a task per message
+    outlets = celery_outlets(svc.config, svc.store, svc.links, svc.push, send_task)
+    local = all_local(svc.config, svc.store, svc.links,
+                      svc.push)  # the local outbox is a Redis write: no need for a task per message
     attempt = new_claim_token()  # this handling's own claim on the entries it sends, never the message id
     result = inbound.handle_inbound(svc, message_id, sender, send_now=attempt if local else "")
     after = result.after
@@ -216,8 +218,9 @@ def sweep(config: Config, store: Store, send_task: SendTask) -> int:
     return len(stale) + len(pending)
 
 
-def receipt(svc: Services, outbox_id: str, provider_id: str, code: str, send_task: SendTask) -> str:
+def receipt(config: Config, store: Store, players: Players, links: Links, reach: Reach, push: PushSubscriptions,
+            games: GameCache, outbox_id: str, provider_id: str, code: str, send_task: SendTask) -> str:
     """What a failure receipt leads to (:func:`service.receipts.on_failure`), the opponents' notices sent as any
     other message."""
-    return receipts.on_failure(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, outbox_id,
-                               provider_id, code, celery_outlets(svc, send_task).dispatch)
+    return receipts.on_failure(config, store, players, links, reach, games, outbox_id,
+                               provider_id, code, celery_outlets(config, store, links, push, send_task).dispatch)

@@ -38,7 +38,7 @@ from pywebpush import WebPushException, webpush
 
 from . import logs
 from .addresses import PUSH_PREFIX
-from .context import Config, Services
+from .context import Config
 from .send_errors import PermanentSendError, TransientSendError
 from .store import Store
 from .store.due import Item
@@ -235,25 +235,28 @@ class PushSender:
 
     name = "webpush"
 
-    def __init__(self, svc: Services, resolver: Resolver = resolve) -> None:
-        self.svc = svc
-        self.cfg = svc.config
+    def __init__(self, config: Config, store: Store, links: Links, push: PushSubscriptions,
+                 resolver: Resolver = resolve) -> None:
+        self.cfg = config
+        self.store = store
+        self.links = links
+        self.push = push
         self.resolver = resolver
 
     def send(self, entry: dict[str, Any]) -> str:
         try:
             sent = self._push(entry)
         except PermanentSendError:
-            fallback(self.svc.config, self.svc.store, entry,
+            fallback(self.cfg, self.store, entry,
                      0)  # not shown, nor ever will be: by another channel at the beat's next tick
             raise
-        fallback(self.svc.config, self.svc.store, entry,
+        fallback(self.cfg, self.store, entry,
                  int(float(self.cfg.get("PUSH_FALLBACK_HOURS") or 0) * 3_600_000))
         return sent
 
     def _push(self, entry: dict[str, Any]) -> str:
         address = str(entry["to"])
-        stored = self.svc.push.get(address)
+        stored = self.push.get(address)
         if not stored.get("endpoint"):
             raise PermanentSendError("push: no subscription (dropped)", GONE)
         sub = Subscription(stored["endpoint"], stored.get("p256dh", ""), stored.get("auth", ""))
@@ -282,7 +285,7 @@ class PushSender:
         """The error of a push service's refusal: 404/410 drop the subscription (and the address from its player);
         429 and 5xx are tried again; anything else fails the entry."""
         if status in (404, 410):
-            drop(self.svc.links, self.svc.push, address)
+            drop(self.links, self.push, address)
             return PermanentSendError(f"push: subscription gone ({status})", GONE)
         if status == 429 or status >= 500 or status == 0:
             return TransientSendError(f"push: {status or 'no answer'}", status or "network")

@@ -19,6 +19,7 @@ from celery import Task, shared_task
 from flask import current_app
 
 from service import after, forget, metrics
+from service.bootstrap import Dependencies
 from service.context import Services
 from service.games.result import BotTurn
 
@@ -27,8 +28,8 @@ FORGET_INACTIVE = "workers.beat.forget_inactive"
 BOT_MOVE = after.BOT_MOVE
 
 
-def _svc() -> Services:
-    svc: Services = current_app.extensions["slowspades"]
+def _svc() -> Dependencies:
+    svc: Dependencies = current_app.extensions["slowspades"]
     return svc
 
 
@@ -42,7 +43,7 @@ def run_tick(svc: Services, dispatch: Callable[[list[str]], None], queue_bot: Ca
 def tick(self: Task) -> int:
     """Beat job: act on the due reminders, timeouts, AUTO moves, bot moves and invitation expiries."""
     svc = _svc()
-    done = after.tick(svc, after.celery_outlets(svc, self.app.send_task))
+    done = after.tick(svc, after.celery_outlets(svc.config, svc.store, svc.links, svc.push, self.app.send_task))
     metrics.beat_ticked()
     return -1 if done is None else done
 
@@ -51,7 +52,7 @@ def tick(self: Task) -> int:
 def bot_move(self: Task, game_id: str, seat: int, version: int) -> int:
     """The computer's move in ``game_id`` at ``version``; its messages are queued for delivery."""
     svc = _svc()
-    outlets = after.celery_outlets(svc, self.app.send_task)
+    outlets = after.celery_outlets(svc.config, svc.store, svc.links, svc.push, self.app.send_task)
     ids = after.bot_move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
                          game_id, seat, version, outlets)
     after.send_out(svc.store, ids, outlets)

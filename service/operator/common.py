@@ -16,6 +16,7 @@ from spades.game import Game, PlayerView, fold
 
 from .. import logs
 from ..addresses import BadAddress, parse_address
+from ..bootstrap import Dependencies, bootstrap
 from ..config import load_config
 from ..context import Config, Services
 from ..forget import last_activity_ms
@@ -28,14 +29,14 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 
 
 # -- helpers ------------------------------------------------------------------------------
-def services(redis_url: str | None) -> Services:
+def services(redis_url: str | None) -> Dependencies:
     """The service's parts, from the environment's configuration (``redis_url`` overriding its Redis)."""
     overrides = {"REDIS_URL": redis_url} if redis_url else {}
     if not os.environ.get("SLOWSPADES_BROKER_URL"):  # the CLI queues no task: a cluster needs no broker here
         overrides["BROKER_URL"] = "memory://"
     cfg = load_config(overrides=overrides)
     logs.set_key(cfg)  # a player's pseudonym in the logs, as the deployment's processes write it
-    return Services.from_config(cfg)
+    return bootstrap(cfg)
 
 
 def redis_shown(svc: Services) -> str:

@@ -82,7 +82,7 @@ def outbox_resend(outbox_id: str, force: bool, via_worker: bool, as_json: bool, 
         status = "queued"
     else:
         try:
-            status = deliver(svc, outbox_id)
+            status = svc.inject(deliver)(outbox_id)
         except TransientSendError as exc:
             status = f"queued (provider unavailable: {exc}; the sweep will retry)"
     entry = svc.store.outbox_entry(outbox_id)

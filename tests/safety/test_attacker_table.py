@@ -340,7 +340,7 @@ def test_a_page_or_a_page_move_while_redis_is_down_says_to_try_again(own_redis, 
     res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, "g-down",
                       "+4791234567", "+4798765432", "setup:g-down", start_now=True)
     for oid in res.outbox_ids:
-        deliver(svc, oid)
+        svc.inject(deliver)(oid)
     token = svc.players.ensure_web_token("g-down", 0)
     client = web.test_client()
     _page, csrf, ask = page_of(client, token, asks=False)

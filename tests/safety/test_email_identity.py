@@ -32,7 +32,7 @@ def sms_game(svc, gid: str = "g-id-sms") -> str:  # type: ignore[no-untyped-def]
     res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, SMS_A,
                       SMS_B, "setup:" + gid, start_now=True)
     for oid in res.outbox_ids:
-        deliver(svc, oid)
+        svc.inject(deliver)(oid)
     return gid
 
 
@@ -41,7 +41,7 @@ def email_game(svc, gid: str = "g-id-mail") -> tuple[str, str]:  # type: ignore[
     res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, SMS_A,
                       DANA, "setup:" + gid, start_now=True)
     for oid in res.outbox_ids:
-        deliver(svc, oid)
+        svc.inject(deliver)(oid)
     seat = 1
     return gid, reply_address(svc.store.meta(gid)[f"tok{seat}"], DOMAIN)
 

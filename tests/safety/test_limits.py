@@ -104,7 +104,7 @@ def test_the_cap_also_holds_what_the_worker_sends_one_by_one(svc) -> None:  # ty
     svc.store.count_sms(limits.day(), 5)
     [oid] = svc.store.append("p:+4791000123", -1, message_id="m", outbox=[
         {"channel": "sms", "to": "+4791000123", "body": "hello", "kind": "help"}]).outbox_ids
-    assert deliver(svc, oid) == "failed"
+    assert svc.inject(deliver)(oid) == "failed"
     assert svc.store.outbox_entry(oid)["error"] == daily_cap.CAPPED_ERROR
 
 

@@ -76,7 +76,7 @@ def test_the_worker_one_by_one_holds_at_the_money_cap(svc) -> None:  # type: ign
     svc.config["DAILY_SPEND_CAP"] = 0.05
     [oid] = svc.store.append("p:+4791000123", -1, message_id="m", outbox=[
         {"channel": "sms", "to": "+4791000123", "body": "hello", "kind": "help"}]).outbox_ids
-    assert deliver(svc, oid) == "failed"  # 0.055 is past 0.05
+    assert svc.inject(deliver)(oid) == "failed"  # 0.055 is past 0.05
     assert svc.store.outbox_entry(oid)["error"] == daily_cap.CAPPED_ERROR
 
 

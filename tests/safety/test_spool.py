@@ -39,7 +39,7 @@ def test_a_text_posted_while_redis_is_down_is_applied_once_when_it_returns(own_r
     res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, "g-spool",
                       ALICE, BOB, "setup:g-spool", start_now=True)
     for oid in res.outbox_ids:
-        deliver(svc, oid)
+        svc.inject(deliver)(oid)
     game = load_game(svc, "g-spool")
     mover = (ALICE, BOB)[game.movers[0]]
     text, sid = command_text(choose(game, game.movers[0])), "SM" + uuid.uuid4().hex

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from service import after
-from service.context import Services
+from service.bootstrap import bootstrap
 from service.conversation_port import command_text
 from service.store import clock, keys
 
@@ -20,7 +20,7 @@ DAY_MS = 86_400_000
 
 
 def test_a_deployment_keeps_real_time_and_a_move_never_reads_the_offset(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
-    deployed = Services(dict(svc.config, SHARED_CLOCK=False, SIMULATOR=False), svc.redis)
+    deployed = bootstrap(dict(svc.config, SHARED_CLOCK=False, SIMULATOR=False), svc.redis)
     clock.advance(svc.redis, DAY_MS / 1000)  # a day ahead on the shared clock
     assert abs(svc.store.clock.now_ms() - time.time() * 1000 - DAY_MS) < 60_000
     assert abs(deployed.store.clock.now_ms() - time.time() * 1000) < 60_000

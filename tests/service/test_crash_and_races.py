@@ -36,7 +36,7 @@ def started_game(svc, gid: str = "g-crash", players: tuple[str, str] = (ALICE, B
                       players[1], "setup:" + gid, start_now=True)
     assert res.outcome == "started"
     for oid in res.outbox_ids:
-        deliver(svc, oid)
+        svc.inject(deliver)(oid)
     return gid
 
 

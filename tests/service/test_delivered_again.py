@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.context import Services
+from service.bootstrap import bootstrap
 from service.inbound import handle_inbound
 from service.store import player_owner
 from tests.lifecycle.helpers import inbound, load, local, mover, send_now, start_game
@@ -28,7 +28,7 @@ def test_a_move_delivered_again_is_not_applied_again_nor_refused(svc, process: s
     assert first.outcome == "applied" and first.outbox_ids
     send_now(svc, first.outbox_ids)
     version, told = load(svc, gid).version, len(local(svc))
-    worker = svc if process == "the same worker" else Services(svc.config, svc.redis)
+    worker = svc if process == "the same worker" else bootstrap(svc.config, svc.redis)
     again = handle_inbound(worker, mid, p)
     assert again.outcome == "duplicate" and again.outbox_ids == first.outbox_ids
     send_now(svc, again.outbox_ids)  # dispatched again: each entry is sent once all the same

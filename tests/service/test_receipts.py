@@ -30,7 +30,7 @@ def queue_sent(svc: Any, to: str = PHONE, body: str = "Your turn.") -> str:
     channel = "email" if "@" in to else "whatsapp" if to.startswith("whatsapp:") else "sms"
     [oid] = svc.store.append(game_owner("g" + uuid.uuid4().hex[:8]), -1,
                              outbox=[{"channel": channel, "to": to, "body": body, "kind": "prompt"}]).outbox_ids
-    assert deliver(svc, oid) == "sent"
+    assert svc.inject(deliver)(oid) == "sent"
     return str(oid)
 
 
@@ -130,7 +130,7 @@ def test_a_temporary_failure_is_sent_again_later_once_then_the_number_is_unreach
     sent: list[str] = []
     app.config["SWEEP_AFTER"] = -3700
     sweep(svc.config, svc.store, lambda _name, args: sent.extend(args))
-    assert sent == [oid] and deliver(svc, oid) == "sent"
+    assert sent == [oid] and svc.inject(deliver)(oid) == "sent"
     assert [m["body"] for m in local(svc, PHONE)] == ["Your turn.", "Your turn."]
     assert twilio_status(client, oid, "delivered", sid="SMa") == 204  # the first attempt's: not this one
     assert status(svc, oid) == "sent"
@@ -138,7 +138,7 @@ def test_a_temporary_failure_is_sent_again_later_once_then_the_number_is_unreach
     assert twilio_status(client, oid, "undelivered", "30003", sid="SMb") == 204
     wait_for(lambda: status(svc, oid) == "queued", 10, "queued again")
     assert svc.store.retry_failed(oid, "SMb", 0, 2) == "moved"  # that attempt is queued again already
-    assert deliver(svc, oid) == "sent" and svc.store.outbox_entry(oid)["tries"] == 2
+    assert svc.inject(deliver)(oid) == "sent" and svc.store.outbox_entry(oid)["tries"] == 2
     assert twilio_status(client, oid, "undelivered", "30003", sid="SMc") == 204
     wait_for(lambda: svc.reach.unreachable(PHONE) == "30003", 10, "unreachable after the retries")
     assert status(svc, oid) == "failed" and len(local(svc, PHONE)) == 3
@@ -151,7 +151,7 @@ def test_a_late_receipt_of_an_earlier_attempt_decides_nothing(client, svc, celer
     oid = queue_sent(svc)
     assert twilio_status(client, oid, "undelivered", "30003", sid="SMa") == 204  # retried once (the only retry)
     wait_for(lambda: status(svc, oid) == "queued", 10, "queued again")
-    assert deliver(svc, oid) == "sent"
+    assert svc.inject(deliver)(oid) == "sent"
     assert twilio_status(client, oid, "failed", "30007", sid="SMb") == 204  # the retry filtered by the carrier
     from .helpers import worker_idle
 

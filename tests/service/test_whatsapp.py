@@ -120,7 +120,7 @@ def advance_and_tick(svc: Any, hours: float) -> list[str]:
     ids: list[str] = []
     run_tick(svc, ids.extend, lambda turn: None)
     for oid in ids:
-        deliver(svc, oid)
+        svc.inject(deliver)(oid)
     return ids
 
 
@@ -272,18 +272,20 @@ def test_twilio_gets_a_template_or_the_text_and_a_long_text_in_parts(svc, twilio
 
     template = queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "Υπενθύμιση: σειρά σου", "kind": "reminder",
                                "content_sid": "HXr", "content_variables": '{"1": "Υπενθύμιση: σειρά σου"}'})
-    assert deliver(svc, template) == "sent"
+    assert svc.inject(deliver)(template) == "sent"
     [req] = twilio.requests
     assert req["data"] == {"To": WA, "From": "whatsapp:" + WA_SENDER, "ContentSid": "HXr",
                            "ContentVariables": '{"1": "Υπενθύμιση: σειρά σου"}',
                            "StatusCallback": "https://spades.example.test/sms/status?o=g%3Ag1%231"}
     long = " ".join(["άλφα"] * 700)  # 3,499 characters: past Twilio's 1,600, three messages in order
-    assert deliver(svc, queue_one(svc, {"channel": "whatsapp", "to": WA, "body": long, "kind": "update"})) == "sent"
+    assert svc.inject(deliver)(queue_one(svc,
+                                         {"channel": "whatsapp", "to": WA, "body": long, "kind": "update"})) == "sent"
     bodies = [r["data"]["Body"] for r in twilio.requests[1:]]
     assert len(bodies) == 3 and all(len(b) <= 1600 for b in bodies) and " ".join(bodies) == long
     app.config.update(TWILIO_WHATSAPP_FROM="MG" + "2" * 32)  # a Messaging Service holding the WhatsApp sender
     app.config.pop("_SENDERS", None)
-    assert deliver(svc, queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "hi", "kind": "help"})) == "sent"
+    assert svc.inject(deliver)(queue_one(svc,
+                                         {"channel": "whatsapp", "to": WA, "body": "hi", "kind": "help"})) == "sent"
     last = twilio.requests[-1]["data"]
     assert last["MessagingServiceSid"] == "MG" + "2" * 32 and "From" not in last and last["Body"] == "hi"
 
