@@ -79,7 +79,7 @@ def _send(svc: Dependencies, sender: str, body: str, n: int, page: dict[str, str
     fields = {"channel": "page" if page else "sms", "from": sender, "to": "", "body": body, "received": now_ms(),
               "status": "queued", **(page or {})}
     svc.store.record_inbound(sender, message_id, fields, 3600)
-    after.handle_inbound(svc, message_id, sender, _no_task)
+    svc.inject(after.handle_inbound)(message_id, sender, _no_task)
 
 
 def play(svc: Dependencies, games: int, open_page: bool, target: int = 500) -> tuple[int, int, int]:
@@ -117,7 +117,7 @@ def play(svc: Dependencies, games: int, open_page: bool, target: int = 500) -> t
             clock.advance(svc.redis, THINK_S[0 if seat == page_seat else 1])
             if open_page:
                 presence.mark_open(svc.config, svc.store, game_id, page_seat)  # the page's poll
-            after.tick(svc, outlets)
+            after.tick(svc.config, svc.store, svc.steps, outlets)
         hands += len(svc.games.load(game_id).history)
         sms[0] += len(_local(svc, page_player)) - start[page_player]
         sms[1] += len(_local(svc, sms_player)) - start[sms_player]

@@ -14,47 +14,33 @@ the :class:`Dependencies` down.
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
-from spades.dealer import Dealer
-
-from .context import Config, DealerFactory, Services
+from . import after, inbound
+from .context import Config, DealerFactory, Services, dealer_factory
 from .store import Client, connect
 
 T = TypeVar("T")
 
 
-def dealer_factory(config: Config) -> DealerFactory:
-    """A secure dealer; with ``SLOWSPADES_DEALER_SEED`` a reproducible one (same game, version -> same cards)."""
-    seed = config.get("DEALER_SEED") or ""
-    if not seed:
-        return lambda _game_id, _version: Dealer()
-
-    def seeded(game_id: str, version: int) -> Dealer:
-        digest = hashlib.sha256(f"{seed}:{game_id}:{version}".encode()).digest()
-        return Dealer(seed=int.from_bytes(digest[:8], "big"))
-
-    return seeded
-
-
 def inject(fn: Callable[..., T], dependencies: dict[str, Any]) -> Callable[..., T]:
-    """``fn`` with the parameters its signature names from ``dependencies`` bound; the caller's positional
-    arguments go to the others, in order (as cosmicpython's ``inject_dependencies``, by name)."""
-    params = inspect.signature(fn).parameters
-    bound = {name: dependencies[name] for name in params if name in dependencies}
-    rest = [p.name for p in params.values() if p.name not in bound
-            and p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-
-    def call(*args: Any, **kwargs: Any) -> T:
-        if len(args) > len(rest):
-            raise TypeError(f"{fn.__qualname__}: {len(args)} positional arguments for {rest}")
-        return fn(**bound, **dict(zip(rest, args)), **kwargs)
-
-    call.__wrapped__ = fn  # type: ignore[attr-defined]
-    return call
+    """``fn`` with the dependencies its signature names bound, as cosmicpython's ``inject_dependencies`` (by
+    name); the caller's arguments go to the parameters after them. A function's dependencies are its first
+    parameters (``store``, ``config``, ... then what the call is about): a :func:`functools.partial`, so the bound
+    call adds no frame between the caller and ``fn``."""
+    params = list(inspect.signature(fn).parameters.values())
+    lead = []
+    for param in params:
+        if param.name not in dependencies or param.kind not in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
+            break
+        lead.append(dependencies[param.name])
+    later = [param.name for param in params[len(lead):] if param.name in dependencies]
+    if later:
+        raise TypeError(f"{fn.__qualname__}: its dependencies come first ({', '.join(later)} do not)")
+    return functools.partial(fn, *lead)
 
 
 @dataclass
@@ -67,12 +53,16 @@ class Dependencies(Services):
     def __post_init__(self) -> None:
         super().__post_init__()
         self.dealer_of = dealer_factory(self.config)
+        named = self.named()
+        self.handlers = {kind: inject(fn, named) for kind, fn in inbound.TABLE.items()}
+        self.steps = after.bound_steps(lambda fn: inject(fn, named))
 
     def named(self) -> dict[str, Any]:
         """The dependencies by the name a signature gives them."""
         return {"config": self.config, "store": self.store, "players": self.players, "links": self.links,
-                "reach": self.reach, "talk": self.talk, "push": self.push, "games": self.games,
-                "seats": self.seats, "dealer": self.dealer_of}
+                "reach": self.reach, "talk": self.talk, "push": self.push, "invite_links": self.invite_links,
+                "games": self.games,
+                "seats": self.seats, "dealer": self.dealer_of, "handlers": self.handlers, "steps": self.steps}
 
     def inject(self, fn: Callable[..., T]) -> Callable[..., T]:
         """An entry point with its dependencies bound (:func:`inject`), made once per function."""

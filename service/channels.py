@@ -28,9 +28,8 @@ from typing import Callable, Iterator, Mapping
 from . import logs
 from .addresses import EMAIL, PUSH, SMS, TELEGRAM, WHATSAPP, address_kind
 from .context import Config
-from .store import Store
+from .store import Reach, Store
 from .store.links import Links, Route
-from .store.reach import Reach
 from .store.window import window_open
 from .whatsapp import template_sid
 

@@ -11,17 +11,25 @@ from typing import Any
 from spades.dealer import Dealer
 
 from .caches import GameCache, SeatCache
-from .store import Client, Store, connect
-from .store.links import Links
-from .store.players import Players
-from .store.push import PushSubscriptions
-from .store.reach import Reach
-from .store.talk import Talk
+from .store import Client, InviteLinks, Links, Players, PushSubscriptions, Reach, Store, Talk, connect
 
 #: the service's settings as a function reads them (the Flask app's config or the worker's)
 Config = Mapping[str, Any]
 #: the dealer of a game at a version (``dealer(game_id, version)``): secure, or reproducible with a seed
 DealerFactory = Callable[[str, int], Dealer]
+
+
+def dealer_factory(config: Config) -> DealerFactory:
+    """A secure dealer; with ``SLOWSPADES_DEALER_SEED`` a reproducible one (same game, version -> same cards)."""
+    seed = config.get("DEALER_SEED") or ""
+    if not seed:
+        return lambda _game_id, _version: Dealer()
+
+    def seeded(game_id: str, version: int) -> Dealer:
+        digest = hashlib.sha256(f"{seed}:{game_id}:{version}".encode()).digest()
+        return Dealer(seed=int.from_bytes(digest[:8], "big"))
+
+    return seeded
 
 
 @dataclass
@@ -35,9 +43,14 @@ class Services:
     links: Links = field(init=False)  # linked channels and LINK codes (service.channels routes by them)
     reach: Reach = field(init=False)  # unreachable addresses (delivery receipts)
     talk: Talk = field(init=False)  # the talk across each game's table (SAY) and its rate counters
+    invite_links: InviteLinks = field(init=False)  # the invitation links (service.lifecycle.invite_links)
     push: PushSubscriptions = field(init=False)  # the game pages' Web Push subscriptions (service.webpush)
     games: GameCache = field(init=False)  # folded games of this process (service.games)
     seats: SeatCache = field(init=False)  # who sits in which game, as this process saw it
+    # the tables of entry points with their dependencies bound (service.bootstrap): the inbound handlers
+    # (service.inbound.Handlers) and the due work's steps (service.after.Steps)
+    handlers: Mapping[str, Callable[..., Any]] = field(init=False, default_factory=dict)
+    steps: Mapping[str, Callable[..., Any]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.store = Store(self.redis, int(self.config.get("HANDLED_MESSAGE_TTL", 86400)),
@@ -48,6 +61,7 @@ class Services:
         self.reach = Reach(self.redis)
         self.talk = Talk(self.redis)
         self.push = PushSubscriptions(self.redis)
+        self.invite_links = InviteLinks(self.redis)
         self.games = GameCache(self.store, int(self.config.get("GAME_CACHE_SIZE", 2000)))
         self.seats = SeatCache()
 

@@ -28,11 +28,7 @@ from .caches import GameCache
 from .context import Config
 from .lifecycle import optout
 from .send_errors import PermanentSendError, SendError, TransientSendError
-from .store import Batch, Store, new_claim_token, split_outbox_id
-from .store.links import Links
-from .store.players import Players
-from .store.push import PushSubscriptions
-from .store.reach import Reach
+from .store import Batch, Links, Players, PushSubscriptions, Reach, Store, new_claim_token, split_outbox_id
 
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
 #: the error of a WhatsApp entry outside the player's 24-hour window with no template and no other channel

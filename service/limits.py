@@ -47,8 +47,7 @@ from . import metrics
 from .addresses import EMAIL, SMS, WHATSAPP, WHATSAPP_PREFIX, address_kind
 from .context import Config
 from .prices import country_of
-from .store import Store
-from .store.players import Players
+from .store import Players, Store
 
 log = logging.getLogger(__name__)
 

@@ -26,10 +26,7 @@ from . import logs, metrics
 from .caches import GameCache
 from .context import Config
 from .lifecycle import reach as unreachable
-from .store import Store, now_ms
-from .store.links import Links
-from .store.players import Players
-from .store.reach import Reach
+from .store import Links, Players, Reach, Store, now_ms
 
 log = logging.getLogger(__name__)
 

@@ -40,10 +40,8 @@ from . import logs
 from .addresses import PUSH_PREFIX
 from .context import Config
 from .send_errors import PermanentSendError, TransientSendError
-from .store import Store
+from .store import Links, PushSubscriptions, Store
 from .store.due import Item
-from .store.links import Links
-from .store.push import PushSubscriptions
 
 log = logging.getLogger(__name__)
 
@@ -250,8 +248,7 @@ class PushSender:
             fallback(self.cfg, self.store, entry,
                      0)  # not shown, nor ever will be: by another channel at the beat's next tick
             raise
-        fallback(self.cfg, self.store, entry,
-                 int(float(self.cfg.get("PUSH_FALLBACK_HOURS") or 0) * 3_600_000))
+        fallback(self.cfg, self.store, entry, int(float(self.cfg.get("PUSH_FALLBACK_HOURS") or 0) * 3_600_000))
         return sent
 
     def _push(self, entry: dict[str, Any]) -> str:
@@ -302,8 +299,7 @@ def fallback(config: Config, store: Store, entry: Mapping[str, Any], after_ms: i
     home = str(entry.get("home") or "")
     seat = next((s for s in (0, 1) if home and meta.get(f"seat{s}") == home), None)
     if seat is not None:
-        store.due.schedule(Item(FALLBACK, game_id, seat, store.version(game_id)),
-                               store.clock.now_ms() + after_ms)
+        store.due.schedule(Item(FALLBACK, game_id, seat, store.version(game_id)), store.clock.now_ms() + after_ms)
 
 
 def drop(links: Links, push: PushSubscriptions, address: str, why: str = GONE) -> None:

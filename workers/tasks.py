@@ -32,7 +32,7 @@ def _svc() -> Dependencies:
              retry_backoff=1, retry_backoff_max=RETRY_MAX, retry_jitter=True, max_retries=10)
 def handle_inbound(self: Task, message_id: str, sender: str) -> str:
     """Decide a recorded inbound message of ``sender`` and what follows it (retried on Redis errors)."""
-    return after.handle_inbound(_svc(), message_id, sender, self.app.send_task)
+    return _svc().inject(after.handle_inbound)(message_id, sender, self.app.send_task)
 
 
 @shared_task(name=DELIVER, bind=True, ignore_result=True, autoretry_for=(TransientSendError,),
@@ -46,12 +46,11 @@ def deliver(self: Task, outbox_id: str) -> str:
              retry_backoff=1, retry_backoff_max=RETRY_MAX, retry_jitter=True, max_retries=10)
 def receipt(self: Task, outbox_id: str, provider_id: str, code: str) -> str:
     """A delivery receipt said an entry failed with ``code``: retry it later, or mark its address unreachable."""
-    return after.receipt(_svc().config, _svc().store, _svc().players, _svc().links, _svc().reach, _svc().push,
-                         _svc().games, outbox_id, provider_id, code, self.app.send_task)
+    return _svc().inject(after.receipt)(outbox_id, provider_id, code, self.app.send_task)
 
 
 @shared_task(name="workers.tasks.sweep_outbox", bind=True, ignore_result=True)
 def sweep_outbox(self: Task) -> int:
     """Beat job: dispatch again outbox entries still queued, and inbound messages still unhandled,
     after SLOWSPADES_SWEEP_AFTER seconds."""
-    return after.sweep(_svc().config, _svc().store, self.app.send_task)
+    return _svc().inject(after.sweep)(self.app.send_task)

@@ -31,11 +31,8 @@ from .. import metrics
 from ..addresses import is_bot
 from ..caches import GameCache, SeatCache, Taken
 from ..context import Config, DealerFactory
-from ..store import Batch, Pipeline, Store, game_owner, now_ms
-from ..store.links import Links
-from ..store.players import Players
+from ..store import Batch, Links, Pipeline, Players, Reach, Store, game_owner, now_ms
 from ..store.presence import presence_from
-from ..store.reach import Reach
 from . import ahead
 from .outbox import recipient
 from .players import PlayerInfo, info_of, players_from, players_info, queue_players

@@ -13,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..caches import GameCache, SeatCache
-from ..context import Config, Services
-from ..store import Batch, Store, player_owner
-from ..store.links import Links
+from ..context import Config
+from ..store import Batch, Links, Store, player_owner
 from .apply import MoveRead, queue_read
 
 
@@ -31,26 +30,27 @@ class MessageRead:
     game: MoveRead | None  # the game the actor was seen in last, read for a move (None: not read)
     guess: str | None  # that game's id
 
-    def done_with(self, svc: Services) -> None:
+    def done_with(self, games: GameCache) -> None:
         """Put the game read back into the game cache unless a move used it."""
         if self.game is not None and self.guess is not None and not self.game.used:
-            svc.games.put(self.guess, self.game.taken)
+            games.put(self.guess, self.game.taken)
             self.game.used = True
 
 
-def read_message(svc: Services, message_id: str, sender: str) -> MessageRead:
+def read_message(config: Config, store: Store, links: Links, games: GameCache, seats: SeatCache, message_id: str,
+                 sender: str) -> MessageRead:
     """:class:`MessageRead` of ``sender``'s message ``message_id`` (see the module docstring)."""
-    actor = svc.seats.home_of(sender)
-    read = _read(svc.config, svc.store, svc.links, svc.games, svc.seats, message_id, sender, actor)
+    actor = seats.home_of(sender)
+    read = _read(config, store, links, games, seats, message_id, sender, actor)
     if read.actor != actor:  # linked or unlinked since this process saw the address: read again as the home's
-        read.done_with(svc)
-        svc.seats.note_home(sender, read.actor)
-        read = _read(svc.config, svc.store, svc.links, svc.games, svc.seats, message_id, sender, read.actor)
+        read.done_with(games)
+        seats.note_home(sender, read.actor)
+        read = _read(config, store, links, games, seats, message_id, sender, read.actor)
     if read.msg is not None and read.record is None:  # to come with the game, whose seats changed: read here
-        again = Batch(svc.store.pipeline())
+        again = Batch(store.pipeline())
         with again.part("record") as p:
-            svc.store.queue_owner_meta(p, player_owner(read.actor))
-        read.record = svc.store.owner_meta_from(again.run()["record"][0])
+            store.queue_owner_meta(p, player_owner(read.actor))
+        read.record = store.owner_meta_from(again.run()["record"][0])
     return read
 
 

@@ -19,10 +19,7 @@ from .. import conversation_port as port
 from ..caches import GameCache, SeatCache
 from ..channels import reply_channel
 from ..context import Config, DealerFactory
-from ..store import Store
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
+from ..store import Links, Players, Reach, Store
 from . import ahead
 from .ahead import PlanGiven
 from .apply import MoveRead, apply

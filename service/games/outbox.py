@@ -22,10 +22,8 @@ from ..addresses import EMAIL, PUSH, TELEGRAM, WHATSAPP, address_kind, is_bot, p
 from ..channels import WINDOW_CLOSED, Destination, destination, reply_to
 from ..context import Config
 from ..conversation_port import named
-from ..store import Store, game_owner, player_owner
+from ..store import Players, Reach, Store, game_owner, player_owner
 from ..store.links import Links, Route
-from ..store.players import Players
-from ..store.reach import Reach
 from ..telegram import buttons as telegram_buttons
 from ..whatsapp import variables as template_variables
 from ..whatsapp_buttons import offered
@@ -240,6 +238,5 @@ def notify_game(config: Config, store: Store, players: Players, links: Links, re
                   meta_updates=updates, **ctx)
         if e is not None:
             entries.append(e)
-    res = store.append(game_owner(game_id), expected_version, [], message_id=message_id, outbox=entries,
-                           meta=updates)
+    res = store.append(game_owner(game_id), expected_version, [], message_id=message_id, outbox=entries, meta=updates)
     return Result(res.outbox_ids, Outcome(res.status), game_id)

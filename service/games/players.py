@@ -15,9 +15,8 @@ from chat.languages import language_for_address
 from .. import limits
 from ..addresses import is_bot
 from ..context import Config
-from ..store import Pipeline, Store
+from ..store import Pipeline, Players, Store
 from ..store.links import Links, Route
-from ..store.players import Players
 from .seats import seat_of
 
 UNFINISHED = ("invited", "active")

@@ -23,9 +23,10 @@ from spades.events import redact
 from spades.game import view
 
 from .. import conversation_port as port
+from ..caches import GameCache
 from ..channels import destination
-from ..context import Config, Services
-from ..store import Store
+from ..context import Config
+from ..store import Links, Players, Reach, Store
 from ..store.due import Item
 from .outbox import notify_game
 from .players import info_of, players_info, resolve_labels
@@ -80,38 +81,37 @@ def mark_moved(config: Config, store: Store, game_id: str, seat: int) -> None:
     _mark(store, game_id, seat, store.clock.now_ms() + moved_ms(config))
 
 
-def back_from_page(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
+def back_from_page(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+                   item: Item, now_ms: int) -> tuple[int | None, list[str]]:
     """The due item of a page mark that ended: ``(retry at ms, outbox ids)``. Still on the page: try again when
     the mark ends. Gone, owing a move they were not told of: the prompt by their channel, with what happened
     since their last message (their cursor ``seen<seat>``, which it moves)."""
     game_id, seat = item.game_id, item.seat
-    until = quiet(svc.store, game_id, seat, now_ms)
+    until = quiet(store, game_id, seat, now_ms)
     if until is not None:
         return until + 1000, []
-    meta = svc.store.meta(game_id)
+    meta = store.meta(game_id)
     address = meta.get(f"seat{seat}", "")
     if meta.get("status") != "active" or not address:
         return None, []
-    game = svc.games.load(game_id)
+    game = games.load(game_id)
     since = int(meta.get(f"seen{seat}", game.version))
     if not game.may_move(seat) or since >= game.version:
         return None, []  # nothing owed, or told already: the next message tells the news as before
     since = max(since, min(int(meta.get(f"shown{seat}") or 0), game.version))  # what the page showed: not again
-    infos = players_info(svc.config, svc.store, seats(meta))
-    me, opp = info_of(infos, address, svc.config), info_of(infos, opponent_of(meta, seat), svc.config)
+    infos = players_info(config, store, seats(meta))
+    me, opp = info_of(infos, address, config), info_of(infos, opponent_of(meta, seat), config)
     if not me.may_send:
         return None, []
-    resolve_labels(svc.store, [me], game_id)
-    news = [d for d in (redact(e, seat) for e in stored_since(svc.store, game_id, since,
-                                                              game.version)) if d is not None]
+    resolve_labels(store, [me], game_id)
+    news = [d for d in (redact(e, seat) for e in stored_since(store, game_id, since, game.version)) if d is not None]
     shown = view(game, seat)
-    to = destination(svc.config, svc.store, svc.links, svc.reach, address, "turn" if shown.my_turn else "update",
+    to = destination(config, store, links, reach, address, "turn" if shown.my_turn else "update",
                      me.lang, now_ms, life=me.life)
     channel = to.channel
     rendered = (port.turn_message(shown, me.lang, channel, news, opp.name, me.labels[game_id])
                 or port.resend(shown, me.lang, channel, opp.name, me.labels[game_id]))
-    out = notify_game(svc.config, svc.store, svc.players, svc.links, svc.reach, game_id,
-                      f"page-left:{game_id}:{seat}:{game.version}",
+    out = notify_game(config, store, players, links, reach, game_id, f"page-left:{game_id}:{seat}:{game.version}",
                       [(seat, "update", {"rendered": rendered, "to": to})], meta_updates={f"seen{seat}": str(game.version)},
                       expected_version=game.version)
     return None, out.outbox_ids if out.outcome in ("ok", "duplicate") else []

@@ -13,8 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from chat.names import is_forgotten
 
-from ..store import Store
-from ..store.players import Players
+from ..store import Players, Store
 from .seats import opponent_of, seat_of
 
 

@@ -10,10 +10,7 @@ from spades.game import fold, new_game
 
 from ..caches import GameCache
 from ..context import Config, DealerFactory
-from ..store import Store, game_owner
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
+from ..store import Links, Players, Reach, Store, game_owner
 from .result import Outcome, Result
 from .turns import turn_messages
 

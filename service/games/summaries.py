@@ -19,10 +19,7 @@ from spades.events import AUTO_DECIDED, Event, to_dict
 from ..addresses import EMAIL, is_bot
 from ..channels import destination
 from ..context import Config
-from ..store import Store
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
+from ..store import Links, Players, Reach, Store
 from . import levels
 from .outbox import entry, render
 from .players import label_of as game_label

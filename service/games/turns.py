@@ -20,10 +20,7 @@ from .. import conversation_port as port
 from ..addresses import is_bot
 from ..channels import WINDOW_CLOSED, destination
 from ..context import Config, DealerFactory
-from ..store import Store
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
+from ..store import Links, Players, Reach, Store
 from . import levels, summaries
 from .outbox import entry, outbound, recipient
 from .players import PlayerInfo, info_of, players_info, resolve_labels
@@ -132,8 +129,7 @@ def turn_messages(config: Config, store: Store, players: Players, links: Links, 
         label = me.labels[game_id]
         level = levels.level_of(by_seat[1 - seat].address)  # the computer's, when it is the opponent
         opening = everyone or any(d.get("type") == "game_started" for d in news)
-        h2h = head_to_head_now(store, players, address, by_seat[1 - seat].address, game_id, shown.winner,
-                               seat) \
+        h2h = head_to_head_now(store, players, address, by_seat[1 - seat].address, game_id, shown.winner, seat) \
             if shown.phase == "over" or opening else None  # the record between them (issue 46): start and end only
         rendered = port.turn_message(shown, lang, channel, news, opp, label, level, h2h)
         kind = "game_summary" if shown.phase == "over" else "update"  # an SMS player's end of the game (issue 23)
@@ -152,8 +148,7 @@ def turn_messages(config: Config, store: Store, players: Players, links: Links, 
                                            first="me" if game.first_player == seat else "opp",
                                            target=game.rules.target, level=level, h2h=h2h)
         if rendered is not None:
-            outbox.append(outbound(config, store, players, to.address, rendered, game_id=game_id,
-                                   seat=seat, meta=meta,
+            outbox.append(outbound(config, store, players, to.address, rendered, game_id=game_id, seat=seat, meta=meta,
                                    meta_updates=updates, kind=kind, home=address, to=to))
         if rendered is not None or address in summarised:
             updates[f"seen{seat}"] = str(game.version)

@@ -20,10 +20,7 @@ from ..caches import GameCache, SeatCache
 from ..context import Config, DealerFactory
 from ..games.moves import Strategy, service_move
 from ..games.result import Result
-from ..store import Store
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
+from ..store import Links, Players, Reach, Store
 
 STRATEGY = "pimc"  # AUTO ON for an absent player (and a computer's seat naming no known strategy)
 

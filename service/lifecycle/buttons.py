@@ -30,8 +30,7 @@ from ..games import outbox
 from ..games.players import lang_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import seat_of
-from ..store import Store
-from ..store.players import Players
+from ..store import Players, Store
 from ..telegram import Tap, question_tag
 from ..whatsapp_buttons import rest_pairs
 

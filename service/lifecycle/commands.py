@@ -16,18 +16,16 @@ from .. import conversation_port as port
 from ..addresses import SMS, address_kind, is_bot
 from ..caches import GameCache, SeatCache
 from ..channels import reply_channel
-from ..context import Config, DealerFactory, Services
+from ..context import Config, DealerFactory
 from ..conversation_port import render_message
 from ..games import levels, outbox
 from ..games.moves import player_move
 from ..games.players import label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import opponent_of, seat_of
-from ..store import Store, game_owner
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
-from . import invitations, invite_links, optout, reminders, routing, timeouts
+from ..store import InviteLinks, Links, Players, Reach, Store, game_owner
+from . import invitations, optout, reminders, routing, timeouts
+from . import invite_links as invitation_links
 
 RESIGN_WINDOW_MS = 3_600_000  # a YES more than an hour after RESIGN confirms nothing
 
@@ -57,23 +55,25 @@ def _setting(config: Config, store: Store, players: Players, links: Links, reach
     return outbox.send_reply(store, m.sender, m.message_id, [e], setting)
 
 
-def stop(svc: Services, m: Message) -> Result:
+def stop(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message) -> Result:
     """``STOP``: a carrier's own word (SMS) the carrier confirms; any other, we do, once."""
     confirm = not m.said.carrier or address_kind(m.came_from) != SMS
-    return Result(optout.stop(svc.config, svc.store, svc.players, svc.links, svc.reach, m.message_id, m.sender,
+    return Result(optout.stop(config, store, players, links, reach, m.message_id, m.sender,
                               confirm=confirm, origin=m.came_from), Outcome.STOPPED)
 
 
-def start(svc: Services, m: Message) -> Result:
-    return Result(optout.start(svc.config, svc.store, svc.players, svc.links, svc.reach, m.message_id, m.sender,
+def start(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message) -> Result:
+    return Result(optout.start(config, store, players, links, reach, m.message_id, m.sender,
                                origin=m.came_from), Outcome.STARTED)
 
 
-def new(svc: Services, m: Message) -> Result:
+def new(config: Config, store: Store, players: Players, links: Links, reach: Reach, invite_links: InviteLinks,
+        games: GameCache, dealer: DealerFactory, m: Message) -> Result:
     """``NEW <address | BOT>``: an invitation; ``NEW`` alone: a link for a friend."""
     if not m.said.arg:
-        return invite_links.offer(svc, m.message_id, m.sender, m.said.rules or HouseRules())
-    return invitations.invite(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer,
+        return invitation_links.offer(config, store, players, links, reach, invite_links,
+                                  m.message_id, m.sender, m.said.rules or HouseRules())
+    return invitations.invite(config, store, players, links, reach, games, dealer,
                               m.message_id, m.sender, m.said.arg, m.said.rules)
 
 
@@ -84,18 +84,17 @@ def _invited_token(store: Store, m: Message) -> str | None:
     return None
 
 
-def yes(svc: Services, m: Message) -> Result:
+def yes(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache, seats: SeatCache,
+        dealer: DealerFactory, m: Message) -> Result:
     """``YES``: accepts an invitation, else confirms a ``RESIGN``, else there is nothing to confirm."""
-    invited = _invited_token(svc.store, m)
-    if invited or (not m.token_game and invitations.waiting_for(svc.store, svc.players, m.sender)):
-        return invitations.accept(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer,
-                                  m.message_id, m.sender, invited)
-    gid = _resign_pending(svc.store, m.sender)
+    invited = _invited_token(store, m)
+    if invited or (not m.token_game and invitations.waiting_for(store, players, m.sender)):
+        return invitations.accept(config, store, players, links, reach, games, dealer, m.message_id, m.sender, invited)
+    gid = _resign_pending(store, m.sender)
     if gid is not None:
-        return _resign(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer, m,
-                       gid)
-    return _asked_instead(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games,
-                          m) or outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender,
+        return _resign(config, store, players, links, reach, games, seats, dealer, m, gid)
+    return _asked_instead(config, store, players, links, reach, games,
+                          m) or outbox.reply(config, store, players, links, reach, m.sender,
                                              m.message_id, "no_invitation")
 
 
@@ -115,49 +114,47 @@ def _asked_instead(config: Config, store: Store, players: Players, links: Links,
     channel = reply_channel(m.sender)
     rendered = port.error_message(port.NothingToConfirm("nothing to confirm"), v,
                                   lang_of(config, players, m.sender), channel,
-                                  name_of(players, opponent_of(meta, seat)), label_of(store, players,
-                                                                                          m.sender, gid))
+                                  name_of(players, opponent_of(meta, seat)), label_of(store, players, m.sender, gid))
     return outbox.reply_rendered(config, store, players, links, reach, m.sender, m.message_id, rendered, "error",
                                  Outcome.NO_INVITATION, gid)
 
 
-def no(svc: Services, m: Message) -> Result:
+def no(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message) -> Result:
     """``NO``: declines an invitation, else answers the ``RESIGN`` question (the game goes on, issue 14 case 5),
     else there is nothing to decline."""
-    if m.token_game or invitations.waiting_for(svc.store, svc.players, m.sender):
-        return invitations.decline(svc.config, svc.store, svc.players, svc.links, svc.reach, m.message_id, m.sender,
-                                   m.token_game)
-    gid = _resign_pending(svc.store, m.sender)
+    if m.token_game or invitations.waiting_for(store, players, m.sender):
+        return invitations.decline(config, store, players, links, reach, m.message_id, m.sender, m.token_game)
+    gid = _resign_pending(store, m.sender)
     if gid is not None:
-        svc.store.del_player_life(m.sender, "resign", "resign_at")
-        out = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+        store.del_player_life(m.sender, "resign", "resign_at")
+        out = outbox.reply(config, store, players, links, reach, m.sender, m.message_id,
                            "resign_kept", Outcome.RESIGN_KEPT,
-                           label=(label_of(svc.store, svc.players, m.sender, gid) + " ").lstrip())
+                           label=(label_of(store, players, m.sender, gid) + " ").lstrip())
         out.game_id = gid
         return out
-    return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
-                        "no_invitation")
+    return outbox.reply(config, store, players, links, reach, m.sender, m.message_id, "no_invitation")
 
 
-def games(svc: Services, m: Message) -> Result:
-    out = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id, "games",
-                       games=routing.listing(svc.store, svc.players, svc.games, m.sender))
+def games(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+          m: Message) -> Result:
+    out = outbox.reply(config, store, players, links, reach, m.sender, m.message_id, "games",
+                       games=routing.listing(store, players, games, m.sender))
     return Result(out.outbox_ids, Outcome.GAMES)
 
 
-def flag(svc: Services, m: Message) -> Result:
+def flag(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message) -> Result:
     """``REMIND ON/OFF``, ``AUTO ON/OFF``."""
-    reminders.set_flag(svc.store, m.sender, m.said.kind, bool(m.said.flag))
-    return _setting(svc.config, svc.store, svc.players, svc.links, svc.reach, m, m.said.kind, bool(m.said.flag))
+    reminders.set_flag(store, m.sender, m.said.kind, bool(m.said.flag))
+    return _setting(config, store, players, links, reach, m, m.said.kind, bool(m.said.flag))
 
 
-def tz(svc: Services, m: Message) -> Result:
-    zone = reminders.set_zone(svc.config, svc.store, svc.players, m.sender, m.said.arg or "")
+def tz(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message) -> Result:
+    zone = reminders.set_zone(config, store, players, m.sender, m.said.arg or "")
     if zone is None:
-        out = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+        out = outbox.reply(config, store, players, links, reach, m.sender, m.message_id,
                            "tz_unknown", text=(m.said.arg or "")[:40])
         return Result(out.outbox_ids, Outcome.TZ_UNKNOWN)
-    return _setting(svc.config, svc.store, svc.players, svc.links, svc.reach, m, "tz", zone)
+    return _setting(config, store, players, links, reach, m, "tz", zone)
 
 
 def _target(store: Store, players: Players, m: Message, statuses: tuple[str, ...] = ("active",)) -> routing.Target:
@@ -171,48 +168,46 @@ def _no_such_game(config: Config, store: Store, players: Players, links: Links, 
     return Result(out.outbox_ids, Outcome.NO_GAME)
 
 
-def pause(svc: Services, m: Message) -> Result:
+def pause(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message) -> Result:
     """``PAUSE n`` in the game the message is for."""
-    gid = _target(svc.store, svc.players, m).game_id
+    gid = _target(store, players, m).game_id
     if gid is None:
-        return _no_such_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m)
-    seat = seat_of(svc.store.meta(gid), m.sender)
+        return _no_such_game(config, store, players, links, reach, m)
+    seat = seat_of(store.meta(gid), m.sender)
     if seat is None:
         return Result([], Outcome.IGNORED, gid)
-    out = reminders.pause(svc.config, svc.store, svc.players, svc.links, svc.reach, gid, m.message_id, seat,
-                          m.said.number)
+    out = reminders.pause(config, store, players, links, reach, gid, m.message_id, seat, m.said.number)
     return Result(out.outbox_ids, Outcome.PAUSED, gid)
 
 
-def claim(svc: Services, m: Message) -> Result:
+def claim(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+          seats: SeatCache, dealer: DealerFactory, m: Message) -> Result:
     """``CLAIM`` the game the message is for (its turn is scheduled by the caller, with ``Result.after``)."""
-    gid = _target(svc.store, svc.players, m).game_id
+    gid = _target(store, players, m).game_id
     if gid is None:
-        return _no_such_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m)
-    if seat_of(svc.store.meta(gid), m.sender) is None:
+        return _no_such_game(config, store, players, links, reach, m)
+    if seat_of(store.meta(gid), m.sender) is None:
         return Result([], Outcome.IGNORED, gid)
-    out = timeouts.claim(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
-                         m.message_id, m.sender, gid)
+    out = timeouts.claim(config, store, players, links, reach, games, seats, dealer, m.message_id, m.sender, gid)
     out.game_id = gid
     return out
 
 
-def ask_resign(svc: Services, m: Message) -> Result:
+def ask_resign(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message) -> Result:
     """``RESIGN``: ask for confirmation (``YES``) before the game ends."""
-    gid = _target(svc.store, svc.players, m).game_id
+    gid = _target(store, players, m).game_id
     if gid is None:
-        return _no_such_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m)
-    meta = svc.store.meta(gid)
+        return _no_such_game(config, store, players, links, reach, m)
+    meta = store.meta(gid)
     seat = seat_of(meta, m.sender)
     if seat is None:
         return Result([], Outcome.IGNORED, gid)
-    svc.store.set_player_life(m.sender, {"resign": gid, "resign_at": str(svc.store.clock.now_ms())})
-    opp = name_of(svc.players, opponent_of(meta, seat))
-    rendered = render_message("confirm_resign", lang_of(svc.config, svc.players, m.sender), reply_channel(m.sender),
-                              label=(label_of(svc.store, svc.players, m.sender, gid) + " ").lstrip(), opp=opp)
-    e = outbox.entry(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, "confirm_resign",
-                     rendered=rendered)
-    return outbox.send_reply(svc.store, m.sender, m.message_id, [e], Outcome.CONFIRM_RESIGN, gid)
+    store.set_player_life(m.sender, {"resign": gid, "resign_at": str(store.clock.now_ms())})
+    opp = name_of(players, opponent_of(meta, seat))
+    rendered = render_message("confirm_resign", lang_of(config, players, m.sender), reply_channel(m.sender),
+                              label=(label_of(store, players, m.sender, gid) + " ").lstrip(), opp=opp)
+    e = outbox.entry(config, store, players, links, reach, m.sender, "confirm_resign", rendered=rendered)
+    return outbox.send_reply(store, m.sender, m.message_id, [e], Outcome.CONFIRM_RESIGN, gid)
 
 
 def _resign_pending(store: Store, sender: str) -> str | None:
@@ -250,24 +245,25 @@ def _live_game(config: Config, store: Store, players: Players, links: Links, rea
     return None
 
 
-def rematch(svc: Services, m: Message) -> Result:
+def rematch(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+            dealer: DealerFactory, m: Message) -> Result:
     """``REMATCH``: the same opponent and house rules again (an invitation, or at once against the computer, at
     its level); ``REMATCH EASIER`` / ``HARDER``: the computer one level down or up (none past the easiest or the
     hardest, nor against a person: a reply says so, and no game starts)."""
-    gid = m.token_game or routing.resolve(svc.store, svc.players, m.sender, m.said.game, statuses=("over",)).game_id
-    meta = svc.store.meta(gid) if gid else {}
+    gid = m.token_game or routing.resolve(store, players, m.sender, m.said.game, statuses=("over",)).game_id
+    meta = store.meta(gid) if gid else {}
     seat = seat_of(meta, m.sender) if gid else None
     if gid is None or seat is None or meta.get("status") != "over":
-        return _live_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m,
-                          None) or _no_such_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m)
+        return _live_game(config, store, players, links, reach, m,
+                          None) or _no_such_game(config, store, players, links, reach, m)
     opponent = opponent_of(meta, seat)
     if is_forgotten(opponent):  # erased (slowspades players forget): nobody to invite
-        return _no_such_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m)
+        return _no_such_game(config, store, players, links, reach, m)
     new_gid = invitations.game_id_for(m.message_id)
-    done = svc.store.consumed(game_owner(new_gid), m.message_id)
+    done = store.consumed(game_owner(new_gid), m.message_id)
     if done is not None:  # this very message handled before (a retry): the game it started, not "still going"
         return Result(done, Outcome.DUPLICATE, new_gid)
-    live = _live_game(svc.config, svc.store, svc.players, svc.links, svc.reach, m,
+    live = _live_game(config, store, players, links, reach, m,
                       opponent)  # REMATCH sent twice, or while another game with them goes on: no second
     if live is not None:
         return live
@@ -275,17 +271,16 @@ def rematch(svc: Services, m: Message) -> Result:
     level = levels.level_of(opponent)
     if m.said.arg in ("easier", "harder"):
         if level is None:
-            return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
+            return outbox.reply(config, store, players, links, reach, m.sender, m.message_id,
                                 "level_limit", reason="person",
-                                opp=name_of(svc.players, opponent))
+                                opp=name_of(players, opponent))
         stepped = levels.step(level, -1 if m.said.arg == "easier" else 1)
         if stepped is None:
-            return outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, m.sender, m.message_id,
-                                "level_limit",
+            return outbox.reply(config, store, players, links, reach, m.sender, m.message_id, "level_limit",
                                 reason="easiest" if m.said.arg == "easier" else "hardest")
         level = stepped
     if level is not None:
-        return invitations.start_bot_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games,
-                                          svc.dealer, m.message_id, m.sender, rules, level)
-    return invitations.invite(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer,
+        return invitations.start_bot_game(config, store, players, links, reach, games,
+                                          dealer, m.message_id, m.sender, rules, level)
+    return invitations.invite(config, store, players, links, reach, games, dealer,
                               m.message_id, m.sender, opponent, rules)

@@ -27,19 +27,16 @@ from .. import daily_cap, limits, metrics
 from ..addresses import EMAIL, WHATSAPP, WHATSAPP_PREFIX, BadAddress, address_kind, is_bot, parse_address, phone_number
 from ..caches import GameCache
 from ..channels import Destination, destination
-from ..context import Config, DealerFactory, Services
+from ..context import Config, DealerFactory
 from ..conversation_port import render_message
 from ..games import levels, outbox, status
 from ..games.players import all_stopped, default_lang, lang_of, mailbox_stopped, name_of, number_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.start import rules_of
 from ..games.start import start as start_game
-from ..store import Store, game_owner
+from ..store import Links, Players, Reach, Store, game_owner
 from ..store import due as due
 from ..store.due import EXPIRY, Item
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
 from . import hooks, settings, telegram_start
 
 #: What the parser reads after NEW (:func:`chat.parse.parse`) -> the computer's level.
@@ -79,14 +76,12 @@ def invite(config: Config, store: Store, players: Players, links: Links, reach: 
     if invitee == sender:
         return outbox.reply(config, store, players, links, reach, sender, message_id, "invite_refused", reason="self",
                             text=(target or "")[:40])
-    if limits.forbidden_recipient(config,
-                                  invitee):  # the service's own address, or a role address (issue 44 case 4)
+    if limits.forbidden_recipient(config, invitee):  # the service's own address, or a role address (issue 44 case 4)
         return outbox.reply(config, store, players, links, reach, sender, message_id, "invite_refused", reason="role",
                             text=invitee)
     by = _invitation_address(config, store, players, links, reach,
                              invitee)  # where the invitation goes: the invitee, or their number by SMS
-    if all_stopped(links, invitee) or mailbox_stopped(config, store,
-                                                          invitee):  # no address of theirs takes messages
+    if all_stopped(links, invitee) or mailbox_stopped(config, store, invitee):  # no address of theirs takes messages
         return outbox.reply(config, store, players, links, reach, sender, message_id, "invite_refused",
                             reason="stopped", text=invitee)
     pending = pending_between(store, players, sender, invitee)
@@ -95,15 +90,13 @@ def invite(config: Config, store: Store, players: Players, links: Links, reach: 
         out = outbox.reply(config, store, players, links, reach, sender, message_id, "invite_pending",
                            opp=name_of(players, invitee), theirs=theirs)
         return Result(out.outbox_ids, Outcome.INVITE_PENDING, pending)
-    limited = limits.invite_refusal(config, store, players, sender, by, message_id,
-                                    store.clock.now_ms() / 1000)
+    limited = limits.invite_refusal(config, store, players, sender, by, message_id, store.clock.now_ms() / 1000)
     if limited is not None:  # abuse limits (service.limits), each with its own reply
         return outbox.reply(config, store, players, links, reach, sender, message_id, limited.template,
                             **limited.context)
     now_ms = store.clock.now_ms() if now_ms is None else now_ms
     gid = game_id_for(message_id)
-    held = daily_cap.invitation_held_until(config, store, by,
-                                           now_ms / 1000)  # the day's SMS cap: it goes tomorrow
+    held = daily_cap.invitation_held_until(config, store, by, now_ms / 1000)  # the day's SMS cap: it goes tomorrow
     expires = (held or now_ms) + int(settings.get(config, "INVITE_TTL")) * 1000
     meta = new_meta(config, store, players, gid, sender, invitee, rules, now_ms)
     meta["expires"] = str(expires)
@@ -155,8 +148,7 @@ def _invitation(config: Config, store: Store, players: Players, links: Links, re
     return outbox.entry(config, store, players, links, reach, invitee, "invite", game_id=gid, seat=1, meta=meta,
                         meta_updates=updates,
                         to=None if by == invitee else Destination.to(by),
-                        opp=name_of(players,
-                                    meta["seat0"]), days=days, tg_url=telegram_start.invite_link(config,
+                        opp=name_of(players, meta["seat0"]), days=days, tg_url=telegram_start.invite_link(config,
                                                                                                  players, invitee),
                         **rules_context(rules),
                         rules_url=config.get("RULES_URL") or f"{config['PUBLIC_BASE_URL']}/rules")
@@ -212,8 +204,7 @@ def start_bot_game(config: Config, store: Store, players: Players, links: Links,
     done = store.consumed(game_owner(gid), message_id)
     if done is not None:
         return Result(done, Outcome.DUPLICATE, gid)
-    meta = new_meta(config, store, players, gid, sender, levels.address_for(level), rules,
-                    store.clock.now_ms())
+    meta = new_meta(config, store, players, gid, sender, levels.address_for(level), rules, store.clock.now_ms())
     return start(config, store, players, links, reach, games, dealer, message_id, gid, meta, dict(meta))
 
 
@@ -319,22 +310,21 @@ def decline(config: Config, store: Store, players: Players, links: Links, reach:
     return res
 
 
-def on_expiry_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
+def on_expiry_due(config: Config, store: Store, players: Players, links: Links, reach: Reach, item: Item,
+                  now_ms: int) -> tuple[int | None, list[str]]:
     """The beat's action for an ``x`` item: an invitation still unanswered expires; the inviter is told."""
-    meta = svc.store.meta(item.game_id)
+    meta = store.meta(item.game_id)
     if meta.get("status") != "invited":
         return None, []
     if meta.get("held"):  # an invitation the cap held: it goes when its day comes, then waits for its answer
         if now_ms < int(meta["held"]):
             return int(meta["held"]), []
-        return int(meta.get("expires", "0")), _release_held(svc.config, svc.store, svc.players, svc.links, svc.reach,
-                                                            item.game_id, meta)
+        return int(meta.get("expires", "0")), _release_held(config, store, players, links, reach, item.game_id, meta)
     expires = int(meta.get("expires", "0"))
     if now_ms < expires:
         return expires, []
-    out = outbox.notify_game(svc.config, svc.store, svc.players, svc.links, svc.reach, item.game_id,
-                             "expire:" + item.game_id,
-                             [(0, "invite_expired", {"opp": name_of(svc.players, meta["seat1"])})],
+    out = outbox.notify_game(config, store, players, links, reach, item.game_id, "expire:" + item.game_id,
+                             [(0, "invite_expired", {"opp": name_of(players, meta["seat1"])})],
                              meta_updates={"status": "expired"}, expected_version=0)
     if out.outbox_ids:
         metrics.invitation("expired")

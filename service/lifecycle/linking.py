@@ -35,15 +35,12 @@ from .. import daily_cap, limits, logs, metrics
 from ..addresses import WHATSAPP, BadAddress, address_kind, parse_address
 from ..caches import GameCache, SeatCache
 from ..channels import Destination, destination, reply_channel, via_first
-from ..context import Config, Services
+from ..context import Config
 from ..games import outbox
 from ..games.players import is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import opponent_of, seat_of
-from ..store import Store
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
+from ..store import Links, Players, Reach, Store
 from . import settings
 from .commands import Message
 
@@ -51,11 +48,12 @@ _CODE = re.compile(r"^\d{6}$")
 KIND_WORDS = {"sms": "SMS", "email": "EMAIL", "whatsapp": "WHATSAPP", "telegram": "TELEGRAM", "push": "PAGE"}  # what VIA takes, as the texts write it
 
 
-def link(svc: Services, m: Message) -> Result:
+def link(config: Config, store: Store, players: Players, links: Links, reach: Reach, seats: SeatCache,
+         m: Message) -> Result:
     """``LINK <code>`` (from the address being linked) or ``LINK <address>`` (from the player)."""
     arg = m.said.arg or ""
-    return _take(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.seats, m,
-                 arg) if _CODE.match(arg) else _ask(svc.config, svc.store, svc.players, svc.links, svc.reach, m, arg)
+    return _take(config, store, players, links, reach, seats, m,
+                 arg) if _CODE.match(arg) else _ask(config, store, players, links, reach, m, arg)
 
 
 def _refused(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message, reason: str,
@@ -112,8 +110,7 @@ def _take(config: Config, store: Store, players: Players, links: Links, reach: R
           code: str) -> Result:
     """``LINK <code>`` from the address the code was sent to: linked if it is right (and still valid)."""
     origin = m.came_from
-    if origin == m.sender and unfinished_games(store, players,
-                                               origin):  # it plays as itself: its games are its own
+    if origin == m.sender and unfinished_games(store, players, origin):  # it plays as itself: its games are its own
         return _refused(config, store, players, links, reach, m, "taken", origin)
     now = store.clock.now_ms()
     check = links.take_code(origin, code, now, int(settings.get(config, "LINK_CODE_TRIES")))
@@ -128,61 +125,61 @@ def _take(config: Config, store: Store, players: Players, links: Links, reach: R
     here = outbox.entry(config, store, players, links, reach, home, "linked", to=Destination.to(origin), here=True,
                         who=display_name(name_of(players, home), address_kind(origin)),
                         kind=KIND_WORDS.get(address_kind(origin), ""))
-    there = destination(config, store, links, reach, home, "linked",
-                        lang_of(config, players, home))
+    there = destination(config, store, links, reach, home, "linked", lang_of(config, players, home))
     told = None if there.address == origin else outbox.entry(
         config, store, players, links, reach, home, "linked", to=there, here=False, addr=display_name(origin,
                                                                                                       there.channel))
     return outbox.send_reply(store, m.sender, m.message_id, [here, told], Outcome.LINKED)
 
 
-def unlink(svc: Services, m: Message) -> Result:
+def unlink(config: Config, store: Store, players: Players, links: Links, reach: Reach, seats: SeatCache,
+           m: Message) -> Result:
     """``UNLINK [address]`` (the module docstring)."""
     home, origin = m.sender, m.came_from
-    linked = list(svc.links.route(home).links)
+    linked = list(links.route(home).links)
     if m.said.arg:
         try:
-            named = parse_address(m.said.arg, svc.config.get("DEFAULT_REGION", "US")).value
+            named = parse_address(m.said.arg, config.get("DEFAULT_REGION", "US")).value
         except BadAddress:
             named = ""
         gone = [named] if named in linked else [origin] if named == home and origin != home else []
     else:
         gone = [origin] if origin != home else linked
     for address in gone:
-        svc.links.unlink(home, address)
-        svc.seats.note_home(address, address)
-    left = svc.links.route(home)
+        links.unlink(home, address)
+        seats.note_home(address, address)
+    left = links.route(home)
     if left.via and not any(via_first(left, a) for a in left.linked):
-        svc.links.set_via(home, "")  # what VIA named is no longer the player's: back to the default
+        links.set_via(home, "")  # what VIA named is no longer the player's: back to the default
     channel = reply_channel(home)
-    out = outbox.reply(svc.config, svc.store, svc.players, svc.links, svc.reach, home, m.message_id, "unlinked",
-                       Outcome.UNLINKED,
+    out = outbox.reply(config, store, players, links, reach, home, m.message_id, "unlinked", Outcome.UNLINKED,
                        addrs=", ".join(display_name(a, channel) for a in gone))
     return Result(out.outbox_ids, Outcome.UNLINKED)
 
 
-def via(svc: Services, m: Message) -> Result:
+def via(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+        m: Message) -> Result:
     """``VIA <kind>`` or ``VIA <address>``: the player's prompts go to their address of that kind (or that address of
     theirs) first."""
     home, said = m.sender, m.said.arg or ""
     if said not in KIND_WORDS:
         try:
-            said = parse_address(said, svc.config.get("DEFAULT_REGION", "US")).value
+            said = parse_address(said, config.get("DEFAULT_REGION", "US")).value
         except BadAddress:
             pass
-    route = svc.links.route(home)
+    route = links.route(home)
     wanted = replace(route, via=said)
     mine = [a for a in route.linked if via_first(wanted, a)]
     if mine:
-        svc.links.set_via(home, said)
+        links.set_via(home, said)
     addr = display_name(mine[0], reply_channel(home)) if mine else ""
     kind = said if said in KIND_WORDS else address_kind(said)
     outcome = Outcome.VIA if mine else Outcome.LINK_REFUSED
-    answer = outbox.entry(svc.config, svc.store, svc.players, svc.links, svc.reach, home, "via", addr=addr,
+    answer = outbox.entry(config, store, players, links, reach, home, "via", addr=addr,
                           kind=KIND_WORDS.get(kind, kind.upper()))
-    turns = waiting_turns(svc.config, svc.store, svc.players, svc.links, svc.games, home,
+    turns = waiting_turns(config, store, players, links, games, home,
                           mine[0]) if mine and mine[0] != m.came_from else []
-    out = outbox.send_reply(svc.store, home, m.message_id, [answer, *turns], outcome)
+    out = outbox.send_reply(store, home, m.message_id, [answer, *turns], outcome)
     return Result(out.outbox_ids, outcome)
 
 

@@ -29,10 +29,7 @@ from ..games import outbox, status
 from ..games.players import all_stopped, is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome
 from ..games.seats import opponent_of, seat_of
-from ..store import Store
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
+from ..store import Links, Players, Reach, Store
 from . import reminders, settings
 
 FINAL = "stopped"  # the kind of the one message a stopped player still gets: the confirmation

@@ -26,10 +26,7 @@ from ..context import Config
 from ..games import outbox
 from ..games.players import label_of, name_of, unfinished_games
 from ..games.seats import opponent_of, seat_of
-from ..store import PAUSE_REACH, Store
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
+from ..store import PAUSE_REACH, Links, Players, Reach, Store
 from . import reminders, settings
 
 

@@ -29,16 +29,13 @@ from spades.game import Game, view
 from ..addresses import EMAIL, WHATSAPP, is_bot
 from ..caches import GameCache
 from ..channels import destination
-from ..context import Config, Services
+from ..context import Config
 from ..games import outbox, presence
 from ..games.players import all_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Result, TurnState, movers_field
 from ..games.seats import computer_at, opponent_of
-from ..store import Pipeline, Store
+from ..store import Links, Pipeline, Players, Reach, Store
 from ..store.due import AUTO, BOT, NOW, REMINDER, TIMEOUT, Item
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
 from . import settings
 from .pauses import DAY_MS, deadline_ms, paused_until
 
@@ -298,8 +295,7 @@ def pause(config: Config, store: Store, players: Players, links: Links, reach: R
     until = paused_until(store, game_id, now_ms)
     ctx = {"days": days, "until": until or 0, "by_me": True}
     msgs = [(by_seat, "paused", dict(ctx, by_me=True, opp=_opp_name(store, players, game_id, by_seat))),
-            (1 - by_seat, "paused",
-             dict(ctx, by_me=False, opp=_opp_name(store, players, game_id, 1 - by_seat)))]
+            (1 - by_seat, "paused", dict(ctx, by_me=False, opp=_opp_name(store, players, game_id, 1 - by_seat)))]
     return outbox.notify_game(config, store, players, links, reach, game_id, message_id, msgs)
 
 
@@ -308,7 +304,8 @@ def _opp_name(store: Store, players: Players, game_id: str, seat: int) -> str:
 
 
 # -- the beat's action -------------------------------------------------------------------------
-def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
+def send_reminder(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+                  item: Item, now_ms: int) -> tuple[int | None, list[str]]:
     """Act on a due reminder: ``(retry at ms or None, outbox ids written)``.
 
     Does nothing for a stale reminder (the game moved on, ended, or its player stopped); waits
@@ -317,32 +314,32 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     or the computer's move for a player with AUTO ON when reminders have run out.
     """
     game_id, seat, v = item.game_id, item.seat, item.version
-    meta = svc.store.meta(game_id)
-    if meta.get("status") != "active" or not owes(svc.store, game_id, seat, v):
+    meta = store.meta(game_id)
+    if meta.get("status") != "active" or not owes(store, game_id, seat, v):
         return None, []
     address = meta.get(f"seat{seat}", "")
-    if not address or all_stopped(svc.links, address):
+    if not address or all_stopped(links, address):
         return None, []
-    until = paused_until(svc.store, game_id, now_ms)
+    until = paused_until(store, game_id, now_ms)
     if until is not None:
         return until, []
-    on_page = presence.quiet(svc.store, game_id, seat, now_ms)  # the player sees the game on its page: later
+    on_page = presence.quiet(store, game_id, seat, now_ms)  # the player sees the game on its page: later
     if on_page is not None:
         return on_page + 1000, []
     moment = datetime.fromtimestamp(now_ms / 1000, timezone.utc)
-    quiet_end = quiet_until(moment, player_zone(svc.config, svc.store, address), settings.quiet_hours(svc.config))
+    quiet_end = quiet_until(moment, player_zone(config, store, address), settings.quiet_hours(config))
     if quiet_end is not None:
         return int(quiet_end.timestamp() * 1000), []
     ids: list[str] = []
-    if flag(svc.store, address, "remind", True):
-        ids = _write_reminder(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, item, meta, address)
-    delays = settings.remind_delays_s(svc.config)
-    limit = int(settings.get(svc.config, "REMIND_MAX"))
+    if flag(store, address, "remind", True):
+        ids = _write_reminder(config, store, players, links, reach, games, item, meta, address)
+    delays = settings.remind_delays_s(config)
+    limit = int(settings.get(config, "REMIND_MAX"))
     nxt = delays[min(item.n, len(delays) - 1)]
     if item.n < limit:
-        svc.store.due.schedule(Item(REMINDER, game_id, seat, v, item.n + 1), now_ms + int(nxt * 1000))
-    elif flag(svc.store, address, "auto", False):
-        svc.store.due.schedule(Item(AUTO, game_id, seat, v), now_ms + int(nxt * 1000))
+        store.due.schedule(Item(REMINDER, game_id, seat, v, item.n + 1), now_ms + int(nxt * 1000))
+    elif flag(store, address, "auto", False):
+        store.due.schedule(Item(AUTO, game_id, seat, v), now_ms + int(nxt * 1000))
     return None, ids
 
 

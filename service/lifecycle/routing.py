@@ -20,8 +20,7 @@ from ..games.outbox import recipient
 from ..games.players import UNFINISHED, game_by_number, label_of, name_of, number_of, unfinished_games
 from ..games.record import head_to_head, record_of
 from ..games.seats import opponent_of, seat_of
-from ..store import Pipeline, Store
-from ..store.players import Players
+from ..store import Pipeline, Players, Store
 from . import reminders
 from .pauses import paused_until
 

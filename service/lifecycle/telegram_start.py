@@ -26,10 +26,7 @@ from ..context import Config
 from ..games import outbox
 from ..games.players import lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
-from ..store import Store
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
+from ..store import Links, Players, Reach, Store
 from . import settings
 
 #: the "game" a start token is issued for (its reply-token record names it with the invited address)
@@ -70,15 +67,13 @@ def take(config: Config, store: Store, players: Players, links: Links, reach: Re
         code = links.new_code(home, origin, now, int(settings.get(config, "LINK_CODE_TTL")))
         check = links.take_code(origin, code, now, int(settings.get(config, "LINK_CODE_TRIES")))
         if check.status not in ("ok", "linked") or check.home != home:
-            rendered = outbox.render("link_failed", lang_of(config, players, home), TELEGRAM,
-                                     reason=check.status)
+            rendered = outbox.render("link_failed", lang_of(config, players, home), TELEGRAM, reason=check.status)
             return outbox.reply_rendered(config, store, players, links, reach, sender, message_id, rendered,
                                          "link_failed", Outcome.LINK_FAILED)
     links.add_link(home, origin)  # idempotent: a retry writes it once
     links.set_via(home, origin)  # the player's prompts to this chat first
     seats.note_home(origin, home)
-    context: dict[str, Any] = {"here": True, "who": display_name(name_of(players, home), TELEGRAM),
-                               "kind": "TELEGRAM"}
+    context: dict[str, Any] = {"here": True, "who": display_name(name_of(players, home), TELEGRAM), "kind": "TELEGRAM"}
     here = outbox.entry(config, store, players, links, reach, home, "linked", to=Destination.to(origin),
                         even_if_stopped=False, **context)
     return outbox.send_reply(store, home, message_id, [here], Outcome.LINKED)

@@ -11,17 +11,14 @@ from __future__ import annotations
 from spades.commands import Forfeit
 
 from ..caches import GameCache, SeatCache
-from ..context import Config, DealerFactory, Services
+from ..context import Config, DealerFactory
 from ..games import outbox
 from ..games.moves import service_move
 from ..games.players import label_of, name_of
 from ..games.result import Outcome, Result
 from ..games.seats import seat_of
-from ..store import Store
+from ..store import Links, Players, Reach, Store
 from ..store.due import Item
-from ..store.links import Links
-from ..store.players import Players
-from ..store.reach import Reach
 from . import bot, hooks, reminders, settings
 from .pauses import deadline_ms, paused_until
 
@@ -65,9 +62,7 @@ def claim(config: Config, store: Store, players: Players, links: Links, reach: R
         t = owed.get(1 - seat)
         left_h = 0
         if t is not None and seat not in owed:
-            left_h = max(1,
-                         (deadline_ms(config, store, game_id, t["since"],
-                                      now_ms) - now_ms + 3_599_999) // 3_600_000)
+            left_h = max(1, (deadline_ms(config, store, game_id, t["since"], now_ms) - now_ms + 3_599_999) // 3_600_000)
         return outbox.reply(config, store, players, links, reach, sender, message_id,
                             "claim_refused", hours=int(left_h),
                              my_turn=seat in owed,
@@ -78,30 +73,30 @@ def claim(config: Config, store: Store, players: Players, links: Links, reach: R
                         Forfeit(loser, "timeout"), store.version(game_id))
 
 
-def on_timeout_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
+def on_timeout_due(config: Config, store: Store, players: Players, links: Links, reach: Reach, item: Item,
+                   now_ms: int) -> tuple[int | None, list[str]]:
     """The beat's action for a ``t`` item: tell the waiting player they may CLAIM (once), or wait longer."""
-    meta = svc.store.meta(item.game_id)
-    if meta.get("status") != "active" or not reminders.owes(svc.store, item.game_id, item.seat, item.version):
+    meta = store.meta(item.game_id)
+    if meta.get("status") != "active" or not reminders.owes(store, item.game_id, item.seat, item.version):
         return None, []
-    until = paused_until(svc.store, item.game_id, now_ms)
+    until = paused_until(store, item.game_id, now_ms)
     if until is not None:
         return until, []
-    owed = reminders.turns(svc.store, item.game_id)
+    owed = reminders.turns(store, item.game_id)
     t = owed.get(item.seat)
     since = t["since"] if t else now_ms
-    deadline = deadline_ms(svc.config, svc.store, item.game_id, since, now_ms)
+    deadline = deadline_ms(config, store, item.game_id, since, now_ms)
     if now_ms < deadline:
         return deadline, []
     waiting = 1 - item.seat
     if waiting in owed:  # both owe a move (RULES D11): CLAIM needs the other's own move made first
         return now_ms + 3_600_000, []
-    opp = name_of(svc.players, meta.get(f"seat{item.seat}", ""))
-    label = label_of(svc.store, svc.players, meta.get(f"seat{waiting}", ""), item.game_id)
-    out = outbox.notify_game(svc.config, svc.store, svc.players, svc.links, svc.reach, item.game_id,
-                             "timeout:" + item.member,
+    opp = name_of(players, meta.get(f"seat{item.seat}", ""))
+    label = label_of(store, players, meta.get(f"seat{waiting}", ""), item.game_id)
+    out = outbox.notify_game(config, store, players, links, reach, item.game_id, "timeout:" + item.member,
                               [(waiting, "claim_possible", {"opp": opp, "label": label,
-                                                            "days": settings.get(svc.config, "TIMEOUT_DAYS")})],
-                              expected_version=svc.store.version(item.game_id))
+                                                            "days": settings.get(config, "TIMEOUT_DAYS")})],
+                              expected_version=store.version(item.game_id))
     return None, out.outbox_ids
 
 

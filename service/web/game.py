@@ -54,8 +54,7 @@ from ..games.seats import opponent_of
 from ..lifecycle import talk
 from ..spool import SpoolError
 from ..store import UNREACHABLE as STORE_UNREACHABLE
-from ..store import Store, game_owner, now_ms
-from ..store.players import Players
+from ..store import Players, Store, game_owner, now_ms
 from . import take_inbound
 from .page_parts import page_parts
 from .push_page import page_context as push_context

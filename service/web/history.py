@@ -23,8 +23,7 @@ from ..games.players import lang_of, name_of
 from ..games.record import Record, add_game
 from ..games.seats import opponent_of, seat_of
 from ..store import UNREACHABLE as STORE_UNREACHABLE
-from ..store import Store
-from ..store.players import Players
+from ..store import Players, Store
 from .game import _expired, _no_store, _seat_of_token, _svc, storage_down
 
 bp = Blueprint("history_page", __name__)

@@ -31,9 +31,8 @@ from ..games.players import lang_of, name_of
 from ..lifecycle import invite_links
 from ..lifecycle.invitations import game_id_for
 from ..spool import SpoolError
-from ..store import Store, now_ms
-from ..store import invite_links as store
-from ..store.players import Players
+from ..store import Players, Store, now_ms
+from ..store.invite_links import InviteLink
 from . import take_inbound
 from .sms import flood_answer
 
@@ -47,7 +46,7 @@ def _svc() -> Services:
     return svc
 
 
-def _page(config: Config, players: Players, link: store.InviteLink | None, state: str, status: int = 200,
+def _page(config: Config, players: Players, link: InviteLink | None, state: str, status: int = 200,
           typed: str = "",
           to: str = "") -> Response:
     """The page in the browser's language (else the inviter's): ``state`` is ``ask``, ``bad``, ``sent``,
@@ -69,7 +68,7 @@ def _page(config: Config, players: Players, link: store.InviteLink | None, state
 @bp.get("/i/<token>")
 def invite_page(token: str) -> Response:
     svc = _svc()
-    link = invite_links.usable(svc, token)
+    link = invite_links.usable(svc.store, svc.invite_links, token)
     return _page(svc.config, svc.players, link, "ask") if link is not None else _page(svc.config, svc.players, None,
                                                                                       "gone", 410)
 
@@ -85,7 +84,8 @@ def invite_take(token: str) -> Response:
         address = ""
     message_id = f"ilink:{token}:{hashlib.sha256(address.encode()).hexdigest()[:16]}"
     game_id = game_id_for(message_id)
-    link = invite_links.usable(svc, token, game_id)  # the same address sent again: the same invitation
+    link = invite_links.usable(svc.store, svc.invite_links, token,
+                               game_id)  # the same address sent again: the same invitation
     if link is None:
         return _page(svc.config, svc.players, None, "gone", 410)
     if not address:
@@ -93,19 +93,19 @@ def invite_take(token: str) -> Response:
     dropped, _flood = flood_answer(link.inviter)  # what the page sends counts as the inviter's messages
     if dropped is not None or _flood:
         return _page(svc.config, svc.players, link, "busy", 429)
-    if not store.take(svc.redis, token, game_id):
+    if not svc.invite_links.take(token, game_id):
         return _page(svc.config, svc.players, None, "gone", 410)
     fields = {"channel": "page", "from": link.inviter, "to": "", "received": now_ms(), "status": "queued",
               "body": f"NEW {address} {invite_links.rules_words(link)}"}
     try:
         take_inbound(message_id, link.inviter, fields, int(current_app.config["MESSAGE_TTL"]))
     except SpoolError:
-        store.release(svc.redis, token, game_id)
+        svc.invite_links.release(token, game_id)
         return _page(svc.config, svc.players, link, "busy", 503)
     shown = display_name(address, TELEGRAM)
     verdict = _verdict(svc.store, link.inviter, message_id, game_id)
     if verdict == "refused":
-        store.release(svc.redis, token, game_id)
+        svc.invite_links.release(token, game_id)
     return _page(svc.config, svc.players, link, verdict, 200, to=shown)
 
 

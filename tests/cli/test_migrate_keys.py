@@ -87,10 +87,10 @@ def test_a_message_recorded_as_a_hash_before_the_upgrade_is_still_handled(redis_
     assert r.type(key) == b"string" and 3500 < r.ttl(key) <= 3600
     svc = bootstrap({"HANDLED_MESSAGE_TTL": 600, "PUBLIC_BASE_URL": "https://play.example"}, r)
     assert (svc.store.inbound(sender, "sms:SMold") or {})["body"] == "HELP"
-    result = handle_inbound(svc, "sms:SMold", sender)
+    result = svc.inject(handle_inbound)("sms:SMold", sender)
     [reply] = [svc.store.outbox_entry(oid) for oid in result.outbox_ids]
     assert reply and reply["to"] == sender and "NEW" in reply["body"]  # the help text: how to start a game
-    again_handled = handle_inbound(svc, "sms:SMold", sender)  # the task delivered again: no second answer
+    again_handled = svc.inject(handle_inbound)("sms:SMold", sender)  # the task delivered again: no second answer
     assert again_handled.outcome == "duplicate" and again_handled.outbox_ids == result.outbox_ids
     again = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
     assert set(again["moved"].values()) == {0}

@@ -60,7 +60,7 @@ def lifecycle_command(svc: Dependencies, sender: str, text: str) -> Result:
 def move(svc: Dependencies, sender: str, text: str, game: str | None = None) -> Result:
     """A message sent by ``sender``, handled as the worker handles it (handler, then the lifecycle hook)."""
     mid = inbound(svc, sender, text, game)
-    res = handle_inbound(svc, mid, sender)
+    res = svc.inject(handle_inbound)(mid, sender)
     send_now(svc, res.outbox_ids)
     hooks.after_handled(svc.config, svc.store, svc.games, res.game_id, res.outbox_ids, after=res.after,
                         duplicate=res.outcome == "duplicate")
@@ -81,7 +81,7 @@ def tick(svc: Dependencies) -> list[dict[str, Any]]:
     """One beat tick; the messages it caused are delivered; returns them."""
     before = len(local(svc))
     sent: list[str] = []
-    run_tick(svc, sent.extend, lambda turn: None)
+    run_tick(svc.config, svc.store, svc.steps, sent.extend, lambda turn: None)
     send_now(svc, sent)
     return local(svc)[before:]
 

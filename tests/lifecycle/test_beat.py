@@ -43,7 +43,7 @@ def test_exactly_one_reminder_with_two_beats_in_threads(svc) -> None:  # type: i
             barrier.wait()
             for _ in range(30):
                 ids: list[str] = []
-                run_tick(svc, ids.extend, lambda t: None)
+                run_tick(svc.config, svc.store, svc.steps, ids.extend, lambda t: None)
                 with lock:
                     written.extend(ids)
 

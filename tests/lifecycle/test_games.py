@@ -204,8 +204,8 @@ def test_rematch_keeps_the_level_and_easier_or_harder_steps_it(svc) -> None:  # 
     _resign(svc, ALICE)
     games = len(svc.players.games(ALICE))
     mid = inbound(svc, ALICE, "REMATCH HARDER")
-    assert handle_inbound(svc, mid, ALICE).outcome == "started"
-    assert handle_inbound(svc, mid, ALICE).outcome == "duplicate"
+    assert svc.inject(handle_inbound)(mid, ALICE).outcome == "started"
+    assert svc.inject(handle_inbound)(mid, ALICE).outcome == "duplicate"
     assert len(svc.players.games(ALICE)) == games + 1 and _computer(svc, ALICE) == "bot:normal"
 
 

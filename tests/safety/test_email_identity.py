@@ -54,7 +54,7 @@ def to_move_email(svc, gid):  # type: ignore[no-untyped-def]
             return game
         mid = f"sms:SMx{i}{gid}"
         svc.store.record_inbound(SMS_A, mid, {"channel": "sms", "from": SMS_A, "body": command_text(choose(game, 0))}, 600)
-        handle_inbound(svc, mid, SMS_A)
+        svc.inject(handle_inbound)(mid, SMS_A)
     raise AssertionError("DANA never to move")
 
 

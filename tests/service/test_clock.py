@@ -39,7 +39,7 @@ def test_a_deployment_keeps_real_time_and_a_move_never_reads_the_offset(client, 
     assert deployed.store.record_inbound(sender, mid, fields, 3600) == "new"
     queued: list[Any] = []
     before_ms = int(time.time() * 1000)
-    assert after.handle_inbound(deployed, mid, sender, lambda *a, **k: queued.append((a, k))) == "applied"
+    assert deployed.inject(after.handle_inbound)(mid, sender, lambda *a, **k: queued.append((a, k))) == "applied"
     assert load_game(svc, gid).version > game.version  # the move is in the log
     since = int(svc.store.game_life(gid)["since"])  # the new turn began now, in real time
     assert before_ms - 1000 <= since <= int(time.time() * 1000) + 1000

@@ -223,7 +223,8 @@ def test_push_costs_nothing_and_is_not_capped(svc) -> None:  # type: ignore[no-u
 
 def beat(svc: Any) -> None:
     """One tick of the beat, what it causes delivered."""
-    after.tick(svc, after.Outlets(lambda ids: [svc.inject(deliver)(i) for i in ids], lambda turn: None))
+    after.tick(svc.config, svc.store, svc.steps,
+               after.Outlets(lambda ids: [svc.inject(deliver)(i) for i in ids], lambda turn: None))
 
 
 def pushed_prompt(client: Any, svc: Any, receiver: PushReceiver) -> tuple[str, str]:

@@ -118,7 +118,7 @@ def advance_and_tick(svc: Any, hours: float) -> list[str]:
 
     svc.store.clock.advance(hours * HOUR_S)
     ids: list[str] = []
-    run_tick(svc, ids.extend, lambda turn: None)
+    run_tick(svc.config, svc.store, svc.steps, ids.extend, lambda turn: None)
     for oid in ids:
         svc.inject(deliver)(oid)
     return ids
