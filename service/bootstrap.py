@@ -2,14 +2,17 @@
 
 :func:`bootstrap` builds what a process holds (the Flask app and the worker keep one in
 ``app.extensions['slowspades']``, the CLI one per command): the Redis client, the :class:`~service.store.Store`
-and its gateways (players, links, reach, talk, push), this process's game and seat caches, the dealer factory,
-the settings, and the tables of entry points bound to them (the inbound handlers, the due work's steps).
+and its gateways (players, links, reach, talk, push, invite_links, gauges, forgetting), this process's game and
+seat caches, the dealer factory, the settings, and the tables of entry points bound to them (the inbound
+handlers, the due work's steps).
 
 :func:`inject` binds the parameters of a function that name a dependency (its signature: ``store``, ``config``,
-``players``, ...) and leaves the others to the caller; only entry points are called so (a Celery task, a web
-view, a handler of :data:`service.inbound.TABLE`, a step of :data:`service.after.STEPS`, a CLI command). A
-function below an entry point takes the named dependencies it uses as parameters from its caller; nothing passes
-the :class:`Dependencies` down.
+``players``, ...: :data:`NAMES`) and leaves the others to the caller, as cosmicpython's bootstrap does. The
+entry points are called so: a handler of :data:`service.inbound.TABLE`, a step of :data:`service.after.STEPS`,
+the Celery tasks' bodies (``service.after``'s entry points, ``service.delivery.deliver``), the ``/metrics``
+collector. The web views and the CLI's commands hold the :class:`Dependencies` and hand each function they call
+the named dependencies it takes. Below the entry points, a function takes the dependencies it uses as parameters
+from its caller; nothing is handed the :class:`Dependencies` (``bench/trace_move.py`` counts such parameters: 0).
 """
 
 from __future__ import annotations
@@ -20,10 +23,18 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
 from . import after, inbound
-from .context import Config, DealerFactory, Services, dealer_factory
-from .store import Client, connect
+from .after import Steps
+from .caches import GameCache, SeatCache
+from .context import Config, DealerFactory, dealer_factory
+from .inbound import Handlers
+from .store import Client, InviteLinks, Links, Players, PushSubscriptions, Reach, Store, Talk, connect
+from .store.forget import Forgetting
+from .store.gauges import Gauges
 
 T = TypeVar("T")
+#: the names a function's parameters give the dependencies (the same name: the same dependency, everywhere)
+NAMES = ("config", "store", "players", "links", "reach", "talk", "push", "invite_links", "gauges", "forgetting", "games",
+         "seats", "dealer", "handlers", "steps")
 
 
 def inject(fn: Callable[..., T], dependencies: dict[str, Any]) -> Callable[..., T]:
@@ -44,25 +55,45 @@ def inject(fn: Callable[..., T], dependencies: dict[str, Any]) -> Callable[..., 
 
 
 @dataclass
-class Dependencies(Services):
+class Dependencies:
     """What one process holds, built once (:func:`bootstrap`); the named dependencies are its attributes."""
 
-    dealer_of: DealerFactory = field(init=False)
+    config: Config
+    redis: Client  # one server or a Redis Cluster; only the store's gateways below talk to it
+    store: Store = field(init=False)
+    players: Players = field(init=False)
+    links: Links = field(init=False)  # linked channels and LINK codes (service.channels routes by them)
+    reach: Reach = field(init=False)  # unreachable addresses (delivery receipts)
+    talk: Talk = field(init=False)  # the talk across each game's table (SAY) and its rate counters
+    push: PushSubscriptions = field(init=False)  # the game pages' Web Push subscriptions (service.webpush)
+    invite_links: InviteLinks = field(init=False)  # the invitation links (service.lifecycle.invite_links)
+    gauges: Gauges = field(init=False)  # what /metrics and the operator read of the store as a whole
+    forgetting: Forgetting = field(init=False)  # a player's keys, exported or erased (service.forget)
+    games: GameCache = field(init=False)  # folded games of this process (service.games)
+    seats: SeatCache = field(init=False)  # who sits in which game, as this process saw it
+    dealer: DealerFactory = field(init=False)  # a game's dealer at a version (service.context.dealer_factory)
+    handlers: Handlers = field(init=False)  # service.inbound.TABLE, each handler's dependencies bound
+    steps: Steps = field(init=False)  # service.after.STEPS, bound likewise
     _bound: dict[Callable[..., Any], Callable[..., Any]] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        super().__post_init__()
-        self.dealer_of = dealer_factory(self.config)
+        config, r = self.config, self.redis
+        self.store = Store(r, int(config.get("HANDLED_MESSAGE_TTL", 86400)), int(config.get("REPLICA_WAIT_MS") or 0),
+                           shared_clock=bool(config.get("SHARED_CLOCK") or config.get("SIMULATOR")))
+        self.players, self.links, self.reach, self.talk = Players(r), Links(r), Reach(r), Talk(r)
+        self.push, self.invite_links, self.gauges, self.forgetting = (PushSubscriptions(r), InviteLinks(r),
+                                                                      Gauges(r), Forgetting(r))
+        self.games = GameCache(self.store, int(config.get("GAME_CACHE_SIZE", 2000)))
+        self.seats = SeatCache()
+        self.dealer = dealer_factory(config)
+        self.handlers, self.steps = {}, {}
         named = self.named()
         self.handlers = {kind: inject(fn, named) for kind, fn in inbound.TABLE.items()}
         self.steps = after.bound_steps(lambda fn: inject(fn, named))
 
     def named(self) -> dict[str, Any]:
         """The dependencies by the name a signature gives them."""
-        return {"config": self.config, "store": self.store, "players": self.players, "links": self.links,
-                "reach": self.reach, "talk": self.talk, "push": self.push, "invite_links": self.invite_links,
-                "games": self.games,
-                "seats": self.seats, "dealer": self.dealer_of, "handlers": self.handlers, "steps": self.steps}
+        return {name: getattr(self, name) for name in NAMES}
 
     def inject(self, fn: Callable[..., T]) -> Callable[..., T]:
         """An entry point with its dependencies bound (:func:`inject`), made once per function."""

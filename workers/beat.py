@@ -64,5 +64,6 @@ def bot_move(self: Task, game_id: str, seat: int, version: int) -> int:
 def forget_inactive() -> int:
     """Beat job, daily when ``SLOWSPADES_FORGET_INACTIVE_DAYS`` is set: forget the players inactive that long
     (:func:`service.forget.forget_inactive`; run twice, the second finds nobody)."""
-    svc = _svc()
-    return forget.forget_inactive(svc, float(svc.config.get("FORGET_INACTIVE_DAYS") or 0), svc.store.clock.now_ms())[1]
+    deps = _svc()
+    days = float(deps.config.get("FORGET_INACTIVE_DAYS") or 0)
+    return deps.inject(forget.forget_inactive)(days, deps.store.clock.now_ms())[1]

@@ -18,10 +18,10 @@ from .. import logs
 from ..addresses import BadAddress, parse_address
 from ..bootstrap import Dependencies, bootstrap
 from ..config import load_config
-from ..context import Config, Services
+from ..context import Config
 from ..forget import last_activity_ms
 from ..store import Store
-from ..store.client import describe
+from ..store.gauges import Gauges
 
 redis_option = click.option("--redis-url", envvar="SLOWSPADES_REDIS_URL", default=None,
                             help="Redis of the service (default: SLOWSPADES_REDIS_URL).")
@@ -39,9 +39,9 @@ def services(redis_url: str | None) -> Dependencies:
     return bootstrap(cfg)
 
 
-def redis_shown(svc: Services) -> str:
+def redis_shown(gauges: Gauges) -> str:
     """The Redis the CLI reads (:func:`service.store.client.describe`), so an operator sees which one."""
-    return describe(svc.redis)
+    return gauges.described()
 
 
 def when(ms: int | None) -> str:

@@ -49,7 +49,8 @@ def games_list(status: str | None, player: str | None, as_json: bool, redis_url:
     rows = [game_summary(svc.store, gid) for gid in ids]
     rows = [r for r in rows if status is None or r["status"] == status]
     rows.sort(key=lambda r: r["last_activity_ms"], reverse=True)
-    lines = [f"Redis: {redis_shown(svc)}", f"{'GAME':<14} {'STATUS':<8} {'PHASE':<9} {'HAND':>4} {'SCORE':>11}  {'TO MOVE':<22} "
+    lines = [f"Redis: {redis_shown(svc.gauges)}",
+             f"{'GAME':<14} {'STATUS':<8} {'PHASE':<9} {'HAND':>4} {'SCORE':>11}  {'TO MOVE':<22} "
              f"{'LAST ACTIVITY':<21} PLAYERS"]
     for r in rows:
         score = f"{r['scores'][0]}-{r['scores'][1]}" if r["scores"] else "-"
@@ -57,7 +58,7 @@ def games_list(status: str | None, player: str | None, as_json: bool, redis_url:
                      f"{r['to_move'] or '-':<22} {r['last_activity']:<21} {' vs '.join(r['players'])}")
     if not rows:
         lines.append("(no games)")
-    emit({"redis": redis_shown(svc), "games": rows}, as_json, "\n".join(lines))
+    emit({"redis": redis_shown(svc.gauges), "games": rows}, as_json, "\n".join(lines))
 
 
 @games.command("show")

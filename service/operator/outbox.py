@@ -44,7 +44,7 @@ def outbox_list(status: str | None, game_id: str | None, to: str | None, limit: 
     for e in entries:  # the provider's code of the last receipt, retries of temporary failures, the recipient
         e["code"] = provider_code(e.get("error"))
         e["unreachable"] = unreachable.get(str(e.get("to", "")), "")
-    lines = [f"Redis: {redis_shown(svc)}", f"{'ID':<30} {'STATUS':<9} {'CODE':<10} {'CHANNEL':<7} {'TO':<24} "
+    lines = [f"Redis: {redis_shown(svc.gauges)}", f"{'ID':<30} {'STATUS':<9} {'CODE':<10} {'CHANNEL':<7} {'TO':<24} "
                                            f"{'UPDATED':<21} BODY"]
     for e in entries:
         body = " ".join(str(e.get("body", "")).split())
@@ -55,7 +55,7 @@ def outbox_list(status: str | None, game_id: str | None, to: str | None, limit: 
                      + (f"  (unreachable: {e['unreachable']})" if e["unreachable"] else ""))
     if not entries:
         lines.append("(no messages)")
-    emit({"redis": redis_shown(svc), "entries": entries}, as_json, "\n".join(lines))
+    emit({"redis": redis_shown(svc.gauges), "entries": entries}, as_json, "\n".join(lines))
 
 
 @outbox.command("resend")

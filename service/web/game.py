@@ -44,8 +44,9 @@ from spades.game import Game, view
 
 from .. import conversation_port as port
 from ..addresses import page_expired
+from ..bootstrap import Dependencies
 from ..caches import GameCache
-from ..context import Config, Services
+from ..context import Config
 from ..games import levels, presence
 from ..games.ahead import plans_of
 from ..games.players import lang_of, lang_of_record, name_of
@@ -65,8 +66,8 @@ FORM_TOKEN_DAYS = 2  # a page's form token is good this long (a page left open o
 MOVE_WAIT_S = 4.0  # how long a move's request waits for the worker before redirecting (then "on its way")
 
 
-def _svc() -> Services:
-    svc: Services = current_app.extensions["slowspades"]
+def _svc() -> Dependencies:
+    svc: Dependencies = current_app.extensions["slowspades"]
     return svc
 
 

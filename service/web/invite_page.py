@@ -26,7 +26,8 @@ from chat.names import display_name
 from chat.render import environment
 
 from ..addresses import TELEGRAM, BadAddress, parse_address
-from ..context import Config, Services
+from ..bootstrap import Dependencies
+from ..context import Config
 from ..games.players import lang_of, name_of
 from ..lifecycle import invite_links
 from ..lifecycle.invitations import game_id_for
@@ -41,8 +42,8 @@ WAIT_S = 4.0  # how long a sent address waits for the worker's verdict before "o
 ADDRESS_MAX = 120  # what the form's field takes
 
 
-def _svc() -> Services:
-    svc: Services = current_app.extensions["slowspades"]
+def _svc() -> Dependencies:
+    svc: Dependencies = current_app.extensions["slowspades"]
     return svc
 
 

@@ -93,7 +93,7 @@ def test_the_operators_own_price_file(svc, tmp_path: Path) -> None:  # type: ign
 def test_the_spend_gauges(svc) -> None:  # type: ignore[no-untyped-def]
     svc.config.update(DAILY_SPEND_CAP=50.0, SMS_DAILY_CAP=100)
     svc.store.count_sent(limits.day(), 3, prices.to_micros(1.234567))
-    gauges = {m.name: m.samples[0].value for m in ServiceState(svc, celery=None).collect() if m.samples}
+    gauges = {m.name: m.samples[0].value for m in svc.inject(ServiceState)(celery=None).collect() if m.samples}
     assert gauges["slowspades_sms_today_spend"] == pytest.approx(1.234567)
     assert gauges["slowspades_sms_daily_cap_spend"] == 50.0 and gauges["slowspades_sms_today_messages"] == 3
 

@@ -336,7 +336,7 @@ def test_forgetting_a_player_forgets_their_browsers(svc) -> None:  # type: ignor
     sub = webpush.Subscription("https://fcm.googleapis.com/fcm/send/abc", "k", "a")
     svc.push.save(sub.address, sub.endpoint, sub.p256dh, sub.auth, ALICE)
     svc.links.attach(ALICE, sub.address)
-    forget(svc, ALICE)
+    svc.inject(forget)(ALICE)
     assert svc.push.get(sub.address) == {} and svc.links.home(sub.address) == sub.address
 
 
