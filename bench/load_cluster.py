@@ -71,7 +71,7 @@ class ClusterStack(Cluster):
 
 def _services(stack: Cluster, broker: str) -> Dependencies:
     return bootstrap(load_config(overrides={"REDIS_URL": stack.redis_url, "BROKER_URL": broker,
-                                                       "PUBLIC_BASE_URL": stack.base, "TWILIO_AUTH_TOKEN": TOKEN}))
+                                            "PUBLIC_BASE_URL": stack.base, "TWILIO_AUTH_TOKEN": TOKEN}))
 
 
 def commands_processed(r: Any) -> int:

@@ -89,8 +89,8 @@ def handle_inbound(config: Config, store: Store, players: Players, links: Links,
         # counted toward the day's SMS and spend, and held past the caps, as when a provider sends them
         claimed, capped = daily_cap.split_sms(config, store, claimed, marks=after.people if after else None)
         store.settle_local_many(claimed, [(e["id"], why) for e, why in capped]
-                                    + [(oid, UNSENDABLE) for oid in unsendable]
-                                    + [(oid, WINDOW_CLOSED) for oid in closed], tail=tail, token=attempt)
+                                + [(oid, UNSENDABLE) for oid in unsendable]
+                                + [(oid, WINDOW_CLOSED) for oid in closed], tail=tail, token=attempt)
         if rest:  # any others (replies; a retry's): claimed and checked against STOP first
             deliver_local_many(config, store, rest, after.told if after else (), tail=tail, by=attempt)
     else:

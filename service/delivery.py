@@ -314,7 +314,7 @@ def deliver(config: Config, store: Store, players: Players, links: Links, reach:
             _send_each(config, store, players, links, reach, push, games,
                        optout.stop(config, store, players, links, reach,
                                    f"tg-blocked:{logs.pseudonym(entry['to'])}", str(entry.get("home") or entry["to"]),
-                                        origin=entry["to"]))  # its games paused and the opponents told, if its last
+                                   origin=entry["to"]))  # its games paused and the opponents told, if its last
         return status
     metrics.outbox(channel, "sent", sender.name)
     logs.outbox_entry(outbox_id, entry["to"], channel, "sent", sender.name)
@@ -379,8 +379,8 @@ def queue_local_delivery(config: Config, store: Store, pipe: Any, outbox_ids: li
         sent, refused = [], [(e["id"], why) for e, why in capped]
         for e in entries:
             if (is_bot(e["to"]) or limits.forbidden_recipient(config, e["to"])  # nor the service's own address
-                    or ({e["to"], limits.mailbox_of(config, e["to"])} & stopped
-                        and e.get("kind") != optout.FINAL)):  # STOP: nothing but its confirmation
+                or ({e["to"], limits.mailbox_of(config, e["to"])} & stopped
+                    and e.get("kind") != optout.FINAL)):  # STOP: nothing but its confirmation
                 refused.append((e["id"], UNSENDABLE))
             elif e.get("window") == "closed":
                 refused.append((e["id"], WINDOW_CLOSED))

@@ -218,7 +218,7 @@ def _in_game(config: Config, store: Store, players: Players, links: Links, reach
                           **chat_context(v, None, opp, label, m.channel))
         return outbox.reply_rendered(config, store, players, links, reach, m.sender, m.message_id,
                                      _where_it_stands(store, m, gid, meta, game, seat, opp,
-                                                                                 label), "status", game_id=gid)
+                                                      label), "status", game_id=gid)
     if not email_identity.move_allowed(m.channel, m.token_game):  # an email move only to its own reply address
         return outbox.reply(config, store, players, links, reach, m.sender, m.message_id,
                             "email_move_needs_reply_address", Outcome.REFUSED,
@@ -320,7 +320,7 @@ def _handle(config: Config, store: Store, players: Players, links: Links, reach:
     if first or "lang" not in record:  # (a Telegram user's app language, when slowspades speaks it: no number to go by)
         hint = msg.get("lang", "")
         record = players.ensure(sender, hint if hint in LANGUAGES and config.get("LANG", "en") == "en"
-                                    else default_lang(config, sender))
+                                else default_lang(config, sender))
     lang = lang_of_record(config, sender, record)
     channel = address_kind(origin)
 

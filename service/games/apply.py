@@ -157,7 +157,7 @@ def apply(config: Config, store: Store, players: Players, links: Links, reach: R
         actor = getattr(choice, "seat", None)
         if not events:  # a plan given that covers no decision yet: the plan alone is written
             res = store.append(owner, version, [], message_id=message_id, meta=updates,
-                                   plans_version=meta.get(ahead.PV) or "0", plan_log=plan_log)
+                               plans_version=meta.get(ahead.PV) or "0", plan_log=plan_log)
             if res.ok:
                 games.put(game_id, taken)
                 return Result(res.outbox_ids, Outcome.PLANNED, game_id)
@@ -178,10 +178,10 @@ def apply(config: Config, store: Store, players: Players, links: Links, reach: R
         # a snapshot at each hand's start and when its play begins (the log before it moved out, below)
         hand = not over and (any(isinstance(e, HandStarted) for e in events) or (game.phase == "play" != phase_before))
         res = store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
-                               outbox=outbox, meta=updates, ttl=ttl, claimed=send_now,
-                               turn=(game.version, movers_field(game), now.now_ms, actor),
-                               snapshot=snapshot.dump(game) if hand else None,
-                               plans_version=meta.get(ahead.PV) or "0", plan_log=plan_log)
+                           outbox=outbox, meta=updates, ttl=ttl, claimed=send_now,
+                           turn=(game.version, movers_field(game), now.now_ms, actor),
+                           snapshot=snapshot.dump(game) if hand else None,
+                           plans_version=meta.get(ahead.PV) or "0", plan_log=plan_log)
         if res.ok:
             games.put(game_id, taken, res.last_stream_id, events)
             if over:  # a finished game's log, compressed (store.Store.archive)

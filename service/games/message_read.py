@@ -64,7 +64,7 @@ def _read(config: Config, store: Store, links: Links, games: GameCache, seats: S
     batch = Batch(store.pipeline())
     with batch.part("message") as p:
         read_stored = store.queue_message(p, sender, message_id, player_owner(actor), with_sender=not from_game,
-                                              with_record=not seated)  # the record holds the life fields too
+                                          with_record=not seated)  # the record holds the life fields too
     if guess:
         with batch.part("game") as p:
             read_game = queue_read(config, store, games, seats, guess, message_id, p)

@@ -32,7 +32,7 @@ def start(config: Config, store: Store, players: Players, links: Links, reach: R
     events, outbox = turn_messages(config, store, players, links, reach, dealer, gid, meta, game, events, updates,
                                    everyone=True)
     res = store.append(game_owner(gid), 0, [to_dict(e) for e in events], message_id=message_id,
-                           outbox=outbox, meta=updates, snapshot=snapshot.dump(game))
+                       outbox=outbox, meta=updates, snapshot=snapshot.dump(game))
     if not res.ok:
         return Result(res.outbox_ids, Outcome(res.status), gid)
     games.put_new(gid, game, res.last_stream_id)

@@ -14,5 +14,5 @@ def change(store: Store, game_id: str, message_id: str, outcome: Outcome, entrie
     """Write the game's new ``meta`` fields (its status) and ``entries`` (those not None), once for ``message_id``;
     ``outcome`` if it was written, else why not (a duplicate, a conflict)."""
     res = store.append(game_owner(game_id), expected_version, [], message_id=message_id,
-                           outbox=[e for e in entries if e], meta=meta)
+                       outbox=[e for e in entries if e], meta=meta)
     return Result(res.outbox_ids, outcome if res.ok else Outcome(res.status), game_id)

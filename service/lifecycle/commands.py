@@ -72,7 +72,7 @@ def new(config: Config, store: Store, players: Players, links: Links, reach: Rea
     """``NEW <address | BOT>``: an invitation; ``NEW`` alone: a link for a friend."""
     if not m.said.arg:
         return invitation_links.offer(config, store, players, links, reach, invite_links,
-                                  m.message_id, m.sender, m.said.rules or HouseRules())
+                                      m.message_id, m.sender, m.said.rules or HouseRules())
     return invitations.invite(config, store, players, links, reach, games, dealer,
                               m.message_id, m.sender, m.said.arg, m.said.rules)
 

@@ -93,5 +93,5 @@ def after_handled(config: Config, store: Store, games: GameCache, game_id: str |
     if meta.get("status") not in ("active", "over"):
         return None
     return after_game_change(config, store, game_id, taken.game, meta=meta, now_ms=got["now_ms"], life=meta,
-                              # (its life fields)
+                             # (its life fields)
                              tail=tail, restore=duplicate)

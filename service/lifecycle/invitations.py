@@ -146,10 +146,9 @@ def _invitation(config: Config, store: Store, players: Players, links: Links, re
     invitee = meta["seat1"]
     by = _invitation_address(config, store, players, links, reach, invitee)
     return outbox.entry(config, store, players, links, reach, invitee, "invite", game_id=gid, seat=1, meta=meta,
-                        meta_updates=updates,
-                        to=None if by == invitee else Destination.to(by),
-                        opp=name_of(players, meta["seat0"]), days=days, tg_url=telegram_start.invite_link(config,
-                                                                                                 players, invitee),
+                        meta_updates=updates, to=None if by == invitee else Destination.to(by),
+                        opp=name_of(players, meta["seat0"]), days=days,
+                        tg_url=telegram_start.invite_link(config, players, invitee),
                         **rules_context(rules),
                         rules_url=config.get("RULES_URL") or f"{config['PUBLIC_BASE_URL']}/rules")
 

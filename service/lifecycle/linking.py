@@ -88,8 +88,8 @@ def _ask(config: Config, store: Store, players: Players, links: Links, reach: Re
         return _refused(config, store, players, links, reach, m, "role", other)
     now = store.clock.now_ms()
     refused = link_refusal(config, store, home, other, m.message_id, now / 1000,
-                                  int(settings.get(config, "LINK_CODES_PER_DAY")),
-                                  int(settings.get(config, "LINK_CODES_PER_ADDRESS")))
+                           int(settings.get(config, "LINK_CODES_PER_DAY")),
+                           int(settings.get(config, "LINK_CODES_PER_ADDRESS")))
     if refused is not None:  # a country not allowed, a number that is not valid, too many codes (issue 44)
         return _refused(config, store, players, links, reach, m, str(refused.context["reason"]), other)
     ttl = int(settings.get(config, "LINK_CODE_TTL"))
@@ -228,8 +228,8 @@ def link_refusal(config: Config, store: Store, home: str, target: str, message_i
     # the asker's under its mailbox's own hash tag ({p:<mailbox>}: forget deletes it with the player); the target's
     # named by the keyed hash of its mailbox (the logs' pseudonym): no trace of whom the asker named survives forget
     counters: list[limits.Counter] = [(limits.mailbox_of(config, home), "link" + limits.day(now_s), per_home, limit),
-                               ("linkto:" + logs.pseudonym(limits.mailbox_of(config, target)), limits.day(now_s),
-                                per_target, limit)]
+                                      ("linkto:" + logs.pseudonym(limits.mailbox_of(config, target)), limits.day(now_s),
+                                       per_target, limit)]
     if fresh:
         key, period, per_hour, _invitation = limits.new_numbers_counter(config, now_s)
         counters.append((key, period, per_hour, limits.Refusal("link_refused", {"reason": "new_numbers"})))

@@ -86,7 +86,7 @@ def stop(config: Config, store: Store, players: Players, links: Links, reach: Re
         out = outbox.notify_game(config, store, players, links, reach, gid, f"stop:{message_id}", [
             (1 - seat, "opponent_stopped",
              {"opp": name_of(players, sender), "label": label_of(store, players, other, gid),
-                                            "days": max(1, math.ceil(days))})])
+              "days": max(1, math.ceil(days))})])
         ids += out.outbox_ids
     for gid in unfinished_games(store, players, sender, ("invited",)):
         if store.meta(gid).get("seat1") == sender:

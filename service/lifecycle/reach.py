@@ -59,7 +59,7 @@ def stop_clock(config: Config, store: Store, players: Players, links: Links, rea
         out = outbox.notify_game(config, store, players, links, reach, gid, f"reach:{home}:{since_ms}", [
             (1 - seat, "opponent_unreachable",
              {"opp": name_of(players, home), "label": label_of(store, players, other, gid),
-                                                "days": max(1, math.ceil(days))})])
+              "days": max(1, math.ceil(days))})])
         ids += out.outbox_ids
     return ids
 

@@ -197,7 +197,7 @@ def on_turn(config: Config, store: Store, game_id: str, game: Game | TurnState, 
     movers_arg = movers_field(game)
     if recorded is None:
         recorded = store.record_turn(game_id, game.version, movers_arg, now_ms,
-                                         game.actor if isinstance(game, TurnState) else None)
+                                     game.actor if isinstance(game, TurnState) else None)
     fresh, recorded_v, old_seat = recorded
     old_v = int(recorded_v)
     old_movers = old_seat
@@ -238,9 +238,9 @@ def _schedule(config: Config, store: Store, game_id: str, meta: dict[str, str], 
         return
     first = settings.remind_delays_s(config)[0]
     store.due.schedule_many([(Item(REMINDER, game_id, seat, NOW, 1), since_ms + int(first * 1000)),
-                                 (Item(TIMEOUT, game_id, seat, NOW),
-                                  deadline_ms(config, store, game_id, since_ms, now_ms,
-                                              life=life))], keep=keep, on=pipe)
+                             (Item(TIMEOUT, game_id, seat, NOW),
+                              deadline_ms(config, store, game_id, since_ms, now_ms,
+                                          life=life))], keep=keep, on=pipe)
 
 
 def cancel_turn(config: Config, store: Store, game_id: str, seat: int, version: int,
@@ -249,10 +249,9 @@ def cancel_turn(config: Config, store: Store, game_id: str, seat: int, version: 
     pipeline to queue on."""
     n = int(settings.get(config, "REMIND_MAX"))
     store.due.cancel(*[Item(REMINDER, game_id, seat, version, i) for i in range(1, n + 2)],
-                     Item(AUTO, game_id, seat, version),
-                         Item(TIMEOUT, game_id, seat, version), Item(BOT, game_id, seat, version),
-                         Item(REMINDER, game_id, seat, NOW, 1), Item(TIMEOUT, game_id, seat, NOW), Item(BOT, game_id, seat, NOW),
-                         on=client)
+                     Item(AUTO, game_id, seat, version), Item(TIMEOUT, game_id, seat, version),
+                     Item(BOT, game_id, seat, version), Item(REMINDER, game_id, seat, NOW, 1),
+                     Item(TIMEOUT, game_id, seat, NOW), Item(BOT, game_id, seat, NOW), on=client)
 
 
 def current(config: Config, store: Store, item: Item, now_ms: int) -> tuple[Item | None, int | None]:

@@ -65,9 +65,9 @@ def claim(config: Config, store: Store, players: Players, links: Links, reach: R
             left_h = max(1, (deadline_ms(config, store, game_id, t["since"], now_ms) - now_ms + 3_599_999) // 3_600_000)
         return outbox.reply(config, store, players, links, reach, sender, message_id,
                             "claim_refused", hours=int(left_h),
-                             my_turn=seat in owed,
-                             paused=paused_until(store, game_id, now_ms) is not None,
-                             label="", game_id=game_id)
+                            my_turn=seat in owed,
+                            paused=paused_until(store, game_id, now_ms) is not None,
+                            label="", game_id=game_id)
     loser = 1 - seat
     return service_move(config, store, players, links, reach, games, seats, dealer, game_id, message_id,
                         Forfeit(loser, "timeout"), store.version(game_id))
@@ -94,9 +94,9 @@ def on_timeout_due(config: Config, store: Store, players: Players, links: Links,
     opp = name_of(players, meta.get(f"seat{item.seat}", ""))
     label = label_of(store, players, meta.get(f"seat{waiting}", ""), item.game_id)
     out = outbox.notify_game(config, store, players, links, reach, item.game_id, "timeout:" + item.member,
-                              [(waiting, "claim_possible", {"opp": opp, "label": label,
-                                                            "days": settings.get(config, "TIMEOUT_DAYS")})],
-                              expected_version=store.version(item.game_id))
+                             [(waiting, "claim_possible", {"opp": opp, "label": label,
+                                                           "days": settings.get(config, "TIMEOUT_DAYS")})],
+                             expected_version=store.version(item.game_id))
     return None, out.outbox_ids
 
 

@@ -45,7 +45,7 @@ def outbox_list(status: str | None, game_id: str | None, to: str | None, limit: 
         e["code"] = provider_code(e.get("error"))
         e["unreachable"] = unreachable.get(str(e.get("to", "")), "")
     lines = [f"Redis: {redis_shown(svc.gauges)}", f"{'ID':<30} {'STATUS':<9} {'CODE':<10} {'CHANNEL':<7} {'TO':<24} "
-                                           f"{'UPDATED':<21} BODY"]
+             f"{'UPDATED':<21} BODY"]
     for e in entries:
         body = " ".join(str(e.get("body", "")).split())
         code = e["code"] + (f" x{e['tries']}" if e.get("tries") else "")
