@@ -25,7 +25,8 @@ layer) and it prints issue 42's figures (``--json``: as JSON, for ``tests/test_s
 * **upward calls**: calls from a lower layer into a higher one (a callback handed down: the imports never go up);
 
 and, read from the source, the files of ``service/`` outside ``store/`` that import ``service.store.keys``,
-``.codec`` or ``.base``, and the functions that take a ``Services`` (``svc: Services``).
+``.codec`` or ``.base``, and the parameters typed ``Services`` (the bag of every dependency, deleted) or
+``Dependencies`` (service.bootstrap's: only entry points hold it, no function takes it).
 """
 
 from __future__ import annotations

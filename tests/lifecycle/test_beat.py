@@ -68,7 +68,7 @@ while time.time() < go:
     time.sleep(0.001)
 ids = []
 for _ in range(40):
-    run_tick(svc, ids.extend, lambda t: None)
+    run_tick(svc.config, svc.store, svc.steps, ids.extend, lambda t: None)
 print(json.dumps(ids))
 """
 
