@@ -2,8 +2,8 @@
 
 :func:`bootstrap` builds what a process holds (the Flask app and the worker keep one in
 ``app.extensions['slowspades']``, the CLI one per command): the Redis client, the :class:`~service.store.Store`
-and its gateways (players, links, reach, talk, push, invite_links, gauges, forgetting), this process's game and
-seat caches, the dealer factory, the settings, and the tables of entry points bound to them (the inbound
+and its gateways (players, links, reach, talk, push, invite_links, gauges, forgetting, snapshots), this process's
+game and seat caches, the dealer factory, the settings, and the tables of entry points bound to them (the inbound
 handlers, the due work's steps).
 
 :func:`inject` binds the parameters of a function that name a dependency (its signature: ``store``, ``config``,
@@ -28,13 +28,14 @@ from .caches import GameCache, SeatCache
 from .context import Config, DealerFactory, dealer_factory
 from .inbound import Handlers
 from .store import Client, InviteLinks, Links, Players, PushSubscriptions, Reach, Store, Talk, connect
+from .store.backup import Snapshots
 from .store.forget import Forgetting
 from .store.gauges import Gauges
 
 T = TypeVar("T")
 #: the names a function's parameters give the dependencies (the same name: the same dependency, everywhere)
-NAMES = ("config", "store", "players", "links", "reach", "talk", "push", "invite_links", "gauges", "forgetting", "games",
-         "seats", "dealer", "handlers", "steps")
+NAMES = ("config", "store", "players", "links", "reach", "talk", "push", "invite_links", "gauges", "forgetting",
+         "snapshots", "games", "seats", "dealer", "handlers", "steps")
 
 
 def inject(fn: Callable[..., T], dependencies: dict[str, Any]) -> Callable[..., T]:
@@ -69,6 +70,7 @@ class Dependencies:
     invite_links: InviteLinks = field(init=False)  # the invitation links (service.lifecycle.invite_links)
     gauges: Gauges = field(init=False)  # what /metrics and the operator read of the store as a whole
     forgetting: Forgetting = field(init=False)  # a player's keys, exported or erased (service.forget)
+    snapshots: Snapshots = field(init=False)  # restores of a backup (the operator's slowspades restore)
     games: GameCache = field(init=False)  # folded games of this process (service.games)
     seats: SeatCache = field(init=False)  # who sits in which game, as this process saw it
     dealer: DealerFactory = field(init=False)  # a game's dealer at a version (service.context.dealer_factory)
@@ -83,6 +85,7 @@ class Dependencies:
         self.players, self.links, self.reach, self.talk = Players(r), Links(r), Reach(r), Talk(r)
         self.push, self.invite_links, self.gauges, self.forgetting = (PushSubscriptions(r), InviteLinks(r),
                                                                       Gauges(r), Forgetting(r))
+        self.snapshots = Snapshots(r)
         self.games = GameCache(self.store, int(config.get("GAME_CACHE_SIZE", 2000)))
         self.seats = SeatCache()
         self.dealer = dealer_factory(config)
