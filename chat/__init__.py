@@ -60,9 +60,10 @@ text past 1,600 characters); ``replies`` the literal replies the message offers.
 """
 
 from .gsm import is_gsm7, segments, to_gsm7
+from .intent import Intent
 from .languages import LANGUAGES, language_for_address, language_for_phone, normalize_language
 from .messages import explain_error, message_for, notice, prompt
-from .parse import Intent, parse
+from .parse import parse
 from .render import Rendered, render
 
 __all__ = [

@@ -1,5 +1,5 @@
 """A player's plan (answers given ahead, RULES D12) in words: :func:`describe` writes it back in one line, with the
-words the parser reads in the player's language (``chat.parse``), and :func:`plan_message` is the answer to a
+words the parser reads in the player's language (``chat.command_words``), and :func:`plan_message` is the answer to a
 plan given, shown or refused (templates ``plan_set`` and ``plan_error``)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from spades.cards import Card, Suit
 from spades.plans import Follow, Plan, PlanError
 
-from .parse import _WORDS
+from .command_words import WORDS
 from .render import Rendered, render
 
 #: The example the answers give, as a plan (written in the player's words by :func:`describe`).
@@ -19,7 +19,7 @@ EXAMPLE = Plan(0, follows=(Follow(Suit.HEARTS, Card(4, Suit.HEARTS)), Follow(Sui
 
 def word(kind: str, lang: str) -> str:
     """The parser's first word for ``kind`` in ``lang`` (else the English one)."""
-    return (_WORDS.get(lang, {}).get(kind) or _WORDS["en"][kind])[0]
+    return (WORDS.get(lang, {}).get(kind) or WORDS["en"][kind])[0]
 
 
 def _play(play: Card | str, lang: str) -> str:

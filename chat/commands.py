@@ -1,5 +1,5 @@
 """What a player may send, in one list: the rules page's "What to send" is built from it, and the tests check the
-parser's kinds (:data:`chat.parse.ENGINE_KINDS`, :data:`chat.parse.META_KINDS`), the HELP reply and the house rules
+parser's kinds (:data:`chat.intent.ENGINE_KINDS`, :data:`chat.intent.META_KINDS`), the HELP reply and the house rules
 (:class:`spades.events.HouseRules`) against it, so that none drifts from the others (issue 23 case 6).
 
 Each command is written with the parser's own word for it in the player's language (:func:`word`: the first word of
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .parse import _WORDS
+from .command_words import WORDS
 from .render import gettext
 
 
@@ -64,7 +64,7 @@ def word(kind: str, lang: str) -> str:
     """The word the parser reads for ``kind`` in ``lang`` (its own first, else the English one)."""
     if kind in _FIXED:
         return _FIXED[kind]
-    own = _WORDS.get(lang, {}).get(kind) or _WORDS["en"].get(kind) or (kind.upper(),)  # (HELP: a carrier word)
+    own = WORDS.get(lang, {}).get(kind) or WORDS["en"].get(kind) or (kind.upper(),)  # (HELP: a carrier word)
     return own[0]
 
 

@@ -17,9 +17,10 @@ from spades.errors import CardSyntaxError, MustFollowSuit, NotYourTurn, RuleErro
 from spades.events import AUTO_DECIDED, AUTO_FORCED, AUTO_PLAN
 from spades.game import PlayerView
 
+from .address_words import ADDRESS_ECHO
 from .gsm import to_gsm7
+from .intent import Intent
 from .names import display_name
-from .parse import ADDRESS_ECHO, Intent
 from .questions import question_key
 from .render import TEXT_CHANNELS, Rendered, finish_text, gettext, render
 

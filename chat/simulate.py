@@ -53,8 +53,9 @@ from spades.game import BID, Game, PlayerView, decide, fold, new_game, view
 from spades.plans import Plan, PlanError, check, play_ahead, track
 
 from .ahead import plan_message
+from .intent import Intent
 from .messages import explain_error, message_for, prompt
-from .parse import Intent, parse
+from .parse import parse
 from .render import Rendered
 
 Chooser = Callable[[PlayerView, Rendered, random.Random], str]

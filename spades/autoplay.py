@@ -26,7 +26,8 @@ from .cards import Card, Suit
 from .commands import Play
 from .dealer import Dealer
 from .events import AUTO_DECIDED, AUTO_FORCED, CardPlayed, Event
-from .game import PLAY, Game, _playable, decide
+from .game import PLAY, Game, decide
+from .legal import playable
 
 SPADES = Suit.SPADES
 #: Auto-finish is tried only when at most this many tricks remain (a position with 7 cards a
@@ -40,7 +41,7 @@ def forced_play(game: Game) -> Play | None:
     if game.phase != PLAY or len(game.movers) != 1:
         return None
     seat = game.movers[0]
-    cards = _playable(game.hands[seat], game.trick, game.spades_broken)
+    cards = playable(game.hands[seat], game.trick, game.spades_broken)
     return Play(seat, cards[0]) if len(cards) == 1 else None
 
 
@@ -138,9 +139,9 @@ def decided_playout(game: Game, max_tricks: int = DECIDED_MAX_TRICKS) -> list[Pl
     leader, broken = game.movers[0], game.spades_broken
     out: list[Play] = []
     while hands[0]:
-        lead = _playable(hands[leader], (), broken)[0]
+        lead = playable(hands[leader], (), broken)[0]
         follower = 1 - leader
-        card = _playable(hands[follower], ((leader, lead),), broken)[0]
+        card = playable(hands[follower], ((leader, lead),), broken)[0]
         out += [Play(leader, lead), Play(follower, card)]
         hands[leader].remove(lead)
         hands[follower].remove(card)

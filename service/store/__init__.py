@@ -7,6 +7,8 @@ Redis commands on its keys:
 :mod:`.game_log`    a game's events, meta and the append (one Lua script: events, outbox entries, meta,
                     consumed message, turn, snapshot); :class:`Store`, the facade the service holds
 :mod:`.snapshot`    a game in play: its snapshot and compressed head
+:mod:`.recorder`    the game log's recorder protocol (append expecting a version, read after a position,
+                    version) and its records; :mod:`.memory`: the recorder in process memory (the unit tier)
 :mod:`.archive`     a finished game: its compressed archive, its outbox compacted
 :mod:`.outbox`      outbox entries: claim, settle, status, the local outbox
 :mod:`.inbox`       inbound messages: the record, the claim of a message id, the pending index
@@ -61,6 +63,7 @@ from .push import PushSubscriptions
 from .reach import Reach
 from .talk import Talk
 
-__all__ = ["InviteLinks", "Links", "Players", "PushSubscriptions", "Reach", "Talk", "APPEND_LUA", "CLAIM_LUA", "PAUSE_REACH", "SETTLE_LUA", "STATUS_LUA", "TRANSIENT_ERRORS", "UNREACHABLE", "AppendResult",
-           "Batch", "Client", "Pipeline", "ReplicaLagError", "Store", "StoredEvent", "connect", "game_owner", "is_cluster",
+__all__ = ["APPEND_LUA", "CLAIM_LUA", "PAUSE_REACH", "SETTLE_LUA", "STATUS_LUA", "TRANSIENT_ERRORS", "UNREACHABLE", "AppendResult",
+           "Batch", "Client", "InviteLinks", "Links", "Pipeline", "Players", "PushSubscriptions", "Reach",
+           "ReplicaLagError", "Store", "StoredEvent", "Talk", "connect", "game_owner", "is_cluster",
            "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]

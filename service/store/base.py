@@ -8,7 +8,7 @@ import base64
 import json
 import time
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Iterable, Iterator, Mapping, Union
 
 import redis
@@ -18,6 +18,8 @@ from redis.commands.core import AsyncScript, Script
 
 from .codec import text_entries
 from .keys import message_digest
+from .recorder import StoredEvent as StoredEvent  # the recorder's records (service.store.recorder), here as before
+from .recorder import sid_key as sid_key
 
 Client = Union[redis.Redis, RedisCluster]  # every store part takes either: keys of one script share a slot
 
@@ -49,21 +51,6 @@ def queue_eval(pipe: Pipeline, body: str, keys: list[Any], args: list[Any]) -> N
         pipe.execute_command("EVAL", body, len(keys), *keys, *args, target_nodes=pipe.get_node_from_key(keys[0]))
     else:
         pipe.execute_command("EVAL", body, len(keys), *keys, *args)
-
-
-def sid_key(stream_id: str) -> tuple[int, int]:
-    ms, _, seq = stream_id.partition("-")
-    return int(ms), int(seq or 0)
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    """One stream entry: the stream id, the engine event dict, and the envelope (only on a batch's first)."""
-
-    stream_id: str
-    event: dict[str, Any]
-    time_ms: int | None = None
-    message_id: str | None = None
 
 
 def scan_keys(client: Client, match: str, count: int = 1000) -> Iterator[Any]:

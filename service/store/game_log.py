@@ -58,8 +58,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from redis.client import Pipeline
 from redis.commands.core import Script
@@ -88,6 +87,7 @@ from .operator import OperatorReads
 from .outbox import CLAIM_LUA, ENTRY_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
 from .presence import PagePresence
 from .reads import QueuedReads
+from .recorder import AppendResult, SnapshottingRecorder
 from .replica import ReplicaLagError, lagged, registry_shard, run_replicated
 from .snapshot import InPlayGames
 from .window import WhatsAppWindows
@@ -173,25 +173,6 @@ if p.ttl and p.ttl > 0 then
 end
 return reply
 """
-
-
-
-
-
-
-@dataclass(frozen=True)
-class AppendResult:
-    """What an append did: ``ok``, ``conflict`` (someone appended first) or ``duplicate`` (message consumed)."""
-
-    status: str
-    version: int
-    outbox_ids: list[str] = field(default_factory=list)
-    last_stream_id: str = ""
-    turn: tuple[int, str, str] | None = None  # with ``turn=``: (1 if recorded, the turn before: version, seat)
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "ok"
 
 
 class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayGames, LifeRecords, QueuedReads,
@@ -354,3 +335,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         if raw is None:
             return None
         return [f"{owner}#{n}" for n in text(raw).split(",") if n]
+
+
+if TYPE_CHECKING:  # the Redis store is a recorder of the game log (service.store.recorder): mypy holds it
+    _recorder: type[SnapshottingRecorder] = Store

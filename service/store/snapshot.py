@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Callable
 
 from redis.client import Pipeline
@@ -37,6 +37,7 @@ from .base import (
 )
 from .codec import text, text_hash
 from .keys import game_head, game_owner, game_snapshot, owner_keys
+from .recorder import StateRead
 
 LOAD_LUA = r"""
 -- KEYS: ev, snap, archive; ARGV: the last stream id the reader folded ('' for none)
@@ -72,19 +73,6 @@ redis.call('XTRIM', KEYS[1], 'MINID', ARGV[3])
 redis.call('HSET', KEYS[3], 'head', ARGV[2])
 return 1
 """
-
-
-@dataclass(frozen=True)
-class StateRead:
-    """What :meth:`InPlayGames.queue_state` read: ``snapshot`` (the state JSON, if the reader starts from it)
-    with ``snapshot_sid``, and the events to fold on (after the snapshot, or after the reader's own stream id;
-    a finished game: its whole archive, ``whole``)."""
-
-    snapshot: dict[str, Any] | None
-    snapshot_sid: str
-    events: list[StoredEvent]
-    whole: bool = False
-    meta: dict[str, str] | None = None  # the game's meta, read after the events (``queue_state(with_meta=True)``)
 
 
 def next_id(stream_id: str) -> str:

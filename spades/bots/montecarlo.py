@@ -2,7 +2,8 @@
 
 It reads only its :class:`spades.game.PlayerView`. The opponent holds ``view.opponent_cards``
 of the cards this player has not seen (not in hand, not among its own discards and thrown cards,
-not played); which ones is sampled, agreeing with everything the view shows:
+not played: :mod:`spades.bots.card_counting`); which ones is sampled
+(:mod:`spades.bots.hand_sampling`), agreeing with everything the view shows:
 
 * a suit the opponent failed to follow is a suit they do not hold (section 6);
 * their bid (nil and double nil included) says how strong their hand was: samples are
@@ -29,16 +30,16 @@ nodes, not seconds; a wall-clock cap (:data:`HARD_CAP_S`) only guards against a 
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from ..cards import DECK, Card
 from ..commands import Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Keep, Play
 from ..game import BID, DRAW, EXCHANGE, PLAY, PlayerView
 from ..scoring import score_player, winner_after_hand
+from .card_counting import unseen
+from .hand_sampling import BID_OVERSAMPLE, BID_READ_VAR, estimate_tricks, good, sample_hands
 from .handsearch import Deal, TimeUp, reps
 
 EXACT_TRICKS = 5  # tricks searched exactly at the end of each sampled hand
@@ -53,14 +54,6 @@ BID_EXACT = 5  # tricks searched exactly at the end of a bid's playout (the rest
 #: +1: 20%); kept, not refitted, for the five-trick playout (6.4% of its 4,219 bids were set).
 SPREAD = ((-1, 0.3), (0, 0.6), (1, 0.1))
 NIL_DOUBT = 0.2  # taken off the sampled chance that a nil survives
-#: Reading the opponent's bid: samples are drawn BID_OVERSAMPLE times over and resampled with weight
-#: exp(-(count - bid)^2 / 2 var), the count :func:`estimate_tricks` of the sampled hand and its played
-#: cards. Paired one-hand tests against ``basic`` (hand 1 of 1,200 decks, seeds 5000-6199, points a hand
-#: less ``basic``'s, a bag 5): var 0.3 / 10 times over +3.19 +- 0.89 on var 1.2 / 3 times (the setting
-#: before); var 0.6 / 6 times +1.55 +- 0.58 (2,400 decks); var 2.4 -1.35 +- 0.80: the tighter the better.
-BID_OVERSAMPLE = 10
-BID_READ_VAR = 0.3
-BID_READ_VAR_NIL = 0.6
 HARD_CAP_S = 0.5  # seconds; checked after every sample (at least two for a card)
 #: seconds from the start of a decision after which a sample still being searched is dropped
 #: (the clock is looked at inside the search too, every ``handsearch.CLOCK_EVERY`` positions)
@@ -73,21 +66,10 @@ BAG_COST = 5.0  # what a bag costs of the future (10 bags cost 100)
 SET_MALUS = 30.0
 
 
-def good(c: int) -> bool:
-    """A card the usual draw keeps when it is offered: a spade, an ace, a king or a queen (section 3)."""
-    return c < 13 or c % 13 >= 10
-
-
-#: How much likelier the opponent is to have kept a card than discarded it, before any play: a
-#: player who keeps the good card of a draw pair (:func:`good`) ends up with such a card about 2.7
-#: times as often as with another (section 3). (``pimc``'s prior; ``hard`` draws as :func:`_ways` counts.)
-DRAFT_WEIGHT = tuple(2.7 if good(c) else 1.0 for c in range(52))
-
-
-
 @dataclass(frozen=True)
 class Settings:
-    """How much work ``pimc`` does and how it reads what it samples; the defaults are described above."""
+    """How much work ``pimc`` does and how it reads what it samples; the defaults are described above (and, for
+    reading the opponent's bid, in :mod:`spades.bots.hand_sampling`)."""
 
     play_samples: tuple[int, int] = PLAY_SAMPLES
     play_nodes: int = PLAY_NODES
@@ -102,7 +84,7 @@ class Settings:
     set_malus: float = SET_MALUS
     hard_cap_s: float = HARD_CAP_S
     abort_s: float = ABORT_S
-    pairs: bool = False  # the opponent's hand drawn as the draw's pairs give it (:func:`kept_good_weights`)
+    pairs: bool = False  # the opponent's hand drawn as the draw's pairs give it (:func:`hand_sampling.kept_good_weights`)
     bag_cost: float = BAG_COST  # what a bag carried costs of the future (half that near the end)
 
 
@@ -117,65 +99,9 @@ HARD = Settings(exact_tricks=6, play_nodes=12000, play_samples=(12, 64), bid_sam
                 spread=((-2, 0.1), (-1, 0.35), (0, 0.5), (1, 0.05)), pairs=True, bid_read_var=0.7)
 
 
-def _ways(kept_good: int, good_total: int, pairs: int = 13) -> int:
-    """For one kept hand of ``kept_good`` good cards (:func:`good`), how many ways the opponent's draw gives
-    it: their ``2 * pairs`` cards, ``good_total`` of them good, matched into pairs and ordered, when the
-    opponent keeps the first card of a pair exactly when it is good (section 3: a kept first card is good;
-    a first card let go is not, and the second is then kept whatever it is). The pairs' own order multiplies
-    every hand alike and is left out.
-
-    A kept card that is not good was the second of its pair, after a discarded card that is not good (one
-    order); a kept good card may be first (any discarded card second) or second after a discarded card that
-    is not good (two orders then). So the bad kept cards take bad discards one each, and the good kept cards
-    take the rest, doubled for each bad one. Every kept hand with as many good cards is as likely, so this
-    count, a function of ``kept_good`` alone, is each such hand's weight."""
-    bad_kept = pairs - kept_good
-    bad_discarded = 2 * pairs - good_total - bad_kept
-    doubled = bad_discarded - bad_kept  # bad discards left for the good kept cards
-    if kept_good < 0 or bad_kept < 0 or doubled < 0 or kept_good > good_total:
-        return 0
-    return math.perm(bad_discarded, bad_kept) * math.factorial(kept_good) << doubled
-
-
-def kept_good_weights(good_total: int, good_played: int, good_free: int, bad_free: int, n: int) -> list[int]:
-    """Weights of the opponent holding ``j`` good cards among the ``n`` they still hold, j = 0..n: they played
-    ``good_played`` good cards already and may hold any of ``good_free`` good and ``bad_free`` other cards
-    (:func:`_ways`; the cards within each kind equally likely)."""
-    return [math.comb(good_free, j) * math.comb(bad_free, n - j) * _ways(good_played + j, good_total)
-            for j in range(n + 1)]
-
-
 _KEEP = (Keep(0), Keep(1))
 _DISCARD = (Discard(0), Discard(1))
 _DECLINE = (DeclineDoubleNil(0), DeclineDoubleNil(1))
-
-
-def estimate_tricks(hand: Sequence[int]) -> float:
-    """A rough count of the tricks a hand (card indices) takes; used to read the opponent's bid."""
-    by_suit = [[], [], [], []]  # type: list[list[int]]
-    for c in hand:
-        by_suit[c // 13].append(c % 13)
-    spades = sorted(by_suit[0], reverse=True)
-    est = 0.0
-    for i, r in enumerate(spades):
-        if r >= 12 - i or r >= 9 and i < 3:
-            est += 1.0 if r == 12 else 0.8
-        elif i >= 3:
-            est += 0.7
-    spare = max(0, len(spades) - 3)
-    for s in (1, 2, 3):
-        ranks = by_suit[s]
-        n = len(ranks)
-        if 12 in ranks:
-            est += 0.95
-        if 11 in ranks:
-            est += 0.75 if n >= 2 else 0.3
-        if 10 in ranks and n >= 3:
-            est += 0.35
-        if n <= 1 and spare:
-            est += 0.6 if n == 0 else 0.3
-            spare -= 1
-    return est
 
 
 def danger(c: int) -> int:
@@ -244,118 +170,12 @@ class MonteCarloStrategy:
         throw = [c for c in worst if danger(c.index) >= 9]
         return tuple(c for c in view.hand if c in throw)
 
-    # -- what the view tells about the opponent's hand ---------------------------------------------
-    @staticmethod
-    def unseen(view: PlayerView) -> tuple[list[int], int]:
-        """Cards the opponent may hold (indices), and the suits they have shown void in (a 4-bit mask)."""
-        seen = {c.index for c in view.hand}
-        seen.update(c.index for c in view.played)
-        own_discards = {c.index for c in view.discarded}
-        if view.exchange:
-            own_discards.update(c.index for c in view.exchange[0])
-        opp = 1 - view.seat
-        if not (view.double_nil[opp] and view.phase in (BID, PLAY)):
-            seen |= own_discards  # only a double nil exchange can hand my discards to the opponent (D5)
-        pool = [i for i in range(52) if i not in seen]
-        voids = 0
-        leader = 1 - view.first_player
-        played = view.played
-        for k in range(0, len(played) - 1, 2):
-            lead, follow = played[k], played[k + 1]
-            if leader != opp and follow.suit is not lead.suit:
-                voids |= 1 << (lead.index // 13)
-            follower_won = (follow.suit is lead.suit and follow.rank > lead.rank) or (
-                follow.suit.value == "S" and lead.suit.value != "S")
-            leader = 1 - leader if follower_won else leader
-        return pool, voids
-
+    # -- the opponent's hand -------------------------------------------------------------------------
     def samples(self, view: PlayerView, count: int) -> list[int]:
-        """``count`` opponent hands (masks) that agree with the view, reweighted by the opponent's bid."""
-        pool, voids = self.unseen(view)
-        n = view.opponent_cards
-        allowed = [c for c in pool if not voids >> (c // 13) & 1]
-        if len(allowed) < n:
-            allowed = pool
-        rng = self.rng
-        opp = 1 - view.seat
-        bid = view.bids[opp]
-        nil = view.double_nil[opp] or bid == 0
-        draw_weight = [1.0 / DRAFT_WEIGHT[c] for c in range(52)]
-        rand = rng.random
-        log = math.log
-
-        def draw() -> list[int]:  # weighted sampling without replacement (Efraimidis-Spirakis keys)
-            keyed = sorted(allowed, key=lambda c: log(rand() + 1e-300) * draw_weight[c])
-            return keyed[len(keyed) - n:]
-
-        played_by_opp = self.opponent_played(view)
-        if self.settings.pairs and not any(view.double_nil):  # (an exchange follows a double nil only)
-            draw = self._pair_draw(pool, played_by_opp, allowed, n) or draw
-
-        if bid is None and not view.double_nil[opp]:
-            out = []
-            for _ in range(count):
-                mask = 0
-                for c in draw():
-                    mask |= 1 << c
-                out.append(mask)
-            return out
-        target = 0.0 if nil else float(bid or 0)
-        raw: list[int] = []
-        weights: list[float] = []
-        var = BID_READ_VAR_NIL if nil else self.settings.bid_read_var
-        for _ in range(count * self.settings.bid_oversample):
-            hand = draw()
-            est = estimate_tricks(hand + played_by_opp)
-            mask = 0
-            for c in hand:
-                mask |= 1 << c
-            raw.append(mask)
-            weights.append(math.exp(-0.5 * (est - target) ** 2 / var))
-        return rng.choices(raw, weights=weights, k=count)
-
-    def _pair_draw(self, pool: list[int], played_by_opp: list[int], allowed: list[int],
-                   n: int) -> Callable[[], list[int]] | None:
-        """Draws of the opponent's ``n`` cards from ``allowed`` as the draw's pairs give them (:func:`_ways`):
-        how many good cards first, then which, uniformly within each kind; None when no kept hand of the
-        usual draw agrees with what the opponent has played. Their 26 cards are the ``pool`` (:meth:`unseen`)
-        and the cards they have played."""
-        good_played = sum(1 for c in played_by_opp if good(c))
-        good_free = [c for c in allowed if good(c)]
-        bad_free = [c for c in allowed if not good(c)]
-        good_total = sum(1 for c in pool if good(c)) + good_played
-        weights = kept_good_weights(good_total, good_played, len(good_free), len(bad_free), n)
-        if not any(weights):
-            return None
-        counts = range(n + 1)
-        rng = self.rng
-
-        def draw() -> list[int]:
-            j = rng.choices(counts, weights=weights)[0]
-            return rng.sample(good_free, j) + rng.sample(bad_free, n - j)
-
-        return draw
-
-    @staticmethod
-    def opponent_played(view: PlayerView) -> list[int]:
-        """The cards the opponent has played this hand (indices)."""
-        opp = 1 - view.seat
-        out = []
-        leader = 1 - view.first_player
-        played = view.played
-        for k in range(0, len(played), 2):
-            lead = played[k]
-            if leader == opp:
-                out.append(lead.index)
-            if k + 1 >= len(played):
-                break
-            follow = played[k + 1]
-            if leader != opp:
-                out.append(follow.index)
-            follower_won = (follow.suit is lead.suit and follow.rank > lead.rank) or (
-                follow.suit.value == "S" and lead.suit.value != "S")
-            leader = 1 - leader if follower_won else leader
-        return out
+        """``count`` opponent hands (masks) that agree with the view, reweighted by the opponent's bid
+        (:func:`spades.bots.hand_sampling.sample_hands` with this player's settings and generator)."""
+        settings = self.settings
+        return sample_hands(view, count, self.rng, settings.pairs, settings.bid_oversample, settings.bid_read_var)
 
     # -- values ----------------------------------------------------------------------------------
     def side_value(self, view: PlayerView, side: int, bid: int, double_nil: bool, tricks: int) -> tuple[float, int]:
@@ -464,7 +284,7 @@ class MonteCarloStrategy:
         allowed = 0
         for card in cards:
             allowed |= 1 << card.index
-        pool, _ = self.unseen(view)
+        pool, _ = unseen(view)
         others = 0
         for c in pool:
             others |= 1 << c

@@ -4,7 +4,10 @@ A copy of :mod:`spades.bots.montecarlo` at the commit that measured 381 of 400 a
 (``f67b8e2``; ``docs/bots.md`` describes how it decides): its decision code and constants are
 kept here unchanged, so later work on ``pimc`` is measured against a fixed player
 (``slowspades arena --duplicate --players hard,pimc-2026-12``). It shares only the exact search
-and the quick rule of :mod:`spades.bots.handsearch` and the scoring of :mod:`spades.scoring`;
+and the quick rule of :mod:`spades.bots.handsearch`, the card counting of
+:mod:`spades.bots.card_counting` (the cards the opponent may hold and has played: facts of the
+rules, moved there unchanged from this copy and ``pimc``, every move checked the same before and
+after with ``bench/bot_moves.py``) and the scoring of :mod:`spades.scoring`;
 ``tests/engine/test_pimc_frozen.py`` pins its games, so a change there that moved it would show.
 Do not tune this module: change ``pimc`` instead.
 """
@@ -20,6 +23,7 @@ from ..cards import DECK, Card
 from ..commands import Bid, Command, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Keep, Play
 from ..game import BID, DRAW, EXCHANGE, PLAY, PlayerView
 from ..scoring import score_player, winner_after_hand
+from .card_counting import opponent_played, unseen
 from .handsearch import Deal, TimeUp, reps
 
 EXACT_TRICKS = 5  # tricks searched exactly at the end of each sampled hand
@@ -160,33 +164,9 @@ class FrozenPimcStrategy:
         return tuple(c for c in view.hand if c in throw)
 
     # -- what the view tells about the opponent's hand ---------------------------------------------
-    @staticmethod
-    def unseen(view: PlayerView) -> tuple[list[int], int]:
-        """Cards the opponent may hold (indices), and the suits they have shown void in (a 4-bit mask)."""
-        seen = {c.index for c in view.hand}
-        seen.update(c.index for c in view.played)
-        own_discards = {c.index for c in view.discarded}
-        if view.exchange:
-            own_discards.update(c.index for c in view.exchange[0])
-        opp = 1 - view.seat
-        if not (view.double_nil[opp] and view.phase in (BID, PLAY)):
-            seen |= own_discards  # only a double nil exchange can hand my discards to the opponent (D5)
-        pool = [i for i in range(52) if i not in seen]
-        voids = 0
-        leader = 1 - view.first_player
-        played = view.played
-        for k in range(0, len(played) - 1, 2):
-            lead, follow = played[k], played[k + 1]
-            if leader != opp and follow.suit is not lead.suit:
-                voids |= 1 << (lead.index // 13)
-            follower_won = (follow.suit is lead.suit and follow.rank > lead.rank) or (
-                follow.suit.value == "S" and lead.suit.value != "S")
-            leader = 1 - leader if follower_won else leader
-        return pool, voids
-
     def samples(self, view: PlayerView, count: int) -> list[int]:
         """``count`` opponent hands (masks) that agree with the view, reweighted by the opponent's bid."""
-        pool, voids = self.unseen(view)
+        pool, voids = unseen(view)
         n = view.opponent_cards
         allowed = [c for c in pool if not voids >> (c // 13) & 1]
         if len(allowed) < n:
@@ -211,7 +191,7 @@ class FrozenPimcStrategy:
                     mask |= 1 << c
                 out.append(mask)
             return out
-        played_by_opp = self.opponent_played(view)
+        played_by_opp = opponent_played(view)
         target = 0.0 if nil else float(bid or 0)
         raw: list[int] = []
         weights: list[float] = []
@@ -224,27 +204,6 @@ class FrozenPimcStrategy:
             raw.append(mask)
             weights.append(math.exp(-0.5 * (est - target) ** 2 / (BID_READ_VAR_NIL if nil else BID_READ_VAR)))
         return rng.choices(raw, weights=weights, k=count)
-
-    @staticmethod
-    def opponent_played(view: PlayerView) -> list[int]:
-        """The cards the opponent has played this hand (indices)."""
-        opp = 1 - view.seat
-        out = []
-        leader = 1 - view.first_player
-        played = view.played
-        for k in range(0, len(played), 2):
-            lead = played[k]
-            if leader == opp:
-                out.append(lead.index)
-            if k + 1 >= len(played):
-                break
-            follow = played[k + 1]
-            if leader != opp:
-                out.append(follow.index)
-            follower_won = (follow.suit is lead.suit and follow.rank > lead.rank) or (
-                follow.suit.value == "S" and lead.suit.value != "S")
-            leader = 1 - leader if follower_won else leader
-        return out
 
     # -- values ----------------------------------------------------------------------------------
     @staticmethod
@@ -354,7 +313,7 @@ class FrozenPimcStrategy:
         allowed = 0
         for card in cards:
             allowed |= 1 << card.index
-        pool, _ = self.unseen(view)
+        pool, _ = unseen(view)
         others = 0
         for c in pool:
             others |= 1 << c

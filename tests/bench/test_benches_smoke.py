@@ -24,6 +24,7 @@ pytestmark = pytest.mark.slow
 
 #: each entry point: its tiny arguments and a line its output must hold
 SMOKE: dict[str, tuple[list[str], str]] = {
+    "bot_moves": (["--seeds", "1", "--hands", "1"], "moves of pimc, hard, pimc-2026-12: sha256"),
     "chaos": (["--games", "1", "--target", "100", "--seconds", "4", "--redis-kills", "1", "--worker-kills", "1",
                "--beat-kills", "1", "--min-gap", "0.5", "--max-gap", "1", "--worker-pool", "solo", "--seed", "1"],
               "moves lost: 0"),
@@ -31,6 +32,7 @@ SMOKE: dict[str, tuple[list[str], str]] = {
     "cost": (["1", "--hands", "1"], "SMS"),
     "engine": (["--seconds", "0.2", "--games", "2"], "complete hands/s"),
     "free_channels": (["1", "--hands", "1"], "in one tap"),
+    "hot_paths": (["--before", ".", "--rounds", "1", "--small"], "after / before"),
     "load": (["--seconds", "1", "--rounds", "1", "--sessions", "2", "--threads", "2", "--finish", "0",
               "--web-workers", "1", "--web-threads", "2", "--worker-concurrency", "1", "--worker-pool", "solo"],
              "ratio to baseline"),

@@ -16,8 +16,8 @@ import pytest
 
 from chat import parse, render
 from chat.commands import COMMANDS, HOUSE_RULES, written
+from chat.intent import ENGINE_KINDS, META_KINDS
 from chat.languages import LANGUAGES
-from chat.parse import ENGINE_KINDS, META_KINDS
 from service.web.rules import page
 from spades.events import HouseRules
 from tests.chat.goldens import check_golden

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from chat import explain_error
-from chat.parse import OPT_OUT_WORDS, parse
+from chat.command_words import OPT_OUT_WORDS
+from chat.parse import parse
 from spades.cards import DECK, Card
 from spades.commands import Bid, DeclareDoubleNil, DeclineDoubleNil, Discard, Exchange, Forfeit, Keep, Play
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 from chat import explain_error
+from chat.command_words import HELP_WORDS, OPT_IN_WORDS, OPT_OUT_WORDS
 from chat.gsm import is_gsm7, segments
-from chat.parse import HELP_WORDS, OPT_IN_WORDS, OPT_OUT_WORDS, parse
+from chat.parse import parse
 from chat.render import finish_sms
 from spades.cards import Card
 from spades.dealer import Dealer

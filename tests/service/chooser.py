@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from spades.cards import Suit
 from spades.commands import Bid, Command, DeclineDoubleNil, Discard, Exchange, Keep, Play
-from spades.game import Game, legal_moves, trick_winner, view
+from spades.game import Game, legal_moves, view
+from spades.legal import trick_winner
 
 
 def _beats(card, trick) -> bool:  # type: ignore[no-untyped-def]
