@@ -63,6 +63,7 @@ from bench.games import GameDriver
 from bench.stack import ROOT
 from service.bootstrap import Dependencies, bootstrap
 from service.config import load_config
+from service.delivery import deliver
 from service.lifecycle.invitations import create_game
 from service.operator.games import verify_game
 from service.store.base import log_digest
@@ -165,7 +166,10 @@ class Cluster:
             time.sleep(0.1)
         else:
             sys.exit("web did not start")
-        time.sleep(3)
+        for _ in range(300):  # the worker and the beat started (what a kill needs): moves wait for them in Redis
+            if all(self.child_of(name) is not None for name in ("worker", "beat")):
+                break
+            time.sleep(0.1)
 
     def child_of(self, name: str) -> int | None:
         """The pid of the process a supervisor runs now (its process group leader)."""
@@ -216,6 +220,7 @@ class Tally:
         self.answered: dict[str, str] = {}  # message id -> sender, for moves answered 200
         self.not_200 = 0
         self.stalls = 0
+        self.applied = 0  # moves seen applied (in their game's stream)
         self.after_redis: list[float] = []  # for a move sent before a Redis restart and applied after it: seconds
         #                                     from Redis answering again to the move applied
 
@@ -308,6 +313,8 @@ def one_move(p: GameDriver, post: Callable[[str, str], tuple[int, str]], tally: 
     while time.monotonic() < until:
         try:
             if p.svc.store.version(p.gid) > version:
+                with tally.lock:
+                    tally.applied += 1
                 return sent_at, time.monotonic()
         except unreachable:
             pass
@@ -335,6 +342,26 @@ def play(p: GameDriver, base: str, tally: Tally, deadline: float, redis_up: list
             if back:
                 with tally.lock:
                     tally.after_redis.append(applied_at - max(back))
+
+
+def setup_sent(svc: Dependencies, outbox_ids: list[str]) -> None:
+    """The messages of a game the run set up (its invitation) sent at once, as the worker sends a new game's: left
+    to the outbox sweep, they went only once their game had been quiet ``SWEEP_AFTER`` s (each move marks its game's
+    outbox dirty again), i.e. while the run settled."""
+    for outbox_id in outbox_ids:
+        svc.inject(deliver)(outbox_id)
+
+
+def wait_flowing(tally: Tally, moves: int, timeout: float = 60) -> None:
+    """Until ``moves`` moves have been applied (the worker is up, the games are played): the faults then come
+    while moves flow."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with tally.lock:
+            if tally.applied >= moves:
+                return
+        time.sleep(0.05)
+    log(f"fewer than {moves} moves applied after {timeout:.0f} s")
 
 
 def chaos(cluster: Cluster, args: argparse.Namespace, stop: threading.Event, rng: random.Random,
@@ -374,7 +401,7 @@ def settle(svc: Dependencies, cluster: Cluster, timeout: float) -> None:
                 return
         except UNREACHABLE:
             pass
-        time.sleep(1)
+        time.sleep(0.2)
     log("did not settle in time")
 
 
@@ -450,8 +477,9 @@ def main() -> int:
         gids = []
         for i, pair in enumerate(players):
             gid = f"chaos{i}"
-            create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, pair[0],
-                        pair[1], "setup:" + gid, target=args.target)
+            made = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid,
+                               pair[0], pair[1], "setup:" + gid, target=args.target)
+            setup_sent(svc, made.outbox_ids)
             gids.append(gid)
         tally = Tally()
         deadline = time.monotonic() + args.seconds
@@ -469,7 +497,7 @@ def main() -> int:
         t0 = time.monotonic()
         for t in threads:
             t.start()
-        time.sleep(3)  # moves flowing before the first kill
+        wait_flowing(tally, 2 * args.games)  # moves flowing before the first kill
         monkey.start()
         monkey.join()  # every planned kill done (while the games are played)
         log(f"chaos over after {time.monotonic() - t0:.0f} s: {dict(cluster.kills)}; playing on")

@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import redis
 import requests
 
-from bench.chaos import Receipts, Tally, log, one_move, report, settle
+from bench.chaos import Receipts, Tally, log, one_move, report, settle, setup_sent, wait_flowing
 from bench.games import GameDriver
 from service.lifecycle.invitations import create_game
 from tests import netns
@@ -182,8 +182,9 @@ def main() -> int:
         players = [(f"+1555700{2 * i:04d}", f"+1555700{2 * i + 1:04d}") for i in range(args.games)]
         gids = [f"part{i}" for i in range(args.games)]
         for gid, pair in zip(gids, players):
-            create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, pair[0],
-                        pair[1], "setup:" + gid, target=args.target)
+            made = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid,
+                               pair[0], pair[1], "setup:" + gid, target=args.target)
+            setup_sent(svc, made.outbox_ids)
         tally, progress, stop = Tally(), Progress(), threading.Event()
         threads = [threading.Thread(target=play, args=(stack, GameDriver(svc, g, p), tally, progress, stop),
                                     daemon=True) for g, p in zip(gids, players)]
@@ -192,7 +193,7 @@ def main() -> int:
         t0 = time.monotonic()
         for t in threads:
             t.start()
-        time.sleep(3)  # moves flowing before the first fault
+        wait_flowing(tally, 2 * args.games)  # moves flowing before the first fault
         faults = nemesis(stack, args, rng, gids, progress)
         log(f"nemesis done after {time.monotonic() - t0:.0f} s; settling")
         stop.set()

@@ -7,12 +7,16 @@ of any impact, of every rule of WCAG 2.0 to 2.2 A and AA and axe's best practice
 
 axe-core is the npm package, pinned and installed by ``scripts/ensure-axe`` (``scripts/test`` runs it) into
 ``.venv/axe``; it is injected into each page by Playwright (the pages' Content-Security-Policy allows no inline
-script, so the test's browser context bypasses it: the pages themselves are served as ever)."""
+script, so the test's browser context bypasses it: the pages themselves are served as ever).
+
+One test per width and per half (the pages up to and during a hand; the pages after it), so that the parallel run
+hands the four out to different workers: each half plays the same hand (the same deal: the live server's dealer
+seed) to where its pages are, and every page of the list above is checked at both widths by one of them."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -37,15 +41,16 @@ def axe_source() -> str:
     return AXE.read_text()
 
 
-@pytest.fixture()
-def pages(chromium: Any) -> Iterator[dict[int, Any]]:
-    """A page at each width, in contexts that let the test inject axe-core."""
-    contexts = [chromium.new_context(viewport={"width": w, "height": 844}, bypass_csp=True) for w in WIDTHS]
+@pytest.fixture(params=WIDTHS, ids=[f"{w}px" for w in WIDTHS])
+def pages(chromium: Any, request: pytest.FixtureRequest) -> Iterator[dict[int, Any]]:
+    """A page at one width (the test's parameter), in a context that lets the test inject axe-core; the browser is
+    the worker's one Chromium (the session's)."""
+    width = int(request.param)
+    context = chromium.new_context(viewport={"width": width, "height": 844}, bypass_csp=True)
     try:
-        yield {w: c.new_page() for w, c in zip(WIDTHS, contexts)}
+        yield {width: context.new_page()}
     finally:
-        for c in contexts:
-            c.close()
+        context.close()
 
 
 def violations(page: Any, axe: str, url: str, before: str = "", ready: str = "") -> list[str]:
@@ -74,10 +79,13 @@ OPEN_DETAILS = "() => document.querySelectorAll('details').forEach(d => d.open =
 SIMULATOR_READY = "() => document.body.dataset.polled === '1'"
 
 
-def test_no_axe_violation_on_any_page(live_service: Any, pages: dict[int, Any], axe_source: str) -> None:
-    live = live_service
-    found = check(pages, axe_source, live.url + "/rules/en", "the rules page")
-    found += check(pages, axe_source, live.url + "/simulator/", "the simulator", ready=SIMULATOR_READY)
+STEPS = {"the double nil question", "the draw", "the swap", "the bids", "the play"}
+
+
+def play_a_hand(live: Any, on_step: Callable[[str, dict[int, str]], None]) -> tuple[str, dict[int, str], dict[int, str]]:
+    """A game by SMS through its first hand (one double nil: the swap comes), ``on_step(step, urls)`` called at the
+    first of each step (the double nil question, the draw, the swap, the bids, the play); the game's id, the
+    seats' addresses and their pages' URLs."""
     game_id = start_game(live)
     meta = live.svc.store.meta(game_id)
     address = {0: meta["seat0"], 1: meta["seat1"]}
@@ -93,17 +101,40 @@ def test_no_axe_violation_on_any_page(live_service: Any, pages: dict[int, Any], 
         step = {"draw": "the draw", "exchange": "the swap", "bid": "the bids", "play": "the play"}[game.phase]
         if game.phase == "draw" and not game.dn_decided[seat]:
             step = "the double nil question"
-        if step not in seen:  # the page of the player asked, and of the other, waiting
+        if step not in seen:
             seen.add(step)
-            for s in (0, 1):
-                found += check(pages, axe_source, urls[s], f"the game page, {step}, seat {s}")
+            on_step(step, urls)
         move = (DeclareDoubleNil(seat) if step == "the double nil question" and seat == game.first_player
                 else choose(game, seat, keep=moves % 3 != 2))  # one double nil: the swap comes
         text(live, address[seat], port.command_text(move))
         wait_for(f"move {moves + 1}", lambda v=game.version: settled(live, game_id, v), timeout=20)
         moves += 1
         assert moves < 200
-    assert seen == {"the double nil question", "the draw", "the swap", "the bids", "the play"}, seen
+    assert seen == STEPS, seen
+    return game_id, address, urls
+
+
+def test_no_axe_violation_before_and_during_a_hand(live_service: Any, pages: dict[int, Any], axe_source: str) -> None:
+    """The rules page, the simulator, and the game page of each seat in every phase of a hand (the player asked,
+    and the other, waiting)."""
+    live = live_service
+    found = check(pages, axe_source, live.url + "/rules/en", "the rules page")
+    found += check(pages, axe_source, live.url + "/simulator/", "the simulator", ready=SIMULATOR_READY)
+
+    def each_seat(step: str, urls: dict[int, str]) -> None:
+        for s in (0, 1):
+            found.extend(check(pages, axe_source, urls[s], f"the game page, {step}, seat {s}"))
+
+    play_a_hand(live, each_seat)
+    assert found == [], "\n".join(found)
+
+
+def test_no_axe_violation_after_a_hand(live_service: Any, pages: dict[int, Any], axe_source: str) -> None:
+    """After the hand: the score sheet (each hand's detail open), the game finished (its past hands, its buttons to
+    play again), the page of the player's games, and the simulator with the hand's messages."""
+    live = live_service
+    game_id, address, urls = play_a_hand(live, lambda _step, _urls: None)
+    found: list[str] = []
     for s in (0, 1):  # the score sheet, each hand's detail open
         found += check(pages, axe_source, urls[s], f"the score sheet, seat {s}", OPEN_DETAILS)
     text(live, address[0], "RESIGN")

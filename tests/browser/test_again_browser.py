@@ -49,6 +49,7 @@ def opponent_level(live: Any, gid: str) -> str | None:
 @pytest.mark.parametrize("script", [False, True], ids=["javascript-off", "javascript-on"])
 def test_play_again_from_a_finished_games_page(chromium: Any, live_service: Any, script: bool) -> None:
     live = live_service
+    live.app.config["BOT_DELAY"] = 0  # the computer's move at once: none left waiting its delay when the test ends
     first = finished_bot_game(live, "NEW BOT EASY")
     context = chromium.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=script)
     posted: list[dict[str, str]] = []

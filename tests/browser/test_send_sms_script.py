@@ -42,7 +42,7 @@ def test_send_sms_waits_for_the_computers_answer(live_service: Any, redis_url: s
     delay = float(settings.get(live.app.config, "BOT_DELAY"))
     printed = _send(live, redis_url, "NEW BOT")
     gid = live.svc.players.games(ME)[0]
-    for n in range(2):  # after NEW BOT and after a move (each send waits BOT_DELAY + 3 s of quiet)
+    for n in range(2):  # after NEW BOT and after a move (each send returns once the computer has answered)
         # the service has answered everything: no task waiting or held (the computer's move waits BOT_DELAY in
         # the worker), each entry of the game's outbox sent; anything the script missed has arrived by now
         wait_worker_idle(redis_url, live.app.config["QUEUE"], timeout=delay + 30)

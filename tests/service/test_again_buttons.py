@@ -40,6 +40,7 @@ def opponent(svc: Any, gid: str) -> str:
 
 
 def test_rematch_one_level_harder_and_a_new_bot_game_from_a_finished_page(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
+    svc.config["BOT_DELAY"] = 0  # the computer's move at once: none left waiting its delay when the test ends
     send(client, svc, ALICE, "NEW BOT EASY")
     [first] = svc.players.games(ALICE)
     token = alices_token(svc, first)
