@@ -61,8 +61,8 @@ from twilio.request_validator import RequestValidator
 
 from bench.games import GameDriver
 from bench.stack import ROOT
+from service.bootstrap import Dependencies, bootstrap
 from service.config import load_config
-from service.context import Services
 from service.delivery import deliver
 from service.lifecycle.invitations import create_game
 from service.operator.games import verify_game
@@ -228,7 +228,7 @@ class Tally:
 class Receipts:
     """Twilio's side of the delivery receipts: signed status callbacks for every SMS the local outbox received."""
 
-    def __init__(self, svc: Services, base: str, seed: int, token: str = TOKEN) -> None:
+    def __init__(self, svc: Dependencies, base: str, seed: int, token: str = TOKEN) -> None:
         self.svc, self.base, self.rng, self.token = svc, base, random.Random(seed), token  # token: the web's Auth Token
         self.cursor = "-"
         self.answers: Counter[int] = Counter()  # HTTP status -> callbacks answered so
@@ -344,12 +344,12 @@ def play(p: GameDriver, base: str, tally: Tally, deadline: float, redis_up: list
                     tally.after_redis.append(applied_at - max(back))
 
 
-def setup_sent(svc: Services, outbox_ids: list[str]) -> None:
+def setup_sent(svc: Dependencies, outbox_ids: list[str]) -> None:
     """The messages of a game the run set up (its invitation) sent at once, as the worker sends a new game's: left
     to the outbox sweep, they went only once their game had been quiet ``SWEEP_AFTER`` s (each move marks its game's
     outbox dirty again), i.e. while the run settled."""
     for outbox_id in outbox_ids:
-        deliver(svc, outbox_id)
+        svc.inject(deliver)(outbox_id)
 
 
 def wait_flowing(tally: Tally, moves: int, timeout: float = 60) -> None:
@@ -384,7 +384,7 @@ def chaos(cluster: Cluster, args: argparse.Namespace, stop: threading.Event, rng
             log(f"SIGKILL {victim}: {'done' if cluster.kill(victim) else 'not running'}")
 
 
-def settle(svc: Services, cluster: Cluster, timeout: float) -> None:
+def settle(svc: Dependencies, cluster: Cluster, timeout: float) -> None:
     """Until the spool is empty, no inbound message is pending, and no outbox entry is queued or sending."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -405,7 +405,7 @@ def settle(svc: Services, cluster: Cluster, timeout: float) -> None:
     log("did not settle in time")
 
 
-def report(svc: Services, tally: Tally, gids: list[str], receipts: Receipts) -> dict[str, int]:
+def report(svc: Dependencies, tally: Tally, gids: list[str], receipts: Receipts) -> dict[str, int]:
     applied: Counter[str] = Counter()  # by digest: a game's head and archive keep message ids as digests
     for gid in gids:
         for se in svc.store.load(gid):
@@ -426,7 +426,7 @@ def report(svc: Services, tally: Tally, gids: list[str], receipts: Receipts) -> 
         owner = key.decode()[1:-len("}:outbox")]
         for e in svc.store.outbox_entries(owner):
             statuses[e["status"]] += 1
-    rejected = [gid for gid in gids if not verify_game(svc, gid)["ok"]]
+    rejected = [gid for gid in gids if not verify_game(svc.store, gid)["ok"]]
     return {
         "moves answered 200": len(answered),
         "moves applied": len(answered & set(applied)),
@@ -472,12 +472,14 @@ def main() -> int:
     cluster.start()
     try:
         cfg = load_config(environ=cluster.env())
-        svc = Services.from_config(cfg)
+        svc = bootstrap(cfg)
         players = [(f"+1555300{2 * i:04d}", f"+1555300{2 * i + 1:04d}") for i in range(args.games)]
         gids = []
         for i, pair in enumerate(players):
             gid = f"chaos{i}"
-            setup_sent(svc, create_game(svc, gid, pair[0], pair[1], "setup:" + gid, target=args.target).outbox_ids)
+            made = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid,
+                               pair[0], pair[1], "setup:" + gid, target=args.target)
+            setup_sent(svc, made.outbox_ids)
             gids.append(gid)
         tally = Tally()
         deadline = time.monotonic() + args.seconds

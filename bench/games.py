@@ -19,7 +19,7 @@ from redis.cluster import RedisCluster
 from twilio.request_validator import RequestValidator
 
 from bench.stack import TOKEN
-from service.context import Services
+from service.bootstrap import Dependencies
 from service.conversation_port import command_text
 from service.lifecycle.invitations import create_game
 from spades import bots
@@ -30,7 +30,7 @@ from spades.game import Game, view
 class GameDriver:
     """One game played through webhooks: local copy of the state, a basic bot per seat."""
 
-    def __init__(self, svc: Services, gid: str, players: tuple[str, str], game: Game | None = None,
+    def __init__(self, svc: Dependencies, gid: str, players: tuple[str, str], game: Game | None = None,
                  last: str = "") -> None:
         self.svc, self.gid, self.players = svc, gid, players
         self.game = game or Game()
@@ -66,14 +66,15 @@ def signed_sms(session: requests.Session, base: str, sender: str, body: str) -> 
     return dt, "sms:" + sid
 
 
-def new_games(svc: Services, n: int, tag: str, first: int = 0) -> list[GameDriver]:
+def new_games(svc: Dependencies, n: int, tag: str, first: int = 0) -> list[GameDriver]:
     """``n`` games started between two new phones each (numbers from ``tag`` and the game's index, counted
     from ``first``), their first messages taken out of the outbox's queue (nobody reads them)."""
     out = []
     for i in range(first, first + n):
         players = (f"+1555{tag}{2 * i:06d}", f"+1555{tag}{2 * i + 1:06d}")
         gid = f"{tag}{i:05d}{uuid.uuid4().hex[:4]}"
-        res = create_game(svc, gid, players[0], players[1], "bench-setup:" + gid, start_now=True)
+        res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid,
+                          players[0], players[1], "bench-setup:" + gid, start_now=True)
         assert res.outcome == "started", res
         for oid in res.outbox_ids:
             svc.redis.zrem("{g:" + gid + "}:outq", oid.rsplit("#", 1)[1])
@@ -85,7 +86,7 @@ def new_games(svc: Services, n: int, tag: str, first: int = 0) -> list[GameDrive
 _RENEWED = itertools.count(10_000)
 
 
-def run_moves(svc: Services, base: str, games: list[GameDriver], threads: int, seconds: float | None,
+def run_moves(svc: Dependencies, base: str, games: list[GameDriver], threads: int, seconds: float | None,
               stats: dict[str, list[float]], renew: str = "") -> int:
     """Play ``games`` (each closed-loop) on ``threads`` until ``seconds`` pass (or all games end); returns
     the moves completed by then. The moves sent before then are waited for (not counted), so the games

@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any
 
-from service.context import Services
+from service.bootstrap import Dependencies
 from service.games.result import movers_field
 from service.lifecycle.invitations import create_game
 from service.store import game_owner, now_ms
@@ -25,7 +25,7 @@ from spades.events import Event, HandStarted, to_dict
 from spades.game import Game, decide, view
 
 
-def _append(svc: Services, gid: str, game: Game, events: list[Event], snap: bool) -> str:
+def _append(svc: Dependencies, gid: str, game: Game, events: list[Event], snap: bool) -> str:
     # both players were told of everything so far (their cursors, as the messages of these moves set them)
     told = {"seen0": str(game.version), "seen1": str(game.version)}
     res = svc.store.append(game_owner(gid), game.version - len(events), [to_dict(e) for e in events], meta=told,
@@ -38,9 +38,11 @@ def _append(svc: Services, gid: str, game: Game, events: list[Event], snap: bool
     return res.last_stream_id
 
 
-def write_history(svc: Services, gid: str, players: tuple[str, str], hands: int, rng: random.Random) -> tuple[Game, str]:
+def write_history(svc: Dependencies, gid: str, players: tuple[str, str], hands: int, rng: random.Random) -> tuple[Game,
+                                                                                                                  str]:
     """Create ``gid`` and play it on for ``hands`` hands and 0 - 40 moves more; its state and last stream id."""
-    res = create_game(svc, gid, players[0], players[1], "bench-setup:" + gid, start_now=True)
+    res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, players[0],
+                      players[1], "bench-setup:" + gid, start_now=True)
     if res.outcome != "started" or res.game is None:
         raise RuntimeError(f"{gid}: {res.outcome}")
     for oid in res.outbox_ids:  # as sent: the closed loop does not wait for the first messages
@@ -68,7 +70,8 @@ def write_history(svc: Services, gid: str, players: tuple[str, str], hands: int,
     return game, last
 
 
-def write_histories(svc: Services, n: int, tag: str, hands: int, threads: int = 4) -> list[tuple[str, tuple[str, str], Game, str]]:
+def write_histories(svc: Dependencies, n: int, tag: str, hands: int,
+                    threads: int = 4) -> list[tuple[str, tuple[str, str], Game, str]]:
     """``n`` games with histories (see the module docstring), on ``threads`` threads: (game id, players, state,
     last stream id) each."""
     out: list[Any] = [None] * n

@@ -57,12 +57,12 @@ from bench.games import GameDriver, new_games, run_moves, signed_sms, take_repli
 from bench.histories import write_histories
 from bench.load_cluster import main_cluster
 from bench.stack import TOKEN, Cluster, cpu_by_group, pct
+from service.bootstrap import Dependencies, bootstrap
 from service.config import load_config
-from service.context import Services
 from service.store.keys import game_head, game_owner, game_snapshot, owner_keys
 
 
-def run_spread(svc: Services, base: str, games: list[GameDriver], sessions: int, threads: int, seconds: float,
+def run_spread(svc: Dependencies, base: str, games: list[GameDriver], sessions: int, threads: int, seconds: float,
                stats: dict[str, list[float]]) -> int:
     """The closed loop of :func:`run_moves` with ``sessions`` moves outstanding, spread over all ``games``: a
     session whose move is done sends the next one to the next game of its share, in turn (so a worker
@@ -99,7 +99,7 @@ def run_spread(svc: Services, base: str, games: list[GameDriver], sessions: int,
     return total[0]
 
 
-def run_baseline(svc: Services, base: str, sessions: int, threads: int, seconds: float) -> tuple[int, list[float]]:
+def run_baseline(svc: Dependencies, base: str, sessions: int, threads: int, seconds: float) -> tuple[int, list[float]]:
     stop = time.monotonic() + seconds
     done = [0]
     lock = threading.Lock()
@@ -139,7 +139,7 @@ def run_baseline(svc: Services, base: str, sessions: int, threads: int, seconds:
     return done[0], rt
 
 
-def inbound_keys(svc: Services, g: GameDriver) -> list[bytes]:
+def inbound_keys(svc: Dependencies, g: GameDriver) -> list[bytes]:
     """The keys the players of ``g`` (who played no other game) hold for their inbound messages: the
     records not yet handled and the sets of the handled ones' claims."""
     return [k for p in g.players for pattern in ("in:*", "seen:*")
@@ -153,7 +153,7 @@ def game_keys(gid: str) -> list[str]:
         game_snapshot(gid), game_head(gid)]
 
 
-def game_memory(svc: Services, g: GameDriver, claims: bool = True) -> tuple[int, int, int]:
+def game_memory(svc: Dependencies, g: GameDriver, claims: bool = True) -> tuple[int, int, int]:
     """(bytes of all the game's keys, what remains of its outbox included; bytes without the outbox
     and consumed ids, which expire SLOWSPADES_OUTBOX_TTL after the game; bytes of the claims of the
     game's messages, kept SLOWSPADES_HANDLED_MESSAGE_TTL to twice that; ``claims`` False: 0)."""
@@ -170,7 +170,7 @@ def game_memory(svc: Services, g: GameDriver, claims: bool = True) -> tuple[int,
     return total, durable, inbound
 
 
-def print_spread(svc: Services, args: argparse.Namespace, many: list[GameDriver], spread: int, rate: float,
+def print_spread(svc: Dependencies, args: argparse.Namespace, many: list[GameDriver], spread: int, rate: float,
                  cpu: dict[str, float], cpu_moves: dict[str, float], moves: int, stats: dict[str, list[float]]) -> None:
     """The figures of the run spread over ``--games`` games, next to the ``--sessions`` games' run."""
     spread_rate = spread / args.seconds
@@ -244,7 +244,7 @@ def main() -> None:
     try:
         cfg = load_config(overrides={"REDIS_URL": cluster.redis_url, "PUBLIC_BASE_URL": cluster.base,
                                      "TWILIO_AUTH_TOKEN": TOKEN})
-        svc = Services.from_config(cfg)
+        svc = bootstrap(cfg)
         print(f"machine: {os.cpu_count()} cores; gunicorn {args.web_workers}x{args.web_threads} threads, "
               f"celery {args.worker_pool} {args.worker_concurrency}; {args.sessions} concurrent sessions; {args.seconds:.0f} s each")
 

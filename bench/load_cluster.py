@@ -24,8 +24,8 @@ from redis.cluster import RedisCluster
 
 from bench.games import new_games, run_moves
 from bench.stack import TOKEN, Cluster, command_calls, cpu_by_group, pct, worker_command
+from service.bootstrap import Dependencies, bootstrap
 from service.config import load_config
-from service.context import Services
 from tests import cluster as test_cluster
 
 AMQP = "amqp://guest:guest@127.0.0.1:5672//"
@@ -69,9 +69,9 @@ class ClusterStack(Cluster):
         time.sleep(2)
 
 
-def _services(stack: Cluster, broker: str) -> Services:
-    return Services.from_config(load_config(overrides={"REDIS_URL": stack.redis_url, "BROKER_URL": broker,
-                                                       "PUBLIC_BASE_URL": stack.base, "TWILIO_AUTH_TOKEN": TOKEN}))
+def _services(stack: Cluster, broker: str) -> Dependencies:
+    return bootstrap(load_config(overrides={"REDIS_URL": stack.redis_url, "BROKER_URL": broker,
+                                            "PUBLIC_BASE_URL": stack.base, "TWILIO_AUTH_TOKEN": TOKEN}))
 
 
 def commands_processed(r: Any) -> int:

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.stack import free_port
 from chat.page import question_key
 from service import after, create_app
-from service.context import Services
+from service.bootstrap import Dependencies
 from service.conversation_port import command_text
 from service.delivery import deliver_local_many
 from service.games import presence
@@ -73,18 +73,18 @@ def _no_task(*_args: Any, **_kwargs: Any) -> None:
     """Celery's ``send_task``: nothing to queue with the local outbox and no computer in these games."""
 
 
-def _send(svc: Services, sender: str, body: str, n: int, page: dict[str, str] | None = None) -> None:
+def _send(svc: Dependencies, sender: str, body: str, n: int, page: dict[str, str] | None = None) -> None:
     """One message of ``sender`` recorded and handled as the webhook and the worker do (from the page: ``page``)."""
     message_id = f"bench:{n}"
     fields = {"channel": "page" if page else "sms", "from": sender, "to": "", "body": body, "received": now_ms(),
               "status": "queued", **(page or {})}
     svc.store.record_inbound(sender, message_id, fields, 3600)
-    after.handle_inbound(svc, message_id, sender, _no_task)
+    svc.inject(after.handle_inbound)(message_id, sender, _no_task)
 
 
-def play(svc: Services, games: int, open_page: bool, target: int = 500) -> tuple[int, int, int]:
+def play(svc: Dependencies, games: int, open_page: bool, target: int = 500) -> tuple[int, int, int]:
     """Hands scored and the SMS each player got, over ``games`` whole games played to ``target`` points."""
-    outlets = after.Outlets(lambda ids: deliver_local_many(svc, ids), lambda turn: None)
+    outlets = after.Outlets(lambda ids: deliver_local_many(svc.config, svc.store, ids), lambda turn: None)
     strategies = {0: bots.get("basic", 7), 1: bots.get("basic", 8)}
     hands, n = 0, 0
     sms = [0, 0]
@@ -110,21 +110,21 @@ def play(svc: Services, games: int, open_page: bool, target: int = 500) -> tuple
             body = command_text(strategies[0 if seat == page_seat else 1].choose(shown))
             n += 1
             if seat == page_seat:
-                presence.mark_moved(svc, game_id, seat)
+                presence.mark_moved(svc.config, svc.store, game_id, seat)
                 _send(svc, page_player, body, n, {"page": token, "ask": question_key(shown)})
             else:
                 _send(svc, sms_player, body, n)
             clock.advance(svc.redis, THINK_S[0 if seat == page_seat else 1])
             if open_page:
-                presence.mark_open(svc, game_id, page_seat)  # the page's poll
-            after.tick(svc, outlets)
+                presence.mark_open(svc.config, svc.store, game_id, page_seat)  # the page's poll
+            after.tick(svc.config, svc.store, svc.steps, outlets)
         hands += len(svc.games.load(game_id).history)
         sms[0] += len(_local(svc, page_player)) - start[page_player]
         sms[1] += len(_local(svc, sms_player)) - start[sms_player]
     return hands, sms[0], sms[1]
 
 
-def _local(svc: Services, address: str) -> list[dict[str, Any]]:
+def _local(svc: Dependencies, address: str) -> list[dict[str, Any]]:
     return [m for _i, m in svc.store.read_local(count=100_000) if m["to"] == address]
 
 
@@ -133,7 +133,7 @@ def page_column(games: int, target: int = 500) -> dict[str, tuple[int, int, int]
     with redis_server() as url:
         app = create_app({"REDIS_URL": url, "BROKER_URL": url, "DELIVERY": "local", "DEALER_SEED": "page-pace",
                           "SMS_FICTIONAL_NUMBERS": True, "LIMIT_MESSAGES_PER_MINUTE": 100_000})
-        svc: Services = app.extensions["slowspades"]
+        svc: Dependencies = app.extensions["slowspades"]
         return {"page open": play(svc, games, True, target), "moves only": play(svc, games, False, target)}
 
 

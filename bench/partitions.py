@@ -182,7 +182,9 @@ def main() -> int:
         players = [(f"+1555700{2 * i:04d}", f"+1555700{2 * i + 1:04d}") for i in range(args.games)]
         gids = [f"part{i}" for i in range(args.games)]
         for gid, pair in zip(gids, players):
-            setup_sent(svc, create_game(svc, gid, pair[0], pair[1], "setup:" + gid, target=args.target).outbox_ids)
+            made = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid,
+                               pair[0], pair[1], "setup:" + gid, target=args.target)
+            setup_sent(svc, made.outbox_ids)
         tally, progress, stop = Tally(), Progress(), threading.Event()
         threads = [threading.Thread(target=play, args=(stack, GameDriver(svc, g, p), tally, progress, stop),
                                     daemon=True) for g, p in zip(gids, players)]

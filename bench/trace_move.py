@@ -25,7 +25,8 @@ layer) and it prints issue 42's figures (``--json``: as JSON, for ``tests/test_s
 * **upward calls**: calls from a lower layer into a higher one (a callback handed down: the imports never go up);
 
 and, read from the source, the files of ``service/`` outside ``store/`` that import ``service.store.keys``,
-``.codec`` or ``.base``, and the functions that take a ``Services`` (``svc: Services``).
+``.codec`` or ``.base``, and the parameters typed ``Services`` (the bag of every dependency, deleted) or
+``Dependencies`` (service.bootstrap's: only entry points hold it, no function takes it).
 """
 
 from __future__ import annotations
@@ -192,7 +193,8 @@ class Trace:
 
 def static_figures(root: Path = ROOT) -> dict[str, int]:
     """Read from the source: files of service/ outside store/ importing the store's own modules (keys, codec, base),
-    and the parameters annotated ``Services`` in service/ and workers/."""
+    and the parameters annotated ``Services`` in service/ and workers/ (the bag of every dependency, deleted) or
+    ``Dependencies`` (what service.bootstrap builds: only the entry points are handed it, never a function below)."""
     private, services = 0, 0
     for path in sorted([*root.glob("service/**/*.py"), *root.glob("workers/**/*.py")]):
         rel = path.relative_to(root)
@@ -212,7 +214,7 @@ def static_figures(root: Path = ROOT) -> dict[str, int]:
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
                 services += sum(1 for a in args if a.annotation is not None
-                                and ast.unparse(a.annotation).strip("'\"").endswith("Services"))
+                                and ast.unparse(a.annotation).strip("'\"").endswith(("Services", "Dependencies")))
         if rel.parts[:2] != ("service", "store") and imported & set(PRIVATE):
             private += 1
     return {"files importing the store's own modules": private, "Services parameters": services}

@@ -10,8 +10,8 @@ from celery import Celery, Task
 from flask import Flask, current_app
 
 from . import logs
+from .bootstrap import Dependencies, bootstrap
 from .config import load_config
-from .context import Services
 from .lifecycle import settings
 from .web import (
     again,
@@ -45,7 +45,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     logs.configure(cfg)  # JSON lines without addresses in clear (SLOWSPADES_LOG_FORMAT)
     app = Flask(__name__)
     app.config.update(cfg)
-    app.extensions["slowspades"] = Services.from_config(app.config)
+    app.extensions["slowspades"] = bootstrap(app.config)
     app.register_blueprint(sms.bp)
     app.register_blueprint(telegram_webhook.bp)
     app.register_blueprint(status.bp)
@@ -92,7 +92,7 @@ def celery_init_app(app: Flask) -> Celery:
     return celery_app
 
 
-def services(app: Flask | None = None) -> Services:
-    """The :class:`Services` of ``app`` (default: the current app)."""
-    svc: Services = (app or current_app).extensions["slowspades"]
+def services(app: Flask | None = None) -> Dependencies:
+    """The :class:`~service.bootstrap.Dependencies` of ``app`` (default: the current app)."""
+    svc: Dependencies = (app or current_app).extensions["slowspades"]
     return svc

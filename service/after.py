@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from . import daily_cap, inbound, logs, metrics, receipts
-from .context import Services
+from .caches import GameCache, SeatCache
+from .context import Config, DealerFactory
 from .delivery import UNSENDABLE, WINDOW_CLOSED, all_local, deliver_local_many
 from .games import presence
 from .games.result import BotTurn
+from .inbound import Handlers
 from .lifecycle import bot, hooks, invitations, push_fallback, reminders, routing, settings, timeouts
-from .store import new_claim_token
+from .store import InviteLinks, Links, Players, PushSubscriptions, Reach, Store, new_claim_token
 from .store.due import AUTO, BOT, EXPIRY, REMINDER, RETRY_FAILED_MS, TIMEOUT, Item
 
 log = logging.getLogger(__name__)
@@ -45,14 +47,14 @@ class Outlets:
     queue_bot: Callable[[BotTurn], None]
 
 
-def celery_outlets(svc: Services, send_task: SendTask) -> Outlets:
+def celery_outlets(config: Config, store: Store, links: Links, push: PushSubscriptions, send_task: SendTask) -> Outlets:
     """The worker's outlets: entries inline into the local outbox when every channel is local (else a
     ``deliver`` task each); the computer's move a ``bot_move`` task ``BOT_DELAY`` seconds from now."""
-    delay = float(settings.get(svc.config, "BOT_DELAY"))
+    delay = float(settings.get(config, "BOT_DELAY"))
 
     def dispatch(ids: list[str]) -> None:
-        if all_local(svc):
-            deliver_local_many(svc, ids)
+        if all_local(config, store, links, push):
+            deliver_local_many(config, store, ids)
             return
         for oid in ids:
             send_task(DELIVER, args=[oid])
@@ -64,13 +66,16 @@ def celery_outlets(svc: Services, send_task: SendTask) -> Outlets:
 
 
 # -- after an inbound message -------------------------------------------------------------------
-def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendTask) -> str:
+def handle_inbound(config: Config, store: Store, players: Players, links: Links, reach: Reach, push: PushSubscriptions,
+                   invite_links: InviteLinks, games: GameCache, seats: SeatCache, dealer: DealerFactory,
+                   handlers: Handlers, message_id: str, sender: str, send_task: SendTask) -> str:
     """Decide a recorded inbound message of ``sender``, then everything after it: its messages sent, the
     message marked done, the new turn scheduled, the computer's move queued. Returns the outcome."""
-    outlets = celery_outlets(svc, send_task)
-    local = all_local(svc)  # the local outbox is a Redis write: no need for a task per message
+    outlets = celery_outlets(config, store, links, push, send_task)
+    local = all_local(config, store, links, push)  # the local outbox is a Redis write: no need for a task per message
     attempt = new_claim_token()  # this handling's own claim on the entries it sends, never the message id
-    result = inbound.handle_inbound(svc, message_id, sender, send_now=attempt if local else "")
+    result = inbound.handle_inbound(config, store, players, links, reach, invite_links, games, seats, dealer, handlers,
+                                    message_id, sender, send_now=attempt if local else "")
     after = result.after
     claimed = list(after.claimed) if after else []  # a move's messages, born claimed for this handling
     unsendable = list(after.unsendable) if after else []
@@ -78,23 +83,23 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
     claimed = [e for e in claimed if e.get("window") != "closed"]
     mine = {e["id"] for e in claimed} | set(unsendable) | set(closed)
     rest = [oid for oid in result.outbox_ids if oid not in mine]
-    tail = svc.store.pipeline()  # the last writes, in one round trip: queued below, executed here
+    tail = store.pipeline()  # the last writes, in one round trip: queued below, executed here
     capped: list[tuple[dict[str, Any], str]] = []
     if local:
         # counted toward the day's SMS and spend, and held past the caps, as when a provider sends them
-        claimed, capped = daily_cap.split_sms(svc, claimed, marks=after.people if after else None)
-        svc.store.settle_local_many(claimed, [(e["id"], why) for e, why in capped]
-                                    + [(oid, UNSENDABLE) for oid in unsendable]
-                                    + [(oid, WINDOW_CLOSED) for oid in closed], tail=tail, token=attempt)
+        claimed, capped = daily_cap.split_sms(config, store, claimed, marks=after.people if after else None)
+        store.settle_local_many(claimed, [(e["id"], why) for e, why in capped]
+                                + [(oid, UNSENDABLE) for oid in unsendable]
+                                + [(oid, WINDOW_CLOSED) for oid in closed], tail=tail, token=attempt)
         if rest:  # any others (replies; a retry's): claimed and checked against STOP first
-            deliver_local_many(svc, rest, after.told if after else (), tail=tail, by=attempt)
+            deliver_local_many(config, store, rest, after.told if after else (), tail=tail, by=attempt)
     else:
         for outbox_id in result.outbox_ids:
             send_task(DELIVER, args=[outbox_id])
     # the message done, the new turn's reminders and timeout; the computer's move queued after them
     if result.outcome != "missing":
-        svc.store.queue_mark_inbound(tail, sender, message_id, "done")
-    turn = hooks.after_handled(svc, result.game_id, result.outbox_ids, tail=tail, after=after,
+        store.queue_mark_inbound(tail, sender, message_id, "done")
+    turn = hooks.after_handled(config, store, games, result.game_id, result.outbox_ids, tail=tail, after=after,
                                duplicate=result.outcome == "duplicate")
     if len(tail):
         tail.execute()  # first: the messages it sends are in the local outbox before the computer's answer
@@ -113,79 +118,94 @@ def handle_inbound(svc: Services, message_id: str, sender: str, send_task: SendT
 
 
 # -- after the service's own moves and due work ---------------------------------------------------
-def send_out(svc: Services, ids: list[str], outlets: Outlets) -> None:
+def send_out(store: Store, ids: list[str], outlets: Outlets) -> None:
     """A change's messages: each recipient's prompted game noted, then sent."""
     if ids:
-        routing.note_outbox(svc, ids)
+        routing.note_outbox(store, ids)
         outlets.dispatch(ids)
 
 
-def bot_move(svc: Services, game_id: str, seat: int, version: int, outlets: Outlets) -> list[str]:
+def bot_move(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+             seats: SeatCache, dealer: DealerFactory, game_id: str, seat: int, version: int,
+             outlets: Outlets) -> list[str]:
     """The computer's move at ``version`` (once; nothing if stale), its turn scheduled and its next move
     queued if it is to move again; returns its outbox ids (not yet sent: see :func:`send_out`)."""
-    out = bot.move(svc, game_id, seat, version)
-    turn = hooks.after_move(svc, out)
+    out = bot.move(config, store, players, links, reach, games, seats, dealer, game_id, seat, version)
+    turn = hooks.after_move(config, store, out)
     if turn is not None:
         outlets.queue_bot(turn)
     return out.outbox_ids
 
 
 Done = tuple[int | None, list[str]]  # a step's answer: a time in ms to try again (None: done), the outbox ids it left
-#: a due item's step
-Step = Callable[[Services, Item, int, Outlets], Done]
+#: a due item's step, its dependencies bound (:mod:`service.bootstrap`): the item, the time, the outlets
+Step = Callable[[Item, int, Outlets], Done]
+#: :data:`STEPS` bound, by kind
+Steps = Mapping[str, Step]
 
 
-def _alone(step: Callable[[Services, Item, int], Done]) -> Step:
+def _alone(step: Callable[[Item, int], Done]) -> Step:
     """A step that hands nothing on itself (its messages are sent by :func:`act`)."""
-    return lambda svc, item, now_ms, _outlets: step(svc, item, now_ms)
+    return lambda item, now_ms, _outlets: step(item, now_ms)
 
 
-def auto_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> Done:
+def auto_move(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+              seats: SeatCache, dealer: DealerFactory, item: Item, now_ms: int, outlets: Outlets) -> Done:
     """Reminders ran out: the computer moves for a player with AUTO ON; then the game's new turn scheduled and
     the computer's move queued if it is next."""
-    out = timeouts.on_auto_due(svc, item, now_ms)
-    if svc.store.meta(item.game_id).get("status") == "active":
-        turn = hooks.after_game_change(svc, item.game_id, svc.games.load(item.game_id))
+    out = timeouts.on_auto_due(config, store, players, links, reach, games, seats, dealer, item, now_ms)
+    if store.meta(item.game_id).get("status") == "active":
+        turn = hooks.after_game_change(config, store, item.game_id, games.load(item.game_id))
         if turn is not None:
             outlets.queue_bot(turn)
     return out
 
 
-def computer_move(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> Done:
+def computer_move(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+                  seats: SeatCache, dealer: DealerFactory, item: Item, now_ms: int, outlets: Outlets) -> Done:
     """The computer's move (the backstop of its Celery task: :func:`bot_move`)."""
-    return None, bot_move(svc, item.game_id, item.seat, item.version, outlets)
+    return None, bot_move(config, store, players, links, reach, games, seats, dealer,
+                          item.game_id, item.seat, item.version, outlets)
 
 
 #: what each kind of due item does (:mod:`service.store.due`): a reminder, the turn's timeout (the waiting player
 #: may CLAIM), an AUTO move, the computer's move, an invitation's expiry, a player back from their game page (the
 #: prompt they owe, by their channel)
-STEPS: dict[str, Step] = {REMINDER: _alone(reminders.send_reminder), TIMEOUT: _alone(timeouts.on_timeout_due),
-                          AUTO: auto_move, BOT: computer_move, EXPIRY: _alone(invitations.on_expiry_due),
-                          presence.BACK: _alone(presence.back_from_page),
-                          push_fallback.KIND: _alone(push_fallback.on_due)}  # a prompt by push not seen
+#: (each a function of the dependencies it names, the item and the time, and the outlets unless it is ALONE)
+STEPS: dict[str, Callable[..., Done]] = {
+    REMINDER: reminders.send_reminder, TIMEOUT: timeouts.on_timeout_due, AUTO: auto_move, BOT: computer_move,
+    EXPIRY: invitations.on_expiry_due, presence.BACK: presence.back_from_page,
+    push_fallback.KIND: push_fallback.on_due}  # a prompt by push not seen
+#: the steps that hand nothing on themselves (no outlets)
+ALONE = frozenset({REMINDER, TIMEOUT, EXPIRY, presence.BACK, push_fallback.KIND})
 
 
-def act(svc: Services, item: Item, now_ms: int, outlets: Outlets) -> int | None:
+def bound_steps(bind: Callable[[Callable[..., Done]], Callable[..., Done]]) -> Steps:
+    """:data:`STEPS` with their dependencies bound by ``bind`` (:func:`service.bootstrap.inject`)."""
+    return {kind: _alone(bind(fn)) if kind in ALONE else bind(fn) for kind, fn in STEPS.items()}
+
+
+def act(config: Config, store: Store, steps: Steps, item: Item, now_ms: int, outlets: Outlets) -> int | None:
     """Do one due item (its :data:`STEPS`) and send what it left; returns a time (ms) to try again, or None when it
     is done."""
-    resolved, again = reminders.current(svc, item, now_ms)  # a ``now`` item: the turn its seat owes now
+    resolved, again = reminders.current(config, store, item, now_ms)  # a ``now`` item: the turn its seat owes now
     if resolved is None:
         return again
-    step = STEPS.get(resolved.kind)
-    again, ids = step(svc, resolved, now_ms, outlets) if step is not None else (None, [])
-    send_out(svc, ids, outlets)
+    step = steps.get(resolved.kind)
+    again, ids = step(resolved, now_ms, outlets) if step is not None else (None, [])
+    send_out(store, ids, outlets)
     return again
 
 
-def tick(svc: Services, outlets: Outlets, now_ms: int | None = None) -> int | None:
+def tick(config: Config, store: Store, steps: Steps, outlets: Outlets, now_ms: int | None = None) -> int | None:
     """One scan of the due items (:func:`act` each); None when another beat holds the lock."""
-    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
-    with svc.store.due.scanning(now_ms, lock_ttl_ms=int(settings.get(svc.config, "BEAT_LOCK_TTL")) * 1000) as due:
+    now_ms = store.clock.now_ms() if now_ms is None else now_ms
+    with store.due.scanning(now_ms, lock_ttl_ms=int(settings.get(config, "BEAT_LOCK_TTL")) * 1000) as due:
         if due is None:
             return None
         for item in due:
             try:
-                again = act(svc, item, now_ms, outlets)
+                again = act(config, store, steps, item, now_ms, outlets)
             except Exception:  # one failing item must not stop the scan (logged with its traceback)
                 log.exception("due item %s failed; retrying later", item.member)
                 again = now_ms + RETRY_FAILED_MS
@@ -193,20 +213,22 @@ def tick(svc: Services, outlets: Outlets, now_ms: int | None = None) -> int | No
         return due.done
 
 
-def sweep(svc: Services, send_task: SendTask) -> int:
+def sweep(config: Config, store: Store, send_task: SendTask) -> int:
     """Dispatch again outbox entries still queued, and inbound messages still unhandled, after
     ``SWEEP_AFTER`` seconds; returns how many."""
-    older = float(svc.config["SWEEP_AFTER"])
-    stale = svc.store.stale_outbox(older)
+    older = float(config["SWEEP_AFTER"])
+    stale = store.stale_outbox(older)
     for outbox_id in stale:
         send_task(DELIVER, args=[outbox_id])
-    pending = svc.store.stale_inbound(older)  # recorded but never handled: queue them again
+    pending = store.stale_inbound(older)  # recorded but never handled: queue them again
     for sender, message_id in pending:
         send_task(HANDLE_INBOUND, args=[message_id, sender])
     return len(stale) + len(pending)
 
 
-def receipt(svc: Services, outbox_id: str, provider_id: str, code: str, send_task: SendTask) -> str:
+def receipt(config: Config, store: Store, players: Players, links: Links, reach: Reach, push: PushSubscriptions,
+            games: GameCache, outbox_id: str, provider_id: str, code: str, send_task: SendTask) -> str:
     """What a failure receipt leads to (:func:`service.receipts.on_failure`), the opponents' notices sent as any
     other message."""
-    return receipts.on_failure(svc, outbox_id, provider_id, code, celery_outlets(svc, send_task).dispatch)
+    return receipts.on_failure(config, store, players, links, reach, games, outbox_id,
+                               provider_id, code, celery_outlets(config, store, links, push, send_task).dispatch)

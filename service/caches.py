@@ -1,5 +1,5 @@
 """Per-process caches of games: :class:`GameCache` (folded states, with their newest events) and
-:class:`SeatCache` (who sits in which game). One of each belongs to a :class:`service.context.Services`
+:class:`SeatCache` (who sits in which game). One of each belongs to a :class:`service.bootstrap.Dependencies`
 (``svc.games``, ``svc.seats``); nothing here is a module global."""
 
 from __future__ import annotations

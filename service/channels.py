@@ -27,8 +27,9 @@ from typing import Callable, Iterator, Mapping
 
 from . import logs
 from .addresses import EMAIL, PUSH, SMS, TELEGRAM, WHATSAPP, address_kind
-from .context import Services
-from .store.links import Route
+from .context import Config
+from .store import Reach, Store
+from .store.links import Links, Route
 from .store.window import window_open
 from .whatsapp import template_sid
 
@@ -65,7 +66,9 @@ class Destination:
 class Ask:
     """What a step is asked about: the player (``home``), the message's kind and language, and the time."""
 
-    svc: Services
+    config: Config
+    store: Store
+    reach: Reach  # the addresses delivery receipts marked unreachable
     home: str
     kind: str
     lang: str
@@ -75,7 +78,7 @@ class Ask:
 
     def now_ms(self) -> int:
         if self.now is None:
-            self.now = self.svc.store.clock.now_ms()
+            self.now = self.store.clock.now_ms()
         return self.now
 
 
@@ -94,13 +97,13 @@ def whatsapp_step(ask: Ask, found: list[Destination]) -> list[Destination]:
             out.append(d)
             continue
         if ask.now is None:  # the clock read with the window: one round trip
-            last, ask.now = ask.svc.store.last_inbound_and_now(d.address)
+            last, ask.now = ask.store.last_inbound_and_now(d.address)
         else:
-            last = ask.svc.store.last_inbound_ms(d.address)
+            last = ask.store.last_inbound_ms(d.address)
         if window_open(last, ask.now):
             out.append(d)
             continue
-        sid = template_sid(ask.svc.config, ask.kind, ask.lang)
+        sid = template_sid(ask.config, ask.kind, ask.lang)
         if sid:
             out.append(Destination(d.address, WHATSAPP, Template(sid)))
             continue
@@ -115,7 +118,7 @@ def drop_unreachable(ask: Ask, found: list[Destination]) -> list[Destination]:
     """The receipts' step: without the addresses delivery receipts marked unreachable. The home's mark comes with its
     route (the same life hash); the linked addresses' are read, in one round trip (none for a player with no link)."""
     others = [d.address for d in found if d.address != ask.route.home]
-    codes = dict(zip(others, ask.svc.reach.unreachable_many(others))) if others else {}
+    codes = dict(zip(others, ask.reach.unreachable_many(others))) if others else {}
     codes[ask.route.home] = ask.route.unreach
     return [d for d in found if not codes.get(d.address)]
 
@@ -128,7 +131,7 @@ PUSH_KINDS = ("turn", "update", "reminder")
 def push_step(ask: Ask, found: list[Destination]) -> list[Destination]:
     """A push candidate (a browser a game page notifies, :mod:`service.webpush`) is kept for :data:`PUSH_KINDS`
     while push is on (a VAPID key set); otherwise dropped, and the next candidate takes the message."""
-    if ask.kind in PUSH_KINDS and ask.svc.config.get("PUSH_VAPID_PRIVATE_KEY"):
+    if ask.kind in PUSH_KINDS and ask.config.get("PUSH_VAPID_PRIVATE_KEY"):
         return found
     return [d for d in found if d.channel != PUSH]
 
@@ -190,26 +193,27 @@ def candidates(route: Route) -> list[Destination]:
     return [Destination.to(a) for a in reachable]
 
 
-def reachable(svc: Services, home: str) -> bool:
+def reachable(config: Config, store: Store, links: Links, reach: Reach, home: str) -> bool:
     """Whether any address of the player ``home`` that has not sent STOP can be reached, as far as the delivery
     receipts tell."""
-    route = svc.links.route(home)
-    return bool(drop_unreachable(Ask(svc, home, "", "", route=route), candidates(route)))
+    route = links.route(home)
+    return bool(drop_unreachable(Ask(config, store, reach, home, "", "", route=route), candidates(route)))
 
 
-def destination(svc: Services, home: str, kind: str, lang: str, now_ms: int | None = None, *,
+def destination(config: Config, store: Store, links: Links, reach: Reach, home: str, kind: str, lang: str,
+                now_ms: int | None = None, *,
                 life: Mapping[str, str] | None = None, without: str = "") -> Destination:
     """Where message ``kind`` (in ``lang``) to the player ``home`` goes now (the module docstring).
 
     ``life``: the home's life hash if the caller read it (a move's read of its players has: no read here then);
     ``now_ms``: the service clock, if the caller has it; ``without``: a channel left out (a prompt that went by
     push and was not seen goes by another: :mod:`service.lifecycle.push_fallback`)."""
-    route = Route.of(home, life) if life is not None else svc.links.route(home)
+    route = Route.of(home, life) if life is not None else links.route(home)
     origin = reply_origin(home)
     if origin is not None and not route.is_off(origin):  # (from an address that sent STOP: where the route says)
         return Destination.to(origin)
     found = [d for d in candidates(route) if d.channel != without]
-    ask = Ask(svc, home, kind, lang, now_ms, route)
+    ask = Ask(config, store, reach, home, kind, lang, now_ms, route)
     for step in STEPS:
         if not found:
             break

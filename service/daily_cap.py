@@ -12,9 +12,10 @@ from typing import Any, Mapping
 
 from . import metrics
 from .addresses import SMS, WHATSAPP, address_kind
-from .context import Services
+from .context import Config
 from .limits import country_allowed, day, setting, valid_number
 from .prices import MICROS, prices, to_micros
+from .store import Store
 
 log = logging.getLogger(__name__)
 
@@ -25,24 +26,24 @@ COUNTRY_ERROR = ("not sent: a number never in a game between people, of a countr
 CAPPED_CHANNELS = (SMS, WHATSAPP)
 
 
-def _reserved(cap: int, svc: Services) -> int:
-    reserve = min(100, max(0, int(setting(svc, "SMS_CAP_RESERVE"))))
+def _reserved(cap: int, config: Config) -> int:
+    reserve = min(100, max(0, int(setting(config, "SMS_CAP_RESERVE"))))
     return cap * (100 - reserve) // 100 if cap > 0 else 0
 
 
-def others_limit(svc: Services) -> int:
+def others_limit(config: Config) -> int:
     """The day's SMS count past which only players of games between people are texted (0: no cap)."""
-    return _reserved(int(setting(svc, "SMS_DAILY_CAP")), svc)
+    return _reserved(int(setting(config, "SMS_DAILY_CAP")), config)
 
 
-def spend_cap(svc: Services) -> int:
+def spend_cap(config: Config) -> int:
     """``DAILY_SPEND_CAP`` in millionths of the price table's currency (0: no money cap)."""
-    return max(0, to_micros(float(setting(svc, "DAILY_SPEND_CAP"))))
+    return max(0, to_micros(float(setting(config, "DAILY_SPEND_CAP"))))
 
 
-def others_spend_limit(svc: Services) -> int:
+def others_spend_limit(config: Config) -> int:
     """The day's spend (millionths) past which only players of games between people are texted (0: no cap)."""
-    return _reserved(spend_cap(svc), svc)
+    return _reserved(spend_cap(config), config)
 
 
 def _over(count: int, spend: int, caps: tuple[int, int], limits: tuple[int, int]) -> bool:
@@ -51,7 +52,7 @@ def _over(count: int, spend: int, caps: tuple[int, int], limits: tuple[int, int]
     return (caps[0] > 0 and count > limits[0]) or (caps[1] > 0 and spend > limits[1])
 
 
-def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None = None,
+def split_sms(config: Config, store: Store, entries: list[dict[str, Any]], now_s: float | None = None,
               marks: Mapping[str, str] | None = None) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
     """(entries that may go, (SMS entry held back, why)). An SMS to a number never in a game between people
     goes only to an allowed country (:func:`country_allowed`, whatever the message: ``HELP``, ``NEW BOT``...).
@@ -64,27 +65,27 @@ def split_sms(svc: Services, entries: list[dict[str, Any]], now_s: float | None 
         return entries, []
     # whether the recipient plays people: the player is the entry's home when it goes to a linked number of theirs,
     # but a LINK code goes to an address that is not theirs yet (issue 44 case 1): that address itself
-    people = dict(zip([id(e) for e in sms], svc.store.in_people_games([_recipient(e) for e in sms], known=marks)))
+    people = dict(zip([id(e) for e in sms], store.in_people_games([_recipient(e) for e in sms], known=marks)))
     held: dict[int, tuple[dict[str, Any], str]] = {
         id(e): (e, COUNTRY_ERROR) for e in sms
-        if e.get("channel") == SMS and not people[id(e)] and not (country_allowed(svc, e["to"])
-                                                                  and valid_number(svc, e["to"]))}
+        if e.get("channel") == SMS and not people[id(e)] and not (country_allowed(config, e["to"])
+                                                                  and valid_number(config, e["to"]))}
     counted = [e for e in sms if id(e) not in held]
-    cap, money = int(setting(svc, "SMS_DAILY_CAP")), spend_cap(svc)
+    cap, money = int(setting(config, "SMS_DAILY_CAP")), spend_cap(config)
     if (cap > 0 or money > 0) and counted:
-        table = prices(svc.config)
+        table = prices(config)
         cost = sum(to_micros(table.entry(e)) for e in counted)
         texts = sum(1 for e in counted if e.get("channel") == SMS)  # the message cap counts SMS only
-        count, spend = svc.store.count_sent(day(now_s), texts, cost)
+        count, spend = store.count_sent(day(now_s), texts, cost)
         caps = (cap, money)
         if _over(count, spend, caps, caps) and not _over(count - texts, spend - cost, caps, caps):
             # this batch crossed a cap: tell the operator, once a day
             log.warning("SMS daily cap reached: %d SMS today (SLOWSPADES_SMS_DAILY_CAP=%d), %.2f %s spent on SMS "
                         "and WhatsApp (SLOWSPADES_DAILY_SPEND_CAP=%.2f); from now on today only messages to players "
                         "of games between people go out", count, cap, spend / MICROS, table.currency, money / MICROS)
-            svc.store.mark_sms_capped(day(now_s), count)
-        by_count = cap > 0 and count > others_limit(svc)  # holds SMS
-        by_money = money > 0 and spend > others_spend_limit(svc)  # holds SMS and WhatsApp
+            store.mark_sms_capped(day(now_s), count)
+        by_count = cap > 0 and count > others_limit(config)  # holds SMS
+        by_money = money > 0 and spend > others_spend_limit(config)  # holds SMS and WhatsApp
         if by_count or by_money:
             held.update({id(e): (e, CAPPED_ERROR) for e in counted
                          if (by_money or e.get("channel") == SMS) and (e.get("kind") in ("invite", *TO_THE_ADDRESS)
@@ -114,24 +115,24 @@ def held_code(why: str) -> str:
     return {CAPPED_ERROR: "sms_cap", COUNTRY_ERROR: "country"}.get(why, "unsendable")
 
 
-def invitation_held_until(svc: Services, invitee: str, now_s: float) -> int | None:
+def invitation_held_until(config: Config, store: Store, invitee: str, now_s: float) -> int | None:
     """When an SMS invitation to ``invitee`` sent now would be held by a cap (in messages or in money): the next
     day's start (ms since the epoch, 00:00 UTC), when it is to go; else None."""
     kind = address_kind(invitee)
-    caps = (int(setting(svc, "SMS_DAILY_CAP")) if kind == SMS else 0, spend_cap(svc))  # WhatsApp: the money cap
+    caps = (int(setting(config, "SMS_DAILY_CAP")) if kind == SMS else 0, spend_cap(config))  # WhatsApp: the money cap
     if kind not in CAPPED_CHANNELS or caps == (0, 0):
         return None
-    count, spend, _capped = svc.store.sent_today(day(now_s))
-    if not _over(count + 1, spend + 1, caps, (others_limit(svc), others_spend_limit(svc))):  # one more: past
+    count, spend, _capped = store.sent_today(day(now_s))
+    if not _over(count + 1, spend + 1, caps, (others_limit(config), others_spend_limit(config))):  # one more: past
         return None
     today = datetime.fromtimestamp(now_s, timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
     return int((today + timedelta(days=1)).timestamp() * 1000)
 
 
-def status_line(svc: Services, now_s: float | None = None) -> str:
+def status_line(config: Config, store: Store, now_s: float | None = None) -> str:
     """The operator's line about today's SMS: count, cap, what they cost and whether a cap was reached."""
-    n, spend, capped = svc.store.sent_today(day(now_s))
-    cap, money, table = int(setting(svc, "SMS_DAILY_CAP")), spend_cap(svc), prices(svc.config)
+    n, spend, capped = store.sent_today(day(now_s))
+    cap, money, table = int(setting(config, "SMS_DAILY_CAP")), spend_cap(config), prices(config)
     state = ("CAP REACHED: only messages to players in a game go out" if capped else "under the cap")
     count = f"SMS today: {n} of {cap}" if cap > 0 else f"SMS today: {n} (no daily cap)"
     cost = (f"{spend / MICROS:.2f} of {money / MICROS:.2f} {table.currency}" if money > 0

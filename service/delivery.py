@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import smtplib
 import ssl
+from collections.abc import MutableMapping
 from email.message import EmailMessage
 from email.utils import formatdate
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol, cast
 from urllib.parse import quote
 
 from twilio.base.exceptions import TwilioException, TwilioRestException
@@ -23,10 +24,11 @@ from chat.render import TELEGRAM_TEXT_MAX, whatsapp_parts
 
 from . import daily_cap, limits, logs, metrics, receipts, telegram, webpush, whatsapp_buttons
 from .addresses import EMAIL, PUSH, SMS, TELEGRAM, WHATSAPP, WHATSAPP_PREFIX, is_bot, telegram_chat
-from .context import Services
+from .caches import GameCache
+from .context import Config
 from .lifecycle import optout
 from .send_errors import PermanentSendError, SendError, TransientSendError
-from .store import Batch, new_claim_token, split_outbox_id
+from .store import Batch, Links, Players, PushSubscriptions, Reach, Store, new_claim_token, split_outbox_id
 
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
 #: the error of a WhatsApp entry outside the player's 24-hour window with no template and no other channel
@@ -46,11 +48,11 @@ class LocalSender:
 
     name = "local"
 
-    def __init__(self, svc: Services) -> None:
-        self.svc = svc
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     def send(self, entry: dict[str, Any]) -> str:
-        return "local-" + self.svc.store.push_local(entry)
+        return "local-" + self.store.push_local(entry)
 
 
 class TwilioSender:
@@ -65,10 +67,9 @@ class TwilioSender:
 
     name = "twilio"
 
-    def __init__(self, svc: Services) -> None:
-        cfg = svc.config
-        self.cfg = cfg
-        self.store = svc.store
+    def __init__(self, config: Config, store: Store) -> None:
+        self.cfg = cfg = config
+        self.store = store
         self.client = TwilioClient(cfg["TWILIO_ACCOUNT_SID"], cfg["TWILIO_AUTH_TOKEN"],
                                    http_client=cfg.get("TWILIO_HTTP_CLIENT"))
 
@@ -111,7 +112,7 @@ class TwilioSender:
         return str(msg.sid)
 
 
-def whatsapp_sender(cfg: dict[str, Any]) -> str:
+def whatsapp_sender(cfg: Config) -> str:
     """``TWILIO_WHATSAPP_FROM`` as Twilio's ``From`` takes it: ``whatsapp:+<number>``, or a Messaging Service SID."""
     sender = str(cfg.get("TWILIO_WHATSAPP_FROM") or "").strip()
     if sender.startswith("MG"):
@@ -119,11 +120,11 @@ def whatsapp_sender(cfg: dict[str, Any]) -> str:
     return WHATSAPP_PREFIX + sender.removeprefix(WHATSAPP_PREFIX)
 
 
-def status_callback_url(cfg: dict[str, Any], outbox_id: str) -> str:
+def status_callback_url(cfg: Config, outbox_id: str) -> str:
     return f"{cfg['PUBLIC_BASE_URL']}/sms/status?o={quote(outbox_id, safe='')}"
 
 
-def build_email(cfg: dict[str, Any], entry: dict[str, Any]) -> EmailMessage:
+def build_email(cfg: Config, entry: dict[str, Any]) -> EmailMessage:
     """The email of an outbox entry: plain text with an HTML alternative, threaded per game; its outbox id in the
     ``outbox`` user variable of Mailgun (``X-Mailgun-Variables``), for the delivery receipts."""
     msg = EmailMessage()
@@ -150,8 +151,8 @@ class SmtpSender:
 
     name = "smtp"
 
-    def __init__(self, svc: Services) -> None:
-        self.cfg = svc.config
+    def __init__(self, config: Config) -> None:
+        self.cfg = config
 
     def send(self, entry: dict[str, Any]) -> str:
         cfg = self.cfg
@@ -190,8 +191,8 @@ class TelegramSender:
 
     name = "telegram"
 
-    def __init__(self, svc: Services) -> None:
-        self.cfg = svc.config
+    def __init__(self, config: Config) -> None:
+        self.cfg = config
 
     def send(self, entry: dict[str, Any]) -> str:
         chat = telegram_chat(entry["to"])
@@ -235,112 +236,120 @@ class TelegramSender:
             raise PermanentSendError(str(exc), BLOCKED if exc.blocked else exc.status) from None
 
 
-def sender_for(svc: Services, channel: str) -> Sender:
+def sender_for(config: Config, store: Store, links: Links, push: PushSubscriptions, channel: str) -> Sender:
     """The configured sender of a channel; the local outbox without credentials (or DELIVERY=local)."""
-    cfg = svc.config
-    cache = cfg.setdefault("_SENDERS", {})
+    cfg = config
+    cache = cast(MutableMapping[str, Any], cfg).setdefault("_SENDERS", {})  # made once: the app's config keeps them
     if channel in cache:
         return cache[channel]
-    sender: Sender = LocalSender(svc)
+    sender: Sender = LocalSender(store)
     if cfg.get("DELIVERY", "auto") != "local":
         twilio = bool(cfg.get("TWILIO_ACCOUNT_SID") and cfg.get("TWILIO_AUTH_TOKEN"))
         if twilio and ((channel == SMS and cfg.get("TWILIO_FROM"))
                        or (channel == WHATSAPP and cfg.get("TWILIO_WHATSAPP_FROM"))):
-            sender = TwilioSender(svc)
+            sender = TwilioSender(config, store)
         elif channel == EMAIL and cfg.get("SMTP_HOST"):
-            sender = SmtpSender(svc)
+            sender = SmtpSender(config)
         elif channel == TELEGRAM and cfg.get("TELEGRAM_BOT_TOKEN"):
-            sender = TelegramSender(svc)
+            sender = TelegramSender(config)
         elif channel == PUSH and cfg.get("PUSH_VAPID_PRIVATE_KEY"):
-            sender = webpush.PushSender(svc)
+            sender = webpush.PushSender(config, store, links, push)
     cache[channel] = sender
     return sender
 
 
-def all_local(svc: Services) -> bool:
+def all_local(config: Config, store: Store, links: Links, push: PushSubscriptions) -> bool:
     """True when every channel goes to the local outbox (then the worker delivers inline, no extra task)."""
-    return all(isinstance(sender_for(svc, channel), LocalSender) for channel in (SMS, WHATSAPP, EMAIL, TELEGRAM, PUSH))
+    return all(isinstance(sender_for(config, store, links, push, channel), LocalSender) for channel in (SMS, WHATSAPP,
+                                                                                                        EMAIL,
+                                                                                                        TELEGRAM, PUSH))
 
 
-def deliver(svc: Services, outbox_id: str, final_attempt: bool = False) -> str:
+def deliver(config: Config, store: Store, players: Players, links: Links, reach: Reach, push: PushSubscriptions,
+            games: GameCache, outbox_id: str, final_attempt: bool = False) -> str:
     """Send one outbox entry at most once; returns its status afterwards (or why nothing was done)."""
     token = new_claim_token()  # this attempt's own claim: its outcome is recorded only while it holds the entry
-    entry = svc.store.claim_send(outbox_id, int(svc.config["SEND_LEASE"]), token)
+    entry = store.claim_send(outbox_id, int(config["SEND_LEASE"]), token)
     if entry is None:
-        current = svc.store.outbox_entry(outbox_id)
+        current = store.outbox_entry(outbox_id)
         return current["status"] if current else "missing"
     channel = entry["channel"]
-    if not optout.may_send(svc, entry["to"], entry.get("kind", "")) or limits.forbidden_recipient(svc, entry["to"]):
+    if not optout.may_send(config, store, entry["to"],
+                           entry.get("kind", "")) or limits.forbidden_recipient(config, entry["to"]):
         # STOP: nothing but its confirmation (nor to the computer); never the service's own or a role address
         metrics.outbox(channel, "failed", "unsendable")
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", "unsendable")
-        return svc.store.set_status(outbox_id, "failed", error=UNSENDABLE, token=token)
+        return store.set_status(outbox_id, "failed", error=UNSENDABLE, token=token)
     if entry.get("window") == "closed":
         metrics.outbox(channel, "failed", "window_closed")
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", "window_closed")
-        return svc.store.set_status(outbox_id, "failed", error=WINDOW_CLOSED, token=token)
-    held = daily_cap.split_sms(svc, [entry])[1] if channel in daily_cap.CAPPED_CHANNELS else []
+        return store.set_status(outbox_id, "failed", error=WINDOW_CLOSED, token=token)
+    held = daily_cap.split_sms(config, store, [entry])[1] if channel in daily_cap.CAPPED_CHANNELS else []
     if held:  # past the day's caps (messages or money), or a stranger's number of a country not allowed
         metrics.outbox(channel, "failed", daily_cap.held_code(held[0][1]))
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", daily_cap.held_code(held[0][1]))
-        return svc.store.set_status(outbox_id, "failed", error=held[0][1], token=token)
-    sender = sender_for(svc, channel)
+        return store.set_status(outbox_id, "failed", error=held[0][1], token=token)
+    sender = sender_for(config, store, links, push, channel)
     if isinstance(sender, LocalSender):
         metrics.outbox(channel, "sent", "local")
         logs.outbox_entry(outbox_id, entry["to"], channel, "sent", "local")
-        return svc.store.push_local_and_mark_sent(outbox_id, entry, token)
+        return store.push_local_and_mark_sent(outbox_id, entry, token)
     try:
         provider_id = sender.send(entry)
     except TransientSendError as exc:
         metrics.outbox(channel, "failed" if final_attempt else "retried", exc.code)
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed" if final_attempt else "retried", exc.code)
         if final_attempt:
-            return svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
-        svc.store.set_status(outbox_id, "queued", error=str(exc), token=token)
+            return store.set_status(outbox_id, "failed", error=str(exc), token=token)
+        store.set_status(outbox_id, "queued", error=str(exc), token=token)
         raise
     except PermanentSendError as exc:
         metrics.outbox(channel, "failed", exc.code)
         logs.outbox_entry(outbox_id, entry["to"], channel, "failed", exc.code)
-        status = svc.store.set_status(outbox_id, "failed", error=str(exc), token=token)
+        status = store.set_status(outbox_id, "failed", error=str(exc), token=token)
         if exc.code in receipts.UNREACHABLE:  # the provider refused the address itself (21610: STOP at the carrier)
-            receipts.mark(svc, entry["to"], exc.code, lambda ids: _send_each(svc, ids))
+            receipts.mark(config, store, players, links, reach, games, entry["to"], exc.code,
+                          lambda ids: _send_each(config, store, players, links, reach, push, games, ids))
         elif exc.code == BLOCKED:  # the player blocked the bot: as if that address sent STOP (once: it is then off)
-            _send_each(svc, optout.stop(svc, f"tg-blocked:{logs.pseudonym(entry['to'])}", str(entry.get("home") or entry["to"]),
-                                        origin=entry["to"]))  # its games paused and the opponents told, if its last
+            _send_each(config, store, players, links, reach, push, games,
+                       optout.stop(config, store, players, links, reach,
+                                   f"tg-blocked:{logs.pseudonym(entry['to'])}", str(entry.get("home") or entry["to"]),
+                                   origin=entry["to"]))  # its games paused and the opponents told, if its last
         return status
     metrics.outbox(channel, "sent", sender.name)
     logs.outbox_entry(outbox_id, entry["to"], channel, "sent", sender.name)
     # local and SMTP hand-offs are final as far as we can know; Twilio reports 'delivered' later
-    return svc.store.set_status(outbox_id, "sent", provider_id=provider_id, token=token)
+    return store.set_status(outbox_id, "sent", provider_id=provider_id, token=token)
 
 
-def _send_each(svc: Services, outbox_ids: list[str]) -> None:
+def _send_each(config: Config, store: Store, players: Players, links: Links, reach: Reach, push: PushSubscriptions,
+               games: GameCache, outbox_ids: list[str]) -> None:
     """:func:`deliver` each entry now; one the provider cannot take now is left to the sweep."""
     for oid in outbox_ids:
         try:
-            deliver(svc, oid)
+            deliver(config, store, players, links, reach, push, games, oid)
         except TransientSendError:
             pass  # queued again: the sweep sends it
 
 
-def deliver_local_many(svc: Services, outbox_ids: list[str], recipients: Iterable[str] = (), tail: Any = None,
-                       by: str = "") -> None:
+def deliver_local_many(config: Config, store: Store, outbox_ids: list[str], recipients: Iterable[str] = (),
+                       tail: Any = None, by: str = "") -> None:
     """:func:`deliver` of several entries when every channel goes to the local outbox (:func:`all_local`),
     in two round trips whatever their number (see :func:`queue_local_delivery`); with ``tail`` (a
     pipeline), the second is queued on it for its owner to execute. ``by``: this attempt's claim token
     (``Store.claim_send_many``; a fresh one if empty)."""
-    pipe = svc.store.pipeline()
-    settle = queue_local_delivery(svc, pipe, outbox_ids, recipients, by)
+    pipe = store.pipeline()
+    settle = queue_local_delivery(config, store, pipe, outbox_ids, recipients, by)
     settle(pipe.execute() if len(pipe) else [], tail)
 
 
-def _with_mailboxes(svc: Services, addresses: list[str]) -> list[str]:
+def _with_mailboxes(config: Config, addresses: list[str]) -> list[str]:
     """``addresses`` and the folded mailboxes they deliver to (:func:`service.limits.mailbox`), once each: whether
     each sent STOP is read for both (:func:`service.games.players.mailbox_stopped`)."""
-    return list(dict.fromkeys([*addresses, *(limits.mailbox_of(svc, a) for a in addresses)]))
+    return list(dict.fromkeys([*addresses, *(limits.mailbox_of(config, a) for a in addresses)]))
 
 
-def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
+def queue_local_delivery(config: Config, store: Store, pipe: Any, outbox_ids: list[str],
                          recipients: Iterable[str] = (), by: str = "") -> Callable[[list[Any], Any], None]:
     """Queue on ``pipe`` the claims of ``outbox_ids`` and the reads of whether their recipients sent
     STOP (``recipients``: who they are likely to be, the senders of player-owned replies besides; any
@@ -348,35 +357,36 @@ def queue_local_delivery(svc: Services, pipe: Any, outbox_ids: list[str],
     pipeline (or None) to write the local outbox and the statuses."""
     by = by or new_claim_token()  # claims are never shared: each attempt settles only what it claimed
     guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
-    guess = _with_mailboxes(svc, [a for a in guess if not is_bot(a)])  # STOP marks the folded mailbox too
+    guess = _with_mailboxes(config, [a for a in guess if not is_bot(a)])  # STOP marks the folded mailbox too
     batch = Batch(pipe)
     with batch.part("claimed") as p:
-        read_claimed = svc.store.queue_claim_send_many(p, outbox_ids, int(svc.config["SEND_LEASE"]), by)
+        read_claimed = store.queue_claim_send_many(p, outbox_ids, int(config["SEND_LEASE"]), by)
     with batch.part("stopped") as p:
-        svc.store.queue_stopped_many(p, guess)
+        store.queue_stopped_many(p, guess)
 
     def settle(all_replies: list[Any], tail: Any = None) -> None:
         got = batch.results(all_replies[batch.base:])
         entries = [e for e in read_claimed(got["claimed"]) if e is not None]
         stopped = {a for a, v in zip(guess, got["stopped"]) if v in (b"1", "1")}
-        others = _with_mailboxes(svc, [e["to"] for e in entries if not is_bot(e["to"]) and e["to"] not in guess])
+        others = _with_mailboxes(config, [e["to"] for e in entries if not is_bot(e["to"]) and e["to"] not in guess])
         if others:
-            more = svc.store.pipeline()
+            more = store.pipeline()
             for address in others:
-                svc.store.queue_stopped(more, address)
+                store.queue_stopped(more, address)
             stopped |= {a for a, v in zip(others, more.execute()) if v in (b"1", "1")}
-        entries, capped = daily_cap.split_sms(svc, entries)  # past the day's SMS cap, or the countries: held back
+        # past the day's SMS cap, or the countries: held back
+        entries, capped = daily_cap.split_sms(config, store, entries)
         sent, refused = [], [(e["id"], why) for e, why in capped]
         for e in entries:
-            if (is_bot(e["to"]) or limits.forbidden_recipient(svc, e["to"])  # nor the service's own address
-                    or ({e["to"], limits.mailbox_of(svc, e["to"])} & stopped
-                        and e.get("kind") != optout.FINAL)):  # STOP: nothing but its confirmation
+            if (is_bot(e["to"]) or limits.forbidden_recipient(config, e["to"])  # nor the service's own address
+                or ({e["to"], limits.mailbox_of(config, e["to"])} & stopped
+                    and e.get("kind") != optout.FINAL)):  # STOP: nothing but its confirmation
                 refused.append((e["id"], UNSENDABLE))
             elif e.get("window") == "closed":
                 refused.append((e["id"], WINDOW_CLOSED))
             else:
                 sent.append(e)
-        svc.store.settle_local_many(sent, refused, tail=tail, token=by)
+        store.settle_local_many(sent, refused, tail=tail, token=by)
         metrics.settled_local(sent)
         logs.settled(sent)
         for oid, why in refused:

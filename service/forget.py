@@ -37,11 +37,14 @@ from chat.render import gettext
 
 from .addresses import WHATSAPP_PREFIX, address_kind, is_bot
 from .config import LEDGER_KEY_MISSING, SettingsError
-from .context import Services
+from .context import Config
 from .games.players import lang_of
 from .games.seats import opponent_of, seat_of
-from .store import game_owner, player_owner
+from .store import Store, game_owner, player_owner
 from .store.forget import Forgetting, Scrub
+from .store.links import Links
+from .store.players import Players
+from .store.talk import Talk
 
 IN_PLAY = ("invited", "active")
 DAY_MS = 86_400_000
@@ -72,10 +75,10 @@ def forgotten_id() -> str:
     return FORGOTTEN + secrets.token_hex(8)
 
 
-def last_activity_ms(svc: Services, game_id: str, meta: dict[str, str]) -> int:
+def last_activity_ms(store: Store, game_id: str, meta: dict[str, str]) -> int:
     """The time of the game's last append (its stream's last id), else when it was created, started or ended."""
     times = [int(meta.get(k) or 0) for k in ("created", "started", "ended")]
-    return max([*times, svc.store.last_append_ms(game_id) or 0])
+    return max([*times, store.last_append_ms(game_id) or 0])
 
 
 def scrubber(addresses: list[str], name: str, replacement: str) -> Scrub:
@@ -100,111 +103,114 @@ def scrubber(addresses: list[str], name: str, replacement: str) -> Scrub:
     return scrub
 
 
-def forget(svc: Services, address: str) -> Forgotten:
+def forget(config: Config, store: Store, players: Players, links: Links, talk: Talk, forgetting: Forgetting,
+           address: str) -> Forgotten:
     """Forget the player ``address`` is (its home and every address linked to it); raises :class:`InPlay` if they
     have a game in play. Idempotent: run again after an interruption, it finishes the job."""
-    home = svc.links.home(address)
-    addresses = list(dict.fromkeys([home, *svc.links.linked(home), address]))
-    gids = svc.players.games(home)
-    metas = {gid: svc.store.meta(gid) for gid in gids}
+    home = links.home(address)
+    addresses = list(dict.fromkeys([home, *links.linked(home), address]))
+    gids = players.games(home)
+    metas = {gid: store.meta(gid) for gid in gids}
     in_play = [gid for gid, meta in metas.items() if meta.get("status") in IN_PLAY and seat_of(meta, home) is not None]
     if in_play:
         raise InPlay(in_play)
-    name = (svc.players.get(home) or {}).get("name", "")
-    note_in_ledger(svc, addresses)  # first: a forget interrupted is still re-applied after a restore
+    name = (players.get(home) or {}).get("name", "")
+    note_in_ledger(config, addresses)  # first: a forget interrupted is still re-applied after a restore
     fid = forgotten_id()
     done = Forgotten(addresses, fid)
-    store = Forgetting(svc.redis)
     gone = frozenset(addresses)
     for gid, meta in metas.items():
         seat = seat_of(meta, home)
         if seat is None:
             continue
         opponent = opponent_of(meta, seat)
-        scrub = scrubber(addresses, name, gettext(lang_of(svc, opponent), "a forgotten player"))
-        done.texts_rewritten += store.rewrite_texts(game_owner(gid), scrub, gone, fid)
+        scrub = scrubber(addresses, name, gettext(lang_of(config, players, opponent), "a forgotten player"))
+        done.texts_rewritten += forgetting.rewrite_texts(game_owner(gid), scrub, gone, fid)
         if opponent and not opponent.startswith(FORGOTTEN):
-            done.texts_rewritten += store.rewrite_texts(player_owner(opponent), scrub, gone, fid)
-        done.texts_rewritten += svc.talk.forget_seat(gid, seat, scrub)  # their lines of the game's talk (SAY)
-        store.forget_seat(gid, seat, fid)  # last: a forget run again finds the game by its seat until then
+            done.texts_rewritten += forgetting.rewrite_texts(player_owner(opponent), scrub, gone, fid)
+        done.texts_rewritten += talk.forget_seat(gid, seat, scrub)  # their lines of the game's talk (SAY)
+        forgetting.forget_seat(gid, seat, fid)  # last: a forget run again finds the game by its seat until then
         done.games.append(gid)
     if name:
-        store.release_name(home, name)
-    store.drop_link_codes(gone)
+        forgetting.release_name(home, name)
+    forgetting.drop_link_codes(gone)
     for a in addresses:
-        done.keys_deleted += store.erase_owner(a)
+        done.keys_deleted += forgetting.erase_owner(a)
     return done
 
 
-def inactive_players(svc: Services, days: float, now_ms: int) -> list[str]:
+def inactive_players(store: Store, players: Players, links: Links, forgetting: Forgetting, days: float,
+                     now_ms: int) -> list[str]:
     """The players (homes) with no game in play and nothing done for ``days``: their record's creation and their
     games' last activity all older than that."""
     cutoff = now_ms - int(days * DAY_MS)
     out = []
-    for home in Forgetting(svc.redis).player_addresses():
-        record = svc.players.get(home) or {}
-        if is_bot(home) or svc.links.home(home) != home or int(record.get("created") or 0) > cutoff:
+    for home in forgetting.player_addresses():
+        record = players.get(home) or {}
+        if is_bot(home) or links.home(home) != home or int(record.get("created") or 0) > cutoff:
             continue
-        metas = {gid: svc.store.meta(gid) for gid in svc.players.games(home)}
+        metas = {gid: store.meta(gid) for gid in players.games(home)}
         if any(m.get("status") in IN_PLAY for m in metas.values()):
             continue
-        if all(last_activity_ms(svc, gid, m) <= cutoff for gid, m in metas.items()):
+        if all(last_activity_ms(store, gid, m) <= cutoff for gid, m in metas.items()):
             out.append(home)
     return out
 
 
-def forget_inactive(svc: Services, days: float, now_ms: int, dry_run: bool = False) -> tuple[int, int]:
+def forget_inactive(config: Config, store: Store, players: Players, links: Links, talk: Talk, forgetting: Forgetting,
+                    days: float, now_ms: int, dry_run: bool = False) -> tuple[int, int]:
     """Forget every :func:`inactive_players` (none when ``days`` is 0); returns (found, forgotten)."""
-    found = inactive_players(svc, days, now_ms) if days > 0 else []
+    found = inactive_players(store, players, links, forgetting, days, now_ms) if days > 0 else []
     forgotten = 0
     for home in [] if dry_run else found:
         try:
-            forget(svc, home)
+            forget(config, store, players, links, talk, forgetting, home)
             forgotten += 1
         except InPlay:  # a game began since it was listed
             continue
     return len(found), forgotten
 
 
-def ledger_hash(svc: Services, address: str) -> str:
+def ledger_hash(config: Config, address: str) -> str:
     """How the ledger names an address: the hex HMAC-SHA256 of it with ``SLOWSPADES_LOG_HASH_KEY`` (the same in every
     process of a deployment), apart from the logs' own hashes (another message is hashed). That key is required: no
     fallback to one derived from the webhook secrets, which a token rotation would change (:class:`SettingsError`)."""
-    return hmac.new(ledger_key(svc), b"forget|" + address.lower().encode(), hashlib.sha256).hexdigest()
+    return hmac.new(ledger_key(config), b"forget|" + address.lower().encode(), hashlib.sha256).hexdigest()
 
 
-def ledger_key(svc: Services) -> bytes:
+def ledger_key(config: Config) -> bytes:
     """``SLOWSPADES_LOG_HASH_KEY``, the ledger's key; :class:`SettingsError` (one line) when it is not set."""
-    key = str(svc.config.get("LOG_HASH_KEY") or "")
+    key = str(config.get("LOG_HASH_KEY") or "")
     if not key:
         raise SettingsError(LEDGER_KEY_MISSING)
     return key.encode()
 
 
-def note_in_ledger(svc: Services, addresses: list[str]) -> None:
+def note_in_ledger(config: Config, addresses: list[str]) -> None:
     """Append the :func:`ledger_hash` of each of ``addresses`` to ``SLOWSPADES_FORGET_LEDGER`` (if set), on disk."""
-    path = str(svc.config.get("FORGET_LEDGER") or "")
+    path = str(config.get("FORGET_LEDGER") or "")
     if not path:
         return
     with open(path, "a", encoding="ascii") as f:
-        f.write("".join(ledger_hash(svc, a) + "\n" for a in addresses))
+        f.write("".join(ledger_hash(config, a) + "\n" for a in addresses))
         f.flush()
         os.fsync(f.fileno())
 
 
-def replay_ledger(svc: Services, path: str) -> tuple[list[str], list[str]]:
+def replay_ledger(config: Config, store: Store, players: Players, links: Links, talk: Talk, forgetting: Forgetting,
+                  path: str) -> tuple[list[str], list[str]]:
     """After a backup was restored: forget every player with an address in the ledger at ``path``; returns (the
     homes forgotten, the games in play that kept one from being forgotten)."""
-    ledger_key(svc)  # refused before anything is read without it
+    ledger_key(config)  # refused before anything is read without it
     with open(path, encoding="ascii") as f:
         wanted = {line.strip() for line in f if line.strip()}
     forgotten: list[str] = []
     blocked: list[str] = []
-    for address in Forgetting(svc.redis).player_addresses():
-        if ledger_hash(svc, address) not in wanted or svc.players.get(address) is None:
+    for address in forgetting.player_addresses():
+        if ledger_hash(config, address) not in wanted or players.get(address) is None:
             continue  # (a player forgotten as another's linked address a moment ago has no record left)
         try:
-            forgotten.append(forget(svc, address).forgotten_id)
+            forgotten.append(forget(config, store, players, links, talk, forgetting, address).forgotten_id)
         except InPlay as exc:
             blocked.extend(exc.games)
     return forgotten, blocked

@@ -45,8 +45,9 @@ import phonenumbers
 
 from . import metrics
 from .addresses import EMAIL, SMS, WHATSAPP, WHATSAPP_PREFIX, address_kind
-from .context import Services
+from .context import Config
 from .prices import country_of
+from .store import Players, Store
 
 log = logging.getLogger(__name__)
 
@@ -96,9 +97,9 @@ _GMAIL = {"googlemail.com": "gmail.com"}
 _COSTLY = {phonenumbers.PhoneNumberType.PREMIUM_RATE, phonenumbers.PhoneNumberType.SHARED_COST}
 
 
-def setting(svc: Services, name: str) -> Any:
+def setting(config: Config, name: str) -> Any:
     """A limit's setting (the service's config, else its default)."""
-    value = svc.config.get(name)
+    value = config.get(name)
     return SETTINGS[name][0] if value is None or value == "" else value
 
 
@@ -116,8 +117,8 @@ class Flood:
     tell: bool = False
 
 
-def _domains(svc: Services, name: str) -> set[str]:
-    return {d.strip().lower() for d in str(setting(svc, name)).split(",") if d.strip()}
+def _domains(config: Config, name: str) -> set[str]:
+    return {d.strip().lower() for d in str(setting(config, name)).split(",") if d.strip()}
 
 
 def mailbox(address: str, dotless: set[str] | frozenset[str] = frozenset({"gmail.com", "googlemail.com"})) -> str:
@@ -142,27 +143,27 @@ def _unquoted(local: str) -> str:
     return re.sub(r"\\(.?)", r"\1", local).rstrip("\\")
 
 
-def mailbox_of(svc: Services, address: str) -> str:
+def mailbox_of(config: Config, address: str) -> str:
     """:func:`mailbox` with the service's ``DOTLESS_DOMAINS``."""
-    return mailbox(address, _domains(svc, "DOTLESS_DOMAINS"))
+    return mailbox(address, _domains(config, "DOTLESS_DOMAINS"))
 
 
-def _playing(svc: Services, sender: str) -> bool:
+def _playing(store: Store, players: Players, sender: str) -> bool:
     """Whether ``sender`` has a game in play (its newest games looked at: read only past the first limit)."""
-    return any(svc.store.meta(gid).get("status") == "active" for gid in svc.players.games(sender)[:5])
+    return any(store.meta(gid).get("status") == "active" for gid in players.games(sender)[:5])
 
 
-def flood_check(svc: Services, sender: str, now_s: float) -> Flood:
+def flood_check(config: Config, store: Store, players: Players, sender: str, now_s: float) -> Flood:
     """Count an inbound message of ``sender``'s mailbox in its minute; over the limit it is not to be taken. A
     sender with a game in play has ``LIMIT_MESSAGES_PER_MINUTE_PLAYING`` (issue 23 case 14)."""
-    limit = int(setting(svc, "LIMIT_MESSAGES_PER_MINUTE"))
+    limit = int(setting(config, "LIMIT_MESSAGES_PER_MINUTE"))
     if limit <= 0:
         return Flood(True)
-    count = svc.store.count_message(mailbox_of(svc, sender), int(now_s // 60))
+    count = store.count_message(mailbox_of(config, sender), int(now_s // 60))
     if count <= limit:
         return Flood(True)
-    playing = max(limit, int(setting(svc, "LIMIT_MESSAGES_PER_MINUTE_PLAYING")))
-    if playing > limit and count <= playing + 1 and _playing(svc, sender):
+    playing = max(limit, int(setting(config, "LIMIT_MESSAGES_PER_MINUTE_PLAYING")))
+    if playing > limit and count <= playing + 1 and _playing(store, players, sender):
         limit = playing
     if count > limit:
         metrics.limit("flood")
@@ -178,16 +179,16 @@ class Refusal:
     context: dict[str, Any] = field(default_factory=dict)
 
 
-def allowed_countries(svc: Services) -> set[str] | None:
+def allowed_countries(config: Config) -> set[str] | None:
     """The ISO codes an SMS invitation may go to (None: any)."""
-    raw = str(setting(svc, "SMS_INVITE_COUNTRIES"))
+    raw = str(setting(config, "SMS_INVITE_COUNTRIES"))
     if raw.strip() == "*":
         return None
     codes = {c.strip().upper() for c in raw.split(",") if c.strip()}
-    return codes | {str(svc.config.get("DEFAULT_REGION") or "US").upper()}
+    return codes | {str(config.get("DEFAULT_REGION") or "US").upper()}
 
 
-def country_allowed(svc: Services, number: str) -> bool:
+def country_allowed(config: Config, number: str) -> bool:
     """Whether an SMS may go to ``number`` of a player never in a game between people: of an allowed
     country (``SMS_INVITE_COUNTRIES``), and not premium-rate or shared-cost."""
     try:
@@ -196,7 +197,7 @@ def country_allowed(svc: Services, number: str) -> bool:
         return False
     if phonenumbers.number_type(parsed) in _COSTLY:
         return False
-    allowed = allowed_countries(svc)
+    allowed = allowed_countries(config)
     return allowed is None or country_of(number) in allowed
 
 
@@ -205,74 +206,76 @@ def _number_of(address: str) -> str:
     return address[len(WHATSAPP_PREFIX):] if address.startswith(WHATSAPP_PREFIX) else address
 
 
-def country_refusal(svc: Services, invitee: str) -> Refusal | None:
+def country_refusal(config: Config, invitee: str) -> Refusal | None:
     """An invitation or code by SMS or WhatsApp (a paid message either way) to a number of a country not allowed, to
     a premium-rate number, or to a number that is not a valid one (``+62 809 1234 5678``: possible, but no such
     number exists)."""
     if address_kind(invitee) not in (SMS, WHATSAPP):
         return None
     number = _number_of(invitee)
-    if not country_allowed(svc, number):
+    if not country_allowed(config, number):
         return Refusal("limit_country", {"number": invitee})
-    if not valid_number(svc, number):
+    if not valid_number(config, number):
         return Refusal("invite_refused", {"reason": "bad_number", "text": invitee})
     return None
 
 
-def valid_number(svc: Services, number: str) -> bool:
+def valid_number(config: Config, number: str) -> bool:
     """Whether ``number`` is a valid phone number (``phonenumbers.is_valid_number``: a number that exists in its
     country's plan), or a +1 555 number of the fiction range where ``SMS_FICTIONAL_NUMBERS`` (or the simulator,
     loopback only and never with a Twilio account) allows it."""
     parsed = phonenumbers.parse(number, None)
     fiction = parsed.country_code == 1 and str(parsed.national_number).startswith("555")
-    allowed = bool(setting(svc, "SMS_FICTIONAL_NUMBERS")) or bool(svc.config.get("SIMULATOR"))
+    allowed = bool(setting(config, "SMS_FICTIONAL_NUMBERS")) or bool(config.get("SIMULATOR"))
     return phonenumbers.is_valid_number(parsed) or (fiction and allowed)
 
 
-def pending_invitations(svc: Services, sender: str, newest: int = 200) -> int:
+def pending_invitations(store: Store, players: Players, sender: str, newest: int = 200) -> int:
     """Invitations of ``sender`` still waiting for an answer (among their ``newest`` games)."""
-    return svc.store.invitations_waiting(sender, svc.players.games(sender)[:newest])
+    return store.invitations_waiting(sender, players.games(sender)[:newest])
 
 
-def invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, now_s: float) -> Refusal | None:
+def invite_refusal(config: Config, store: Store, players: Players, sender: str, invitee: str, message_id: str,
+                   now_s: float) -> Refusal | None:
     """The refusal of ``sender``'s invitation of ``invitee`` (message ``message_id``), or None, in which
     case the invitation counts toward the day's (a retried message counts once)."""
-    refused = _invite_refusal(svc, sender, invitee, message_id, now_s)
+    refused = _invite_refusal(config, store, players, sender, invitee, message_id, now_s)
     if refused is not None:  # the kind of limit: limit_invites_day -> invites_day; a number that is not valid
         metrics.limit(str(refused.context.get("reason") or refused.template.removeprefix("limit_")))
     return refused
 
 
-def _invite_refusal(svc: Services, sender: str, invitee: str, message_id: str, now_s: float) -> Refusal | None:
-    refused = country_refusal(svc, invitee)
+def _invite_refusal(config: Config, store: Store, players: Players, sender: str, invitee: str, message_id: str,
+                    now_s: float) -> Refusal | None:
+    refused = country_refusal(config, invitee)
     if refused is not None:
         return refused
-    pending_max = int(setting(svc, "LIMIT_PENDING_INVITES"))
-    if pending_max > 0 and pending_invitations(svc, sender) >= pending_max:
+    pending_max = int(setting(config, "LIMIT_PENDING_INVITES"))
+    if pending_max > 0 and pending_invitations(store, players, sender) >= pending_max:
         return Refusal("limit_invites_pending", {"count": pending_max})
-    counters = [_invites_day(svc, sender, now_s)]
+    counters = [_invites_day(config, sender, now_s)]
     domain = sender.rpartition("@")[2].lower() if "@" in sender else ""
-    if domain and domain not in _domains(svc, "LIMIT_DOMAIN_SHARED"):
-        per_domain = int(setting(svc, "LIMIT_DOMAIN_INVITES_PER_DAY"))
+    if domain and domain not in _domains(config, "LIMIT_DOMAIN_SHARED"):
+        per_domain = int(setting(config, "LIMIT_DOMAIN_INVITES_PER_DAY"))
         counters.append((f"@{domain}", day(now_s), per_domain,
                          Refusal("limit_domain", {"domain": domain, "count": per_domain})))
-    if new_number(svc, invitee):
-        counters.append(new_numbers_counter(svc, now_s))
-    return first_over(svc, counters, message_id)
+    if new_number(store, invitee):
+        counters.append(new_numbers_counter(config, now_s))
+    return first_over(store, counters, message_id)
 
 
-def _invites_day(svc: Services, sender: str, now_s: float, kind: str = "") -> "Counter":
+def _invites_day(config: Config, sender: str, now_s: float, kind: str = "") -> "Counter":
     """The counter of ``LIMIT_INVITES_PER_DAY``: ``sender``'s invitations of the day (``kind`` ``links:``: the
     invitation links they made, counted apart)."""
-    per_day = int(setting(svc, "LIMIT_INVITES_PER_DAY"))
-    return (kind + mailbox_of(svc, sender), day(now_s), per_day, Refusal("limit_invites_day", {"count": per_day}))
+    per_day = int(setting(config, "LIMIT_INVITES_PER_DAY"))
+    return (kind + mailbox_of(config, sender), day(now_s), per_day, Refusal("limit_invites_day", {"count": per_day}))
 
 
-def invite_link_refusal(svc: Services, sender: str, message_id: str, now_s: float) -> Refusal | None:
+def invite_link_refusal(config: Config, store: Store, sender: str, message_id: str, now_s: float) -> Refusal | None:
     """The refusal of a ``NEW`` alone (an invitation link), or None: ``sender`` makes as many links a day as
     invitations (``LIMIT_INVITES_PER_DAY``, counted apart); whoever takes a link is then invited through
     :func:`invite_refusal` like any address."""
-    refused = first_over(svc, [_invites_day(svc, sender, now_s, "links:")], message_id)
+    refused = first_over(store, [_invites_day(config, sender, now_s, "links:")], message_id)
     if refused is not None:
         metrics.limit("invites_day")
     return refused
@@ -282,32 +285,32 @@ def invite_link_refusal(svc: Services, sender: str, message_id: str, now_s: floa
 Counter = tuple[str, str, int, Refusal]
 
 
-def first_over(svc: Services, counters: list[Counter], message_id: str) -> Refusal | None:
+def first_over(store: Store, counters: list[Counter], message_id: str) -> Refusal | None:
     """Count message ``message_id`` in each counter (once: a retried message counts once) and return the refusal
     of the first one it takes past its limit, after taking back what it counted; None when all take it."""
     counted: list[tuple[str, str, bool]] = []
     for key, period, limit, refusal in counters:
         if limit <= 0:
             continue
-        added, count = svc.store.count_invitation(key, period, message_id)
+        added, count = store.count_invitation(key, period, message_id)
         counted.append((key, period, added))
         if count > limit:  # refused: what this message counted is taken back
             for k, p, a in counted:
                 if a:
-                    svc.store.uncount_invitation(k, p, message_id)
+                    store.uncount_invitation(k, p, message_id)
             return refusal
     return None
 
 
-def new_number(svc: Services, address: str) -> bool:
+def new_number(store: Store, address: str) -> bool:
     """Whether ``address`` is an SMS or WhatsApp number never in a game between people (what the countries, the valid
     numbers and the new-numbers rate are about: a message to it costs money either way)."""
-    return address_kind(address) in (SMS, WHATSAPP) and not svc.store.in_people_games([address])[0]
+    return address_kind(address) in (SMS, WHATSAPP) and not store.in_people_games([address])[0]
 
 
-def new_numbers_counter(svc: Services, now_s: float) -> Counter:
+def new_numbers_counter(config: Config, now_s: float) -> Counter:
     """The counter of ``LIMIT_NEW_NUMBERS_PER_HOUR``: SMS invitations and ``LINK`` codes to new numbers."""
-    per_hour = int(setting(svc, "LIMIT_NEW_NUMBERS_PER_HOUR"))
+    per_hour = int(setting(config, "LIMIT_NEW_NUMBERS_PER_HOUR"))
     return ("new-numbers", hour(now_s), per_hour, Refusal("limit_new_numbers", {"count": per_hour}))
 
 
@@ -317,15 +320,15 @@ ROLE_LOCALS = frozenset({"postmaster", "abuse", "mailer-daemon", "mailerdaemon",
                          "listserv", "majordomo", "nobody"})
 
 
-def forbidden_recipient(svc: Services, address: str) -> str:
+def forbidden_recipient(config: Config, address: str) -> str:
     """Why the service never writes to ``address`` (``""``: it may): ``own``, an address of the service's own
     domains (``MAIL_DOMAIN`` and ``MAIL_FROM``'s: it would email itself and answer its own email), or ``role``, a
     role address (:data:`ROLE_LOCALS`: ``postmaster@``, ``mailer-daemon@``, ``noreply@``...), of any domain."""
     if address_kind(address) != EMAIL:
         return ""
-    local, _, domain = mailbox_of(svc, address).rpartition("@")
-    own = {str(svc.config.get("MAIL_DOMAIN") or "").lower(),
-           parseaddr(str(svc.config.get("MAIL_FROM") or ""))[1].rpartition("@")[2].lower()} - {""}
+    local, _, domain = mailbox_of(config, address).rpartition("@")
+    own = {str(config.get("MAIL_DOMAIN") or "").lower(),
+           parseaddr(str(config.get("MAIL_FROM") or ""))[1].rpartition("@")[2].lower()} - {""}
     if domain.rstrip(".") in own or any(domain.endswith("." + d) for d in own):
         return "own"
     return "role" if local in ROLE_LOCALS or local.startswith(("mailer-daemon", "noreply", "no-reply")) else ""

@@ -21,8 +21,8 @@ def limits_group() -> None:
 def limits_status(as_json: bool, redis_url: str | None) -> None:
     """Today's outgoing SMS against SLOWSPADES_SMS_DAILY_CAP, and every limit's setting."""
     svc = services(redis_url)
-    line = daily_cap.status_line(svc)
-    settings = {name: limits.setting(svc, name) for name in limits.SETTINGS}
+    line = daily_cap.status_line(svc.config, svc.store)
+    settings = {name: limits.setting(svc.config, name) for name in limits.SETTINGS}
     if as_json:
         click.echo(json.dumps({"sms": line, "settings": settings}))
         return

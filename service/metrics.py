@@ -43,10 +43,11 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from .context import Services
+from .context import Config
 from .metrics_files import fold_dead, locked
 from .prices import MICROS
-from .store.gauges import games_by_status, outbox_backlog
+from .store import Store
+from .store.gauges import Gauges
 
 __all__ = ["CONTENT_TYPE_LATEST", "exposition"]
 
@@ -156,20 +157,22 @@ class ServiceState(Collector):
     """Gauges read from Redis (and the broker) at each scrape; the games by status at most every
     ``games_every`` seconds (a SCAN of every game)."""
 
-    def __init__(self, svc: Services, celery: Any, spool: Sized | None = None, games_every: float = 60.0) -> None:
-        self.svc, self.celery, self.spool, self.games_every = svc, celery, spool, games_every
+    def __init__(self, config: Config, store: Store, gauges: Gauges, celery: Any, spool: Sized | None = None,
+                 games_every: float = 60.0) -> None:
+        self.config, self.store, self.gauges = config, store, gauges
+        self.celery, self.spool, self.games_every = celery, spool, games_every
         self._games: tuple[float, dict[str, int]] = (float("-inf"), {})
 
     def games(self) -> dict[str, int]:
         at, counts = self._games
         if time.monotonic() - at >= self.games_every:
-            counts = games_by_status(self.svc.redis)
+            counts = self.gauges.games_by_status()
             self._games = (time.monotonic(), counts)
         return counts
 
     def queue_depth(self) -> int:
         """Tasks waiting in the app's queue (0 if the broker has no such queue yet: none was ever queued)."""
-        queue = str(self.svc.config.get("QUEUE") or "celery")
+        queue = str(self.config.get("QUEUE") or "celery")
         with self.celery.connection_for_read() as conn:
             try:
                 return int(conn.default_channel.queue_declare(queue=queue, passive=True).message_count)
@@ -181,7 +184,7 @@ class ServiceState(Collector):
                                    "at this scrape (Redis or the broker not answering).", labels=["part"])
         backlog = None
         try:
-            backlog = outbox_backlog(self.svc.redis)
+            backlog = self.gauges.outbox_backlog()
         except Exception:  # noqa: BLE001 - a scrape reports what it could read
             errors.add_metric(["outbox"], 1)
         if backlog is not None:
@@ -205,9 +208,9 @@ class ServiceState(Collector):
         except Exception:  # noqa: BLE001
             errors.add_metric(["games"], 1)
         try:
-            sent, spend, capped = self.svc.store.sent_today(time.strftime("%Y%m%d", time.gmtime()))  # limits.day()
-            cap = int(self.svc.config.get("SMS_DAILY_CAP") or 0)
-            money = float(self.svc.config.get("DAILY_SPEND_CAP") or 0)
+            sent, spend, capped = self.store.sent_today(time.strftime("%Y%m%d", time.gmtime()))  # limits.day()
+            cap = int(self.config.get("SMS_DAILY_CAP") or 0)
+            money = float(self.config.get("DAILY_SPEND_CAP") or 0)
             yield GaugeMetricFamily("slowspades_sms_today_messages", "SMS counted toward today's cap (UTC day).",
                                     value=sent)
             yield GaugeMetricFamily("slowspades_sms_daily_cap_messages", "SLOWSPADES_SMS_DAILY_CAP (0: no cap).",

@@ -23,9 +23,10 @@ import logging
 from typing import Any, Callable
 
 from . import logs, metrics
-from .context import Services
-from .lifecycle import reach
-from .store import now_ms
+from .caches import GameCache
+from .context import Config
+from .lifecycle import reach as unreachable
+from .store import Links, Players, Reach, Store, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -65,18 +66,19 @@ def kind_of(code: str) -> str:
     return "failed"
 
 
-def retry_delays_s(svc: Services) -> list[float]:
+def retry_delays_s(config: Config) -> list[float]:
     """``RECEIPT_RETRY_DELAYS``: the seconds before each retry."""
-    return [float(x) for x in str(svc.config["RECEIPT_RETRY_DELAYS"]).replace(" ", "").split(",") if x]
+    return [float(x) for x in str(config["RECEIPT_RETRY_DELAYS"]).replace(" ", "").split(",") if x]
 
 
-def on_failure(svc: Services, outbox_id: str, provider_id: str, code: str,
+def on_failure(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+               outbox_id: str, provider_id: str, code: str,
                dispatch: Callable[[list[str]], None]) -> str:
     """What a failure receipt of ``outbox_id`` (attempt ``provider_id``, code ``code``) leads to; returns what was done:
     ``retry``, ``unreachable``, ``window``, ``failed``, ``stale`` (not the entry's last attempt), or ``missing``. Idempotent (a task delivered twice, or a receipt
     seen twice, does it once). ``dispatch``: sends the outbox entries it wrote (the opponents' notices)."""
     try:
-        entry = svc.store.outbox_entry(outbox_id)
+        entry = store.outbox_entry(outbox_id)
     except ValueError:  # not an outbox id at all ('#', '5'): nothing of ours (the webhooks refuse them before)
         return "missing"
     if entry is None:
@@ -85,11 +87,11 @@ def on_failure(svc: Services, outbox_id: str, provider_id: str, code: str,
         return "stale"  # a receipt of an earlier attempt, seen again: the entry's last attempt decides
     what = kind_of(code)
     if what == "retry":
-        delays = retry_delays_s(svc)
+        delays = retry_delays_s(config)
         tries = int(entry.get("tries") or 0)
         if tries < len(delays):
             due_ms = now_ms() + int(delays[tries] * 1000)  # the outbox's queue is in real time (the sweep's)
-            got = svc.store.retry_failed(outbox_id, provider_id, due_ms, len(delays))
+            got = store.retry_failed(outbox_id, provider_id, due_ms, len(delays))
             if got != "spent":
                 if got == "queued":
                     _told(entry, outbox_id, "retried", code)
@@ -100,7 +102,7 @@ def on_failure(svc: Services, outbox_id: str, provider_id: str, code: str,
     _told(entry, outbox_id, "failed", code)
     if what != "unreachable":
         return what
-    mark(svc, str(entry.get("to", "")), code, dispatch)
+    mark(config, store, players, links, reach, games, str(entry.get("to", "")), code, dispatch)
     return "unreachable"
 
 
@@ -110,11 +112,12 @@ def _told(entry: dict[str, Any], outbox_id: str, status: str, code: str) -> None
     logs.outbox_entry(outbox_id, str(entry.get("to", "")), str(entry.get("channel", "")), status, code)
 
 
-def mark(svc: Services, address: str, code: str, dispatch: Callable[[list[str]], None]) -> None:
+def mark(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache, address: str,
+         code: str, dispatch: Callable[[list[str]], None]) -> None:
     """Mark ``address`` unreachable (``code``) and stop its player's clock (idempotent: once per episode)."""
     if not address:
         return
-    fresh, since = svc.reach.mark_unreachable(address, code, svc.store.clock.now_ms())
+    fresh, since = reach.mark_unreachable(address, code, store.clock.now_ms())
     if fresh:
         log.warning("address marked unreachable (%s)", code, extra={"player": logs.pseudonym(address), "code": code})
-    dispatch(reach.stop_clock(svc, address, since))
+    dispatch(unreachable.stop_clock(config, store, players, links, reach, games, address, since))

@@ -38,8 +38,9 @@ from pywebpush import WebPushException, webpush
 
 from . import logs
 from .addresses import PUSH_PREFIX
-from .context import Services
+from .context import Config
 from .send_errors import PermanentSendError, TransientSendError
+from .store import Links, PushSubscriptions, Store
 from .store.due import Item
 
 log = logging.getLogger(__name__)
@@ -232,23 +233,27 @@ class PushSender:
 
     name = "webpush"
 
-    def __init__(self, svc: Services, resolver: Resolver = resolve) -> None:
-        self.svc = svc
-        self.cfg = svc.config
+    def __init__(self, config: Config, store: Store, links: Links, push: PushSubscriptions,
+                 resolver: Resolver = resolve) -> None:
+        self.cfg = config
+        self.store = store
+        self.links = links
+        self.push = push
         self.resolver = resolver
 
     def send(self, entry: dict[str, Any]) -> str:
         try:
             sent = self._push(entry)
         except PermanentSendError:
-            fallback(self.svc, entry, 0)  # not shown, nor ever will be: by another channel at the beat's next tick
+            fallback(self.cfg, self.store, entry,
+                     0)  # not shown, nor ever will be: by another channel at the beat's next tick
             raise
-        fallback(self.svc, entry, int(float(self.cfg.get("PUSH_FALLBACK_HOURS") or 0) * 3_600_000))
+        fallback(self.cfg, self.store, entry, int(float(self.cfg.get("PUSH_FALLBACK_HOURS") or 0) * 3_600_000))
         return sent
 
     def _push(self, entry: dict[str, Any]) -> str:
         address = str(entry["to"])
-        stored = self.svc.push.get(address)
+        stored = self.push.get(address)
         if not stored.get("endpoint"):
             raise PermanentSendError("push: no subscription (dropped)", GONE)
         sub = Subscription(stored["endpoint"], stored.get("p256dh", ""), stored.get("auth", ""))
@@ -277,33 +282,32 @@ class PushSender:
         """The error of a push service's refusal: 404/410 drop the subscription (and the address from its player);
         429 and 5xx are tried again; anything else fails the entry."""
         if status in (404, 410):
-            drop(self.svc, address)
+            drop(self.links, self.push, address)
             return PermanentSendError(f"push: subscription gone ({status})", GONE)
         if status == 429 or status >= 500 or status == 0:
             return TransientSendError(f"push: {status or 'no answer'}", status or "network")
         return PermanentSendError(f"push: refused ({status})", status)
 
 
-def fallback(svc: Services, entry: Mapping[str, Any], after_ms: int) -> None:
+def fallback(config: Config, store: Store, entry: Mapping[str, Any], after_ms: int) -> None:
     """Schedule the fallback of a game message pushed (or not taken) now: the due item :data:`FALLBACK` of its seat
     at the game's version, ``after_ms`` from now (a delay of 0 from the setting: none)."""
     game_id = str(entry.get("game") or "")
-    if not game_id or (after_ms == 0 and not svc.config.get("PUSH_FALLBACK_HOURS")):
+    if not game_id or (after_ms == 0 and not config.get("PUSH_FALLBACK_HOURS")):
         return
-    meta = svc.store.meta(game_id)
+    meta = store.meta(game_id)
     home = str(entry.get("home") or "")
     seat = next((s for s in (0, 1) if home and meta.get(f"seat{s}") == home), None)
     if seat is not None:
-        svc.store.due.schedule(Item(FALLBACK, game_id, seat, svc.store.version(game_id)),
-                               svc.store.clock.now_ms() + after_ms)
+        store.due.schedule(Item(FALLBACK, game_id, seat, store.version(game_id)), store.clock.now_ms() + after_ms)
 
 
-def drop(svc: Services, address: str, why: str = GONE) -> None:
+def drop(links: Links, push: PushSubscriptions, address: str, why: str = GONE) -> None:
     """Forget the subscription of ``address`` and unlink it from its player (``why``: the push service said it is
     gone, or a newer browser of the player's ``replaced`` it)."""
-    home = svc.push.get(address).get("home") or svc.links.home(address)
+    home = push.get(address).get("home") or links.home(address)
     if home and home != address:
-        svc.links.unlink(home, address)
-    svc.push.drop(address)
+        links.unlink(home, address)
+    push.drop(address)
     log.info("push subscription dropped", extra={"player": logs.pseudonym(home or address), "channel": "push",
                                                  "code": why})

@@ -394,14 +394,14 @@ class Stack:
             from redis.cluster import RedisCluster
             from redis.retry import Retry
 
+            from service.bootstrap import bootstrap
             from service.config import load_config
-            from service.context import Services
 
             # the driver's client: short timeouts and few retries, so that a read over a connection a fault left
             # dead fails in seconds (and is asked again) rather than in minutes
             client = RedisCluster(host=self.cluster.nodes[0].host.ip, port=PROXY_PORT, socket_timeout=2,
                                   socket_connect_timeout=2, retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3))
-            self.svc = Services(load_config(environ=self.env), client)
+            self.svc = bootstrap(load_config(environ=self.env), client)
             self.wait_web(60)
         except BaseException:
             self.stop()

@@ -19,30 +19,33 @@ from celery import Task, shared_task
 from flask import current_app
 
 from service import after, forget, metrics
-from service.context import Services
+from service.after import Steps
+from service.bootstrap import Dependencies
+from service.context import Config
 from service.games.result import BotTurn
+from service.store import Store
 
 TICK = "workers.beat.tick"
 FORGET_INACTIVE = "workers.beat.forget_inactive"
 BOT_MOVE = after.BOT_MOVE
 
 
-def _svc() -> Services:
-    svc: Services = current_app.extensions["slowspades"]
+def _svc() -> Dependencies:
+    svc: Dependencies = current_app.extensions["slowspades"]
     return svc
 
 
-def run_tick(svc: Services, dispatch: Callable[[list[str]], None], queue_bot: Callable[[BotTurn], None],
-             now_ms: int | None = None) -> int | None:
+def run_tick(config: Config, store: Store, steps: Steps, dispatch: Callable[[list[str]], None],
+             queue_bot: Callable[[BotTurn], None], now_ms: int | None = None) -> int | None:
     """One scan of the due items (:func:`service.after.tick`); None when another beat holds the lock."""
-    return after.tick(svc, after.Outlets(dispatch, queue_bot), now_ms)
+    return after.tick(config, store, steps, after.Outlets(dispatch, queue_bot), now_ms)
 
 
 @shared_task(name=TICK, bind=True, ignore_result=True)
 def tick(self: Task) -> int:
     """Beat job: act on the due reminders, timeouts, AUTO moves, bot moves and invitation expiries."""
-    svc = _svc()
-    done = after.tick(svc, after.celery_outlets(svc, self.app.send_task))
+    deps = _svc()
+    done = deps.inject(after.tick)(deps.inject(after.celery_outlets)(self.app.send_task))
     metrics.beat_ticked()
     return -1 if done is None else done
 
@@ -50,10 +53,10 @@ def tick(self: Task) -> int:
 @shared_task(name=BOT_MOVE, bind=True, ignore_result=True)
 def bot_move(self: Task, game_id: str, seat: int, version: int) -> int:
     """The computer's move in ``game_id`` at ``version``; its messages are queued for delivery."""
-    svc = _svc()
-    outlets = after.celery_outlets(svc, self.app.send_task)
-    ids = after.bot_move(svc, game_id, seat, version, outlets)
-    after.send_out(svc, ids, outlets)
+    deps = _svc()
+    outlets = deps.inject(after.celery_outlets)(self.app.send_task)
+    ids = deps.inject(after.bot_move)(game_id, seat, version, outlets)
+    deps.inject(after.send_out)(ids, outlets)
     return len(ids)
 
 
@@ -61,5 +64,6 @@ def bot_move(self: Task, game_id: str, seat: int, version: int) -> int:
 def forget_inactive() -> int:
     """Beat job, daily when ``SLOWSPADES_FORGET_INACTIVE_DAYS`` is set: forget the players inactive that long
     (:func:`service.forget.forget_inactive`; run twice, the second finds nobody)."""
-    svc = _svc()
-    return forget.forget_inactive(svc, float(svc.config.get("FORGET_INACTIVE_DAYS") or 0), svc.store.clock.now_ms())[1]
+    deps = _svc()
+    days = float(deps.config.get("FORGET_INACTIVE_DAYS") or 0)
+    return deps.inject(forget.forget_inactive)(days, deps.store.clock.now_ms())[1]

@@ -12,8 +12,8 @@ from celery import Task, shared_task
 from flask import current_app
 
 from service import after
+from service.bootstrap import Dependencies
 from service.config import setting
-from service.context import Services
 from service.delivery import deliver as deliver_entry
 from service.send_errors import TransientSendError
 from service.store import TRANSIENT_ERRORS
@@ -23,8 +23,8 @@ DELIVER = after.DELIVER
 RETRY_MAX = int(setting("TASK_RETRY_MAX"))
 
 
-def _svc() -> Services:
-    svc: Services = current_app.extensions["slowspades"]
+def _svc() -> Dependencies:
+    svc: Dependencies = current_app.extensions["slowspades"]
     return svc
 
 
@@ -32,25 +32,25 @@ def _svc() -> Services:
              retry_backoff=1, retry_backoff_max=RETRY_MAX, retry_jitter=True, max_retries=10)
 def handle_inbound(self: Task, message_id: str, sender: str) -> str:
     """Decide a recorded inbound message of ``sender`` and what follows it (retried on Redis errors)."""
-    return after.handle_inbound(_svc(), message_id, sender, self.app.send_task)
+    return _svc().inject(after.handle_inbound)(message_id, sender, self.app.send_task)
 
 
 @shared_task(name=DELIVER, bind=True, ignore_result=True, autoretry_for=(TransientSendError,),
              retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
 def deliver(self: Task, outbox_id: str) -> str:
     """Send one outbox entry (at most once); transient failures are retried with backoff."""
-    return deliver_entry(_svc(), outbox_id, final_attempt=self.request.retries >= self.max_retries)
+    return _svc().inject(deliver_entry)(outbox_id, final_attempt=self.request.retries >= self.max_retries)
 
 
 @shared_task(name=after.RECEIPT, bind=True, ignore_result=True, autoretry_for=TRANSIENT_ERRORS,
              retry_backoff=1, retry_backoff_max=RETRY_MAX, retry_jitter=True, max_retries=10)
 def receipt(self: Task, outbox_id: str, provider_id: str, code: str) -> str:
     """A delivery receipt said an entry failed with ``code``: retry it later, or mark its address unreachable."""
-    return after.receipt(_svc(), outbox_id, provider_id, code, self.app.send_task)
+    return _svc().inject(after.receipt)(outbox_id, provider_id, code, self.app.send_task)
 
 
 @shared_task(name="workers.tasks.sweep_outbox", bind=True, ignore_result=True)
 def sweep_outbox(self: Task) -> int:
     """Beat job: dispatch again outbox entries still queued, and inbound messages still unhandled,
     after SLOWSPADES_SWEEP_AFTER seconds."""
-    return after.sweep(_svc(), self.app.send_task)
+    return _svc().inject(after.sweep)(self.app.send_task)

@@ -29,16 +29,17 @@ from spades.game import Game, decide, fold
 
 from .. import metrics
 from ..addresses import is_bot
-from ..caches import Taken
-from ..context import Services
-from ..store import Batch, Pipeline, game_owner, now_ms
+from ..caches import GameCache, SeatCache, Taken
+from ..context import Config, DealerFactory
+from ..store import Batch, Links, Pipeline, Players, Reach, Store, game_owner, now_ms
 from ..store.presence import presence_from
 from . import ahead
 from .outbox import recipient
 from .players import PlayerInfo, info_of, players_from, players_info, queue_players
 from .presence import quiet_seats
 from .result import AfterMove, Outcome, Result, TurnState, movers_field
-from .seats import computer_at, seats
+from .seats import computer_at
+from .seats import seats as seat_addresses
 from .turns import auto_draws, turn_messages
 
 MAX_ATTEMPTS = 25
@@ -73,41 +74,43 @@ class Mover(Protocol):
         ...
 
 
-def queue_read(svc: Services, game_id: str, message_id: str, pipe: Pipeline) -> Callable[[list[Any]], MoveRead]:
+def queue_read(config: Config, store: Store, games: GameCache, seats: SeatCache, game_id: str, message_id: str,
+               pipe: Pipeline) -> Callable[[list[Any]], MoveRead]:
     """Queue on ``pipe`` the reads of a move in ``game_id`` (see the module docstring); call the result with
     the replies of those reads (a :class:`~service.store.Batch` part's)."""
-    known = svc.seats.get(game_id)
+    known = seats.get(game_id)
     addresses = [a for a in known if a and not is_bot(a)] if known else []
     batch = Batch(pipe)
     with batch.part("players") as p:
-        queue_players(svc.store, p, addresses)
+        queue_players(store, p, addresses)
     with batch.part("game") as p:
-        read_game = svc.games.take_queued(game_id, p, with_meta=True)  # the meta read with it
-    svc.store.clock.add_now_ms(batch)
+        read_game = games.take_queued(game_id, p, with_meta=True)  # the meta read with it
+    store.clock.add_now_ms(batch)
 
     def parse(replies: list[Any]) -> MoveRead:
         got = batch.results(replies)
         taken = read_game(got["game"])
         meta = taken.meta or {}
-        if known is not None and list(known) == seats(meta):
-            infos = players_from(svc.config, addresses, got["players"])
+        if known is not None and list(known) == seat_addresses(meta):
+            infos = players_from(config, addresses, got["players"])
         else:
-            infos = players_info(svc, seats(meta))
-        svc.seats.note(game_id, meta)
+            infos = players_info(config, store, seat_addresses(meta))
+        seats.note(game_id, meta)
         # the meta holds the game's life fields (the turn, pauses, page marks: keys.game_life)
         return MoveRead(game_id, meta, infos, taken, meta, got["now_ms"], page=presence_from(meta))
 
     return parse
 
 
-def read(svc: Services, game_id: str, message_id: str) -> MoveRead:
-    pipe = svc.store.pipeline()
-    parse = queue_read(svc, game_id, message_id, pipe)
+def read(config: Config, store: Store, games: GameCache, seats: SeatCache, game_id: str, message_id: str) -> MoveRead:
+    pipe = store.pipeline()
+    parse = queue_read(config, store, games, seats, game_id, message_id, pipe)
     return parse(pipe.execute())
 
 
-def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: MoveRead | None = None,
-          send_now: str = "") -> Result:
+def apply(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+          seats: SeatCache, dealer: DealerFactory, game_id: str, message_id: str, mover: Mover, *,
+          pre: MoveRead | None = None, send_now: str = "") -> Result:
     """Decide ``mover``'s command in ``game_id`` and append it, once for ``message_id`` (see the module docstring).
 
     ``pre``: the game as read already (with the message, :mod:`service.inbound`).
@@ -119,75 +122,77 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
         if pre is not None:
             now, pre.used, pre = pre, True, None
         else:
-            now = read(svc, game_id, message_id)
+            now = read(config, store, games, seats, game_id, message_id)
         taken, meta, infos = now.taken, now.meta, now.infos
         game = taken.game
         version = game.version
         try:
             choice = mover.choose(now)
             if isinstance(choice, Result):
-                svc.games.put(game_id, taken)
-                return _consumed_before(svc, game_id, message_id) or choice
+                games.put(game_id, taken)
+                return _consumed_before(store, game_id, message_id) or choice
             movers_before, phase_before, trick = game.movers, game.phase, tuple(game.trick)
             if isinstance(choice, ahead.PlanGiven):  # a plan given (RULES D12), with a move or none
                 given, command = choice, choice.command
             else:
                 given, command = None, choice
-            events = svc_decide(svc, game_id, version, game, command) if command is not None else []
+            events = svc_decide(dealer, game_id, version, game, command) if command is not None else []
         except (GameOverError, RuleError) as exc:
-            svc.games.put(game_id, taken)
-            done = _consumed_before(svc, game_id, message_id)  # before a refusal is written: a message applied
+            games.put(game_id, taken)
+            done = _consumed_before(store, game_id, message_id)  # before a refusal is written: a message applied
             if done is not None:                             # before and delivered again is no refusal
                 return done
             metrics.move_refused(mover, exc)
             return mover.refused(now, exc)
         if command is not None:
-            events += played_for(svc, game_id, meta, infos, game)
+            events += played_for(config, dealer, game_id, meta, infos, game)
         if game.phase == "draw":  # the service's own draws first: a planned bid may follow them
-            events += auto_draws(svc, game_id, meta, game, infos)
+            events += auto_draws(config, dealer, game_id, meta, game, infos)
         chained = ahead.chain(game, meta, ahead.plans_of(meta), given, trick, events,
-                              lambda g, c: svc_decide(svc, game_id, g.version, g, c),
-                              lambda g: played_for(svc, game_id, meta, infos, g))
+                              lambda g, c: svc_decide(dealer, game_id, g.version, g, c),
+                              lambda g: played_for(config, dealer, game_id, meta, infos, g))
         events += chained.events
         plan_log = chained.log
         updates: dict[str, str] = dict(chained.updates)
         actor = getattr(choice, "seat", None)
         if not events:  # a plan given that covers no decision yet: the plan alone is written
-            res = svc.store.append(owner, version, [], message_id=message_id, meta=updates,
-                                   plans_version=meta.get(ahead.PV) or "0", plan_log=plan_log)
+            res = store.append(owner, version, [], message_id=message_id, meta=updates,
+                               plans_version=meta.get(ahead.PV) or "0", plan_log=plan_log)
             if res.ok:
-                svc.games.put(game_id, taken)
+                games.put(game_id, taken)
                 return Result(res.outbox_ids, Outcome.PLANNED, game_id)
             if res.status == "duplicate":
-                svc.games.put(game_id, taken)
+                games.put(game_id, taken)
                 return Result(res.outbox_ids, Outcome.DUPLICATE, game_id)
             continue  # a conflict: read and decide again
         quiet = quiet_seats(now.page, now.now_ms)
         if mover.by_message and actor in quiet:  # played by SMS after a glance at the page: answered by SMS
             quiet, updates[f"page{actor}"] = quiet - {actor}, "0"
-        events, outbox = turn_messages(svc, game_id, meta, game, events, updates, infos=infos, recent=taken.recent,
+        events, outbox = turn_messages(config, store, players, links, reach, dealer, game_id,
+                                       meta, game, events, updates, infos=infos, recent=taken.recent,
                                        actor=actor, movers_before=movers_before, quiet=quiet, notes=chained.notes)
         over = any(isinstance(e, GameEnded) for e in events)
         if over:
             updates.update(status="over", ended=str(now_ms()))
-        ttl = int(svc.config.get("OUTBOX_TTL", 172800)) if over else 0
+        ttl = int(config.get("OUTBOX_TTL", 172800)) if over else 0
         # a snapshot at each hand's start and when its play begins (the log before it moved out, below)
         hand = not over and (any(isinstance(e, HandStarted) for e in events) or (game.phase == "play" != phase_before))
-        res = svc.store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
-                               outbox=outbox, meta=updates, ttl=ttl, claimed=send_now,
-                               turn=(game.version, movers_field(game), now.now_ms, actor),
-                               snapshot=snapshot.dump(game) if hand else None,
-                               plans_version=meta.get(ahead.PV) or "0", plan_log=plan_log)
+        res = store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
+                           outbox=outbox, meta=updates, ttl=ttl, claimed=send_now,
+                           turn=(game.version, movers_field(game), now.now_ms, actor),
+                           snapshot=snapshot.dump(game) if hand else None,
+                           plans_version=meta.get(ahead.PV) or "0", plan_log=plan_log)
         if res.ok:
-            svc.games.put(game_id, taken, res.last_stream_id, events)
+            games.put(game_id, taken, res.last_stream_id, events)
             if over:  # a finished game's log, compressed (store.Store.archive)
-                svc.store.archive(game_id)
+                store.archive(game_id)
             elif hand:  # a new snapshot: the log before it compressed, the outbox compacted
-                svc.store.keep_in_play(game_id, res.last_stream_id, message_id)
+                store.keep_in_play(game_id, res.last_stream_id, message_id)
             told = tuple(dict.fromkeys(e["to"] for e in outbox))
-            players = tuple(dict.fromkeys(recipient(e) for e in outbox))  # their homes (a linked address's player)
+            homes = tuple(dict.fromkeys(recipient(e) for e in outbox))  # their homes (a linked address's player)
             prompted = {recipient(e) for e in outbox if e.get("kind") != "news"}  # news of one's own move prompt nothing
-            renote = tuple(a for a in players if a in prompted and (a not in infos or infos[a].life.get("last") != game_id))
+            renote = tuple(a for a in homes
+                           if a in prompted and (a not in infos or infos[a].life.get("last") != game_id))
             mine = list(zip(res.outbox_ids, outbox)) if send_now else []
             claimed = tuple(dict(e, id=oid) for oid, e in mine if _reaches(infos, e))
             unsendable = tuple(oid for oid, e in mine if not _reaches(infos, e))
@@ -202,14 +207,14 @@ def apply(svc: Services, game_id: str, message_id: str, mover: Mover, *, pre: Mo
     raise RuntimeError(f"gave up on {message_id} after {MAX_ATTEMPTS} conflicts on game {game_id}")
 
 
-def _consumed_before(svc: Services, game_id: str, message_id: str) -> Result | None:
+def _consumed_before(store: Store, game_id: str, message_id: str) -> Result | None:
     """The duplicate's result if the game consumed ``message_id`` already (a task delivered again): the outbox
     ids it caused, to dispatch again. Read only when a message changes nothing (a refusal, an answer without a
     move): a move's own append finds a duplicate in the same script that would consume it (``HSETNX``), so the
     hot path reads nothing for it."""
     if not message_id:
         return None
-    ids = svc.store.consumed(game_owner(game_id), message_id)
+    ids = store.consumed(game_owner(game_id), message_id)
     return None if ids is None else Result(ids, Outcome.DUPLICATE, game_id)
 
 
@@ -219,7 +224,7 @@ def _reaches(infos: dict[str, PlayerInfo], entry: dict[str, Any]) -> bool:
     return who in infos and infos[who].reaches(entry["to"])
 
 
-def played_for(svc: Services, game_id: str, meta: dict[str, str], infos: dict[str, PlayerInfo],
+def played_for(config: Config, dealer: DealerFactory, game_id: str, meta: dict[str, str], infos: dict[str, PlayerInfo],
                game: Game) -> list[Event]:
     """What plays itself after a decided move (``spades.autoplay``, folded on ``game``): the forced cards of
     the players with ``AUTOPLAY ON`` (the default; the computer's always), and the rest of a hand whose end
@@ -227,14 +232,14 @@ def played_for(svc: Services, game_id: str, meta: dict[str, str], infos: dict[st
     the move, so both are told of it in the same messages."""
     if game.phase != "play":
         return []
-    forced = [computer_at(meta, s) or info_of(infos, meta.get(f"seat{s}", ""), svc.config).flag(
+    forced = [computer_at(meta, s) or info_of(infos, meta.get(f"seat{s}", ""), config).flag(
         "autoplay", True) for s in (0, 1)]
-    return autoplay(game, svc.dealer(game_id, game.version), forced, finish=all(forced))
+    return autoplay(game, dealer(game_id, game.version), forced, finish=all(forced))
 
 
-def svc_decide(svc: Services, game_id: str, version: int, game: Game, command: Command) -> list[Event]:
+def svc_decide(dealer: DealerFactory, game_id: str, version: int, game: Game, command: Command) -> list[Event]:
     """``spades.game.decide`` with the game's dealer, folded on ``game`` (the cached copy is dropped unless
     the append succeeds)."""
-    events = decide(game, command, svc.dealer(game_id, version))
+    events = decide(game, command, dealer(game_id, version))
     fold(events, game)
     return events

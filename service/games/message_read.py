@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..context import Services
-from ..store import Batch, player_owner
+from ..caches import GameCache, SeatCache
+from ..context import Config
+from ..store import Batch, Links, Store, player_owner
 from .apply import MoveRead, queue_read
 
 
@@ -29,42 +30,44 @@ class MessageRead:
     game: MoveRead | None  # the game the actor was seen in last, read for a move (None: not read)
     guess: str | None  # that game's id
 
-    def done_with(self, svc: Services) -> None:
+    def done_with(self, games: GameCache) -> None:
         """Put the game read back into the game cache unless a move used it."""
         if self.game is not None and self.guess is not None and not self.game.used:
-            svc.games.put(self.guess, self.game.taken)
+            games.put(self.guess, self.game.taken)
             self.game.used = True
 
 
-def read_message(svc: Services, message_id: str, sender: str) -> MessageRead:
+def read_message(config: Config, store: Store, links: Links, games: GameCache, seats: SeatCache, message_id: str,
+                 sender: str) -> MessageRead:
     """:class:`MessageRead` of ``sender``'s message ``message_id`` (see the module docstring)."""
-    actor = svc.seats.home_of(sender)
-    read = _read(svc, message_id, sender, actor)
+    actor = seats.home_of(sender)
+    read = _read(config, store, links, games, seats, message_id, sender, actor)
     if read.actor != actor:  # linked or unlinked since this process saw the address: read again as the home's
-        read.done_with(svc)
-        svc.seats.note_home(sender, read.actor)
-        read = _read(svc, message_id, sender, read.actor)
+        read.done_with(games)
+        seats.note_home(sender, read.actor)
+        read = _read(config, store, links, games, seats, message_id, sender, read.actor)
     if read.msg is not None and read.record is None:  # to come with the game, whose seats changed: read here
-        again = Batch(svc.store.pipeline())
+        again = Batch(store.pipeline())
         with again.part("record") as p:
-            svc.store.queue_owner_meta(p, player_owner(read.actor))
-        read.record = svc.store.owner_meta_from(again.run()["record"][0])
+            store.queue_owner_meta(p, player_owner(read.actor))
+        read.record = store.owner_meta_from(again.run()["record"][0])
     return read
 
 
-def _read(svc: Services, message_id: str, sender: str, actor: str) -> MessageRead:
+def _read(config: Config, store: Store, links: Links, games: GameCache, seats: SeatCache, message_id: str, sender: str,
+          actor: str) -> MessageRead:
     """One round trip, as the player ``actor`` (the guessed home); its :attr:`MessageRead.actor` is the home the
     sender's life names (``sender`` itself if it names none)."""
-    guess = svc.seats.game_of(actor)
-    seated = guess is not None and actor in (svc.seats.get(guess) or ())
+    guess = seats.game_of(actor)
+    seated = guess is not None and actor in (seats.get(guess) or ())
     from_game = seated and sender == actor  # the game's read takes the sender's whole life hash: its home is there
-    batch = Batch(svc.store.pipeline())
+    batch = Batch(store.pipeline())
     with batch.part("message") as p:
-        read_stored = svc.store.queue_message(p, sender, message_id, player_owner(actor), with_sender=not from_game,
-                                              with_record=not seated)  # the record holds the life fields too
+        read_stored = store.queue_message(p, sender, message_id, player_owner(actor), with_sender=not from_game,
+                                          with_record=not seated)  # the record holds the life fields too
     if guess:
         with batch.part("game") as p:
-            read_game = queue_read(svc, guess, message_id, p)
+            read_game = queue_read(config, store, games, seats, guess, message_id, p)
     got = batch.run()
     stored = read_stored(got["message"])
     game = read_game(got["game"]) if guess else None
@@ -72,11 +75,11 @@ def _read(svc: Services, message_id: str, sender: str, actor: str) -> MessageRea
     if stored.home_mark is not None:
         home, mark = stored.home_mark
     elif mine is not None:
-        home, mark = svc.links.sender_from(mine.life)
+        home, mark = links.sender_from(mine.life)
     else:  # the seats changed since this process saw them: read it apart
-        again = Batch(svc.store.pipeline())
+        again = Batch(store.pipeline())
         with again.part("sender") as p:
-            svc.links.queue_sender(p, sender)
-        home, mark = svc.links.sender_of_reply(again.run()["sender"][0])
+            links.queue_sender(p, sender)
+        home, mark = links.sender_of_reply(again.run()["sender"][0])
     record = mine.record if mine is not None else stored.record
     return MessageRead(home or sender, stored.msg, stored.done, record, bool(mark), game, guess)

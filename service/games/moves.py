@@ -16,8 +16,10 @@ from spades.game import Game, view
 from spades.plans import Plan, PlanError
 
 from .. import conversation_port as port
+from ..caches import GameCache, SeatCache
 from ..channels import reply_channel
-from ..context import Services
+from ..context import Config, DealerFactory
+from ..store import Links, Players, Reach, Store
 from . import ahead
 from .ahead import PlanGiven
 from .apply import MoveRead, apply
@@ -35,7 +37,11 @@ class PlayerMove:
     refused as stale once the game asks another (in a simultaneous draw the opponent's draws leave it asked),
     and a refused page move is answered on the page (``service.web.game``), not by SMS or email."""
 
-    svc: Services
+    config: Config
+    store: Store
+    players: Players
+    links: Links
+    reach: Reach
     message_id: str
     sender: str
     said: Intent
@@ -52,7 +58,7 @@ class PlayerMove:
             return Result([], Outcome.IGNORED, read.game_id)  # a stranger: nothing changes, nothing is said
         game = read.taken.game
         if read.meta.get("status") == "over":
-            if read.meta.get("archived") and self.svc.store.consumed_in_archive(read.game_id, self.message_id):
+            if read.meta.get("archived") and self.store.consumed_in_archive(read.game_id, self.message_id):
                 return Result([], Outcome.DUPLICATE, read.game_id)  # a retry whose consumed id was compacted away
             raise GameOverError("the game is over")  # refused by apply, once it knows this is no retry
         plan = ahead.given(self.said, game, seat, read.meta, whole=self.page_ask is not None)  # RULES D12
@@ -63,7 +69,7 @@ class PlayerMove:
         if plan is not None and plan.what == "shown":
             return self._plan_reply(read, seat, plan.plan)
         if plan is not None:
-            if read.meta.get("head") and self.svc.store.consumed_in_head(read.game_id, self.message_id):
+            if read.meta.get("head") and self.store.consumed_in_head(read.game_id, self.message_id):
                 return Result([], Outcome.DUPLICATE, read.game_id)  # a retry of a move compacted into the head
             self.given = plan
             return plan
@@ -76,11 +82,12 @@ class PlayerMove:
 
     def _plan_reply(self, read: MoveRead, seat: int, plan: Plan | None, error: PlanError | None = None) -> Result:
         """The answer to a plan: the plan as it stands (``PLAN``, or after a change), or why it was refused."""
-        me = info_of(read.infos, self.sender, self.svc.config)
-        opp = info_of(read.infos, opponent_of(read.meta, seat), self.svc.config).name
-        resolve_labels(self.svc, [me], read.game_id)
+        me = info_of(read.infos, self.sender, self.config)
+        opp = info_of(read.infos, opponent_of(read.meta, seat), self.config).name
+        resolve_labels(self.store, [me], read.game_id)
         rendered = port.plan_message(plan, error, me.lang, reply_channel(self.sender), opp, me.labels[read.game_id])
-        return reply_rendered(self.svc, self.sender, self.message_id, rendered, "plan",
+        return reply_rendered(self.config, self.store, self.players, self.links, self.reach,
+                              self.sender, self.message_id, rendered, "plan",
                               Outcome.ILLEGAL if error is not None else Outcome.PLANNED, read.game_id)
 
     def told(self, result: Result) -> Result:
@@ -88,17 +95,18 @@ class PlayerMove:
         if self.given is None or result.outcome not in (Outcome.APPLIED, Outcome.PLANNED, Outcome.DUPLICATE) \
                 or self.page_ask is not None:  # a plan from the page: the page shows it
             return result
-        read = self.svc.store.meta(result.game_id or "")
+        read = self.store.meta(result.game_id or "")
         seat = self.given.seat
         plan = ahead.plans_of(read)[seat] if read else self.given.plan
         if plan is None and result.outcome is Outcome.APPLIED and self.given.what == "given":
             return result  # played at once, all of it: the move's own messages say what it played
-        me_infos = players_info(self.svc, [self.sender, read.get(f"seat{1 - seat}", "")])
-        me = info_of(me_infos, self.sender, self.svc.config)
-        opp = info_of(me_infos, read.get(f"seat{1 - seat}", ""), self.svc.config).name
-        resolve_labels(self.svc, [me], result.game_id or "")
+        me_infos = players_info(self.config, self.store, [self.sender, read.get(f"seat{1 - seat}", "")])
+        me = info_of(me_infos, self.sender, self.config)
+        opp = info_of(me_infos, read.get(f"seat{1 - seat}", ""), self.config).name
+        resolve_labels(self.store, [me], result.game_id or "")
         rendered = port.plan_message(plan, None, me.lang, reply_channel(self.sender), opp, me.labels[result.game_id or ""])
-        echo = reply_rendered(self.svc, self.sender, self.message_id, rendered, "plan", Outcome.PLANNED,
+        echo = reply_rendered(self.config, self.store, self.players, self.links, self.reach,
+                              self.sender, self.message_id, rendered, "plan", Outcome.PLANNED,
                               result.game_id)
         result.outbox_ids = list(result.outbox_ids) + list(echo.outbox_ids)
         return result
@@ -109,26 +117,29 @@ class PlayerMove:
             return Result([], Outcome.IGNORED, read.game_id)
         if self.page_ask is not None:
             return Result([], Outcome.ILLEGAL, read.game_id)  # the page says why (service.web.game)
-        if read.meta.get("head") and self.svc.store.consumed_in_head(read.game_id, self.message_id):
+        if read.meta.get("head") and self.store.consumed_in_head(read.game_id, self.message_id):
             return Result([], Outcome.DUPLICATE, read.game_id)  # a retry of a move moved into the head, its consumed id compacted
-        me = info_of(read.infos, self.sender, self.svc.config)
-        opp = info_of(read.infos, opponent_of(read.meta, seat), self.svc.config).name
-        resolve_labels(self.svc, [me], read.game_id)
+        me = info_of(read.infos, self.sender, self.config)
+        opp = info_of(read.infos, opponent_of(read.meta, seat), self.config).name
+        resolve_labels(self.store, [me], read.game_id)
         label = me.labels[read.game_id]
         channel = reply_channel(self.sender)  # a reply: to the address the move came from
         shown = view(read.taken.game, seat)
         if self.said.kind == "draw" and error.code == "double_nil_not_allowed":  # DRAW answers a question asked before
             error = port.DoubleNilAnswered(str(error), error.legal)
         if isinstance(error, GameOverError):
-            return reply_rendered(self.svc, self.sender, self.message_id,
+            return reply_rendered(self.config, self.store, self.players, self.links, self.reach,
+                                  self.sender, self.message_id,
                                   port.resend(shown, me.lang, channel, opp, label), "game_over", game_id=read.game_id)
         if error.code == "card_not_in_hand" and self.said.card is not None:  # sent again: the trick it went to
-            news = played_since(self.svc, read.game_id, seat, self.said.card.code)
+            news = played_since(self.store, read.game_id, seat, self.said.card.code)
             told = port.turn_message(shown, me.lang, channel, news, opp, label) if news else None
             if told is not None:
-                return reply_rendered(self.svc, self.sender, self.message_id, told, "error", Outcome.ILLEGAL,
+                return reply_rendered(self.config, self.store, self.players, self.links,
+                                      self.reach, self.sender, self.message_id, told, "error", Outcome.ILLEGAL,
                                       read.game_id)
-        return reply_rendered(self.svc, self.sender, self.message_id,
+        return reply_rendered(self.config, self.store, self.players, self.links, self.reach,
+                              self.sender, self.message_id,
                               port.error_message(error, shown, me.lang, channel, opp, label), "error",
                               Outcome.ILLEGAL, read.game_id)
 
@@ -137,11 +148,11 @@ class PlayerMove:
 _HAND_EVENTS = 64
 
 
-def played_since(svc: Services, game_id: str, seat: int, card: str) -> list[dict[str, Any]]:
+def played_since(store: Store, game_id: str, seat: int, card: str) -> list[dict[str, Any]]:
     """What happened (redacted for ``seat``) from the trick of this hand ``seat`` played ``card`` to, on: a card
     sent again is answered with its trick (issue 45 case 3: its answer may not have reached the player yet).
     Empty when ``seat`` did not play ``card`` this hand."""
-    events = svc.store.newest_events(game_id, _HAND_EVENTS)
+    events = store.newest_events(game_id, _HAND_EVENTS)
     mine = [i for i, e in enumerate(events) if e.get("type") == "card_played" and e.get("seat") == seat
             and e.get("card") == card]
     if not mine or any(e.get("type") in ("hand_started", "hand_scored") for e in events[mine[-1]:]):
@@ -188,15 +199,19 @@ class ServiceMove:
         return Result([], Outcome.REFUSED, read.game_id)
 
 
-def player_move(svc: Services, message_id: str, sender: str, game_id: str, said: Intent, *,
+def player_move(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+                seats: SeatCache, dealer: DealerFactory, message_id: str, sender: str, game_id: str, said: Intent, *,
                 pre: MoveRead | None = None, send_now: str = "", page_ask: str | None = None) -> Result:
     """Apply what ``sender`` said in ``game_id`` (see :func:`apply`; ``page_ask``: :class:`PlayerMove`); a plan
     given (RULES D12) is answered with the plan as it now stands."""
-    mover = PlayerMove(svc, message_id, sender, said, page_ask)
-    return mover.told(apply(svc, game_id, message_id, mover, pre=pre, send_now=send_now))
+    mover = PlayerMove(config, store, players, links, reach, message_id, sender, said, page_ask)
+    return mover.told(apply(config, store, players, links, reach, games, seats, dealer, game_id, message_id, mover,
+                            pre=pre, send_now=send_now))
 
 
-def service_move(svc: Services, game_id: str, message_id: str, pick: Strategy | Command,
+def service_move(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+                 seats: SeatCache, dealer: DealerFactory, game_id: str, message_id: str, pick: Strategy | Command,
                  expected_version: int | None = None) -> Result:
     """Apply ``pick``'s command, once for ``message_id`` (see :class:`ServiceMove`)."""
-    return apply(svc, game_id, message_id, ServiceMove(pick, expected_version))
+    return apply(config, store, players, links, reach, games, seats, dealer, game_id, message_id,
+                 ServiceMove(pick, expected_version))

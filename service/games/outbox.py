@@ -20,10 +20,10 @@ from chat.render import render as chat_render
 
 from ..addresses import EMAIL, PUSH, TELEGRAM, WHATSAPP, address_kind, is_bot, page_url, reply_address
 from ..channels import WINDOW_CLOSED, Destination, destination, reply_to
-from ..context import Services
+from ..context import Config
 from ..conversation_port import named
-from ..store import game_owner, player_owner
-from ..store.links import Route
+from ..store import Players, Reach, Store, game_owner, player_owner
+from ..store.links import Links, Route
 from ..telegram import buttons as telegram_buttons
 from ..whatsapp import variables as template_variables
 from ..whatsapp_buttons import offered
@@ -40,7 +40,8 @@ def recipient(entry: dict[str, Any]) -> str:
     return str(entry.get("home") or entry["to"])
 
 
-def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | None = None,
+def outbound(config: Config, store: Store, players: Players, address: str, rendered: Rendered, *,
+             game_id: str | None = None,
              seat: int | None = None, meta: dict[str, str] | None = None,
              meta_updates: dict[str, str] | None = None, kind: str = "", about: str | None = None,
              home: str | None = None, to: Destination | None = None) -> dict[str, Any]:
@@ -80,18 +81,18 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
         if pairs and (not whatsapp or offered(pairs)):  # the answers it offers, one tap each (service.telegram)
             entry["buttons"] = pairs
             if whatsapp:  # a list's own words are in the message's language (service.whatsapp_buttons)
-                entry["lang"] = rendered.lang or lang_of(svc, home)
+                entry["lang"] = rendered.lang or lang_of(config, players, home)
     if channel == PUSH and (game_id or about):  # a push opens the player's page of the game (service.webpush)
-        web = _web_token(svc, home, game_id or about or "", seat, meta, meta_updates)
+        web = _web_token(store, players, home, game_id or about or "", seat, meta, meta_updates)
         if web:
             entry["url"] = page_url("", web)
     if channel == EMAIL:
-        domain = svc.config["MAIL_DOMAIN"]
+        domain = config["MAIL_DOMAIN"]
         entry["subject"] = rendered.subject or "Slow Spades"
         entry["html"] = rendered.html or ""
         entry["message_id"] = f"<{uuid.uuid4().hex}@{domain}>"
         if game_id is not None and seat is not None and meta is not None:
-            token = _game_reply_token(svc, game_id, seat, meta, address, home)
+            token = _game_reply_token(store, players, game_id, seat, meta, address, home)
             if token:
                 entry["reply_to"] = reply_address(token, domain)
             root = f"<game-{game_id}.{seat}@{domain}>"
@@ -103,17 +104,18 @@ def outbound(svc: Services, address: str, rendered: Rendered, *, game_id: str | 
                 if meta_updates is not None:
                     meta_updates[f"thr{seat}"] = "1"
         elif game_id or about:  # a reply about a game (HAND, an error, a refused move): a reply to it is a move
-            token = _game_reply_token(svc, game_id or about or "", None, meta, address, home)
+            token = _game_reply_token(store, players, game_id or about or "", None, meta, address, home)
             if token:
                 entry["reply_to"] = reply_address(token, domain)
         if "reply_to" not in entry and not is_bot(address):  # no game's: the address's own reply address
-            entry["reply_to"] = reply_address(svc.players.own_reply_token(address), domain)
+            entry["reply_to"] = reply_address(players.own_reply_token(address), domain)
         if game_id or about:
-            _link_page(svc, entry, home, game_id or about or "", seat, meta, meta_updates)
+            _link_page(config, store, players, entry, home, game_id or about or "", seat, meta, meta_updates)
     return entry
 
 
-def _game_reply_token(svc: Services, game_id: str, seat: int | None, meta: dict[str, str] | None, address: str,
+def _game_reply_token(store: Store, players: Players, game_id: str, seat: int | None, meta: dict[str, str] | None,
+                      address: str,
                       home: str) -> str | None:
     """The reply token of ``home``'s seat in ``game_id`` for an email to ``address`` (issue 45 case 2: every email
     that may ask for a move takes a move by reply): the seat's (an email player's, made with the game), or for a
@@ -121,36 +123,39 @@ def _game_reply_token(svc: Services, game_id: str, seat: int | None, meta: dict[
     if is_bot(home):
         return None
     if meta is None or seat is None:
-        meta = svc.store.meta(game_id) if meta is None else meta
+        meta = store.meta(game_id) if meta is None else meta
         seat = seat_of(meta, home)
         if seat is None:
             return None
     token = meta.get(f"tok{seat}")
     if not token and home != address:  # a player's linked mailbox: the seat's own reply address, made once
-        token = svc.players.ensure_reply_token(game_id, seat, home)
+        token = players.ensure_reply_token(game_id, seat, home)
     return token or None
 
 
-def _link_page(svc: Services, entry: dict[str, Any], address: str, game_id: str, seat: int | None,
+def _link_page(config: Config, store: Store, players: Players, entry: dict[str, Any], address: str, game_id: str,
+               seat: int | None,
                meta: dict[str, str] | None, meta_updates: dict[str, str] | None) -> None:
     """Add to an email the link of ``address``'s page of ``game_id`` (none before the game is under way)."""
-    web = _web_token(svc, address, game_id, seat, meta, meta_updates)
+    web = _web_token(store, players, address, game_id, seat, meta, meta_updates)
     if web:
-        entry["body"], entry["html"] = email_link(lang_of(svc, address), page_url(svc.config["PUBLIC_BASE_URL"], web),
+        entry["body"], entry["html"] = email_link(lang_of(config, players, address),
+                                                  page_url(config["PUBLIC_BASE_URL"], web),
                                                   entry["body"], entry["html"])
 
 
-def _web_token(svc: Services, address: str, game_id: str, seat: int | None, meta: dict[str, str] | None,
+def _web_token(store: Store, players: Players, address: str, game_id: str, seat: int | None,
+               meta: dict[str, str] | None,
                meta_updates: dict[str, str] | None) -> str:
     """The page token of ``address``'s seat in ``game_id`` (made once); ``""`` before the game is under way."""
     if meta is None:
-        meta = svc.store.meta(game_id)
+        meta = store.meta(game_id)
     if seat is None:
         seat = seat_of(meta, address)
     status = (meta_updates or {}).get("status") or meta.get("status", "")
     if seat is None or status in ("", "invited"):  # an invitation: no game to show yet
         return ""
-    return meta.get(f"web{seat}") or svc.players.ensure_web_token(game_id, seat)
+    return meta.get(f"web{seat}") or players.ensure_web_token(game_id, seat)
 
 
 def render(name: str, lang: str, channel: str, ask: str = "", **context: Any) -> Rendered:
@@ -160,7 +165,8 @@ def render(name: str, lang: str, channel: str, ask: str = "", **context: Any) ->
     return replace(chat_render(name, lang, channel, family="lifecycle", **named(context, channel)), ask=ask)
 
 
-def entry(svc: Services, address: str, name: str, *, game_id: str | None = None, seat: int | None = None,
+def entry(config: Config, store: Store, players: Players, links: Links, reach: Reach, address: str, name: str, *,
+          game_id: str | None = None, seat: int | None = None,
           meta: dict[str, str] | None = None, meta_updates: dict[str, str] | None = None,
           rendered: Rendered | None = None, even_if_stopped: bool = False, to: Destination | None = None,
           **context: Any) -> dict[str, Any] | None:
@@ -172,59 +178,65 @@ def entry(svc: Services, address: str, name: str, *, game_id: str | None = None,
     ``even_if_stopped``)."""
     if is_bot(address):
         return None
-    life = svc.store.player_life(address)
+    life = store.player_life(address)
     route = Route.of(address, life)
     if rendered is None:
-        lang = lang_of(svc, address)
-        to = to or destination(svc, address, name, lang, life=life)  # (its template, if any: the whatsapp step's)
+        lang = lang_of(config, players, address)
+        to = to or destination(config, store, links, reach, address, name, lang,
+                               life=life)  # (its template, if any: the whatsapp step's)
         rendered = render(name, lang, to.channel, **context)
     elif to is None:
         to = Destination.to(reply_to(address))
     if not even_if_stopped and route.is_off(to.address):
         return None
-    return outbound(svc, to.address, rendered, game_id=game_id, seat=seat, meta=meta, meta_updates=meta_updates,
+    return outbound(config, store, players, to.address, rendered, game_id=game_id, seat=seat, meta=meta,
+                    meta_updates=meta_updates,
                     kind=name, home=address, to=to)
 
 
-def send_reply(svc: Services, address: str, message_id: str, entries: list[dict[str, Any] | None],
+def send_reply(store: Store, address: str, message_id: str, entries: list[dict[str, Any] | None],
                outcome: Outcome | str, game_id: str | None = None) -> Result:
     """Write ``entries`` (those not None) in ``address``'s own outbox, once for ``message_id``."""
     kept = [e for e in entries if e is not None]
-    res = svc.store.append(player_owner(address), -1, message_id=message_id, outbox=kept)
+    res = store.append(player_owner(address), -1, message_id=message_id, outbox=kept)
     return Result(res.outbox_ids, Outcome(outcome) if res.ok else Outcome.DUPLICATE, game_id)
 
 
-def reply_rendered(svc: Services, address: str, message_id: str, rendered: Rendered, kind: str,
+def reply_rendered(config: Config, store: Store, players: Players, links: Links, reach: Reach, address: str,
+                   message_id: str, rendered: Rendered, kind: str,
                    outcome: Outcome | str | None = None, game_id: str | None = None,
                    even_if_stopped: bool = True) -> Result:
     """A reply rendered already (``chat``, for :func:`~service.channels.reply_channel`), tied to no game, in the
     sender's own outbox, once per message id, to the address that wrote (:func:`~service.channels.reply_to`). An answer to the sender's own message goes even to a stopped number unless ``even_if_stopped`` is False."""
-    e = (outbound(svc, reply_to(address), rendered, kind=kind, about=game_id, home=address) if even_if_stopped
-         else entry(svc, address, kind, rendered=rendered))
-    return send_reply(svc, address, message_id, [e], outcome or kind, game_id)
+    e = (outbound(config, store, players, reply_to(address), rendered, kind=kind, about=game_id,
+                  home=address) if even_if_stopped
+         else entry(config, store, players, links, reach, address, kind, rendered=rendered))
+    return send_reply(store, address, message_id, [e], outcome or kind, game_id)
 
 
-def reply(svc: Services, address: str, message_id: str, name: str, outcome: Outcome | None = None,
+def reply(config: Config, store: Store, players: Players, links: Links, reach: Reach, address: str, message_id: str,
+          name: str, outcome: Outcome | None = None,
           **context: Any) -> Result:
     """A lifecycle reply (template ``name``) tied to no game, in the sender's own outbox, once per message id;
     its outcome is ``outcome``, else the template's name."""
-    e = entry(svc, address, name, **context)
+    e = entry(config, store, players, links, reach, address, name, **context)
     if e is None:
         return Result([], Outcome.SUPPRESSED)
-    return send_reply(svc, address, message_id, [e], outcome or name, context.get("game_id"))
+    return send_reply(store, address, message_id, [e], outcome or name, context.get("game_id"))
 
 
-def notify_game(svc: Services, game_id: str, message_id: str, messages: list[tuple[int, str, dict[str, Any]]],
+def notify_game(config: Config, store: Store, players: Players, links: Links, reach: Reach, game_id: str,
+                message_id: str, messages: list[tuple[int, str, dict[str, Any]]],
                 meta_updates: dict[str, str] | None = None, expected_version: int = -1) -> Result:
     """Write lifecycle messages about a game (``(seat, template, context)``) to the game's outbox, once."""
-    meta = svc.store.meta(game_id)
+    meta = store.meta(game_id)
     updates = dict(meta_updates or {})
     entries = []
     for seat, name, ctx in messages:
         address = meta.get(f"seat{seat}", "")
-        e = entry(svc, address, name, game_id=game_id, seat=seat, meta=meta, meta_updates=updates, **ctx)
+        e = entry(config, store, players, links, reach, address, name, game_id=game_id, seat=seat, meta=meta,
+                  meta_updates=updates, **ctx)
         if e is not None:
             entries.append(e)
-    res = svc.store.append(game_owner(game_id), expected_version, [], message_id=message_id, outbox=entries,
-                           meta=updates)
+    res = store.append(game_owner(game_id), expected_version, [], message_id=message_id, outbox=entries, meta=updates)
     return Result(res.outbox_ids, Outcome(res.status), game_id)

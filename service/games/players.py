@@ -14,9 +14,9 @@ from chat.languages import language_for_address
 
 from .. import limits
 from ..addresses import is_bot
-from ..context import Services
-from ..store import Pipeline, Store
-from ..store.links import Route
+from ..context import Config
+from ..store import Pipeline, Players, Store
+from ..store.links import Links, Route
 from .seats import seat_of
 
 UNFINISHED = ("invited", "active")
@@ -38,38 +38,38 @@ def lang_of_record(config: Mapping[str, Any], address: str, record: Mapping[str,
     return (record or {}).get("lang") or default_lang(config, address)
 
 
-def lang_of(svc: Services, address: str) -> str:
+def lang_of(config: Config, players: Players, address: str) -> str:
     """:func:`lang_of_record` of the player's record as stored."""
-    return lang_of_record(svc.config, address, svc.players.get(address))
+    return lang_of_record(config, address, players.get(address))
 
 
 # -- one player ----------------------------------------------------------------------------------------
-def name_of(svc: Services, address: str) -> str:
+def name_of(players: Players, address: str) -> str:
     """How a player is named to their opponent: a name they gave, the computer, or their address."""
     if is_bot(address):
         return "Bot"
-    rec = svc.players.get(address) or {}
+    rec = players.get(address) or {}
     return rec.get("name") or address
 
 
-def is_stopped(svc: Services, address: str) -> bool:
+def is_stopped(config: Config, store: Store, address: str) -> bool:
     """True once the player sent STOP (and not START since), or the mailbox the address delivers to did from any
     of its forms (:func:`mailbox_stopped`): nothing at all may be sent to them."""
-    return svc.store.player_life_field(address, "stopped") == "1" or mailbox_stopped(svc, address)
+    return store.player_life_field(address, "stopped") == "1" or mailbox_stopped(config, store, address)
 
 
-def mailbox_stopped(svc: Services, address: str) -> bool:
+def mailbox_stopped(config: Config, store: Store, address: str) -> bool:
     """Whether the mailbox ``address`` delivers to (:func:`service.limits.mailbox`: ``x+tag@gmail.com``,
     ``x.y@googlemail.com``, ``"x"@...`` are one) sent STOP from any of its forms (issue 44 case 3): STOP marks the
     folded mailbox too (:mod:`service.lifecycle.optout`). A phone number is its own mailbox: nothing more to read."""
-    box = limits.mailbox_of(svc, address)
-    return box != address and svc.store.player_life_field(box, "stopped") == "1"
+    box = limits.mailbox_of(config, address)
+    return box != address and store.player_life_field(box, "stopped") == "1"
 
 
-def all_stopped(svc: Services, address: str) -> bool:
+def all_stopped(links: Links, address: str) -> bool:
     """True when nothing may be sent to the player ``address`` (their home) by any of their addresses: the home
     and every address linked to it sent STOP (:mod:`service.store.links`)."""
-    return not svc.links.route(address).reachable()
+    return not links.route(address).reachable()
 
 
 @dataclass
@@ -152,57 +152,58 @@ def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[
     return out
 
 
-def players_info(svc: Services, addresses: list[str], game_id: str | None = None) -> dict[str, PlayerInfo]:
+def players_info(config: Config, store: Store, addresses: list[str], game_id: str | None = None) -> dict[str,
+                                                                                                         PlayerInfo]:
     """:class:`PlayerInfo` of ``addresses`` (one round trip; labels of ``game_id`` in at most one more)."""
     addresses = list(dict.fromkeys(a for a in addresses if a and not is_bot(a)))
-    pipe = svc.store.pipeline()
-    queue_players(svc.store, pipe, addresses)
-    infos = players_from(svc.config, addresses, pipe.execute() if addresses else [])
+    pipe = store.pipeline()
+    queue_players(store, pipe, addresses)
+    infos = players_from(config, addresses, pipe.execute() if addresses else [])
     if game_id is not None:
-        resolve_labels(svc, list(infos.values()), game_id)
+        resolve_labels(store, list(infos.values()), game_id)
     return infos
 
 
 # -- game numbers ------------------------------------------------------------------------------------
-def number_of(svc: Services, address: str, game_id: str) -> int:
+def number_of(store: Store, address: str, game_id: str) -> int:
     """The game's number for this player, given now if it has none yet: the smallest not held by
     another of their unfinished games."""
-    known = svc.store.number_of_game(address, game_id)
+    known = store.number_of_game(address, game_id)
     if known is not None:
         return known
     taken: set[int] = set()
-    for k, v in svc.store.numbers(address).items():
-        if k.isdigit() and svc.store.meta(v).get("status") in UNFINISHED:
+    for k, v in store.numbers(address).items():
+        if k.isdigit() and store.meta(v).get("status") in UNFINISHED:
             taken.add(int(k))
     n = 1
     while n in taken:
         n += 1
-    svc.store.set_number(address, n, game_id)
+    store.set_number(address, n, game_id)
     return n
 
 
-def game_by_number(svc: Services, address: str, n: int) -> str | None:
-    return svc.store.game_of_number(address, n)
+def game_by_number(store: Store, address: str, n: int) -> str | None:
+    return store.game_of_number(address, n)
 
 
-def unfinished_games(svc: Services, address: str, statuses: tuple[str, ...] = UNFINISHED) -> list[str]:
+def unfinished_games(store: Store, players: Players, address: str, statuses: tuple[str, ...] = UNFINISHED) -> list[str]:
     """The player's games with one of ``statuses``, newest first."""
     out = []
-    for gid in svc.players.games(address)[:100]:
-        meta = svc.store.meta(gid)
+    for gid in players.games(address)[:100]:
+        meta = store.meta(gid)
         if meta.get("status") in statuses and seat_of(meta, address) is not None:
             out.append(gid)
     return out
 
 
-def label_of(svc: Services, address: str, game_id: str) -> str:
+def label_of(store: Store, players: Players, address: str, game_id: str) -> str:
     """``#N`` when the player has more than one unfinished game, else ``""``."""
-    if len(unfinished_games(svc, address)) < 2:
+    if len(unfinished_games(store, players, address)) < 2:
         return ""
-    return f"#{number_of(svc, address, game_id)}"
+    return f"#{number_of(store, address, game_id)}"
 
 
-def resolve_labels(svc: Services, infos: list[PlayerInfo], game_id: str) -> None:
+def resolve_labels(store: Store, infos: list[PlayerInfo], game_id: str) -> None:
     """Fill ``info.labels[game_id]`` (:func:`label`) for each info, in at most one more round trip.
 
     A player's unfinished games are among the games their numbers point at (every game gets a
@@ -221,19 +222,19 @@ def resolve_labels(svc: Services, infos: list[PlayerInfo], game_id: str) -> None
             asks.append((info, sorted(numbered)))
     if not asks:
         return
-    pipe = svc.store.pipeline()
+    pipe = store.pipeline()
     for _info, gids in asks:
         for gid in gids:
-            svc.store.queue_meta_fields(pipe, gid, "status", "seat0", "seat1")
+            store.queue_meta_fields(pipe, gid, "status", "seat0", "seat1")
     replies = iter(pipe.execute())
     for info, gids in asks:
         unfinished = 0
         for _gid in gids:
-            status, s0, s1 = svc.store.meta_fields_from(next(replies))
+            status, s0, s1 = store.meta_fields_from(next(replies))
             if status in UNFINISHED and info.address in (s0, s1):
                 unfinished += 1
         if unfinished < 2:
             info.labels[game_id] = ""
         else:
             n = Store.number_in(info.nums, game_id)
-            info.labels[game_id] = f"#{n if n is not None else number_of(svc, info.address, game_id)}"
+            info.labels[game_id] = f"#{n if n is not None else number_of(store, info.address, game_id)}"

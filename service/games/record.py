@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from chat.names import is_forgotten
 
-from ..context import Services
+from ..store import Players, Store
 from .seats import opponent_of, seat_of
 
 
@@ -35,17 +35,17 @@ class Record:
         return won, lost
 
 
-def record_of(svc: Services, address: str, but: str = "") -> Record:
+def record_of(store: Store, players: Players, address: str, but: str = "") -> Record:
     """The record of the player ``address`` over their finished games (but ``but``: a game ending now)."""
     out = Record()
-    for gid in svc.players.games(address):
+    for gid in players.games(address):
         if gid == but:
             continue
-        meta = svc.store.meta(gid)
+        meta = store.meta(gid)
         seat = seat_of(meta, address)
         if seat is None or meta.get("status") != "over":
             continue
-        add_game(out, seat, opponent_of(meta, seat), [se.event for se in svc.store.load(gid)])
+        add_game(out, seat, opponent_of(meta, seat), [se.event for se in store.load(gid)])
     return out
 
 
@@ -73,17 +73,18 @@ def add_game(out: Record, seat: int, opponent: str, events: Sequence[Mapping[str
         tally[0 if winner == seat else 1] += 1
 
 
-def head_to_head(svc: Services, address: str, opponent: str, record: Record | None = None) -> dict[str, int] | None:
+def head_to_head(store: Store, players: Players, address: str, opponent: str,
+                 record: Record | None = None) -> dict[str, int] | None:
     """The context of the head-to-head line (``h2h``: ``me``, ``them``), None before their first game ended."""
-    won, lost = (record or record_of(svc, address)).between(opponent)
+    won, lost = (record or record_of(store, players, address)).between(opponent)
     return {"me": won, "them": lost} if won or lost else None
 
 
-def head_to_head_now(svc: Services, address: str, opponent: str, game_id: str, winner: int | None,
+def head_to_head_now(store: Store, players: Players, address: str, opponent: str, game_id: str, winner: int | None,
                      seat: int) -> dict[str, int] | None:
     """:func:`head_to_head` as a message of ``game_id`` tells it while that game starts (``winner`` None: its
     previous games) or ends (``winner``: the seat that won it, counted though the game is not stored as over yet)."""
-    won, lost = record_of(svc, address, but=game_id).between(opponent)
+    won, lost = record_of(store, players, address, but=game_id).between(opponent)
     if winner is not None:
         won, lost = won + (winner == seat), lost + (winner != seat)
     return {"me": won, "them": lost} if won or lost else None

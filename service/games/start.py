@@ -8,8 +8,9 @@ from spades import snapshot
 from spades.events import HouseRules, to_dict
 from spades.game import fold, new_game
 
-from ..context import Services
-from ..store import game_owner
+from ..caches import GameCache
+from ..context import Config, DealerFactory
+from ..store import Links, Players, Reach, Store, game_owner
 from .result import Outcome, Result
 from .turns import turn_messages
 
@@ -21,16 +22,18 @@ def rules_of(meta: dict[str, str]) -> HouseRules:
     return HouseRules(target=int(meta.get("target", 500)))
 
 
-def start(svc: Services, message_id: str, gid: str, meta: dict[str, str], updates: dict[str, str]) -> Result:
+def start(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+          dealer: DealerFactory, message_id: str, gid: str, meta: dict[str, str], updates: dict[str, str]) -> Result:
     """Deal the game's first hand and tell both players (``meta``: the game's meta as read; ``updates``: the
     fields to write with it). ``Result.game`` is the game started, for the lifecycle to schedule its turn."""
-    events = new_game(gid, rules_of(meta), svc.dealer(gid, 0))
+    events = new_game(gid, rules_of(meta), dealer(gid, 0))
     game = fold(events)
-    updates = dict(updates, status="active", started=str(svc.store.clock.now_ms()))
-    events, outbox = turn_messages(svc, gid, meta, game, events, updates, everyone=True)
-    res = svc.store.append(game_owner(gid), 0, [to_dict(e) for e in events], message_id=message_id,
-                           outbox=outbox, meta=updates, snapshot=snapshot.dump(game))
+    updates = dict(updates, status="active", started=str(store.clock.now_ms()))
+    events, outbox = turn_messages(config, store, players, links, reach, dealer, gid, meta, game, events, updates,
+                                   everyone=True)
+    res = store.append(game_owner(gid), 0, [to_dict(e) for e in events], message_id=message_id,
+                       outbox=outbox, meta=updates, snapshot=snapshot.dump(game))
     if not res.ok:
         return Result(res.outbox_ids, Outcome(res.status), gid)
-    svc.games.put_new(gid, game, res.last_stream_id)
+    games.put_new(gid, game, res.last_stream_id)
     return Result(res.outbox_ids, Outcome.STARTED, gid, game=game)

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..context import Services
-from ..store import game_owner
+from ..store import Store, game_owner
 from .result import Outcome, Result
 
 
-def change(svc: Services, game_id: str, message_id: str, outcome: Outcome, entries: list[dict[str, Any] | None],
+def change(store: Store, game_id: str, message_id: str, outcome: Outcome, entries: list[dict[str, Any] | None],
            meta: dict[str, str], expected_version: int = 0) -> Result:
     """Write the game's new ``meta`` fields (its status) and ``entries`` (those not None), once for ``message_id``;
     ``outcome`` if it was written, else why not (a duplicate, a conflict)."""
-    res = svc.store.append(game_owner(game_id), expected_version, [], message_id=message_id,
-                           outbox=[e for e in entries if e], meta=meta)
+    res = store.append(game_owner(game_id), expected_version, [], message_id=message_id,
+                       outbox=[e for e in entries if e], meta=meta)
     return Result(res.outbox_ids, outcome if res.ok else Outcome(res.status), game_id)

@@ -18,7 +18,8 @@ from spades.events import AUTO_DECIDED, Event, to_dict
 
 from ..addresses import EMAIL, is_bot
 from ..channels import destination
-from ..context import Services
+from ..context import Config
+from ..store import Links, Players, Reach, Store
 from . import levels
 from .outbox import entry, render
 from .players import label_of as game_label
@@ -104,7 +105,8 @@ def render_game(context: dict[str, Any], lang: str, channel: str) -> Rendered:
     return render("game_summary", lang, channel, **context)
 
 
-def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[Event | dict[str, Any]],
+def entries(config: Config, store: Store, players: Players, links: Links, reach: Reach, game_id: str,
+            meta: dict[str, str], events: Sequence[Event | dict[str, Any]],
             meta_updates: dict[str, str] | None = None, hands_by_sms: bool = True,
             quiet: frozenset[int] = frozenset(), lives: Mapping[str, Mapping[str, str]] | None = None
             ) -> list[dict[str, Any]]:
@@ -124,20 +126,23 @@ def entries(svc: Services, game_id: str, meta: dict[str, str], events: Sequence[
         if seat in quiet:
             continue
         address = meta.get(f"seat{seat}", "")
-        opp = name_of(svc, opponent_of(meta, seat))
-        shown = game_label(svc, address, game_id) if address else ""
+        opp = name_of(players, opponent_of(meta, seat))
+        shown = game_label(store, players, address, game_id) if address else ""
         by_email = bool(address) and not is_bot(address) and destination(  # their game messages go to a mailbox
-            svc, address, "hand_summary", "", life=(lives or {}).get(address)).channel == EMAIL
+            config, store, links, reach, address, "hand_summary", "", life=(lives or {}).get(address)).channel == EMAIL
         for ctx in summaries_from_events(dicts, seat, opp, shown) if hands_by_sms or by_email else ():
-            e = entry(svc, address, "hand_summary", game_id=game_id, seat=seat, meta=meta,
+            e = entry(config, store, players, links, reach, address, "hand_summary", game_id=game_id, seat=seat,
+                      meta=meta,
                       meta_updates=meta_updates, **ctx)
             if e:
                 out.append(e)
         ended = next((d for d in dicts if d.get("type") == "game_ended"), None)
         if ended is not None and (hands_by_sms or by_email):
-            e = entry(svc, address, "game_summary", game_id=game_id, seat=seat, meta=meta,
+            e = entry(config, store, players, links, reach, address, "game_summary", game_id=game_id, seat=seat,
+                      meta=meta,
                       meta_updates=meta_updates,
-                      h2h=head_to_head_now(svc, address, opponent_of(meta, seat), game_id, ended["winner"], seat),
+                      h2h=head_to_head_now(store, players, address, opponent_of(meta, seat), game_id,
+                                           ended["winner"], seat),
                       **game_summary(ended, seat, opp, shown, levels.level_of(opponent_of(meta, seat))))
             if e:
                 out.append(e)

@@ -19,7 +19,8 @@ from spades.game import Game, decide, fold, view
 from .. import conversation_port as port
 from ..addresses import is_bot
 from ..channels import WINDOW_CLOSED, destination
-from ..context import Services
+from ..context import Config, DealerFactory
+from ..store import Links, Players, Reach, Store
 from . import levels, summaries
 from .outbox import entry, outbound, recipient
 from .players import PlayerInfo, info_of, players_info, resolve_labels
@@ -30,17 +31,17 @@ _HAND_ENDS = ("hand_scored", "game_ended")
 BOT_STRATEGY = "basic"  # the draw decisions of a computer's seat from before the levels (service.games.levels)
 
 
-def stored_since(svc: Services, game_id: str, since: int, before: int, recent: tuple[Event, ...] = ()) -> list[Event]:
+def stored_since(store: Store, game_id: str, since: int, before: int, recent: tuple[Event, ...] = ()) -> list[Event]:
     """The stored events of versions ``since`` .. ``before - 1`` (the newest of the stream); ``recent``: the
     newest events up to ``before`` if the caller has them (``Taken.recent``), read only if they fall short."""
     if before <= since:
         return []
     if before - since <= len(recent):
         return list(recent[len(recent) - (before - since):])
-    return from_dicts(svc.store.newest_events(game_id, before - since))
+    return from_dicts(store.newest_events(game_id, before - since))
 
 
-def auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game,
+def auto_draws(config: Config, dealer: DealerFactory, game_id: str, meta: dict[str, str], game: Game,
                infos: dict[str, PlayerInfo]) -> list[Event]:
     """The draw moves the service makes (``game`` is folded on): ``DN OFF``, the service answers DRAW for a
     player offered double nil; in a simultaneous draw (RULES D11) the computer makes all its draw decisions
@@ -53,19 +54,20 @@ def auto_draws(svc: Services, game_id: str, meta: dict[str, str], game: Game,
             if is_bot(address):
                 if game.rules.simultaneous_draw and game.dn_decided[seat]:
                     command = bots.get(levels.drawer(address, BOT_STRATEGY)).choose(view(game, seat))
-            elif view(game, seat).double_nil_offer and not info_of(infos, address, svc.config).flag("dn", True):
+            elif view(game, seat).double_nil_offer and not info_of(infos, address, config).flag("dn", True):
                 command = DeclineDoubleNil(seat)
             if command is not None:
                 break
         if command is None:
             break
-        new = decide(game, command, svc.dealer(game_id, game.version))
+        new = decide(game, command, dealer(game_id, game.version))
         fold(new, game)
         out += new
     return out
 
 
-def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game, events: list[Event],
+def turn_messages(config: Config, store: Store, players: Players, links: Links, reach: Reach, dealer: DealerFactory,
+                  game_id: str, meta: dict[str, str], game: Game, events: list[Event],
                   updates: dict[str, str], everyone: bool = False, infos: dict[str, PlayerInfo] | None = None,
                   recent: tuple[Event, ...] = (), actor: int | None = None,
                   movers_before: tuple[int, ...] = (),
@@ -85,24 +87,25 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
     first is told they wait for the opponent.
     """
     if infos is None:
-        infos = players_info(svc, seats(meta))
-    events = list(events) + auto_draws(svc, game_id, meta, game, infos)
+        infos = players_info(config, store, seats(meta))
+    events = list(events) + auto_draws(config, dealer, game_id, meta, game, infos)
     before = game.version - len(events)
     # the end of a hand: the summary (bids, tricks, points, bags, who draws next) by email; by SMS the
     # turn message tells it in one message with the last trick and the next question (issue 14 case 9)
-    outbox = summaries.entries(svc, game_id, meta, events, updates, hands_by_sms=False, quiet=quiet,
+    outbox = summaries.entries(config, store, players, links, reach, game_id, meta, events, updates,
+                               hands_by_sms=False, quiet=quiet,
                                lives={a: i.life for a, i in infos.items()})
     summarised = {recipient(e) for e in outbox}
 
-    by_seat = [info_of(infos, meta.get(f"seat{seat}", ""), svc.config) for seat in (0, 1)]
+    by_seat = [info_of(infos, meta.get(f"seat{seat}", ""), config) for seat in (0, 1)]
 
     # not the computer, nor a number that sent STOP, nor a player on the game's page (their news waits)
     sendable = [seat for seat in (0, 1) if by_seat[seat].may_send and seat not in quiet]
-    resolve_labels(svc, [by_seat[seat] for seat in sendable], game_id)
+    resolve_labels(store, [by_seat[seat] for seat in sendable], game_id)
     sinces = {seat: min(int(meta.get(f"seen{seat}", before)), before) for seat in sendable}
     closed: list[int] = []  # the WhatsApp seats whose window is closed, with no template and no other address
     first = min(sinces.values(), default=before)
-    stored = stored_since(svc, game_id, first, before, recent)  # one read for both seats
+    stored = stored_since(store, game_id, first, before, recent)  # one read for both seats
     for seat in sendable:
         me = by_seat[seat]
         address = me.address
@@ -115,7 +118,8 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
             continue  # still owes the move they were prompted for (RULES D11): the news waits
         lang = me.lang
         # the home, a linked address, or where they wrote from; a prompt ("turn") may go as a WhatsApp template
-        to = destination(svc, address, "turn" if shown.my_turn and shown.phase != "over" else "update", lang,
+        to = destination(config, store, links, reach, address,
+                         "turn" if shown.my_turn and shown.phase != "over" else "update", lang,
                          life=me.life)
         if to.held == WINDOW_CLOSED and to.template is None:  # WhatsApp would refuse it (issue 45 case 5): not
             closed.append(seat)  # written to fail; their cursor stays, so their next answer tells what they missed
@@ -125,7 +129,7 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         label = me.labels[game_id]
         level = levels.level_of(by_seat[1 - seat].address)  # the computer's, when it is the opponent
         opening = everyone or any(d.get("type") == "game_started" for d in news)
-        h2h = head_to_head_now(svc, address, by_seat[1 - seat].address, game_id, shown.winner, seat) \
+        h2h = head_to_head_now(store, players, address, by_seat[1 - seat].address, game_id, shown.winner, seat) \
             if shown.phase == "over" or opening else None  # the record between them (issue 46): start and end only
         rendered = port.turn_message(shown, lang, channel, news, opp, label, level, h2h)
         kind = "game_summary" if shown.phase == "over" else "update"  # an SMS player's end of the game (issue 23)
@@ -144,7 +148,7 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
                                            first="me" if game.first_player == seat else "opp",
                                            target=game.rules.target, level=level, h2h=h2h)
         if rendered is not None:
-            outbox.append(outbound(svc, to.address, rendered, game_id=game_id, seat=seat, meta=meta,
+            outbox.append(outbound(config, store, players, to.address, rendered, game_id=game_id, seat=seat, meta=meta,
                                    meta_updates=updates, kind=kind, home=address, to=to))
         if rendered is not None or address in summarised:
             updates[f"seen{seat}"] = str(game.version)
@@ -154,7 +158,8 @@ def turn_messages(svc: Services, game_id: str, meta: dict[str, str], game: Game,
         other = by_seat[1 - seat]
         if 1 - seat in sendable and not meta.get(f"wclosed{seat}"):
             label = other.labels.get(game_id, "")
-            notice = entry(svc, other.address, "opponent_whatsapp_closed", game_id=game_id, seat=1 - seat, meta=meta,
+            notice = entry(config, store, players, links, reach, other.address, "opponent_whatsapp_closed",
+                           game_id=game_id, seat=1 - seat, meta=meta,
                            meta_updates=updates, opp=by_seat[seat].name, label=(label + " ").lstrip())
             if notice is not None:
                 outbox.append(notice)

@@ -16,9 +16,11 @@ from spades.commands import Command
 from spades.game import Game
 
 from ..addresses import BOT_PREFIX, is_bot
-from ..context import Services
+from ..caches import GameCache, SeatCache
+from ..context import Config, DealerFactory
 from ..games.moves import Strategy, service_move
 from ..games.result import Result
+from ..store import Links, Players, Reach, Store
 
 STRATEGY = "pimc"  # AUTO ON for an absent player (and a computer's seat naming no known strategy)
 
@@ -35,11 +37,14 @@ def choose(game: Game, seat: int, name: str = STRATEGY) -> Command | None:
     return Strategy(seat, name)(game)
 
 
-def move(svc: Services, game_id: str, seat: int, version: int, message_id: str | None = None) -> Result:
+def move(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+         seats: SeatCache, dealer: DealerFactory, game_id: str, seat: int, version: int,
+         message_id: str | None = None) -> Result:
     """Make the move of the strategy playing ``seat`` (:func:`strategy_of` its address) if the game is still
     at ``version`` with them to move."""
-    seats = svc.seats.get(game_id)
-    address = seats[seat] if seats else svc.store.meta(game_id).get(f"seat{seat}", "")
+    known = seats.get(game_id)
+    address = known[seat] if known else store.meta(game_id).get(f"seat{seat}", "")
     name = strategy_of(address)
-    return service_move(svc, game_id, message_id or f"bot:{game_id}:{version}",
+    return service_move(config, store, players, links, reach, games, seats, dealer,
+                        game_id, message_id or f"bot:{game_id}:{version}",
                         Strategy(seat, name), expected_version=version)

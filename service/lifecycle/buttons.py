@@ -24,24 +24,26 @@ from chat.taps import list_words, tap_answer
 from spades.game import view
 
 from ..addresses import WHATSAPP, address_kind
-from ..context import Services
+from ..caches import GameCache
+from ..context import Config
 from ..games import outbox
 from ..games.players import lang_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import seat_of
+from ..store import Players, Store
 from ..telegram import Tap, question_tag
 from ..whatsapp_buttons import rest_pairs
 
 KIND = "tap"  # the outbox entry's kind
 
 
-def question_of(svc: Services, sender: str, tag: str) -> tuple[str, str] | None:
+def question_of(store: Store, players: Players, games: GameCache, sender: str, tag: str) -> tuple[str, str] | None:
     """``(game id, question key)`` of the player's game whose question now has ``tag``, or None."""
-    for gid in unfinished_games(svc, sender, ("active",)):
-        seat = seat_of(svc.store.meta(gid), sender)
+    for gid in unfinished_games(store, players, sender, ("active",)):
+        seat = seat_of(store.meta(gid), sender)
         if seat is None:
             continue
-        game = svc.games.load(gid)
+        game = games.load(gid)
         if not game.version:
             continue
         v = view(game, seat)
@@ -53,7 +55,8 @@ def question_of(svc: Services, sender: str, tag: str) -> tuple[str, str] | None:
     return None
 
 
-def answered(svc: Services, message_id: str, sender: str, origin: str, msg: dict[str, str], reply: str,
+def answered(config: Config, store: Store, players: Players, message_id: str, sender: str, origin: str,
+             msg: dict[str, str], reply: str,
              result: Result) -> Result:
     """``result`` with the tap's answer added (written once for ``message_id``). On WhatsApp only a tap that played
     nothing is answered: stale, not one of ours, or not allowed now with nothing said (a move's own messages answer
@@ -62,32 +65,34 @@ def answered(svc: Services, message_id: str, sender: str, origin: str, msg: dict
         said = result.outcome == Outcome.ILLEGAL and result.outbox_ids
         if result.outcome not in (Outcome.STALE, Outcome.IGNORED, Outcome.ILLEGAL) or said:
             return result
-        why = tap_answer(lang_of(svc, sender), "stale" if result.outcome == Outcome.STALE else "illegal", reply)
-        return _told(svc, message_id, sender, result, {"channel": WHATSAPP, "to": origin, "kind": KIND, "body": why})
+        why = tap_answer(lang_of(config, players, sender), "stale" if result.outcome == Outcome.STALE else "illegal",
+                         reply)
+        return _told(store, message_id, sender, result, {"channel": WHATSAPP, "to": origin, "kind": KIND, "body": why})
     entry: dict[str, Any] = {"channel": "telegram", "to": origin, "kind": KIND,
-                             "body": tap_answer(lang_of(svc, sender), str(result.outcome), reply),
+                             "body": tap_answer(lang_of(config, players, sender), str(result.outcome), reply),
                              "callback": msg.get("callback", ""), "tgmsg": msg.get("tgmsg", "")}
-    return _told(svc, message_id, sender, result, entry)
+    return _told(store, message_id, sender, result, entry)
 
 
-def rest(svc: Services, message_id: str, sender: str, origin: str, msg: dict[str, str], tap: Tap,
+def rest(config: Config, store: Store, players: Players, message_id: str, sender: str, origin: str,
+         msg: dict[str, str], tap: Tap,
          game_id: str | None) -> Result:
     """WhatsApp's "More…" tapped while its question is still asked: the list of the rest of the answers, under the
     same tag (written once for ``message_id``); one that carries none, or not from WhatsApp, is refused as not one
     of ours."""
     pairs = rest_pairs(tap) if address_kind(origin) == WHATSAPP else []
     if not pairs:
-        return answered(svc, message_id, sender, origin, msg, tap.reply, Result([], Outcome.IGNORED))
-    lang = lang_of(svc, sender)
+        return answered(config, store, players, message_id, sender, origin, msg, tap.reply, Result([], Outcome.IGNORED))
+    lang = lang_of(config, players, sender)
     entry = {"channel": WHATSAPP, "to": origin, "kind": KIND, "body": list_words(lang)[2], "buttons": pairs,
              "lang": lang}
-    return _told(svc, message_id, sender, Result([], Outcome.OK, game_id), entry)
+    return _told(store, message_id, sender, Result([], Outcome.OK, game_id), entry)
 
 
-def _told(svc: Services, message_id: str, sender: str, result: Result, entry: dict[str, Any]) -> Result:
+def _told(store: Store, message_id: str, sender: str, result: Result, entry: dict[str, Any]) -> Result:
     """``result`` with ``entry`` (to the address that tapped, ``sender``'s) written once for ``message_id``."""
     if entry["to"] != sender:
         entry["home"] = sender
-    told = outbox.send_reply(svc, sender, f"{message_id}:{KIND}", [entry], result.outcome, result.game_id)
+    told = outbox.send_reply(store, sender, f"{message_id}:{KIND}", [entry], result.outcome, result.game_id)
     result.outbox_ids = list(result.outbox_ids) + list(told.outbox_ids)
     return result

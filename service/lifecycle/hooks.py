@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from spades.game import Game
 
-from ..context import Services
+from ..caches import GameCache
+from ..context import Config
 from ..games.result import AfterMove, BotTurn, Outcome, Result, TurnState
 from ..games.seats import computer_at
-from ..store import Batch, Pipeline
+from ..store import Batch, Pipeline, Store
 from . import reminders, routing
 
 
-def after_game_change(svc: Services, game_id: str, game: Game | TurnState, meta: dict[str, str] | None = None,
+def after_game_change(config: Config, store: Store, game_id: str, game: Game | TurnState,
+                      meta: dict[str, str] | None = None,
                       now_ms: int | None = None, life: dict[str, str] | None = None,
                       tail: Pipeline | None = None, restore: bool = False,
                       recorded: tuple[int, str, str] | None = None) -> BotTurn | None:
@@ -29,35 +31,37 @@ def after_game_change(svc: Services, game_id: str, game: Game | TurnState, meta:
     ``meta`` (``now_ms``, ``life``): as the caller read them just before, if it did. ``tail``: see
     :func:`reminders.on_turn` (only queued on: the caller executes it).
     """
-    reminders.on_turn(svc, game_id, game, now_ms=now_ms, meta=meta, life=life, tail=tail, restore=restore,
+    reminders.on_turn(config, store, game_id, game, now_ms=now_ms, meta=meta, life=life, tail=tail, restore=restore,
                       recorded=recorded)
     if game.phase == "over" or not game.movers:
         return None
     if meta is None:
-        meta = svc.store.meta(game_id)
+        meta = store.meta(game_id)
     for seat in game.movers:  # in a simultaneous draw (RULES D11) the computer may owe a move beside a person
         if meta.get("status") == "active" and computer_at(meta, seat):
             return BotTurn(game_id, seat, game.version)
     return None
 
 
-def after_applied(svc: Services, game_id: str, after: AfterMove, tail: Pipeline | None = None) -> BotTurn | None:
+def after_applied(config: Config, store: Store, game_id: str, after: AfterMove,
+                  tail: Pipeline | None = None) -> BotTurn | None:
     """:func:`after_game_change` for a move ``service.games.apply`` made (as it read and wrote the game)."""
     if after.meta.get("status") not in ("active", "over"):
         return None
-    return after_game_change(svc, game_id, after.game, meta=after.meta, now_ms=after.now_ms, life=after.life,
+    return after_game_change(config, store, game_id, after.game, meta=after.meta, now_ms=after.now_ms, life=after.life,
                              tail=tail, recorded=after.recorded)
 
 
-def after_move(svc: Services, out: Result) -> BotTurn | None:
+def after_move(config: Config, store: Store, out: Result) -> BotTurn | None:
     """After a move of the service's (the computer, AUTO, a claim, a confirmed RESIGN): its turn scheduled;
     ``out.bot`` set to the computer's move to queue, if it is next."""
     if out.outcome == Outcome.APPLIED and out.after is not None and out.game_id is not None:
-        out.bot = after_applied(svc, out.game_id, out.after)
+        out.bot = after_applied(config, store, out.game_id, out.after)
     return out.bot
 
 
-def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tail: Pipeline | None = None,
+def after_handled(config: Config, store: Store, games: GameCache, game_id: str | None, outbox_ids: list[str],
+                  tail: Pipeline | None = None,
                   after: AfterMove | None = None, duplicate: bool = False) -> BotTurn | None:
     """After the inbound dispatcher: note the prompted games, and run :func:`after_game_change`.
 
@@ -68,25 +72,26 @@ def after_handled(svc: Services, game_id: str | None, outbox_ids: list[str], tai
     again, say): the turn's items are put back if they are missing (the worker handling it first may have
     died before writing them)."""
     if game_id and after is not None:
-        routing.note_prompted(svc, [(to, game_id) for to in after.renote], tail=tail)
-        return after_applied(svc, game_id, after, tail=tail)
+        routing.note_prompted(store, [(to, game_id) for to in after.renote], tail=tail)
+        return after_applied(config, store, game_id, after, tail=tail)
 
     # one round trip: the recipients of the messages, the game's meta and state, the clock's offset
-    batch = Batch(svc.store.pipeline())
+    batch = Batch(store.pipeline())
     with batch.part("routed") as p:
-        routing.queue_note_outbox(svc, p, outbox_ids)
+        routing.queue_note_outbox(store, p, outbox_ids)
     if game_id:
-        svc.store.clock.add_now_ms(batch)
+        store.clock.add_now_ms(batch)
         with batch.part("game") as p:
-            read_game = svc.games.take_queued(game_id, p, with_meta=True)  # the meta read with it
+            read_game = games.take_queued(game_id, p, with_meta=True)  # the meta read with it
     got = batch.run()
-    routing.note_outbox_from(svc, got["routed"], tail=tail)
+    routing.note_outbox_from(store, got["routed"], tail=tail)
     if not game_id:
         return None
     taken = read_game(got["game"])
-    svc.games.put(game_id, taken)
+    games.put(game_id, taken)
     meta = taken.meta or {}
     if meta.get("status") not in ("active", "over"):
         return None
-    return after_game_change(svc, game_id, taken.game, meta=meta, now_ms=got["now_ms"], life=meta,  # (its life fields)
+    return after_game_change(config, store, game_id, taken.game, meta=meta, now_ms=got["now_ms"], life=meta,
+                             # (its life fields)
                              tail=tail, restore=duplicate)

@@ -25,10 +25,12 @@ import json
 from spades.events import HouseRules
 
 from .. import limits
-from ..context import Services
+from ..caches import GameCache
+from ..context import Config, DealerFactory
 from ..games import outbox
 from ..games.result import Outcome, Result
-from ..store import invite_links as store
+from ..store import Links, Players, Reach, Store
+from ..store.invite_links import InviteLink, InviteLinks
 from . import invitations, settings
 
 #: how many refused invitations a link is given back after (then it is spent: every refusal is a message to the
@@ -38,50 +40,52 @@ GIVEN_BACK_MAX = 3
 _TAKEN = (Outcome.INVITED, Outcome.INVITE_HELD, Outcome.INVITE_PENDING, Outcome.DUPLICATE)
 
 
-def page_url(svc: Services, token: str) -> str:
+def page_url(config: Config, token: str) -> str:
     """The link's page, for a browser."""
-    return f"{svc.config['PUBLIC_BASE_URL']}/i/{token}"
+    return f"{config['PUBLIC_BASE_URL']}/i/{token}"
 
 
-def telegram_url(svc: Services, token: str) -> str:
+def telegram_url(config: Config, token: str) -> str:
     """The link for Telegram (``""``: no bot named)."""
-    bot = str(svc.config.get("TELEGRAM_BOT_NAME") or "").lstrip("@")
+    bot = str(config.get("TELEGRAM_BOT_NAME") or "").lstrip("@")
     return f"https://t.me/{bot}?start={token}" if bot else ""
 
 
-def _days(svc: Services) -> int:
-    return max(1, round(int(settings.get(svc.config, "INVITE_TTL")) / 86400))
+def _days(config: Config) -> int:
+    return max(1, round(int(settings.get(config, "INVITE_TTL")) / 86400))
 
 
-def offer(svc: Services, message_id: str, sender: str, rules: HouseRules) -> Result:
+def offer(config: Config, store: Store, players: Players, links: Links, reach: Reach, invite_links: InviteLinks,
+          message_id: str, sender: str, rules: HouseRules) -> Result:
     """``NEW`` alone: a link for a friend, or the day's limit."""
-    now_ms = svc.store.clock.now_ms()
-    refused = limits.invite_link_refusal(svc, sender, message_id, now_ms / 1000)
+    now_ms = store.clock.now_ms()
+    refused = limits.invite_link_refusal(config, store, sender, message_id, now_ms / 1000)
     if refused is not None:
-        return outbox.reply(svc, sender, message_id, refused.template, **refused.context)
-    expires = now_ms + int(settings.get(svc.config, "INVITE_TTL")) * 1000
-    token = store.issue(svc.redis, message_id, sender, json.dumps(rules.to_dict(), separators=(",", ":")), expires,
-                        now_ms)
-    return outbox.reply(svc, sender, message_id, "invite_link", Outcome.OK, url=page_url(svc, token),
-                        tg_url=telegram_url(svc, token), days=_days(svc), target=rules.target)
+        return outbox.reply(config, store, players, links, reach, sender, message_id,
+                            refused.template, **refused.context)
+    expires = now_ms + int(settings.get(config, "INVITE_TTL")) * 1000
+    token = invite_links.issue(message_id, sender, json.dumps(rules.to_dict(), separators=(",", ":")), expires, now_ms)
+    return outbox.reply(config, store, players, links, reach, sender, message_id, "invite_link",
+                        Outcome.OK, url=page_url(config, token),
+                        tg_url=telegram_url(config, token), days=_days(config), target=rules.target)
 
 
-def usable(svc: Services, token: str, game_id: str = "") -> store.InviteLink | None:
+def usable(store: Store, invite_links: InviteLinks, token: str, game_id: str = "") -> InviteLink | None:
     """The link of ``token`` if it can still be taken (for ``game_id``: taken by it already, a retry)."""
-    link = store.get(svc.redis, token)
-    if link is None or svc.store.clock.now_ms() >= link.expires or (link.game and link.game != game_id):
+    link = invite_links.get(token)
+    if link is None or store.clock.now_ms() >= link.expires or (link.game and link.game != game_id):
         return None
     if link.refused >= GIVEN_BACK_MAX and link.game != game_id:
         return None
     return link
 
 
-def house_rules(link: store.InviteLink) -> HouseRules:
+def house_rules(link: InviteLink) -> HouseRules:
     """The house rules the link's game is played by."""
     return HouseRules.from_dict(json.loads(link.rules))
 
 
-def rules_words(link: store.InviteLink) -> str:
+def rules_words(link: InviteLink) -> str:
     """The link's house rules as ``NEW`` says them (``TO 300 BAGS FLOOR 200 ALT``)."""
     rules = house_rules(link)
     words = [f"TO {rules.target}"] + ["BAGS"] * rules.failed_nil_bags
@@ -89,20 +93,24 @@ def rules_words(link: store.InviteLink) -> str:
     return " ".join(words + ["ALT"] * (not rules.simultaneous_draw))
 
 
-def take(svc: Services, message_id: str, invitee: str, token: str) -> Result | None:
+def take(config: Config, store: Store, players: Players, links: Links, reach: Reach, invite_links: InviteLinks,
+         games: GameCache, dealer: DealerFactory, message_id: str, invitee: str, token: str) -> Result | None:
     """``invitee`` took the link of ``token`` (``/start <token>`` on Telegram): invited by its inviter through the
     same gate as ``NEW <invitee>``; None if ``token`` is no invitation link."""
-    if store.get(svc.redis, token) is None:
+    if invite_links.get(token) is None:
         return None
     gid = invitations.game_id_for(message_id)
-    link = usable(svc, token, gid)
-    if link is None or link.inviter == invitee or not store.take(svc.redis, token, gid):
+    link = usable(store, invite_links, token, gid)
+    if link is None or link.inviter == invitee or not invite_links.take(token, gid):
         reason = "self" if link is not None and link.inviter == invitee else "gone"
-        return outbox.reply(svc, invitee, message_id, "invite_link_gone", Outcome.INVITE_REFUSED, reason=reason)
-    out = invitations.invite(svc, message_id, link.inviter, invitee, house_rules(link), address=invitee)
+        return outbox.reply(config, store, players, links, reach, invitee, message_id,
+                            "invite_link_gone", Outcome.INVITE_REFUSED, reason=reason)
+    out = invitations.invite(config, store, players, links, reach, games, dealer,
+                             message_id, link.inviter, invitee, house_rules(link), address=invitee)
     if out.outcome in _TAKEN:
         return out
-    store.release(svc.redis, token, gid)  # refused (the inviter is told why): the link may be taken again
-    told = outbox.reply(svc, invitee, message_id, "invite_link_gone", Outcome.INVITE_REFUSED, reason="refused")
+    invite_links.release(token, gid)  # refused (the inviter is told why): the link may be taken again
+    told = outbox.reply(config, store, players, links, reach, invitee, message_id,
+                        "invite_link_gone", Outcome.INVITE_REFUSED, reason="refused")
     return Result(out.outbox_ids + told.outbox_ids, out.outcome)
 

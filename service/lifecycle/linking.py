@@ -33,12 +33,14 @@ from spades.game import view
 from .. import conversation_port as port
 from .. import daily_cap, limits, logs, metrics
 from ..addresses import WHATSAPP, BadAddress, address_kind, parse_address
+from ..caches import GameCache, SeatCache
 from ..channels import Destination, destination, reply_channel, via_first
-from ..context import Services
+from ..context import Config
 from ..games import outbox
 from ..games.players import is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import opponent_of, seat_of
+from ..store import Links, Players, Reach, Store
 from . import settings
 from .commands import Message
 
@@ -46,149 +48,164 @@ _CODE = re.compile(r"^\d{6}$")
 KIND_WORDS = {"sms": "SMS", "email": "EMAIL", "whatsapp": "WHATSAPP", "telegram": "TELEGRAM", "push": "PAGE"}  # what VIA takes, as the texts write it
 
 
-def link(svc: Services, m: Message) -> Result:
+def link(config: Config, store: Store, players: Players, links: Links, reach: Reach, seats: SeatCache,
+         m: Message) -> Result:
     """``LINK <code>`` (from the address being linked) or ``LINK <address>`` (from the player)."""
     arg = m.said.arg or ""
-    return _take(svc, m, arg) if _CODE.match(arg) else _ask(svc, m, arg)
+    return _take(config, store, players, links, reach, seats, m,
+                 arg) if _CODE.match(arg) else _ask(config, store, players, links, reach, m, arg)
 
 
-def _refused(svc: Services, m: Message, reason: str, typed: str) -> Result:
-    out = outbox.reply(svc, m.sender, m.message_id, "link_refused", Outcome.LINK_REFUSED, reason=reason,
+def _refused(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message, reason: str,
+             typed: str) -> Result:
+    out = outbox.reply(config, store, players, links, reach, m.sender, m.message_id, "link_refused",
+                       Outcome.LINK_REFUSED, reason=reason,
                        addr=display_name(typed, reply_channel(m.sender)))
     return Result(out.outbox_ids, Outcome.LINK_REFUSED)
 
 
-def _free(svc: Services, address: str) -> bool:
+def _free(store: Store, players: Players, links: Links, address: str) -> bool:
     """Whether ``address`` may be linked to someone: it acts for nobody else, has no linked addresses of its own
     and no game under way or invitation."""
-    return (svc.links.home(address) == address and not svc.links.route(address).links
-            and not unfinished_games(svc, address))
+    return (links.home(address) == address and not links.route(address).links
+            and not unfinished_games(store, players, address))
 
 
-def _ask(svc: Services, m: Message, typed: str) -> Result:
+def _ask(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message, typed: str) -> Result:
     """``LINK <address>``: a code to that address, and the player told where it went."""
     home = m.sender
     try:
-        other = parse_address(typed, svc.config.get("DEFAULT_REGION", "US")).value
+        other = parse_address(typed, config.get("DEFAULT_REGION", "US")).value
     except BadAddress:
-        return _refused(svc, m, "bad_address", typed[:40])
-    if other == home or svc.links.home(other) == home:
-        return _refused(svc, m, "yours", other)
-    if not _free(svc, other):
-        return _refused(svc, m, "taken", other)
-    if is_stopped(svc, other):
-        return _refused(svc, m, "stopped", other)
-    if limits.forbidden_recipient(svc, other):  # the service's own address, or a role address: never written to
-        return _refused(svc, m, "role", other)
-    now = svc.store.clock.now_ms()
-    refused = link_refusal(svc, home, other, m.message_id, now / 1000,
-                                  int(settings.get(svc.config, "LINK_CODES_PER_DAY")),
-                                  int(settings.get(svc.config, "LINK_CODES_PER_ADDRESS")))
+        return _refused(config, store, players, links, reach, m, "bad_address", typed[:40])
+    if other == home or links.home(other) == home:
+        return _refused(config, store, players, links, reach, m, "yours", other)
+    if not _free(store, players, links, other):
+        return _refused(config, store, players, links, reach, m, "taken", other)
+    if is_stopped(config, store, other):
+        return _refused(config, store, players, links, reach, m, "stopped", other)
+    if limits.forbidden_recipient(config, other):  # the service's own address, or a role address: never written to
+        return _refused(config, store, players, links, reach, m, "role", other)
+    now = store.clock.now_ms()
+    refused = link_refusal(config, store, home, other, m.message_id, now / 1000,
+                           int(settings.get(config, "LINK_CODES_PER_DAY")),
+                           int(settings.get(config, "LINK_CODES_PER_ADDRESS")))
     if refused is not None:  # a country not allowed, a number that is not valid, too many codes (issue 44)
-        return _refused(svc, m, str(refused.context["reason"]), other)
-    ttl = int(settings.get(svc.config, "LINK_CODE_TTL"))
-    code = svc.links.new_code(home, other, now, ttl)
-    lang = lang_of(svc, home)
-    to = destination(svc, other, "link_code", lang, now)  # the address's own (its steps: a WhatsApp window...)
-    sent = outbox.outbound(svc, to.address, outbox.render("link_code", lang, to.channel, digits=code,
-                                                          minutes=ttl // 60, who=display_name(name_of(svc, home), to.channel)),
+        return _refused(config, store, players, links, reach, m, str(refused.context["reason"]), other)
+    ttl = int(settings.get(config, "LINK_CODE_TTL"))
+    code = links.new_code(home, other, now, ttl)
+    lang = lang_of(config, players, home)
+    to = destination(config, store, links, reach, other, "link_code", lang,
+                     now)  # the address's own (its steps: a WhatsApp window...)
+    sent = outbox.outbound(config, store, players, to.address,
+                           outbox.render("link_code", lang, to.channel, digits=code, minutes=ttl // 60,
+                                         who=display_name(name_of(players, home), to.channel)),
                            kind="link_code", home=home, to=to)
-    told = outbox.entry(svc, home, "link_sent", addr=display_name(other, reply_channel(home)), minutes=ttl // 60)
-    return outbox.send_reply(svc, home, m.message_id, [sent, told], Outcome.LINK_SENT)
+    told = outbox.entry(config, store, players, links, reach, home, "link_sent",
+                        addr=display_name(other, reply_channel(home)), minutes=ttl // 60)
+    return outbox.send_reply(store, home, m.message_id, [sent, told], Outcome.LINK_SENT)
 
 
-def _take(svc: Services, m: Message, code: str) -> Result:
+def _take(config: Config, store: Store, players: Players, links: Links, reach: Reach, seats: SeatCache, m: Message,
+          code: str) -> Result:
     """``LINK <code>`` from the address the code was sent to: linked if it is right (and still valid)."""
     origin = m.came_from
-    if origin == m.sender and unfinished_games(svc, origin):  # it plays as itself: its games are its own
-        return _refused(svc, m, "taken", origin)
-    now = svc.store.clock.now_ms()
-    check = svc.links.take_code(origin, code, now, int(settings.get(svc.config, "LINK_CODE_TRIES")))
+    if origin == m.sender and unfinished_games(store, players, origin):  # it plays as itself: its games are its own
+        return _refused(config, store, players, links, reach, m, "taken", origin)
+    now = store.clock.now_ms()
+    check = links.take_code(origin, code, now, int(settings.get(config, "LINK_CODE_TRIES")))
     if check.status not in ("ok", "linked"):
-        lang = lang_of(svc, check.home or m.sender)  # the language the code was sent in
+        lang = lang_of(config, players, check.home or m.sender)  # the language the code was sent in
         rendered = outbox.render("link_failed", lang, reply_channel(m.sender), reason=check.status)
-        return outbox.reply_rendered(svc, m.sender, m.message_id, rendered, "link_failed", Outcome.LINK_FAILED)
+        return outbox.reply_rendered(config, store, players, links, reach, m.sender, m.message_id, rendered,
+                                     "link_failed", Outcome.LINK_FAILED)
     home = check.home
-    svc.links.add_link(home, origin)  # the home's side (the script wrote the address's); again on a retry: once
-    svc.seats.note_home(origin, home)
-    here = outbox.entry(svc, home, "linked", to=Destination.to(origin), here=True,
-                        who=display_name(name_of(svc, home), address_kind(origin)),
+    links.add_link(home, origin)  # the home's side (the script wrote the address's); again on a retry: once
+    seats.note_home(origin, home)
+    here = outbox.entry(config, store, players, links, reach, home, "linked", to=Destination.to(origin), here=True,
+                        who=display_name(name_of(players, home), address_kind(origin)),
                         kind=KIND_WORDS.get(address_kind(origin), ""))
-    there = destination(svc, home, "linked", lang_of(svc, home))
+    there = destination(config, store, links, reach, home, "linked", lang_of(config, players, home))
     told = None if there.address == origin else outbox.entry(
-        svc, home, "linked", to=there, here=False, addr=display_name(origin, there.channel))
-    return outbox.send_reply(svc, m.sender, m.message_id, [here, told], Outcome.LINKED)
+        config, store, players, links, reach, home, "linked", to=there, here=False, addr=display_name(origin,
+                                                                                                      there.channel))
+    return outbox.send_reply(store, m.sender, m.message_id, [here, told], Outcome.LINKED)
 
 
-def unlink(svc: Services, m: Message) -> Result:
+def unlink(config: Config, store: Store, players: Players, links: Links, reach: Reach, seats: SeatCache,
+           m: Message) -> Result:
     """``UNLINK [address]`` (the module docstring)."""
     home, origin = m.sender, m.came_from
-    links = list(svc.links.route(home).links)
+    linked = list(links.route(home).links)
     if m.said.arg:
         try:
-            named = parse_address(m.said.arg, svc.config.get("DEFAULT_REGION", "US")).value
+            named = parse_address(m.said.arg, config.get("DEFAULT_REGION", "US")).value
         except BadAddress:
             named = ""
-        gone = [named] if named in links else [origin] if named == home and origin != home else []
+        gone = [named] if named in linked else [origin] if named == home and origin != home else []
     else:
-        gone = [origin] if origin != home else links
+        gone = [origin] if origin != home else linked
     for address in gone:
-        svc.links.unlink(home, address)
-        svc.seats.note_home(address, address)
-    left = svc.links.route(home)
+        links.unlink(home, address)
+        seats.note_home(address, address)
+    left = links.route(home)
     if left.via and not any(via_first(left, a) for a in left.linked):
-        svc.links.set_via(home, "")  # what VIA named is no longer the player's: back to the default
+        links.set_via(home, "")  # what VIA named is no longer the player's: back to the default
     channel = reply_channel(home)
-    out = outbox.reply(svc, home, m.message_id, "unlinked", Outcome.UNLINKED,
+    out = outbox.reply(config, store, players, links, reach, home, m.message_id, "unlinked", Outcome.UNLINKED,
                        addrs=", ".join(display_name(a, channel) for a in gone))
     return Result(out.outbox_ids, Outcome.UNLINKED)
 
 
-def via(svc: Services, m: Message) -> Result:
+def via(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+        m: Message) -> Result:
     """``VIA <kind>`` or ``VIA <address>``: the player's prompts go to their address of that kind (or that address of
     theirs) first."""
     home, said = m.sender, m.said.arg or ""
     if said not in KIND_WORDS:
         try:
-            said = parse_address(said, svc.config.get("DEFAULT_REGION", "US")).value
+            said = parse_address(said, config.get("DEFAULT_REGION", "US")).value
         except BadAddress:
             pass
-    route = svc.links.route(home)
+    route = links.route(home)
     wanted = replace(route, via=said)
     mine = [a for a in route.linked if via_first(wanted, a)]
     if mine:
-        svc.links.set_via(home, said)
+        links.set_via(home, said)
     addr = display_name(mine[0], reply_channel(home)) if mine else ""
     kind = said if said in KIND_WORDS else address_kind(said)
     outcome = Outcome.VIA if mine else Outcome.LINK_REFUSED
-    answer = outbox.entry(svc, home, "via", addr=addr, kind=KIND_WORDS.get(kind, kind.upper()))
-    turns = waiting_turns(svc, home, mine[0]) if mine and mine[0] != m.came_from else []
-    out = outbox.send_reply(svc, home, m.message_id, [answer, *turns], outcome)
+    answer = outbox.entry(config, store, players, links, reach, home, "via", addr=addr,
+                          kind=KIND_WORDS.get(kind, kind.upper()))
+    turns = waiting_turns(config, store, players, links, games, home,
+                          mine[0]) if mine and mine[0] != m.came_from else []
+    out = outbox.send_reply(store, home, m.message_id, [answer, *turns], outcome)
     return Result(out.outbox_ids, outcome)
 
 
-def waiting_turns(svc: Services, home: str, address: str) -> list[dict[str, Any] | None]:
+def waiting_turns(config: Config, store: Store, players: Players, links: Links, games: GameCache, home: str,
+                  address: str) -> list[dict[str, Any] | None]:
     """The turns waiting on ``home`` in their games, each as its game shows it now (what ``HAND`` answers), to
     ``address``, where ``VIA`` just sent their turns (issue 45 case 2: the turn asked before is not lost in the
     other inbox; by email with the game's reply address, so a reply is the move). None to a WhatsApp address,
     whose 24-hour window decides what may go (the next prompt goes the usual way), nor to one that sent STOP."""
-    if address_kind(address) == WHATSAPP or svc.links.route(home).is_off(address):
+    if address_kind(address) == WHATSAPP or links.route(home).is_off(address):
         return []
-    lang = lang_of(svc, home)
+    lang = lang_of(config, players, home)
     out: list[dict[str, Any] | None] = []
-    for gid in unfinished_games(svc, home, ("active",)):
-        meta = svc.store.meta(gid)
+    for gid in unfinished_games(store, players, home, ("active",)):
+        meta = store.meta(gid)
         seat = seat_of(meta, home)
-        game = svc.games.load(gid)
+        game = games.load(gid)
         if seat is None or not game.version or not game.may_move(seat):
             continue
-        opp = name_of(svc, opponent_of(meta, seat))
-        rendered = port.resend(view(game, seat), lang, address_kind(address), opp, label_of(svc, home, gid))
-        out.append(outbox.outbound(svc, address, rendered, kind="status", about=gid, home=home))
+        opp = name_of(players, opponent_of(meta, seat))
+        rendered = port.resend(view(game, seat), lang, address_kind(address), opp, label_of(store, players, home, gid))
+        out.append(outbox.outbound(config, store, players, address, rendered, kind="status", about=gid, home=home))
     return out
 
 
-def link_refusal(svc: Services, home: str, target: str, message_id: str, now_s: float, per_home: int,
+def link_refusal(config: Config, store: Store, home: str, target: str, message_id: str, now_s: float, per_home: int,
                  per_target: int) -> limits.Refusal | None:
     """The refusal of a ``LINK <target>`` code asked for by ``home`` (message ``message_id``), or None, in which case
     it counts toward the limits (issue 44 cases 1 and 2): a number never in a game between people must be of an
@@ -196,25 +213,27 @@ def link_refusal(svc: Services, home: str, target: str, message_id: str, now_s: 
     asker (``per_home`` a day), per folded mailbox or number of the target (``per_target`` a day, whoever asks) and,
     to a new number, in ``LIMIT_NEW_NUMBERS_PER_HOUR`` with the invitations; past the others' share of the daily caps
     (:func:`service.daily_cap.invitation_held_until`) none is sent that day."""
-    fresh = limits.new_number(svc, target)
+    fresh = limits.new_number(store, target)
     if fresh:
-        refused = limits.country_refusal(svc, target)
+        refused = limits.country_refusal(config, target)
         if refused is not None:
             reason = "country" if refused.template == "limit_country" else "bad_number"
             metrics.limit("link_" + reason)
             return limits.Refusal("link_refused", {"reason": reason})
     limit = limits.Refusal("link_refused", {"reason": "limit"})
-    if daily_cap.invitation_held_until(svc, target, now_s) is not None:  # past the others' share of the caps: as an invitation
+    if daily_cap.invitation_held_until(config, store, target,
+                                       now_s) is not None:  # past the others' share of the caps: as an invitation
         metrics.limit("link_cap")
         return limit
     # the asker's under its mailbox's own hash tag ({p:<mailbox>}: forget deletes it with the player); the target's
     # named by the keyed hash of its mailbox (the logs' pseudonym): no trace of whom the asker named survives forget
-    counters: list[limits.Counter] = [(limits.mailbox_of(svc, home), "link" + limits.day(now_s), per_home, limit),
-                               ("linkto:" + logs.pseudonym(limits.mailbox_of(svc, target)), limits.day(now_s), per_target, limit)]
+    counters: list[limits.Counter] = [(limits.mailbox_of(config, home), "link" + limits.day(now_s), per_home, limit),
+                                      ("linkto:" + logs.pseudonym(limits.mailbox_of(config, target)), limits.day(now_s),
+                                       per_target, limit)]
     if fresh:
-        key, period, per_hour, _invitation = limits.new_numbers_counter(svc, now_s)
+        key, period, per_hour, _invitation = limits.new_numbers_counter(config, now_s)
         counters.append((key, period, per_hour, limits.Refusal("link_refused", {"reason": "new_numbers"})))
-    refused = limits.first_over(svc, counters, message_id)
+    refused = limits.first_over(store, counters, message_id)
     if refused is not None:
         metrics.limit("link_" + str(refused.context["reason"]))
     return refused

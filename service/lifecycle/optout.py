@@ -24,102 +24,109 @@ from chat import render as chat_render
 from .. import limits
 from ..addresses import address_kind, is_bot
 from ..channels import Destination
-from ..context import Services
+from ..context import Config
 from ..games import outbox, status
 from ..games.players import all_stopped, is_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome
 from ..games.seats import opponent_of, seat_of
+from ..store import Links, Players, Reach, Store
 from . import reminders, settings
 
 FINAL = "stopped"  # the kind of the one message a stopped player still gets: the confirmation
 
 
-def may_send(svc: Services, address: str, kind: str = "") -> bool:
+def may_send(config: Config, store: Store, address: str, kind: str = "") -> bool:
     """Whether a message of ``kind`` may be sent to ``address`` now (not to the computer; to a stopped
     number, only the confirmation that it stopped)."""
-    return not is_bot(address) and (kind == FINAL or not is_stopped(svc, address))
+    return not is_bot(address) and (kind == FINAL or not is_stopped(config, store, address))
 
 
 def _pause_field(address: str) -> str:
     return f"pause:stop:{address}"
 
 
-def _mark_mailbox(svc: Services, origin: str, mark: str) -> None:
+def _mark_mailbox(config: Config, store: Store, origin: str, mark: str) -> None:
     """STOP (``1``) or START (``0``) from ``origin`` marks the mailbox it delivers to as well (its folded form,
     :func:`service.limits.mailbox`), so that no other form of it (a plus tag, dots, ``googlemail.com``, quotes...)
     is written to after a STOP (issue 44 case 3)."""
-    box = limits.mailbox_of(svc, origin)
+    box = limits.mailbox_of(config, origin)
     if box != origin:
-        svc.store.set_player_life(box, {"stopped": mark})
+        store.set_player_life(box, {"stopped": mark})
 
 
-def stop(svc: Services, message_id: str, sender: str, now_ms: int | None = None, confirm: bool = False,
+def stop(config: Config, store: Store, players: Players, links: Links, reach: Reach, message_id: str, sender: str,
+         now_ms: int | None = None, confirm: bool = False,
          origin: str = "") -> list[str]:
     """``STOP`` from ``origin`` (``sender``, the player's home, or an address linked to it): mark that address,
     and with ``confirm`` tell it (a stop word the carrier does not answer); if no address of the player's takes
     messages any more, pause their games and tell their opponents. Returns outbox ids to dispatch."""
-    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
+    now_ms = store.clock.now_ms() if now_ms is None else now_ms
     origin = origin or sender
-    svc.store.set_player_life(origin, {"stopped": "1"})
-    _mark_mailbox(svc, origin, "1")
+    store.set_player_life(origin, {"stopped": "1"})
+    _mark_mailbox(config, store, origin, "1")
     if origin != sender:
-        svc.links.set_off(sender, origin, True)
+        links.set_off(sender, origin, True)
     ids: list[str] = []
     if confirm and not is_bot(sender):
-        e = outbox.entry(svc, sender, FINAL, even_if_stopped=True, to=Destination.to(origin),
-                         rendered=chat_render(FINAL, lang_of(svc, sender), address_kind(origin)))
-        ids += outbox.send_reply(svc, sender, message_id, [e], FINAL).outbox_ids
-    if not all_stopped(svc, sender):  # another address of theirs takes their messages: the games go on there
+        e = outbox.entry(config, store, players, links, reach, sender, FINAL, even_if_stopped=True,
+                         to=Destination.to(origin),
+                         rendered=chat_render(FINAL, lang_of(config, players, sender), address_kind(origin)))
+        ids += outbox.send_reply(store, sender, message_id, [e], FINAL).outbox_ids
+    if not all_stopped(links, sender):  # another address of theirs takes their messages: the games go on there
         return ids
-    days = float(settings.get(svc.config, "REACH_PAUSE_MAX_DAYS"))
+    days = float(settings.get(config, "REACH_PAUSE_MAX_DAYS"))
     until = now_ms + int(days * 86_400_000)
-    for gid in unfinished_games(svc, sender, ("active",)):
-        svc.store.add_game_life(gid, _pause_field(sender), f"{now_ms}-{until}")
-        meta = svc.store.meta(gid)
+    for gid in unfinished_games(store, players, sender, ("active",)):
+        store.add_game_life(gid, _pause_field(sender), f"{now_ms}-{until}")
+        meta = store.meta(gid)
         seat = seat_of(meta, sender)
         if seat is None:  # unfinished_games lists only the games they sit in
             continue
         other = opponent_of(meta, seat)
-        out = outbox.notify_game(svc, gid, f"stop:{message_id}", [
-            (1 - seat, "opponent_stopped", {"opp": name_of(svc, sender), "label": label_of(svc, other, gid),
-                                            "days": max(1, math.ceil(days))})])
+        out = outbox.notify_game(config, store, players, links, reach, gid, f"stop:{message_id}", [
+            (1 - seat, "opponent_stopped",
+             {"opp": name_of(players, sender), "label": label_of(store, players, other, gid),
+              "days": max(1, math.ceil(days))})])
         ids += out.outbox_ids
-    for gid in unfinished_games(svc, sender, ("invited",)):
-        if svc.store.meta(gid).get("seat1") == sender:
-            status.change(svc, gid, f"stop:{message_id}", Outcome.DECLINED, [], {"status": "declined"})
+    for gid in unfinished_games(store, players, sender, ("invited",)):
+        if store.meta(gid).get("seat1") == sender:
+            status.change(store, gid, f"stop:{message_id}", Outcome.DECLINED, [], {"status": "declined"})
     return ids
 
 
-def start(svc: Services, message_id: str, sender: str, now_ms: int | None = None, origin: str = "") -> list[str]:
+def start(config: Config, store: Store, players: Players, links: Links, reach: Reach, message_id: str, sender: str,
+          now_ms: int | None = None, origin: str = "") -> list[str]:
     """``START`` from ``origin`` (``sender``, the player's home, or an address linked to it): lift its mark,
     welcome it back; unless another address of the player's took their messages meanwhile (their games went on),
     resume the games and tell the opponents."""
-    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
+    now_ms = store.clock.now_ms() if now_ms is None else now_ms
     origin = origin or sender
-    route = svc.links.route(sender)
+    route = links.route(sender)
     went_on = bool(route.links) and bool(route.reachable())  # a linked player reachable all along: nothing paused
-    svc.store.set_player_life(origin, {"stopped": "0"})
-    _mark_mailbox(svc, origin, "0")
+    store.set_player_life(origin, {"stopped": "0"})
+    _mark_mailbox(config, store, origin, "0")
     if origin != sender:
-        svc.links.set_off(sender, origin, False)
+        links.set_off(sender, origin, False)
     ids: list[str] = []
-    for gid in [] if went_on else unfinished_games(svc, sender, ("active",)):
-        raw = svc.store.game_life_field(gid, _pause_field(sender))
+    for gid in [] if went_on else unfinished_games(store, players, sender, ("active",)):
+        raw = store.game_life_field(gid, _pause_field(sender))
         if raw is not None:
             a = raw.partition("-")[0]
-            svc.store.set_game_life(gid, {_pause_field(sender): f"{a}-{now_ms}"})
-        reminders.restart_turn(svc, gid, now_ms)
-        meta = svc.store.meta(gid)
+            store.set_game_life(gid, {_pause_field(sender): f"{a}-{now_ms}"})
+        reminders.restart_turn(config, store, gid, now_ms)
+        meta = store.meta(gid)
         seat = seat_of(meta, sender)
         if seat is None:
             continue
         other = opponent_of(meta, seat)
-        out = outbox.notify_game(svc, gid, f"start:{message_id}", [
-            (1 - seat, "opponent_back", {"opp": name_of(svc, sender), "label": label_of(svc, other, gid)})])
+        out = outbox.notify_game(config, store, players, links, reach, gid, f"start:{message_id}", [
+            (1 - seat, "opponent_back",
+             {"opp": name_of(players, sender), "label": label_of(store, players, other, gid)})])
         ids += out.outbox_ids
-    has_game = bool(unfinished_games(svc, sender, ("active", "invited")))
-    welcome = chat_render("started", lang_of(svc, sender), address_kind(origin), has_game=has_game)
-    e = outbox.entry(svc, sender, "started", rendered=welcome, to=Destination.to(origin))
+    has_game = bool(unfinished_games(store, players, sender, ("active", "invited")))
+    welcome = chat_render("started", lang_of(config, players, sender), address_kind(origin), has_game=has_game)
+    e = outbox.entry(config, store, players, links, reach, sender, "started", rendered=welcome,
+                     to=Destination.to(origin))
     if e is not None:
-        ids += outbox.send_reply(svc, sender, message_id, [e], "started").outbox_ids
+        ids += outbox.send_reply(store, sender, message_id, [e], "started").outbox_ids
     return ids

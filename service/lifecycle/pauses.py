@@ -4,16 +4,17 @@
 
 from __future__ import annotations
 
-from ..context import Services
+from ..context import Config
+from ..store import Store
 from . import settings
 
 DAY_MS = 86_400_000
 
 
-def pauses(svc: Services, game_id: str, life: dict[str, str] | None = None) -> list[tuple[int, int]]:
+def pauses(store: Store, game_id: str, life: dict[str, str] | None = None) -> list[tuple[int, int]]:
     """The game's pauses as (start ms, end ms), oldest first (``life``: its life hash, if read already)."""
     if life is None:
-        life = svc.store.game_life(game_id)
+        life = store.game_life(game_id)
     out = []
     for k, v in life.items():
         if k.startswith("pause:"):
@@ -22,10 +23,10 @@ def pauses(svc: Services, game_id: str, life: dict[str, str] | None = None) -> l
     return sorted(out)
 
 
-def paused_ms(svc: Services, game_id: str, since_ms: int, now_ms: int, life: dict[str, str] | None = None) -> int:
+def paused_ms(store: Store, game_id: str, since_ms: int, now_ms: int, life: dict[str, str] | None = None) -> int:
     """Milliseconds of ``[since_ms, now_ms)`` during which the game was paused (overlaps counted once)."""
     total, cursor = 0, since_ms
-    for a, b in pauses(svc, game_id, life):
+    for a, b in pauses(store, game_id, life):
         a, b = max(a, cursor), min(b, now_ms)
         if b > a:
             total += b - a
@@ -33,13 +34,14 @@ def paused_ms(svc: Services, game_id: str, since_ms: int, now_ms: int, life: dic
     return total
 
 
-def deadline_ms(svc: Services, game_id: str, since_ms: int, now_ms: int, life: dict[str, str] | None = None) -> int:
+def deadline_ms(config: Config, store: Store, game_id: str, since_ms: int, now_ms: int,
+                life: dict[str, str] | None = None) -> int:
     """When a turn that began at ``since_ms`` times out, as far as the pauses up to ``now_ms`` tell."""
-    limit = int(float(settings.get(svc.config, "TIMEOUT_DAYS")) * DAY_MS)
-    return since_ms + limit + paused_ms(svc, game_id, since_ms, now_ms, life)
+    limit = int(float(settings.get(config, "TIMEOUT_DAYS")) * DAY_MS)
+    return since_ms + limit + paused_ms(store, game_id, since_ms, now_ms, life)
 
 
-def paused_until(svc: Services, game_id: str, now_ms: int) -> int | None:
+def paused_until(store: Store, game_id: str, now_ms: int) -> int | None:
     """The end of the pause the game is in at ``now_ms``, or None."""
-    ends = [b for a, b in pauses(svc, game_id) if a <= now_ms < b]
+    ends = [b for a, b in pauses(store, game_id) if a <= now_ms < b]
     return max(ends) if ends else None

@@ -20,11 +20,13 @@ from spades.game import view
 from .. import conversation_port as port
 from .. import logs, webpush
 from ..addresses import PUSH
+from ..caches import GameCache
 from ..channels import destination
-from ..context import Services
+from ..context import Config
 from ..games.outbox import notify_game
 from ..games.players import info_of, players_info, resolve_labels
 from ..games.seats import opponent_of, seats
+from ..store import Links, Players, Reach, Store
 from ..store.due import Item
 
 log = logging.getLogger(__name__)
@@ -33,27 +35,28 @@ log = logging.getLogger(__name__)
 KIND = webpush.FALLBACK
 
 
-def on_due(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
+def on_due(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache, item: Item,
+           now_ms: int) -> tuple[int | None, list[str]]:
     """The fallback item falls due: ``(None, outbox ids)`` (see the module docstring)."""
     game_id, seat = item.game_id, item.seat
-    meta = svc.store.meta(game_id)
+    meta = store.meta(game_id)
     address = meta.get(f"seat{seat}", "")
     if meta.get("status") != "active" or not address or int(meta.get(f"shown{seat}") or 0) >= item.version:
         return None, []  # over, or the page was opened since the push
-    game = svc.games.load(game_id)
+    game = games.load(game_id)
     if game.version != item.version or not game.may_move(seat):
         return None, []  # somebody moved since: that move's messages told them
-    infos = players_info(svc, seats(meta))
-    me, opp = info_of(infos, address, svc.config), info_of(infos, opponent_of(meta, seat), svc.config)
+    infos = players_info(config, store, seats(meta))
+    me, opp = info_of(infos, address, config), info_of(infos, opponent_of(meta, seat), config)
     if not me.may_send:
         return None, []
-    to = destination(svc, address, "reminder", me.lang, now_ms, life=me.life, without=PUSH)
-    if to.channel == PUSH or svc.links.route(address).is_off(to.address) or to.held:
+    to = destination(config, store, links, reach, address, "reminder", me.lang, now_ms, life=me.life, without=PUSH)
+    if to.channel == PUSH or links.route(address).is_off(to.address) or to.held:
         log.warning("push fallback: no other channel", extra={"player": logs.pseudonym(address), "channel": PUSH,
                                                                "code": "no_fallback"})
         return None, []
-    resolve_labels(svc, [me], game_id)
+    resolve_labels(store, [me], game_id)
     rendered = port.resend(view(game, seat), me.lang, to.channel, opp.name, me.labels[game_id])
-    out = notify_game(svc, game_id, f"push-fallback:{game_id}:{seat}:{item.version}",
+    out = notify_game(config, store, players, links, reach, game_id, f"push-fallback:{game_id}:{seat}:{item.version}",
                       [(seat, "update", {"rendered": rendered, "to": to})], expected_version=game.version)
     return None, out.outbox_ids if out.outcome in ("ok", "duplicate") else []

@@ -27,13 +27,14 @@ from chat import prompt
 from spades.game import Game, view
 
 from ..addresses import EMAIL, WHATSAPP, is_bot
+from ..caches import GameCache
 from ..channels import destination
-from ..context import Services
+from ..context import Config
 from ..games import outbox, presence
 from ..games.players import all_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Result, TurnState, movers_field
 from ..games.seats import computer_at, opponent_of
-from ..store import Pipeline
+from ..store import Links, Pipeline, Players, Reach, Store
 from ..store.due import AUTO, BOT, NOW, REMINDER, TIMEOUT, Item
 from . import settings
 from .pauses import DAY_MS, deadline_ms, paused_until
@@ -69,13 +70,13 @@ def find_zone(text: str) -> str | None:
     return None
 
 
-def player_zone(svc: Services, address: str) -> ZoneInfo:
+def player_zone(config: Config, store: Store, address: str) -> ZoneInfo:
     """The player's time zone: set with TZ, else their number's region, else ``DEFAULT_TZ``."""
-    name = svc.store.player_life_field(address, "tz")
+    name = store.player_life_field(address, "tz")
     if not name and "@" not in address and not is_bot(address):
         name = zone_for_number(address)
     try:
-        return ZoneInfo(name or settings.get(svc.config, "DEFAULT_TZ"))
+        return ZoneInfo(name or settings.get(config, "DEFAULT_TZ"))
     except (ZoneInfoNotFoundError, ValueError):
         return ZoneInfo("UTC")
 
@@ -95,41 +96,41 @@ def quiet_until(moment: datetime, zone: ZoneInfo, quiet: tuple[int, int]) -> dat
 
 
 # -- player settings -----------------------------------------------------------------------------
-def set_flag(svc: Services, address: str, name: str, on: bool) -> None:
+def set_flag(store: Store, address: str, name: str, on: bool) -> None:
     """A standing setting of the player (``remind``, ``auto``)."""
-    svc.store.set_player_life(address, {name: "1" if on else "0"})
+    store.set_player_life(address, {name: "1" if on else "0"})
 
 
-def flag(svc: Services, address: str, name: str, default: bool) -> bool:
-    raw = svc.store.player_life_field(address, name)
+def flag(store: Store, address: str, name: str, default: bool) -> bool:
+    raw = store.player_life_field(address, name)
     return default if raw is None else raw == "1"
 
 
-def set_zone(svc: Services, address: str, text: str) -> str | None:
+def set_zone(config: Config, store: Store, players: Players, address: str, text: str) -> str | None:
     """``TZ <zone>``: the proper zone name if it exists (and is now the player's), else None."""
     name = find_zone(text)
     if name:
-        before = player_zone(svc, address)
-        svc.store.set_player_life(address, {"tz": name})
-        recheck(svc, address, before)
+        before = player_zone(config, store, address)
+        store.set_player_life(address, {"tz": name})
+        recheck(config, store, players, address, before)
     return name
 
 
-def recheck(svc: Services, address: str, before: ZoneInfo) -> None:
+def recheck(config: Config, store: Store, players: Players, address: str, before: ZoneInfo) -> None:
     """Bring forward to now the player's pending reminders that were put off to the end of their quiet hours in the
     zone ``before``, so that the next scan decides them again in their new zone. The others keep their times: a
     reminder not yet due is not sent early."""
-    now_ms = svc.store.clock.now_ms()
-    quiet = settings.quiet_hours(svc.config)
-    for gid in unfinished_games(svc, address, ("active",)):
-        meta = svc.store.meta(gid)
-        for seat, t in turns(svc, gid).items():
+    now_ms = store.clock.now_ms()
+    quiet = settings.quiet_hours(config)
+    for gid in unfinished_games(store, players, address, ("active",)):
+        meta = store.meta(gid)
+        for seat, t in turns(store, gid).items():
             if meta.get(f"seat{seat}") != address:
                 continue
-            for item, at in svc.store.due.pending(gid):
+            for item, at in store.due.pending(gid):
                 if (item.kind == "r" and item.seat == seat and item.version in (t["v"], NOW) and at > now_ms
                         and put_off_to(at, before, quiet)):
-                    svc.store.due.schedule(item, now_ms)
+                    store.due.schedule(item, now_ms)
 
 
 def put_off_to(at_ms: int, zone: ZoneInfo, quiet: tuple[int, int]) -> bool:
@@ -145,9 +146,9 @@ def put_off_to(at_ms: int, zone: ZoneInfo, quiet: tuple[int, int]) -> bool:
 # ``v<seat>`` / ``since<seat>``: when the move that seat owes began. A player who still owes the move they
 # were prompted for keeps it while the other draws, so each is reminded (and timed out) only for a move
 # they owe, counted from when they were asked for it.
-def turns(svc: Services, game_id: str, life: dict[str, str] | None = None) -> dict[int, dict[str, int]]:
+def turns(store: Store, game_id: str, life: dict[str, str] | None = None) -> dict[int, dict[str, int]]:
     """The moves owed as recorded: seat -> ``v`` (the game version the seat's turn began at), ``since`` (ms)."""
-    life = svc.store.game_life(game_id) if life is None else life
+    life = store.game_life(game_id) if life is None else life
     if "v" not in life:
         return {}
     out = {}
@@ -157,23 +158,23 @@ def turns(svc: Services, game_id: str, life: dict[str, str] | None = None) -> di
     return out
 
 
-def turn(svc: Services, game_id: str) -> dict[str, int] | None:
+def turn(store: Store, game_id: str) -> dict[str, int] | None:
     """The turn of the one seat owing a move (the first of two in a simultaneous draw), as recorded:
     ``v``, ``seat``, ``since``; None when nobody owes one."""
-    owed = turns(svc, game_id)
+    owed = turns(store, game_id)
     if not owed:
         return None
     seat = min(owed)
     return {"seat": seat, **owed[seat]}
 
 
-def owes(svc: Services, game_id: str, seat: int, version: int) -> bool:
+def owes(store: Store, game_id: str, seat: int, version: int) -> bool:
     """Whether ``seat`` still owes the move of its turn that began at ``version``."""
-    t = turns(svc, game_id).get(seat)
+    t = turns(store, game_id).get(seat)
     return t is not None and t["v"] == version
 
 
-def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | None = None,
+def on_turn(config: Config, store: Store, game_id: str, game: Game | TurnState, now_ms: int | None = None,
             meta: dict[str, str] | None = None, life: dict[str, str] | None = None, tail: Pipeline | None = None,
             restore: bool = False, recorded: tuple[int, str, str] | None = None) -> bool:
     """Record that the game reached ``game.version`` and schedule what the new turns need.
@@ -188,70 +189,72 @@ def on_turn(svc: Services, game_id: str, game: Game | TurnState, now_ms: int | N
     pipeline of the caller's, holding its own last writes), queued on it: the caller executes it.
     ``recorded``: the reply of the turn's record if the caller wrote it already (``Store.append(turn=...)``).
     """
-    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
+    now_ms = store.clock.now_ms() if now_ms is None else now_ms
     if meta is None:
-        meta = svc.store.meta(game_id)
+        meta = store.meta(game_id)
     if life is None:
-        life = svc.store.game_life(game_id)
+        life = store.game_life(game_id)
     movers_arg = movers_field(game)
     if recorded is None:
-        recorded = svc.store.record_turn(game_id, game.version, movers_arg, now_ms,
-                                         game.actor if isinstance(game, TurnState) else None)
+        recorded = store.record_turn(game_id, game.version, movers_arg, now_ms,
+                                     game.actor if isinstance(game, TurnState) else None)
     fresh, recorded_v, old_seat = recorded
     old_v = int(recorded_v)
     old_movers = old_seat
     repeated = restore and not int(fresh) and old_v == game.version and old_movers == movers_arg
     if not int(fresh) and not repeated:
         return False
-    before = turns(svc, game_id, {**life, "v": str(old_v), "seat": old_movers}) if old_v >= 0 else {}
+    before = turns(store, game_id, {**life, "v": str(old_v), "seat": old_movers}) if old_v >= 0 else {}
     actor = game.actor if isinstance(game, TurnState) else None
     active = meta.get("status") == "active"
-    pipe = tail if tail is not None else svc.store.pipeline()
+    pipe = tail if tail is not None else store.pipeline()
     # in order: the ended turns' items out, the new turns' in (then the caller's last writes, on its tail)
     for seat in (0, 1):
         owed = before.get(seat)
         goes_on = owed is not None and str(seat) in movers_arg and actor is not None and seat != actor
         if repeated:
-            owed = turns(svc, game_id, life).get(seat) if str(seat) in movers_arg else None
+            owed = turns(store, game_id, life).get(seat) if str(seat) in movers_arg else None
             if owed is not None and active:
-                _schedule(svc, game_id, meta, seat, owed["since"], now_ms, pipe, life, keep=True)
+                _schedule(config, store, game_id, meta, seat, owed["since"], now_ms, pipe, life, keep=True)
             continue
         if owed is not None and not goes_on and not active:  # the game over: its items out
-            cancel_turn(svc, game_id, seat, owed["v"], client=pipe)
+            cancel_turn(config, store, game_id, seat, owed["v"], client=pipe)
         # (a turn that ended with the game going on leaves its items: the seat's next turn moves the ``now``
         # ones, and any left fall due for a seat that owes nothing, or a later turn's reminders: :func:`current`)
         if str(seat) in movers_arg and not goes_on and active:  # a new turn (its record: SEAT_TURNS_LUA)
-            _schedule(svc, game_id, meta, seat, now_ms, now_ms, pipe, life)
+            _schedule(config, store, game_id, meta, seat, now_ms, now_ms, pipe, life)
     if tail is None:
         pipe.execute()
     return not repeated
 
 
-def _schedule(svc: Services, game_id: str, meta: dict[str, str], seat: int, since_ms: int,
+def _schedule(config: Config, store: Store, game_id: str, meta: dict[str, str], seat: int, since_ms: int,
               now_ms: int, pipe: Pipeline, life: dict[str, str], keep: bool = False) -> None:
     """Queue the items of ``seat``'s turn that began at ``since_ms``: the computer's move, or the first reminder and
     the timeout (``now`` items: they act for the turn the seat owes when they fall due, :func:`current`)."""
     if computer_at(meta, seat):
-        delay_ms = int(float(settings.get(svc.config, "BOT_DELAY")) * 1000)
-        svc.store.due.schedule(Item(BOT, game_id, seat, NOW), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
+        delay_ms = int(float(settings.get(config, "BOT_DELAY")) * 1000)
+        store.due.schedule(Item(BOT, game_id, seat, NOW), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
         return
-    first = settings.remind_delays_s(svc.config)[0]
-    svc.store.due.schedule_many([(Item(REMINDER, game_id, seat, NOW, 1), since_ms + int(first * 1000)),
-                                 (Item(TIMEOUT, game_id, seat, NOW),
-                                  deadline_ms(svc, game_id, since_ms, now_ms, life=life))], keep=keep, on=pipe)
+    first = settings.remind_delays_s(config)[0]
+    store.due.schedule_many([(Item(REMINDER, game_id, seat, NOW, 1), since_ms + int(first * 1000)),
+                             (Item(TIMEOUT, game_id, seat, NOW),
+                              deadline_ms(config, store, game_id, since_ms, now_ms,
+                                          life=life))], keep=keep, on=pipe)
 
 
-def cancel_turn(svc: Services, game_id: str, seat: int, version: int, client: Pipeline | None = None) -> None:
+def cancel_turn(config: Config, store: Store, game_id: str, seat: int, version: int,
+                client: Pipeline | None = None) -> None:
     """Remove the due items of one turn and the seat's ``now`` items (they would be stale anyway); ``client``: a
     pipeline to queue on."""
-    n = int(settings.get(svc.config, "REMIND_MAX"))
-    svc.store.due.cancel(*[Item(REMINDER, game_id, seat, version, i) for i in range(1, n + 2)], Item(AUTO, game_id, seat, version),
-                         Item(TIMEOUT, game_id, seat, version), Item(BOT, game_id, seat, version),
-                         Item(REMINDER, game_id, seat, NOW, 1), Item(TIMEOUT, game_id, seat, NOW), Item(BOT, game_id, seat, NOW),
-                         on=client)
+    n = int(settings.get(config, "REMIND_MAX"))
+    store.due.cancel(*[Item(REMINDER, game_id, seat, version, i) for i in range(1, n + 2)],
+                     Item(AUTO, game_id, seat, version), Item(TIMEOUT, game_id, seat, version),
+                     Item(BOT, game_id, seat, version), Item(REMINDER, game_id, seat, NOW, 1),
+                     Item(TIMEOUT, game_id, seat, NOW), Item(BOT, game_id, seat, NOW), on=client)
 
 
-def current(svc: Services, item: Item, now_ms: int) -> tuple[Item | None, int | None]:
+def current(config: Config, store: Store, item: Item, now_ms: int) -> tuple[Item | None, int | None]:
     """A due item as the beat acts on it. A ``now`` item (:data:`~service.store.due.NOW`) stands for the turn its
     seat owes when it falls due: ``(the item with that turn's version, None)``; ``(None, None)`` if the seat owes
     no move (a turn that ended: nothing to do); ``(None, ms)`` for a first reminder that falls due before that turn
@@ -259,48 +262,49 @@ def current(svc: Services, item: Item, now_ms: int) -> tuple[Item | None, int | 
     Any other item is its own turn's: ``(item, None)``."""
     if item.version != NOW:
         return item, None
-    t = turns(svc, item.game_id).get(item.seat)
+    t = turns(store, item.game_id).get(item.seat)
     if t is None:
         return None, None
     if item.kind == "r" and item.n == 1:
-        due = t["since"] + int(settings.remind_delays_s(svc.config)[0] * 1000)
+        due = t["since"] + int(settings.remind_delays_s(config)[0] * 1000)
         if now_ms < due:
             return None, due
     return replace(item, version=t["v"]), None
 
 
 # -- PAUSE n ---------------------------------------------------------------------------------------
-def pause(svc: Services, game_id: str, message_id: str, by_seat: int, days: int | None,
-          now_ms: int | None = None) -> Result:
+def pause(config: Config, store: Store, players: Players, links: Links, reach: Reach, game_id: str, message_id: str,
+          by_seat: int, days: int | None, now_ms: int | None = None) -> Result:
     """``PAUSE n``: no reminders and no timeout clock for ``n`` days (capped); both players are told.
 
     ``days`` 0 ends the pause now. The pause is recorded under the message id, so a retried
     message changes nothing more.
     """
-    now_ms = svc.store.clock.now_ms() if now_ms is None else now_ms
-    cap = int(settings.get(svc.config, "PAUSE_MAX_DAYS"))
+    now_ms = store.clock.now_ms() if now_ms is None else now_ms
+    cap = int(settings.get(config, "PAUSE_MAX_DAYS"))
     days = max(0, min(cap, 3 if days is None else int(days)))
     if days == 0:
-        for k, v in svc.store.game_life(game_id).items():
+        for k, v in store.game_life(game_id).items():
             a, _, b = v.partition("-")
             if k.startswith("pause:") and int(a) <= now_ms < int(b):
-                svc.store.set_game_life(game_id, {k: f"{a}-{now_ms}"})
-        restart_turn(svc, game_id, now_ms)
+                store.set_game_life(game_id, {k: f"{a}-{now_ms}"})
+        restart_turn(config, store, game_id, now_ms)
     else:
-        svc.store.add_game_life(game_id, f"pause:{message_id}", f"{now_ms}-{now_ms + days * DAY_MS}")
-    until = paused_until(svc, game_id, now_ms)
+        store.add_game_life(game_id, f"pause:{message_id}", f"{now_ms}-{now_ms + days * DAY_MS}")
+    until = paused_until(store, game_id, now_ms)
     ctx = {"days": days, "until": until or 0, "by_me": True}
-    msgs = [(by_seat, "paused", dict(ctx, by_me=True, opp=_opp_name(svc, game_id, by_seat))),
-            (1 - by_seat, "paused", dict(ctx, by_me=False, opp=_opp_name(svc, game_id, 1 - by_seat)))]
-    return outbox.notify_game(svc, game_id, message_id, msgs)
+    msgs = [(by_seat, "paused", dict(ctx, by_me=True, opp=_opp_name(store, players, game_id, by_seat))),
+            (1 - by_seat, "paused", dict(ctx, by_me=False, opp=_opp_name(store, players, game_id, 1 - by_seat)))]
+    return outbox.notify_game(config, store, players, links, reach, game_id, message_id, msgs)
 
 
-def _opp_name(svc: Services, game_id: str, seat: int) -> str:
-    return name_of(svc, opponent_of(svc.store.meta(game_id), seat))
+def _opp_name(store: Store, players: Players, game_id: str, seat: int) -> str:
+    return name_of(players, opponent_of(store.meta(game_id), seat))
 
 
 # -- the beat's action -------------------------------------------------------------------------
-def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
+def send_reminder(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+                  item: Item, now_ms: int) -> tuple[int | None, list[str]]:
     """Act on a due reminder: ``(retry at ms or None, outbox ids written)``.
 
     Does nothing for a stale reminder (the game moved on, ended, or its player stopped); waits
@@ -309,81 +313,84 @@ def send_reminder(svc: Services, item: Item, now_ms: int) -> tuple[int | None, l
     or the computer's move for a player with AUTO ON when reminders have run out.
     """
     game_id, seat, v = item.game_id, item.seat, item.version
-    meta = svc.store.meta(game_id)
-    if meta.get("status") != "active" or not owes(svc, game_id, seat, v):
+    meta = store.meta(game_id)
+    if meta.get("status") != "active" or not owes(store, game_id, seat, v):
         return None, []
     address = meta.get(f"seat{seat}", "")
-    if not address or all_stopped(svc, address):
+    if not address or all_stopped(links, address):
         return None, []
-    until = paused_until(svc, game_id, now_ms)
+    until = paused_until(store, game_id, now_ms)
     if until is not None:
         return until, []
-    on_page = presence.quiet(svc, game_id, seat, now_ms)  # the player sees the game on its page: later
+    on_page = presence.quiet(store, game_id, seat, now_ms)  # the player sees the game on its page: later
     if on_page is not None:
         return on_page + 1000, []
     moment = datetime.fromtimestamp(now_ms / 1000, timezone.utc)
-    quiet_end = quiet_until(moment, player_zone(svc, address), settings.quiet_hours(svc.config))
+    quiet_end = quiet_until(moment, player_zone(config, store, address), settings.quiet_hours(config))
     if quiet_end is not None:
         return int(quiet_end.timestamp() * 1000), []
     ids: list[str] = []
-    if flag(svc, address, "remind", True):
-        ids = _write_reminder(svc, item, meta, address)
-    delays = settings.remind_delays_s(svc.config)
-    limit = int(settings.get(svc.config, "REMIND_MAX"))
+    if flag(store, address, "remind", True):
+        ids = _write_reminder(config, store, players, links, reach, games, item, meta, address)
+    delays = settings.remind_delays_s(config)
+    limit = int(settings.get(config, "REMIND_MAX"))
     nxt = delays[min(item.n, len(delays) - 1)]
     if item.n < limit:
-        svc.store.due.schedule(Item(REMINDER, game_id, seat, v, item.n + 1), now_ms + int(nxt * 1000))
-    elif flag(svc, address, "auto", False):
-        svc.store.due.schedule(Item(AUTO, game_id, seat, v), now_ms + int(nxt * 1000))
+        store.due.schedule(Item(REMINDER, game_id, seat, v, item.n + 1), now_ms + int(nxt * 1000))
+    elif flag(store, address, "auto", False):
+        store.due.schedule(Item(AUTO, game_id, seat, v), now_ms + int(nxt * 1000))
     return None, ids
 
 
-def remind_now(svc: Services, game_id: str, seat: int, message_id: str) -> list[str]:
+def remind_now(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+               game_id: str, seat: int, message_id: str) -> list[str]:
     """The reminder of the turn ``seat`` owes in ``game_id``, written now (where :func:`service.channels.destination`
     sends the player's reminders) under ``message_id`` (once: the append is keyed by it); the beat's schedule is left
     as it is. Returns the outbox ids written, none if the seat owes no move."""
-    t = turns(svc, game_id).get(seat)
-    meta = svc.store.meta(game_id)
+    t = turns(store, game_id).get(seat)
+    meta = store.meta(game_id)
     address = meta.get(f"seat{seat}", "")
     if t is None or not address or meta.get("status") != "active":
         return []
-    return _write_reminder(svc, Item(REMINDER, game_id, seat, t["v"], 1), meta, address, message_id)
+    return _write_reminder(config, store, players, links, reach, games, Item(REMINDER, game_id, seat, t["v"], 1), meta,
+                           address, message_id)
 
 
-def _write_reminder(svc: Services, item: Item, meta: dict[str, str], address: str,
-                    message_id: str | None = None) -> list[str]:
-    game = svc.games.load(item.game_id)
-    if not game.may_move(item.seat) or not owes(svc, item.game_id, item.seat, item.version):
+def _write_reminder(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
+                    item: Item, meta: dict[str, str], address: str, message_id: str | None = None) -> list[str]:
+    game = games.load(item.game_id)
+    if not game.may_move(item.seat) or not owes(store, item.game_id, item.seat, item.version):
         return []
-    lang = lang_of(svc, address)
-    to = destination(svc, address, "reminder", lang)  # the prompt inside is rendered for where the reminder goes
-    opp = name_of(svc, meta.get(f"seat{1 - item.seat}", ""))
-    label = label_of(svc, address, item.game_id)
+    lang = lang_of(config, players, address)
+    to = destination(config, store, links, reach, address, "reminder",
+                     lang)  # the prompt inside is rendered for where the reminder goes
+    opp = name_of(players, meta.get(f"seat{1 - item.seat}", ""))
+    label = label_of(store, players, address, item.game_id)
     shown = prompt(view(game, item.seat), lang, WHATSAPP if to.channel == EMAIL else to.channel, events=None,
                    opponent_name=opp, game_label=label)  # by email its text alone: the email's footer comes once
-    limit = int(settings.get(svc.config, "REMIND_MAX"))
+    limit = int(settings.get(config, "REMIND_MAX"))
     out = outbox.notify_game(
-        svc, item.game_id, message_id or "remind:" + item.member,
+        config, store, players, links, reach, item.game_id, message_id or "remind:" + item.member,
         [(item.seat, "reminder", {"prompt": shown.text, "prompt_html": shown.html or "", "n": item.n,
                                   "of": limit, "opp": opp, "label": label, "to": to,
                                   "replies": shown.replies, "ask": shown.ask})],  # its answers: buttons
         expected_version=game.version)
     if out.outcome in ("ok", "duplicate"):
-        svc.store.set_player_life(address, {"last": item.game_id})  # the game they were last prompted about
+        store.set_player_life(address, {"last": item.game_id})  # the game they were last prompted about
         return out.outbox_ids
     return []
 
 
-def restart_turn(svc: Services, game_id: str, now_ms: int) -> None:
+def restart_turn(config: Config, store: Store, game_id: str, now_ms: int) -> None:
     """Start the current turns' reminder schedules again from ``now_ms`` (after START, or a pause ended early)."""
-    life = svc.store.game_life(game_id)
-    if life.get("v") != str(svc.store.version(game_id)):
+    life = store.game_life(game_id)
+    if life.get("v") != str(store.version(game_id)):
         return
-    meta = svc.store.meta(game_id)
-    for seat, t in turns(svc, game_id, life).items():
+    meta = store.meta(game_id)
+    for seat, t in turns(store, game_id, life).items():
         if computer_at(meta, seat):
             continue
-        cancel_turn(svc, game_id, seat, t["v"])
-        first = settings.remind_delays_s(svc.config)[0]
-        svc.store.due.schedule(Item(REMINDER, game_id, seat, NOW, 1), now_ms + int(first * 1000))
-        svc.store.due.schedule(Item(TIMEOUT, game_id, seat, NOW), deadline_ms(svc, game_id, t["since"], now_ms))
+        cancel_turn(config, store, game_id, seat, t["v"])
+        first = settings.remind_delays_s(config)[0]
+        store.due.schedule(Item(REMINDER, game_id, seat, NOW, 1), now_ms + int(first * 1000))
+        store.due.schedule(Item(TIMEOUT, game_id, seat, NOW), deadline_ms(config, store, game_id, t["since"], now_ms))

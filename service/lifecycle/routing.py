@@ -14,61 +14,61 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..addresses import is_bot
-from ..context import Services
+from ..caches import GameCache
 from ..games import levels
 from ..games.outbox import recipient
 from ..games.players import UNFINISHED, game_by_number, label_of, name_of, number_of, unfinished_games
 from ..games.record import head_to_head, record_of
 from ..games.seats import opponent_of, seat_of
-from ..store import Pipeline
+from ..store import Pipeline, Players, Store
 from . import reminders
 from .pauses import paused_until
 
 __all__ = ["UNFINISHED", "Target", "game_by_number", "label_of", "listing", "note_outbox", "note_outbox_from",
            "note_prompt", "note_prompted", "number_of", "queue_note_outbox", "resolve", "unfinished_games"]
 
-def note_prompt(svc: Services, address: str, game_id: str) -> None:
+def note_prompt(store: Store, address: str, game_id: str) -> None:
     """Remember that ``address`` was last prompted about ``game_id``."""
     if not is_bot(address):
-        svc.store.set_player_life(address, {"last": game_id})
+        store.set_player_life(address, {"last": game_id})
 
 
-def note_outbox(svc: Services, outbox_ids: list[str]) -> None:
+def note_outbox(store: Store, outbox_ids: list[str]) -> None:
     """Note the game of every game message just written as the last its recipient was prompted about."""
     for oid in outbox_ids:
         if not oid.startswith("g:"):
             continue
-        e = svc.store.outbox_entry(oid)
+        e = store.outbox_entry(oid)
         if e and e.get("game") and e.get("to"):
-            note_prompt(svc, recipient(e), e["game"])
+            note_prompt(store, recipient(e), e["game"])
 
 
-def queue_note_outbox(svc: Services, pipe: Pipeline, outbox_ids: list[str]) -> list[str]:
+def queue_note_outbox(store: Store, pipe: Pipeline, outbox_ids: list[str]) -> list[str]:
     """:func:`note_outbox` in two round trips whatever the number of messages: queue the reads
     of the game messages among ``outbox_ids`` on ``pipe`` (returns them, in order)."""
     routed = [oid for oid in outbox_ids if oid.startswith("g:")]
     for oid in routed:
-        svc.store.queue_outbox_raw(pipe, oid)
+        store.queue_outbox_raw(pipe, oid)
     return routed
 
 
-def note_prompted(svc: Services, prompted: Iterable[tuple[str, str]], tail: Pipeline | None = None) -> None:
+def note_prompted(store: Store, prompted: Iterable[tuple[str, str]], tail: Pipeline | None = None) -> None:
     """Note each (recipient, game id) of ``prompted`` as that person's last prompted game (not the
     computer's). ``tail``: a pipeline of the caller's to queue the writes on (it executes them), else
     they are written at once."""
-    pipe = tail if tail is not None else svc.store.pipeline()
+    pipe = tail if tail is not None else store.pipeline()
     for to, game_id in prompted:
         if to and game_id and not is_bot(to):
-            svc.store.set_player_life(to, {"last": game_id}, pipe)
+            store.set_player_life(to, {"last": game_id}, pipe)
     if tail is None and len(pipe):
         pipe.execute()
 
 
-def note_outbox_from(svc: Services, replies: list[Any], tail: Pipeline | None = None) -> None:
+def note_outbox_from(store: Store, replies: list[Any], tail: Pipeline | None = None) -> None:
     """The second half of :func:`queue_note_outbox`, with the replies of its reads: note each message's game for
     its recipient (:func:`note_prompted`, with ``tail``)."""
-    entries = [e for e in map(svc.store.outbox_entry_from, replies) if e is not None]
-    note_prompted(svc, [(recipient(e), e.get("game", "")) for e in entries if e.get("to")], tail=tail)
+    entries = [e for e in map(store.outbox_entry_from, replies) if e is not None]
+    note_prompted(store, [(recipient(e), e.get("game", "")) for e in entries if e.get("to")], tail=tail)
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class Target:
     meta: dict[str, str] | None = field(default=None, compare=False)  # the game's meta as read, if it was
 
 
-def resolve(svc: Services, address: str, number: int | None = None,
+def resolve(store: Store, players: Players, address: str, number: int | None = None,
             statuses: tuple[str, ...] = ("active",), last: str | None = None,
             last_meta: dict[str, str] | None = None) -> Target:
     """The game a message from ``address`` is for: ``#number`` if given, else the last prompted game.
@@ -91,46 +91,46 @@ def resolve(svc: Services, address: str, number: int | None = None,
     caller read it already).
     """
     if number is not None:
-        gid = game_by_number(svc, address, number)
+        gid = game_by_number(store, address, number)
         if gid is None:
             return Target(None, "no_such_number")
-        meta = svc.store.meta(gid)
+        meta = store.meta(gid)
         if seat_of(meta, address) is None:
             return Target(None, "no_such_number")
         return Target(gid, "number", meta)
     if last is None:
-        last = svc.store.player_life_field(address, "last")
+        last = store.player_life_field(address, "last")
     if last:
-        meta = last_meta if last_meta is not None else svc.store.meta(last)
+        meta = last_meta if last_meta is not None else store.meta(last)
         if meta.get("status") in statuses:
             return Target(last, "last", meta)
-    games = unfinished_games(svc, address, statuses)
+    games = unfinished_games(store, players, address, statuses)
     return Target(games[0], "newest") if games else Target(None, "none")
 
 
-def listing(svc: Services, address: str) -> list[dict[str, Any]]:
+def listing(store: Store, players: Players, games: GameCache, address: str) -> list[dict[str, Any]]:
     """``GAMES``: the player's unfinished games with number, opponent, whose turn and the score; then the game that
     ended last, with its final score (issue 23 case 2: after a game, GAMES said there was none); each row's ``h2h``:
     the head-to-head record with its opponent (:func:`service.games.record.head_to_head`, issue 46)."""
     out = []
-    record = record_of(svc, address)  # the head-to-head record with each opponent (issue 46)
-    ended = next(iter(unfinished_games(svc, address, ("over",))[:1]), None)
-    for gid in sorted(unfinished_games(svc, address), key=lambda g: number_of(svc, address, g)) + (
+    record = record_of(store, players, address)  # the head-to-head record with each opponent (issue 46)
+    ended = next(iter(unfinished_games(store, players, address, ("over",))[:1]), None)
+    for gid in sorted(unfinished_games(store, players, address), key=lambda g: number_of(store, address, g)) + (
             [ended] if ended else []):
-        meta = svc.store.meta(gid)
+        meta = store.meta(gid)
         seat = seat_of(meta, address)
         if seat is None:  # unfinished_games lists only the games they sit in
             continue
-        opp = name_of(svc, opponent_of(meta, seat))
-        row: dict[str, Any] = {"label": f"#{number_of(svc, address, gid)}", "opp": opp, "game_id": gid,
+        opp = name_of(players, opponent_of(meta, seat))
+        row: dict[str, Any] = {"label": f"#{number_of(store, address, gid)}", "opp": opp, "game_id": gid,
                                "status": meta.get("status"), "my_turn": False, "me": 0, "them": 0,
                                "level": levels.level_of(opponent_of(meta, seat)),  # the computer's
-                               "h2h": head_to_head(svc, address, opponent_of(meta, seat), record)}
+                               "h2h": head_to_head(store, players, address, opponent_of(meta, seat), record)}
         if meta.get("status") in ("active", "over"):
-            game = svc.games.load(gid)
+            game = games.load(gid)
             row.update(my_turn=game.may_move(seat), me=game.scores[seat], them=game.scores[1 - seat])
         if meta.get("status") == "active":
-            t = reminders.turn(svc, gid)
-            row["paused"] = paused_until(svc, gid, svc.store.clock.now_ms()) is not None if t else False
+            t = reminders.turn(store, gid)
+            row["paused"] = paused_until(store, gid, store.clock.now_ms()) is not None if t else False
         out.append(row)
     return out

@@ -25,12 +25,13 @@ from typing import Any
 from chat.gsm import segments
 
 from ..addresses import is_bot
-from ..context import Services
+from ..context import Config
 from ..games import outbox
 from ..games.players import lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import computer_at, opponent_of, seat_of
-from ..store.links import Route
+from ..store import Players, Reach, Store, Talk
+from ..store.links import Links, Route
 from . import routing, settings
 from .commands import Message
 
@@ -48,13 +49,15 @@ def has_link(line: str) -> bool:
     return _LINK.search(line) is not None
 
 
-def _no_game(svc: Services, m: Message) -> Result:
-    out = outbox.reply(svc, m.sender, m.message_id, "no_such_game", number=m.said.game)
+def _no_game(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message) -> Result:
+    out = outbox.reply(config, store, players, links, reach, m.sender, m.message_id, "no_such_game", number=m.said.game)
     return Result(out.outbox_ids, Outcome.NO_GAME)
 
 
-def _refused(svc: Services, m: Message, reason: str, game_id: str | None = None, **context: Any) -> Result:
-    out = outbox.reply(svc, m.sender, m.message_id, "talk_refused", Outcome.TALK_REFUSED, reason=reason, **context)
+def _refused(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message, reason: str,
+             game_id: str | None = None, **context: Any) -> Result:
+    out = outbox.reply(config, store, players, links, reach, m.sender, m.message_id, "talk_refused",
+                       Outcome.TALK_REFUSED, reason=reason, **context)
     out.game_id = game_id
     return out
 
@@ -79,86 +82,92 @@ def fit(line: str, sayer: str, lang: str) -> str:
     return cut.rstrip() + "..."
 
 
-def say(svc: Services, m: Message) -> Result:
+def say(config: Config, store: Store, players: Players, links: Links, reach: Reach, talk: Talk, m: Message) -> Result:
     """``SAY <text>`` in the game the message is for (in play, or over: once archived, its outbox takes no more, so
     the line goes from the sayer's own); see the module docstring."""
-    target = m.token_game or routing.resolve(svc, m.sender, m.said.game, statuses=("active", "over")).game_id
+    target = m.token_game or routing.resolve(store, players, m.sender, m.said.game, statuses=("active", "over")).game_id
     if target is None:
-        return _no_game(svc, m)
-    meta = svc.store.meta(target)
+        return _no_game(config, store, players, links, reach, m)
+    meta = store.meta(target)
     seat = seat_of(meta, m.sender)
     if seat is None:
         return Result([], Outcome.IGNORED, target)
     opponent = opponent_of(meta, seat)
-    opp_name = name_of(svc, opponent)
-    if svc.store.player_life_field(m.sender, MUTE_FIELD) == "1":
-        return _refused(svc, m, "self_muted", target)
-    limit = int(settings.get(svc.config, "SAY_PER_HOUR"))
-    said = svc.talk.count(m.sender, svc.store.clock.now_ms() // 3_600_000)
+    opp_name = name_of(players, opponent)
+    if store.player_life_field(m.sender, MUTE_FIELD) == "1":
+        return _refused(config, store, players, links, reach, m, "self_muted", target)
+    limit = int(settings.get(config, "SAY_PER_HOUR"))
+    said = talk.count(m.sender, store.clock.now_ms() // 3_600_000)
     if limit and said > limit:  # the first line past the limit is answered, the others dropped
-        return _refused(svc, m, "rate", target, limit=limit) if said == limit + 1 \
+        return _refused(config, store, players, links, reach, m, "rate", target, limit=limit) if said == limit + 1 \
             else Result([], Outcome.TALK_REFUSED, target)
     line = m.said.arg or ""
     if has_link(line):
-        return _refused(svc, m, "link", target)
+        return _refused(config, store, players, links, reach, m, "link", target)
     if is_bot(opponent):  # kept on the record (once: a message handled again is a duplicate), not relayed
-        out = _refused(svc, m, "bot", target, opp=opp_name)
+        out = _refused(config, store, players, links, reach, m, "bot", target, opp=opp_name)
         if out.outcome != Outcome.DUPLICATE:
-            svc.talk.add(target, seat, fit(line, name_of(svc, m.sender), lang_of(svc, m.sender)))
+            talk.add(target, seat, fit(line, name_of(players, m.sender), lang_of(config, players, m.sender)))
         return out
-    if svc.store.player_life_field(opponent, MUTE_FIELD) == "1":
-        return _refused(svc, m, "muted", target, opp=opp_name)
-    sayer = name_of(svc, m.sender)
-    relayed = fit(line, sayer, lang_of(svc, opponent))
+    if store.player_life_field(opponent, MUTE_FIELD) == "1":
+        return _refused(config, store, players, links, reach, m, "muted", target, opp=opp_name)
+    sayer = name_of(players, m.sender)
+    relayed = fit(line, sayer, lang_of(config, players, opponent))
     msgs: list[tuple[int, str, dict[str, Any]]] = [(1 - seat, "talk_line", {"opp": sayer, "line": relayed})]
     if relayed != line:
         msgs.append((seat, "talk_refused", {"reason": "trimmed", "line": relayed, "opp": opp_name}))
-    reached = _reached(svc, opponent)
-    out = outbox.notify_game(svc, target, m.message_id, msgs)
+    reached = _reached(store, opponent)
+    out = outbox.notify_game(config, store, players, links, reach, target, m.message_id, msgs)
     if out.outcome == Outcome.CONFLICT:  # a game over and archived takes no more messages: from the sayer's own outbox
-        entries = [outbox.entry(svc, meta.get(f"seat{s}", ""), name, game_id=target, seat=s, meta=meta, **ctx)
+        entries = [outbox.entry(config, store, players, links, reach, meta.get(f"seat{s}", ""),
+                                name, game_id=target, seat=s, meta=meta, **ctx)
                    for s, name, ctx in msgs]
         if not reached:  # (this message's one write to the sayer's outbox: the refusal below would be a duplicate)
-            entries.append(outbox.entry(svc, m.sender, "talk_refused", reason="stopped", opp=opp_name))
-        out, reached = outbox.send_reply(svc, m.sender, m.message_id, entries, Outcome.SAID, target), True
+            entries.append(outbox.entry(config, store, players, links, reach, m.sender,
+                                        "talk_refused", reason="stopped", opp=opp_name))
+        out, reached = outbox.send_reply(store, m.sender, m.message_id, entries, Outcome.SAID, target), True
     if out.outcome == Outcome.DUPLICATE:
         return out
-    svc.talk.add(target, seat, relayed)
+    talk.add(target, seat, relayed)
     if not reached:  # STOP: nothing went; the line is on the page
-        stopped = _refused(svc, m, "stopped", target, opp=opp_name)
+        stopped = _refused(config, store, players, links, reach, m, "stopped", target, opp=opp_name)
         out.outbox_ids = out.outbox_ids + stopped.outbox_ids
     out.outcome = Outcome.SAID
     return out
 
 
-def page_lines(svc: Services, game_id: str, seat: int) -> list[dict[str, Any]]:
+def page_lines(talk: Talk, game_id: str, seat: int) -> list[dict[str, Any]]:
     """The game's talk as ``seat``'s page shows it, oldest first: ``mine`` (said by ``seat``) and ``text``."""
-    return [{"mine": line.seat == seat, "text": line.text} for line in svc.talk.lines(game_id)]
+    return [{"mine": line.seat == seat, "text": line.text} for line in talk.lines(game_id)]
 
 
-def _reached(svc: Services, address: str) -> bool:
+def _reached(store: Store, address: str) -> bool:
     """Whether a message to the player ``address`` goes anywhere (some address of theirs did not send STOP)."""
-    return bool(Route.of(address, svc.store.player_life(address)).reachable())
+    return bool(Route.of(address, store.player_life(address)).reachable())
 
 
-def mute(svc: Services, m: Message) -> Result:
+def mute(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message) -> Result:
     """``MUTE``: no more lines from the opponents; each opponent of a game in play told once (at the ``MUTE``)."""
-    if svc.store.player_life_field(m.sender, MUTE_FIELD) == "1":
-        return outbox.reply(svc, m.sender, m.message_id, "talk_setting", Outcome.SETTING, muted=True)
-    svc.store.set_player_life(m.sender, {MUTE_FIELD: "1"})
-    out = outbox.reply(svc, m.sender, m.message_id, "talk_setting", Outcome.SETTING, muted=True)
-    me = name_of(svc, m.sender)
-    for gid in unfinished_games(svc, m.sender):
-        meta = svc.store.meta(gid)
+    if store.player_life_field(m.sender, MUTE_FIELD) == "1":
+        return outbox.reply(config, store, players, links, reach, m.sender, m.message_id,
+                            "talk_setting", Outcome.SETTING, muted=True)
+    store.set_player_life(m.sender, {MUTE_FIELD: "1"})
+    out = outbox.reply(config, store, players, links, reach, m.sender, m.message_id,
+                       "talk_setting", Outcome.SETTING, muted=True)
+    me = name_of(players, m.sender)
+    for gid in unfinished_games(store, players, m.sender):
+        meta = store.meta(gid)
         seat = seat_of(meta, m.sender)
         if seat is None or computer_at(meta, 1 - seat):
             continue
-        told = outbox.notify_game(svc, gid, f"{m.message_id}:mute", [(1 - seat, "talk_muted", {"opp": me})])
+        told = outbox.notify_game(config, store, players, links, reach, gid,
+                                  f"{m.message_id}:mute", [(1 - seat, "talk_muted", {"opp": me})])
         out.outbox_ids = out.outbox_ids + told.outbox_ids
     return out
 
 
-def unmute(svc: Services, m: Message) -> Result:
+def unmute(config: Config, store: Store, players: Players, links: Links, reach: Reach, m: Message) -> Result:
     """``UNMUTE``: the opponents' lines come again."""
-    svc.store.del_player_life(m.sender, MUTE_FIELD)
-    return outbox.reply(svc, m.sender, m.message_id, "talk_setting", Outcome.SETTING, muted=False)
+    store.del_player_life(m.sender, MUTE_FIELD)
+    return outbox.reply(config, store, players, links, reach, m.sender, m.message_id,
+                        "talk_setting", Outcome.SETTING, muted=False)

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..store.backup import BackupError, is_empty, restore_snapshot, take_snapshot
-from ..store.client import describe
+from ..store.backup import BackupError, take_snapshot
 from .common import emit, fail, json_option, redis_option, services
 
 
@@ -23,8 +22,8 @@ def backup(file: Path, as_json: bool, redis_url: str | None) -> None:
         size = take_snapshot(str(svc.config["REDIS_URL"]), file)
     except BackupError as exc:
         fail(str(exc), code=1, as_json=as_json)
-    emit({"file": str(file), "bytes": size, "redis": describe(svc.redis)}, as_json,
-         f"backup of {describe(svc.redis)}: {file} ({size} bytes)")
+    shown = svc.gauges.described()
+    emit({"file": str(file), "bytes": size, "redis": shown}, as_json, f"backup of {shown}: {file} ({size} bytes)")
 
 
 @click.command("restore")
@@ -37,13 +36,13 @@ def restore(file: Path, replace: bool, as_json: bool, redis_url: str | None) -> 
     Then, before the service takes traffic: ``slowspades games verify --all`` and ``slowspades players
     forget-ledger``."""
     svc = services(redis_url)
-    if not replace and not is_empty(svc.redis):
-        fail(f"{describe(svc.redis)} holds keys already: restore into an empty Redis (or --replace)", as_json=as_json)
-    db = int(svc.redis.connection_pool.connection_kwargs.get("db", 0)) if hasattr(svc.redis, "connection_pool") else 0
+    shown = svc.gauges.described()
+    if not replace and not svc.snapshots.is_empty():
+        fail(f"{shown} holds keys already: restore into an empty Redis (or --replace)", as_json=as_json)
     try:
-        keys = restore_snapshot(file, svc.redis, db=db)
+        keys = svc.snapshots.restore(file)
     except BackupError as exc:
         fail(str(exc), code=1, as_json=as_json)
-    emit({"file": str(file), "keys": keys, "redis": describe(svc.redis)}, as_json,
-         f"restored {keys} keys from {file} into {describe(svc.redis)}; next: slowspades games verify --all, "
+    emit({"file": str(file), "keys": keys, "redis": shown}, as_json,
+         f"restored {keys} keys from {file} into {shown}; next: slowspades games verify --all, "
          "then slowspades players forget-ledger")

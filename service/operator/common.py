@@ -16,10 +16,12 @@ from spades.game import Game, PlayerView, fold
 
 from .. import logs
 from ..addresses import BadAddress, parse_address
+from ..bootstrap import Dependencies, bootstrap
 from ..config import load_config
-from ..context import Services
+from ..context import Config
 from ..forget import last_activity_ms
-from ..store.client import describe
+from ..store import Store
+from ..store.gauges import Gauges
 
 redis_option = click.option("--redis-url", envvar="SLOWSPADES_REDIS_URL", default=None,
                             help="Redis of the service (default: SLOWSPADES_REDIS_URL).")
@@ -27,19 +29,19 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 
 
 # -- helpers ------------------------------------------------------------------------------
-def services(redis_url: str | None) -> Services:
+def services(redis_url: str | None) -> Dependencies:
     """The service's parts, from the environment's configuration (``redis_url`` overriding its Redis)."""
     overrides = {"REDIS_URL": redis_url} if redis_url else {}
     if not os.environ.get("SLOWSPADES_BROKER_URL"):  # the CLI queues no task: a cluster needs no broker here
         overrides["BROKER_URL"] = "memory://"
     cfg = load_config(overrides=overrides)
     logs.set_key(cfg)  # a player's pseudonym in the logs, as the deployment's processes write it
-    return Services.from_config(cfg)
+    return bootstrap(cfg)
 
 
-def redis_shown(svc: Services) -> str:
+def redis_shown(gauges: Gauges) -> str:
     """The Redis the CLI reads (:func:`service.store.client.describe`), so an operator sees which one."""
-    return describe(svc.redis)
+    return gauges.described()
 
 
 def when(ms: int | None) -> str:
@@ -61,19 +63,19 @@ def fail(message: str, code: int = 2, as_json: bool = False) -> NoReturn:
     sys.exit(code)
 
 
-def load_game(svc: Services, game_id: str) -> Game:
-    return fold(from_dict(se.event) for se in svc.store.load(game_id))
+def load_game(store: Store, game_id: str) -> Game:
+    return fold(from_dict(se.event) for se in store.load(game_id))
 
 
-def game_summary(svc: Services, game_id: str) -> dict[str, Any]:
+def game_summary(store: Store, game_id: str) -> dict[str, Any]:
     """What ``games list`` shows of one game."""
-    meta = svc.store.meta(game_id)
+    meta = store.meta(game_id)
     seats = [meta.get("seat0", ""), meta.get("seat1", "")]
     out: dict[str, Any] = {"id": game_id, "status": meta.get("status", "?"), "players": seats,
-                           "version": svc.store.version(game_id), "phase": None, "hand": None,
+                           "version": store.version(game_id), "phase": None, "hand": None,
                            "to_move": None, "movers": [], "scores": None, "winner": None}
     if out["version"]:
-        game = load_game(svc, game_id)
+        game = load_game(store, game_id)
         movers = [seats[s] for s in game.movers] if game.phase != "over" else []
         # to_move: who owes a move (both, joined by " & ", in a simultaneous draw, RULES D11)
         out.update(phase=game.phase, hand=game.hand_no, scores=list(game.scores), movers=movers,
@@ -82,15 +84,15 @@ def game_summary(svc: Services, game_id: str) -> dict[str, Any]:
     elif out["status"] == "invited":
         out["to_move"] = seats[1]  # the invitee is to answer
         out["movers"] = [seats[1]]
-    ms = last_activity_ms(svc, game_id, meta)
+    ms = last_activity_ms(store, game_id, meta)
     out.update(last_activity_ms=ms, last_activity=when(ms))
     return out
 
 
-def normalise(svc: Services, text: str) -> str:
+def normalise(config: Config, text: str) -> str:
     """An address as the service stores it (E.164 or lower-case email); unchanged if unparseable."""
     try:
-        return parse_address(text, svc.config.get("DEFAULT_REGION", "US")).value
+        return parse_address(text, config.get("DEFAULT_REGION", "US")).value
     except BadAddress:
         return text.strip()
 

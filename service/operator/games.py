@@ -14,10 +14,9 @@ from spades.replay import ReplayError, command_for, verify_log
 
 from .. import conversation_port as port
 from ..addresses import address_kind
-from ..context import Services
 from ..games.players import label_of, lang_of, name_of
 from ..games.seats import opponent_of, seat_of
-from ..store import game_owner
+from ..store import Store, game_owner
 from .common import (
     emit,
     fail,
@@ -46,11 +45,12 @@ def games() -> None:
 def games_list(status: str | None, player: str | None, as_json: bool, redis_url: str | None) -> None:
     """Every game: state, players, whose turn, last activity (most recent first)."""
     svc = services(redis_url)
-    ids = svc.players.games(normalise(svc, player)) if player else svc.store.game_ids()
-    rows = [game_summary(svc, gid) for gid in ids]
+    ids = svc.players.games(normalise(svc.config, player)) if player else svc.store.game_ids()
+    rows = [game_summary(svc.store, gid) for gid in ids]
     rows = [r for r in rows if status is None or r["status"] == status]
     rows.sort(key=lambda r: r["last_activity_ms"], reverse=True)
-    lines = [f"Redis: {redis_shown(svc)}", f"{'GAME':<14} {'STATUS':<8} {'PHASE':<9} {'HAND':>4} {'SCORE':>11}  {'TO MOVE':<22} "
+    lines = [f"Redis: {redis_shown(svc.gauges)}",
+             f"{'GAME':<14} {'STATUS':<8} {'PHASE':<9} {'HAND':>4} {'SCORE':>11}  {'TO MOVE':<22} "
              f"{'LAST ACTIVITY':<21} PLAYERS"]
     for r in rows:
         score = f"{r['scores'][0]}-{r['scores'][1]}" if r["scores"] else "-"
@@ -58,7 +58,7 @@ def games_list(status: str | None, player: str | None, as_json: bool, redis_url:
                      f"{r['to_move'] or '-':<22} {r['last_activity']:<21} {' vs '.join(r['players'])}")
     if not rows:
         lines.append("(no games)")
-    emit({"redis": redis_shown(svc), "games": rows}, as_json, "\n".join(lines))
+    emit({"redis": redis_shown(svc.gauges), "games": rows}, as_json, "\n".join(lines))
 
 
 @games.command("show")
@@ -72,12 +72,12 @@ def games_show(game_id: str, as_address: str, as_json: bool, redis_url: str | No
     meta = svc.store.meta(game_id)
     if not meta:
         fail(f"no game {game_id}", as_json=as_json)
-    address = normalise(svc, as_address)
+    address = normalise(svc.config, as_address)
     seat = seat_of(meta, address)
     if seat is None:
         fail(f"{address} does not play in game {game_id}", as_json=as_json)
     channel = address_kind(address)
-    lang = lang_of(svc, address)
+    lang = lang_of(svc.config, svc.players, address)
     last = [e for e in svc.store.outbox_entries(game_owner(game_id)) if e.get("to") == address]
     last_message = last[-1] if last else None
     data: dict[str, Any] = {"game": game_id, "address": address, "seat": seat, "status": meta.get("status"),
@@ -86,10 +86,10 @@ def games_show(game_id: str, as_address: str, as_json: bool, redis_url: str | No
         data.update(view=None, rendered=None)
         text = f"Game {game_id} ({meta.get('status')}): not started yet."
     else:
-        v = view(load_game(svc, game_id), seat)
+        v = view(load_game(svc.store, game_id), seat)
         rendered = port.render_message("status", lang, channel, view=v, game_id=game_id,
-                                       opponent=name_of(svc, opponent_of(meta, seat)),
-                                       label=label_of(svc, address, game_id))
+                                       opponent=name_of(svc.players, opponent_of(meta, seat)),
+                                       label=label_of(svc.store, svc.players, address, game_id))
         data.update(view=view_dict(v), rendered={"text": rendered.text, "subject": rendered.subject})
         text = (rendered.subject + "\n" if channel == "email" and rendered.subject else "") + rendered.text
     if last_message:
@@ -148,11 +148,11 @@ def games_plans(game_id: str, as_json: bool, redis_url: str | None) -> None:
     emit({"game": game_id, "plans": rows}, as_json, "\n".join(lines) or "(no plan given)")
 
 
-def verify_game(svc: Services, game_id: str) -> dict[str, Any]:
+def verify_game(store: Store, game_id: str) -> dict[str, Any]:
     """Replay a game's events through the rules (``spades.replay.verify_log``) and check the store agrees."""
     problems: list[str] = []
-    stored = svc.store.load(game_id)
-    meta = svc.store.meta(game_id)
+    stored = store.load(game_id)
+    meta = store.meta(game_id)
     result: dict[str, Any] = {"game": game_id, "events": len(stored), "ok": False, "problems": problems}
     if not stored:
         if meta.get("status") in ("invited", "declined", "expired"):  # an invitation never played: nothing to replay
@@ -196,7 +196,7 @@ def games_verify(game_id: str | None, every: bool, as_json: bool, redis_url: str
     ids = svc.store.game_ids() if every else [game_id or ""]
     if not every and not svc.store.meta(ids[0]) and not svc.store.version(ids[0]):
         fail(f"no game {ids[0]}", as_json=as_json)
-    results = [verify_game(svc, gid) for gid in ids]
+    results = [verify_game(svc.store, gid) for gid in ids]
     lines = []
     for r in results:
         if r["ok"]:

@@ -19,5 +19,5 @@ def migrate_keys(as_json: bool, redis_url: str | None) -> None:
     with the beat and workers stopped, before starting the new code. Running it again moves nothing."""
     svc = services(redis_url)
     moved = svc.store.migrate_legacy()
-    lines = [f"Redis: {redis_shown(svc)}"] + [f"{key:<22} {n} moved" for key, n in moved.items()]
-    emit({"redis": redis_shown(svc), "moved": moved}, as_json, "\n".join(lines))
+    lines = [f"Redis: {redis_shown(svc.gauges)}"] + [f"{key:<22} {n} moved" for key, n in moved.items()]
+    emit({"redis": redis_shown(svc.gauges), "moved": moved}, as_json, "\n".join(lines))

@@ -32,8 +32,8 @@ def outbox_list(status: str | None, game_id: str | None, to: str | None, limit: 
     svc = services(redis_url)
     owners = [game_owner(game_id)] if game_id else svc.store.outbox_owners()
     if to and not game_id:
-        owners = [o for o in owners if o.startswith("g:")] + [player_owner(normalise(svc, to))]
-    target = normalise(svc, to) if to else None
+        owners = [o for o in owners if o.startswith("g:")] + [player_owner(normalise(svc.config, to))]
+    target = normalise(svc.config, to) if to else None
     entries = [e for o in owners for e in svc.store.outbox_entries(o)]
     entries = [e for e in entries if (status is None or e["status"] == status)
                and (target is None or e.get("to") == target)]
@@ -44,8 +44,8 @@ def outbox_list(status: str | None, game_id: str | None, to: str | None, limit: 
     for e in entries:  # the provider's code of the last receipt, retries of temporary failures, the recipient
         e["code"] = provider_code(e.get("error"))
         e["unreachable"] = unreachable.get(str(e.get("to", "")), "")
-    lines = [f"Redis: {redis_shown(svc)}", f"{'ID':<30} {'STATUS':<9} {'CODE':<10} {'CHANNEL':<7} {'TO':<24} "
-                                           f"{'UPDATED':<21} BODY"]
+    lines = [f"Redis: {redis_shown(svc.gauges)}", f"{'ID':<30} {'STATUS':<9} {'CODE':<10} {'CHANNEL':<7} {'TO':<24} "
+             f"{'UPDATED':<21} BODY"]
     for e in entries:
         body = " ".join(str(e.get("body", "")).split())
         code = e["code"] + (f" x{e['tries']}" if e.get("tries") else "")
@@ -55,7 +55,7 @@ def outbox_list(status: str | None, game_id: str | None, to: str | None, limit: 
                      + (f"  (unreachable: {e['unreachable']})" if e["unreachable"] else ""))
     if not entries:
         lines.append("(no messages)")
-    emit({"redis": redis_shown(svc), "entries": entries}, as_json, "\n".join(lines))
+    emit({"redis": redis_shown(svc.gauges), "entries": entries}, as_json, "\n".join(lines))
 
 
 @outbox.command("resend")
@@ -82,7 +82,7 @@ def outbox_resend(outbox_id: str, force: bool, via_worker: bool, as_json: bool, 
         status = "queued"
     else:
         try:
-            status = deliver(svc, outbox_id)
+            status = svc.inject(deliver)(outbox_id)
         except TransientSendError as exc:
             status = f"queued (provider unavailable: {exc}; the sweep will retry)"
     entry = svc.store.outbox_entry(outbox_id)

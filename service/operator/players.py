@@ -14,12 +14,12 @@ from spades.events import from_dict, redact
 
 from .. import logs
 from ..addresses import address_kind
-from ..context import Services
 from ..forget import InPlay, forget, forget_inactive, replay_ledger
 from ..games.players import name_of
 from ..games.seats import opponent_of, seat_of
-from ..store import game_owner, player_owner
-from ..store.personal import player_keys
+from ..store import Store, game_owner, player_owner
+from ..store.forget import Forgetting
+from ..store.players import Players
 from .common import emit, fail, game_summary, json_option, normalise, redis_option, services, when
 
 
@@ -35,14 +35,14 @@ def players() -> None:
 def players_show(address: str, as_json: bool, redis_url: str | None) -> None:
     """A player's record and games (opponent, state, whose turn)."""
     svc = services(redis_url)
-    addr = normalise(svc, address)
+    addr = normalise(svc.config, address)
     record = svc.players.get(addr)
     gids = svc.players.games(addr)
     if record is None and not gids:
         fail(f"no player {addr}", as_json=as_json)
     rows = []
     for gid in gids:
-        s = game_summary(svc, gid)
+        s = game_summary(svc.store, gid)
         opp = [p for p in s["players"] if p != addr]
         s["opponent"] = opp[0] if opp else None
         s["your_turn"] = addr in s["movers"]
@@ -73,24 +73,24 @@ def players_export(address: str, redis_url: str | None) -> None:
     each event as they may know it, their own moves, the messages sent to them), their replies outside games,
     and every key of their own in Redis, dumped."""
     svc = services(redis_url)
-    addr = normalise(svc, address)
-    data = player_export(svc, addr)
+    addr = normalise(svc.config, address)
+    data = player_export(svc.store, svc.players, svc.forgetting, addr)
     if not data["record"] and not data["games"] and not data["stored"]:
         fail(f"no player {addr}", as_json=True)
     emit(data, True, "")
 
 
-def player_export(svc: Services, addr: str) -> dict[str, Any]:
+def player_export(store: Store, players: Players, forgetting: Forgetting, addr: str) -> dict[str, Any]:
     """What ``players export`` prints (see there)."""
     games = []
-    for gid in svc.players.games(addr):
-        meta = svc.store.meta(gid)
+    for gid in players.games(addr):
+        meta = store.meta(gid)
         seat = seat_of(meta, addr)
         if seat is None:
             continue
         opponent = opponent_of(meta, seat)
         events, moves = [], []
-        for stored in svc.store.load(gid):
+        for stored in store.load(gid):
             seen = redact(from_dict(stored.event), seat)
             if seen is None:
                 continue
@@ -100,15 +100,16 @@ def player_export(svc: Services, addr: str) -> dict[str, Any]:
                 moves.append(row)
         sent = [{"at": when(int(e.get("updated_ms") or 0)), "channel": e.get("channel"), "subject": e.get("subject"),
                  "text": e.get("body"), "status": e.get("status")}
-                for e in svc.store.outbox_entries(game_owner(gid)) if e.get("to") == addr]
+                for e in store.outbox_entries(game_owner(gid)) if e.get("to") == addr]
         games.append({"id": gid, "status": meta.get("status"), "seat": seat, "rules": meta.get("rules"),
-                      "created": when(int(meta.get("created") or 0)), "opponent": name_of(svc, opponent) if opponent else None,
+                      "created": when(int(meta.get("created") or 0)),
+                      "opponent": name_of(players, opponent) if opponent else None,
                       "events": events, "your_moves": moves, "messages_to_you": sent})
     replies = [{"at": when(int(e.get("updated_ms") or 0)), "channel": e.get("channel"), "text": e.get("body"),
-                "status": e.get("status")} for e in svc.store.outbox_entries(player_owner(addr))]
+                "status": e.get("status")} for e in store.outbox_entries(player_owner(addr))]
     return {"address": addr, "channel": address_kind(addr), "log_pseudonym": logs.pseudonym(addr),
-            "record": svc.players.get(addr) or {}, "games": games, "replies_outside_games": replies,
-            "stored": player_keys(svc.redis, addr)}
+            "record": players.get(addr) or {}, "games": games, "replies_outside_games": replies,
+            "stored": forgetting.player_keys(addr)}
 
 
 @players.command("forget")
@@ -119,11 +120,11 @@ def players_forget(address: str, as_json: bool, redis_url: str | None) -> None:
     """Forget a player (and every address linked to theirs): their keys deleted, their seats renamed "a forgotten
     player", their address and name replaced in the texts kept. Refused while they have a game in play (exit 1)."""
     svc = services(redis_url)
-    addr = normalise(svc, address)
+    addr = normalise(svc.config, address)
     if svc.players.get(svc.links.home(addr)) is None and not svc.players.games(svc.links.home(addr)):
         fail(f"no player {addr}", as_json=as_json)
     try:
-        done = forget(svc, addr)
+        done = forget(svc.config, svc.store, svc.players, svc.links, svc.talk, svc.forgetting, addr)
     except InPlay as exc:
         emit({"forgotten": False, "games_in_play": exc.games}, as_json,
              f"not forgotten: games in play {' '.join(exc.games)} (RESIGN, or wait for the timeout or the expiry)")
@@ -144,7 +145,8 @@ def players_forget_inactive(days: float | None, dry_run: bool, as_json: bool, re
     cron; nothing when the retention is 0)."""
     svc = services(redis_url)
     days = float(svc.config.get("FORGET_INACTIVE_DAYS") or 0) if days is None else days
-    found, forgotten = forget_inactive(svc, days, svc.store.clock.now_ms(), dry_run)
+    found, forgotten = forget_inactive(svc.config, svc.store, svc.players, svc.links, svc.talk, svc.forgetting, days,
+                                       svc.store.clock.now_ms(), dry_run)
     emit({"days": days, "inactive": found, "forgotten": forgotten}, as_json,
          f"{found} player(s) inactive for {days:g} days; {forgotten} forgotten")
 
@@ -159,7 +161,7 @@ def players_forget_ledger(ledger: str | None, as_json: bool, redis_url: str | No
     path = ledger or str(svc.config.get("FORGET_LEDGER") or "")
     if not path or not os.path.exists(path):
         fail(f"no ledger {path!r} (SLOWSPADES_FORGET_LEDGER or --ledger)", as_json=as_json)
-    forgotten, blocked = replay_ledger(svc, path)
+    forgotten, blocked = replay_ledger(svc.config, svc.store, svc.players, svc.links, svc.talk, svc.forgetting, path)
     emit({"forgotten": len(forgotten), "games_in_play": blocked}, as_json,
          f"{len(forgotten)} player(s) forgotten again" + (f"; games in play: {' '.join(blocked)}" if blocked else ""))
     if blocked:

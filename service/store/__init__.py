@@ -55,8 +55,15 @@ from .game_log import (
     player_owner,
     split_outbox_id,
 )
+from .invite_links import InviteLinks
 from .keys import PAUSE_REACH
+from .links import Links
+from .players import Players
+from .push import PushSubscriptions
+from .reach import Reach
+from .talk import Talk
 
 __all__ = ["APPEND_LUA", "CLAIM_LUA", "PAUSE_REACH", "SETTLE_LUA", "STATUS_LUA", "TRANSIENT_ERRORS", "UNREACHABLE", "AppendResult",
-           "Batch", "Client", "Pipeline", "ReplicaLagError", "Store", "StoredEvent", "connect", "game_owner", "is_cluster",
+           "Batch", "Client", "InviteLinks", "Links", "Pipeline", "Players", "PushSubscriptions", "Reach",
+           "ReplicaLagError", "Store", "StoredEvent", "Talk", "connect", "game_owner", "is_cluster",
            "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]

@@ -134,3 +134,18 @@ def restore_snapshot(path: Path, target: Client, db: int = 0, timeout: float = 3
 def _batches(source: redis.Redis) -> list[list[bytes]]:
     keys = list(source.scan_iter(count=1000))
     return [keys[i:i + BATCH] for i in range(0, len(keys), BATCH)]
+
+
+class Snapshots:
+    """Restores into the Redis this process talks to (the functions above, on its client): the operator's."""
+
+    def __init__(self, r: Client) -> None:
+        self.r = r
+
+    def is_empty(self) -> bool:
+        return is_empty(self.r)
+
+    def restore(self, path: Path) -> int:
+        """Copy every key of the snapshot ``path`` into this Redis (its database, for one server); returns how many."""
+        db = int(self.r.connection_pool.connection_kwargs.get("db", 0)) if hasattr(self.r, "connection_pool") else 0
+        return restore_snapshot(path, self.r, db=db)

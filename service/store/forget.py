@@ -40,6 +40,7 @@ from .keys import (
     shards,
     web_token,
 )
+from .personal import player_keys
 
 Scrub = Callable[[str], str]  # a text with a player's address and name replaced
 #: an entry's fields that hold what was said (emptied in an entry to the forgotten player)
@@ -67,6 +68,10 @@ class Forgetting:
 
     def __init__(self, client: Client) -> None:
         self.r = client
+
+    def player_keys(self, address: str) -> dict[str, dict[str, Any]]:
+        """Every key of the player ``address``, decoded (:func:`service.store.personal.player_keys`: an export)."""
+        return player_keys(self.r, address)
 
     # -- what names the player ---------------------------------------------------------------------------
     def forget_seat(self, game_id: str, seat: int, forgotten: str) -> None:

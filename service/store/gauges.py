@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .base import Client, scan_keys
+from .client import describe
 from .codec import text
 from .keys import owner_keys, shards
 
@@ -64,3 +65,20 @@ def games_by_status(r: Client, batch: int = 1000) -> dict[str, int]:
     if keys:
         read()
     return dict(counts)
+
+
+class Gauges:
+    """What is read of the store as a whole (``/metrics``' gauges, the operator's view): on this process's client."""
+
+    def __init__(self, r: Client) -> None:
+        self.r = r
+
+    def outbox_backlog(self) -> Backlog:
+        return outbox_backlog(self.r)
+
+    def games_by_status(self) -> dict[str, int]:
+        return games_by_status(self.r)
+
+    def described(self) -> str:
+        """The Redis this process reads (:func:`service.store.client.describe`), as an operator is shown it."""
+        return describe(self.r)

@@ -74,3 +74,22 @@ def release(r: Client, token: str, game_id: str) -> None:
         pipe.hdel(key, "game")
         pipe.hincrby(key, "refused", 1)
         pipe.execute()
+
+
+class InviteLinks:
+    """The invitation links on this process's client (the functions above): what a process holds."""
+
+    def __init__(self, r: Client) -> None:
+        self.r = r
+
+    def issue(self, message_id: str, inviter: str, rules: str, expires_ms: int, now_ms: int) -> str:
+        return issue(self.r, message_id, inviter, rules, expires_ms, now_ms)
+
+    def get(self, token: str) -> InviteLink | None:
+        return get(self.r, token)
+
+    def take(self, token: str, game_id: str) -> bool:
+        return take(self.r, token, game_id)
+
+    def release(self, token: str, game_id: str) -> None:
+        release(self.r, token, game_id)

@@ -26,7 +26,7 @@ WORDS = {"rematch": "REMATCH", "harder": "REMATCH HARDER", "bot": "NEW BOT"}
 @bp.post("/g/<token>/again")
 def again(token: str) -> Response:
     svc = _svc()
-    checked = posted_form(svc, token, status="over")
+    checked = posted_form(svc.store, svc.players, svc.games, token, status="over")
     if isinstance(checked, Response):
         return checked
     game_id, seat, meta, _game = checked
@@ -34,8 +34,8 @@ def again(token: str) -> Response:
     if body is None:
         return _back(token, "illegal", "again")
     sender = meta[f"seat{seat}"]
-    message_id = f"page:{_sign(svc, 'again', token, request.form.get('csrf', ''), body)}"
-    flash = record_from_page(svc, token, game_id, seat, sender, message_id, body, "over")
+    message_id = f"page:{_sign(svc.store, 'again', token, request.form.get('csrf', ''), body)}"
+    flash = record_from_page(svc.config, svc.store, token, game_id, seat, sender, message_id, body, "over")
     if flash in ("busy", "sent"):
         return _back(token, flash, "again")
     new_gid = game_id_for(message_id)

@@ -19,8 +19,8 @@ CHOICES = {"2": False, "4": True}  # the form's value -> four colours
 @bp.post("/g/<token>/colours")
 def colours(token: str) -> Response:
     svc = _svc()
-    _game_id, seat, meta = _seat_of_token(svc, token)
-    if not same_site() or not form_token_ok(svc, token, request.form.get("csrf", "")):
+    _game_id, seat, meta = _seat_of_token(svc.store, svc.players, token)
+    if not same_site() or not form_token_ok(svc.store, token, request.form.get("csrf", "")):
         return _page(token, "forbidden", 403)  # nothing stored; a fresh form to choose from
     choice = request.form.get("colours", "")
     if choice in CHOICES:

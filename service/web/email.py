@@ -92,15 +92,16 @@ def inbound_email() -> ResponseReturnValue:
         sender = sender_of(form)  # an email address, never a phone number (never an SMS player)
     except NotAnEmailSender:
         return reject("the sender of an email must be an email address")
-    if limits.forbidden_recipient(svc, sender):  # our own address or a role one (a bounce...): never answered, no loop
+    if limits.forbidden_recipient(svc.config,
+                                  sender):  # our own address or a role one (a bounce...): never answered, no loop
         return reject("mail from the service's own addresses or from role addresses (postmaster@, mailer-daemon@...) "
                       "is not taken")
     checked = verdict(form, sender)
     if not checked.verified:  # unverifiable mail starts nothing (nor any reply to a From it may have forged)
         return reject(f"sender not verified: {checked.why} (SPF {checked.spf or 'none'}, DKIM {checked.dkim or 'none'})")
-    flood = limits.flood_check(svc, sender, time.time())
+    flood = limits.flood_check(svc.config, svc.store, svc.players, sender, time.time())
     if not flood.ok and not flood.tell:  # SLOWSPADES_LIMIT_MESSAGES_PER_MINUTE
-        return reject(f"too many messages: at most {limits.setting(svc, 'LIMIT_MESSAGES_PER_MINUTE')} a minute")
+        return reject(f"too many messages: at most {limits.setting(svc.config, 'LIMIT_MESSAGES_PER_MINUTE')} a minute")
     known = svc.store.inbound(sender, message_id)
     if known is not None:  # the same email again (a retry or a second route): applied once
         if known.get("status") != "done":
@@ -118,7 +119,7 @@ def inbound_email() -> ResponseReturnValue:
     if reply_token:
         fields["token"] = reply_token
     if not flood.ok:  # the first one over: taken to be answered with the notice (issue 23 case 14)
-        fields["flood"] = str(limits.setting(svc, "LIMIT_MESSAGES_PER_MINUTE"))
+        fields["flood"] = str(limits.setting(svc.config, "LIMIT_MESSAGES_PER_MINUTE"))
     claim = svc.store.record_inbound(sender, message_id, fields, int(cfg["MESSAGE_TTL"]))
     logs.recorded(message_id, sender, "email", claim)
     if claim != "done":

@@ -44,7 +44,9 @@ from spades.game import Game, view
 
 from .. import conversation_port as port
 from ..addresses import page_expired
-from ..context import Services
+from ..bootstrap import Dependencies
+from ..caches import GameCache
+from ..context import Config
 from ..games import levels, presence
 from ..games.ahead import plans_of
 from ..games.players import lang_of, lang_of_record, name_of
@@ -53,7 +55,7 @@ from ..games.seats import opponent_of
 from ..lifecycle import talk
 from ..spool import SpoolError
 from ..store import UNREACHABLE as STORE_UNREACHABLE
-from ..store import game_owner, now_ms
+from ..store import Players, Store, game_owner, now_ms
 from . import take_inbound
 from .page_parts import page_parts
 from .push_page import page_context as push_context
@@ -64,27 +66,27 @@ FORM_TOKEN_DAYS = 2  # a page's form token is good this long (a page left open o
 MOVE_WAIT_S = 4.0  # how long a move's request waits for the worker before redirecting (then "on its way")
 
 
-def _svc() -> Services:
-    svc: Services = current_app.extensions["slowspades"]
+def _svc() -> Dependencies:
+    svc: Dependencies = current_app.extensions["slowspades"]
     return svc
 
 
-def _sign(svc: Services, *parts: str) -> str:
-    return hmac.new(svc.store.page_secret(), "|".join(parts).encode(), hashlib.sha256).hexdigest()[:32]
+def _sign(store: Store, *parts: str) -> str:
+    return hmac.new(store.page_secret(), "|".join(parts).encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def form_token(svc: Services, token: str, at_s: int | None = None) -> str:
+def form_token(store: Store, token: str, at_s: int | None = None) -> str:
     """The page's form token: its time and an HMAC of the page token with it (bound to this page, good for
     ``FORM_TOKEN_DAYS``); a cross-site form cannot read it, so cannot send it."""
     at = int(time.time()) if at_s is None else at_s
-    return f"{at}.{_sign(svc, 'form', token, str(at))}"
+    return f"{at}.{_sign(store, 'form', token, str(at))}"
 
 
-def form_token_ok(svc: Services, token: str, given: str) -> bool:
+def form_token_ok(store: Store, token: str, given: str) -> bool:
     at, _, mac = given.partition(".")
     if not at.isdigit() or not mac or abs(time.time() - int(at)) > FORM_TOKEN_DAYS * 86400:
         return False
-    return hmac.compare_digest(mac, _sign(svc, "form", token, at))
+    return hmac.compare_digest(mac, _sign(store, "form", token, at))
 
 
 def same_site() -> bool:
@@ -111,13 +113,13 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
-def _seat_of_token(svc: Services, token: str) -> tuple[str, int, dict[str, str]]:
+def _seat_of_token(store: Store, players: Players, token: str) -> tuple[str, int, dict[str, str]]:
     """(game id, seat, meta) of a page token, or 404."""
-    found = svc.players.web_token(token)
+    found = players.web_token(token)
     if found is None:
         abort(404)
     game_id, seat = found
-    meta = svc.store.meta(game_id)
+    meta = store.meta(game_id)
     if meta.get(f"web{seat}") != token:
         abort(404)
     return game_id, seat, meta
@@ -130,19 +132,20 @@ def _no_store(resp: Response) -> Response:
     return resp  # the Content-Security-Policy (no inline script, forms to this site only): service/web/headers.py
 
 
-def _game(svc: Services, game_id: str) -> Game | None:
-    game = svc.games.load(game_id)
+def _game(games: GameCache, game_id: str) -> Game | None:
+    game = games.load(game_id)
     return game if game.version else None  # an invitation not yet answered: no game to show
 
 
-def _open(svc: Services, game_id: str, seat: int, meta: dict[str, str], shows: bool = False) -> Game:
+def _open(config: Config, store: Store, games: GameCache, game_id: str, seat: int, meta: dict[str, str],
+          shows: bool = False) -> Game:
     """The game a page shows (404 before it began), its seat marked as on its page while it is under way
     (``shows``: the page itself, which shows the game as it stands: the version it showed is kept)."""
-    game = _game(svc, game_id)
+    game = _game(games, game_id)
     if game is None:
         abort(404)
     if meta.get("status") == "active":
-        presence.mark_open(svc, game_id, seat, game.version if shows else None)
+        presence.mark_open(config, store, game_id, seat, game.version if shows else None)
     return game
 
 
@@ -153,33 +156,34 @@ def game_page(token: str) -> Response:
 
 def _page(token: str, flash: str = "", status: int = 200) -> Response:
     svc = _svc()
-    game_id, seat, meta = _seat_of_token(svc, token)
-    if _expired(svc, meta, seat):
-        lang = lang_of(svc, meta.get(f"seat{seat}", ""))
+    game_id, seat, meta = _seat_of_token(svc.store, svc.players, token)
+    if _expired(svc.config, svc.store, meta, seat):
+        lang = lang_of(svc.config, svc.players, meta.get(f"seat{seat}", ""))
         return _no_store(Response(render_expired(lang), status=410, mimetype="text/html"))
-    game = _open(svc, game_id, seat, meta, shows=True)
+    game = _open(svc.config, svc.store, svc.games, game_id, seat, meta, shows=True)
     v = view(game, seat)
     me, opp = meta.get(f"seat{seat}", ""), opponent_of(meta, seat)
     record = svc.players.get(me) or {}
     lang = lang_of_record(svc.config, me, record)
-    ctx = page_context(v, _redacted(svc, game_id, seat), name_of(svc, me), name_of(svc, opp))
+    ctx = page_context(v, _redacted(svc.store, game_id, seat), name_of(svc.players, me), name_of(svc.players, opp))
     ctx.update(page_parts(token, meta, seat))  # the link to the player's games, the finished game's buttons
     ctx.update(board=plan_board(v, plans_of(meta)[seat], lang),  # the seat's own plan (RULES D12)
                plan_url=url_for("plan_board.plan", token=token) if meta.get("status") == "active" else "")
-    ctx.update(talk=talk.page_lines(svc, game_id, seat),  # the talk (SAY) and its box: service.web.talk_box
-               h2h=head_to_head(svc, me, opp),  # the record between them (issue 46)
+    ctx.update(talk=talk.page_lines(svc.talk, game_id, seat),  # the talk (SAY) and its box: service.web.talk_box
+               h2h=head_to_head(svc.store, svc.players, me, opp),  # the record between them (issue 46)
                say_url=url_for("talk_box.say", token=token) if meta.get("status") in ("active", "over") else "")
     ctx.update(version=game.version, move_url=url_for("game_page.move", token=token),
                poll_url=url_for("game_page.poll", token=token), script_url=url_for("game_page.script"),
-               csrf=form_token(svc, token), poll_every=presence.poll_seconds(svc), flash=flash if flash in FLASHES else "",
+               csrf=form_token(svc.store, token), poll_every=presence.poll_seconds(svc.config),
+               flash=flash if flash in FLASHES else "",
                level=levels.level_of(opp),  # the computer's, named with it (issue 45 case 10)
                colours_url=url_for("card_colours.colours", token=token), four=record.get("colours") == "4")
     ctx.update(push_context(token))  # "Notify me here" (Web Push): service.web.push_box
     return _no_store(Response(render_page(lang, ctx), status=status, mimetype="text/html"))
 
 
-def _expired(svc: Services, meta: dict[str, str], seat: int) -> bool:
-    return page_expired(meta, seat, svc.store.clock.now_ms(), float(svc.config.get("PAGE_TTL_DAYS") or 30))
+def _expired(config: Config, store: Store, meta: dict[str, str], seat: int) -> bool:
+    return page_expired(meta, seat, store.clock.now_ms(), float(config.get("PAGE_TTL_DAYS") or 30))
 
 
 def storage_down(_exc: Exception) -> Response:
@@ -204,8 +208,8 @@ for _error in STORE_UNREACHABLE:
 FLASHES = ("stale", "illegal", "sent", "forbidden", "busy", "planned", "plan_refused")
 
 
-def _redacted(svc: Services, game_id: str, seat: int) -> list[dict[str, Any] | None]:
-    return [redact(from_dict(se.event), seat) for se in svc.store.load(game_id)]
+def _redacted(store: Store, game_id: str, seat: int) -> list[dict[str, Any] | None]:
+    return [redact(from_dict(se.event), seat) for se in store.load(game_id)]
 
 
 @bp.get("/g/<token>/poll")
@@ -213,13 +217,13 @@ def poll(token: str) -> Response:
     """The game's version and the question asked of this seat (``page.js`` reloads the page when they change);
     marks the seat as on its page. 410 once the page is (issue 44 case 12)."""
     svc = _svc()
-    game_id, seat, meta = _seat_of_token(svc, token)
-    if _expired(svc, meta, seat):
+    game_id, seat, meta = _seat_of_token(svc.store, svc.players, token)
+    if _expired(svc.config, svc.store, meta, seat):
         resp = jsonify(gone=True)
         resp.status_code = 410
         resp.headers["Cache-Control"] = "no-store"
         return resp
-    game = _open(svc, game_id, seat, meta)
+    game = _open(svc.config, svc.store, svc.games, game_id, seat, meta)
     v = view(game, seat)
     resp = jsonify(v=game.version, ask=question_key(v), my_turn=v.my_turn)
     resp.headers["Cache-Control"] = "no-store"
@@ -232,15 +236,16 @@ def script() -> Response:
     return resp
 
 
-def posted_form(svc: Services, token: str, status: str = "active") -> tuple[str, int, dict[str, str], Game] | Response:
+def posted_form(store: Store, players: Players, games: GameCache, token: str,
+                status: str = "active") -> tuple[str, int, dict[str, str], Game] | Response:
     """The game a form of the page of ``token`` acts in (its id, the seat, its meta, its state), or the answer that
     refuses it: 403 with a fresh page from another site or without the page's form token, a redirect saying "stale"
     when the game is not ``status`` (under way; ``over`` for a finished game's buttons, :mod:`.again`). Nothing is
     recorded either way (a move, a plan: :mod:`.plan_board`)."""
-    game_id, seat, meta = _seat_of_token(svc, token)
-    if not same_site() or not form_token_ok(svc, token, request.form.get("csrf", "")):
+    game_id, seat, meta = _seat_of_token(store, players, token)
+    if not same_site() or not form_token_ok(store, token, request.form.get("csrf", "")):
         return _page(token, "forbidden", 403)  # nothing recorded; a fresh form to play from
-    game = _game(svc, game_id)
+    game = _game(games, game_id)
     if game is None or meta.get("status") != status:
         return _back(token, "stale")
     return game_id, seat, meta, game
@@ -249,7 +254,7 @@ def posted_form(svc: Services, token: str, status: str = "active") -> tuple[str,
 @bp.post("/g/<token>/move")
 def move(token: str) -> Response:
     svc = _svc()
-    checked = posted_form(svc, token)
+    checked = posted_form(svc.store, svc.players, svc.games, token)
     if isinstance(checked, Response):
         return checked
     game_id, seat, meta, game = checked
@@ -264,25 +269,26 @@ def move(token: str) -> Response:
     if not legal:
         return _back(token, "illegal")
     ask = question_key(v)
-    message_id = f"page:{_sign(svc, 'move', token, ask, body)}"  # the same form sent twice: one move
-    outcome = record_from_page(svc, token, game_id, seat, meta[f"seat{seat}"], message_id, body, ask)
+    message_id = f"page:{_sign(svc.store, 'move', token, ask, body)}"  # the same form sent twice: one move
+    outcome = record_from_page(svc.config, svc.store, token, game_id, seat, meta[f"seat{seat}"], message_id, body, ask)
     return _back(token, outcome)
 
 
-def record_from_page(svc: Services, token: str, game_id: str, seat: int, sender: str, message_id: str, body: str,
+def record_from_page(config: Config, store: Store, token: str, game_id: str, seat: int, sender: str, message_id: str,
+                     body: str,
                      ask: str) -> str:
     """Record what the page of ``token`` sent (``body``, as an SMS would say it) exactly as an SMS is recorded
     (:func:`service.web.take_inbound`), the question it answers with it (``ask``), and wait a moment for the worker
     (:func:`_outcome`); the seat is marked as on its page first, so the messages it causes leave this player alone.
     Returns the flash to redirect with (``busy``: not even the spool took it, nothing recorded)."""
-    presence.mark_moved(svc, game_id, seat)
+    presence.mark_moved(config, store, game_id, seat)
     fields = {"channel": "page", "from": sender, "to": "", "body": body, "page": token, "ask": ask,
               "received": now_ms(), "status": "queued"}
     try:
         take_inbound(message_id, sender, fields, int(current_app.config["MESSAGE_TTL"]))
     except SpoolError:
         return "busy"
-    return _outcome(svc, game_id, sender, message_id)
+    return _outcome(store, game_id, sender, message_id)
 
 
 def move_text(form: Any) -> str:
@@ -299,16 +305,16 @@ def _swap_ok(command: Exchange, hand: tuple[Any, ...]) -> bool:
     return len(command.cards) <= 3 and len(set(command.cards)) == len(command.cards) and set(command.cards) <= set(hand)
 
 
-def _outcome(svc: Services, game_id: str, sender: str, message_id: str) -> str:
+def _outcome(store: Store, game_id: str, sender: str, message_id: str) -> str:
     """Wait (``MOVE_WAIT_S`` at most) for the worker to handle the move: ``""`` once the game took it, ``stale``
     when it was refused (the game moved on in between), ``sent`` when it is still on its way."""
     deadline = time.monotonic() + MOVE_WAIT_S
     while time.monotonic() < deadline:
-        if svc.store.consumed(game_owner(game_id), message_id) is not None:
+        if store.consumed(game_owner(game_id), message_id) is not None:
             return ""
-        record = svc.store.inbound(sender, message_id)
+        record = store.inbound(sender, message_id)
         if record is None or record.get("status") == "done":
-            return "" if svc.store.consumed(game_owner(game_id), message_id) is not None else "stale"
+            return "" if store.consumed(game_owner(game_id), message_id) is not None else "stale"
         time.sleep(0.02)
     return "sent"
 

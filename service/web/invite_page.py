@@ -26,13 +26,14 @@ from chat.names import display_name
 from chat.render import environment
 
 from ..addresses import TELEGRAM, BadAddress, parse_address
-from ..context import Services
+from ..bootstrap import Dependencies
+from ..context import Config
 from ..games.players import lang_of, name_of
 from ..lifecycle import invite_links
 from ..lifecycle.invitations import game_id_for
 from ..spool import SpoolError
-from ..store import invite_links as store
-from ..store import now_ms
+from ..store import Players, Store, now_ms
+from ..store.invite_links import InviteLink
 from . import take_inbound
 from .sms import flood_answer
 
@@ -41,22 +42,23 @@ WAIT_S = 4.0  # how long a sent address waits for the worker's verdict before "o
 ADDRESS_MAX = 120  # what the form's field takes
 
 
-def _svc() -> Services:
-    svc: Services = current_app.extensions["slowspades"]
+def _svc() -> Dependencies:
+    svc: Dependencies = current_app.extensions["slowspades"]
     return svc
 
 
-def _page(svc: Services, link: store.InviteLink | None, state: str, status: int = 200, typed: str = "",
+def _page(config: Config, players: Players, link: InviteLink | None, state: str, status: int = 200,
+          typed: str = "",
           to: str = "") -> Response:
     """The page in the browser's language (else the inviter's): ``state`` is ``ask``, ``bad``, ``sent``,
     ``refused``, ``gone`` or ``busy``."""
-    lang = request.accept_languages.best_match(LANGUAGES) or (lang_of(svc, link.inviter) if link else "en")
+    lang = request.accept_languages.best_match(LANGUAGES) or (lang_of(config, players, link.inviter) if link else "en")
     ctx = {"lang": lang, "state": state, "typed": typed, "to": to, "name": "", "target": 500, "rules": "",
            "tg_url": ""}
     if link is not None:
         rules = invite_links.house_rules(link)
-        ctx.update(name=display_name(name_of(svc, link.inviter), TELEGRAM), target=rules.target,
-                   tg_url=invite_links.telegram_url(svc, link.token), bags=rules.failed_nil_bags, floor=rules.floor,
+        ctx.update(name=display_name(name_of(players, link.inviter), TELEGRAM), target=rules.target,
+                   tg_url=invite_links.telegram_url(config, link.token), bags=rules.failed_nil_bags, floor=rules.floor,
                    alternating=not rules.simultaneous_draw)
     html = environment(lang).get_template("web/invite_link.html.j2").render(**ctx)
     resp = Response(html, status=status, mimetype="text/html")
@@ -67,8 +69,9 @@ def _page(svc: Services, link: store.InviteLink | None, state: str, status: int 
 @bp.get("/i/<token>")
 def invite_page(token: str) -> Response:
     svc = _svc()
-    link = invite_links.usable(svc, token)
-    return _page(svc, link, "ask") if link is not None else _page(svc, None, "gone", 410)
+    link = invite_links.usable(svc.store, svc.invite_links, token)
+    return _page(svc.config, svc.players, link, "ask") if link is not None else _page(svc.config, svc.players, None,
+                                                                                      "gone", 410)
 
 
 @bp.post("/i/<token>")
@@ -82,39 +85,40 @@ def invite_take(token: str) -> Response:
         address = ""
     message_id = f"ilink:{token}:{hashlib.sha256(address.encode()).hexdigest()[:16]}"
     game_id = game_id_for(message_id)
-    link = invite_links.usable(svc, token, game_id)  # the same address sent again: the same invitation
+    link = invite_links.usable(svc.store, svc.invite_links, token,
+                               game_id)  # the same address sent again: the same invitation
     if link is None:
-        return _page(svc, None, "gone", 410)
+        return _page(svc.config, svc.players, None, "gone", 410)
     if not address:
-        return _page(svc, link, "bad", 400, typed=typed)
+        return _page(svc.config, svc.players, link, "bad", 400, typed=typed)
     dropped, _flood = flood_answer(link.inviter)  # what the page sends counts as the inviter's messages
     if dropped is not None or _flood:
-        return _page(svc, link, "busy", 429)
-    if not store.take(svc.redis, token, game_id):
-        return _page(svc, None, "gone", 410)
+        return _page(svc.config, svc.players, link, "busy", 429)
+    if not svc.invite_links.take(token, game_id):
+        return _page(svc.config, svc.players, None, "gone", 410)
     fields = {"channel": "page", "from": link.inviter, "to": "", "received": now_ms(), "status": "queued",
               "body": f"NEW {address} {invite_links.rules_words(link)}"}
     try:
         take_inbound(message_id, link.inviter, fields, int(current_app.config["MESSAGE_TTL"]))
     except SpoolError:
-        store.release(svc.redis, token, game_id)
-        return _page(svc, link, "busy", 503)
+        svc.invite_links.release(token, game_id)
+        return _page(svc.config, svc.players, link, "busy", 503)
     shown = display_name(address, TELEGRAM)
-    verdict = _verdict(svc, link.inviter, message_id, game_id)
+    verdict = _verdict(svc.store, link.inviter, message_id, game_id)
     if verdict == "refused":
-        store.release(svc.redis, token, game_id)
-    return _page(svc, link, verdict, 200, to=shown)
+        svc.invite_links.release(token, game_id)
+    return _page(svc.config, svc.players, link, verdict, 200, to=shown)
 
 
-def _verdict(svc: Services, inviter: str, message_id: str, game_id: str) -> str:
+def _verdict(store: Store, inviter: str, message_id: str, game_id: str) -> str:
     """``sent`` once the invitation exists, ``refused`` when the worker handled the ``NEW`` and made none,
     ``sent`` too while it is still on its way after :data:`WAIT_S` (the page says "on its way")."""
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
-        if svc.store.meta(game_id).get("status"):
+        if store.meta(game_id).get("status"):
             return "sent"
-        record = svc.store.inbound(inviter, message_id)
+        record = store.inbound(inviter, message_id)
         if record is not None and record.get("status") == "done":
-            return "sent" if svc.store.meta(game_id).get("status") else "refused"
+            return "sent" if store.meta(game_id).get("status") else "refused"
         time.sleep(0.05)
     return "sent"

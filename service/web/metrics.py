@@ -42,8 +42,8 @@ def spooled() -> None:
 def install(app: Flask) -> None:
     """The endpoint, its state gauges, and the webhooks measured."""
     drainer = app.extensions.get("slowspades_drainer")
-    app.extensions["slowspades_state"] = metrics.ServiceState(app.extensions["slowspades"], app.extensions["celery"],
-                                                              drainer.spool if drainer is not None else None)
+    app.extensions["slowspades_state"] = app.extensions["slowspades"].inject(metrics.ServiceState)(
+        app.extensions["celery"], drainer.spool if drainer is not None else None)
     app.register_blueprint(bp)
 
     @app.before_request

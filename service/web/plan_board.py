@@ -68,7 +68,7 @@ def plan_from_form(form: Any, now: Plan | None, hand_no: int) -> Plan | None:
 @bp.post("/g/<token>/plan")
 def plan(token: str) -> Response:
     svc = _svc()
-    checked = posted_form(svc, token)
+    checked = posted_form(svc.store, svc.players, svc.games, token)
     if isinstance(checked, Response):
         return checked
     game_id, seat, meta, game = checked
@@ -79,6 +79,7 @@ def plan(token: str) -> Response:
     except PlanError:
         return _back(token, "plan_refused", "plan")
     body = "PLAN " + describe(new, "en") if new is not None else "PLAN OFF"
-    message_id = f"page:{_sign(svc, 'plan', token, str(game.version), meta.get(ahead.PV, '0'), body)}"
-    outcome = record_from_page(svc, token, game_id, seat, meta[f"seat{seat}"], message_id, body, "plan")
+    message_id = f"page:{_sign(svc.store, 'plan', token, str(game.version), meta.get(ahead.PV, '0'), body)}"
+    outcome = record_from_page(svc.config, svc.store, token, game_id, seat, meta[f"seat{seat}"], message_id, body,
+                               "plan")
     return _back(token, "planned" if outcome in ("", "stale") else outcome, "plan")

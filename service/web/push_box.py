@@ -57,10 +57,10 @@ def subscribe(token: str) -> Response:
     svc = _svc()
     if (request.content_length or 0) > BODY_MAX:
         return _refuse(413, "too_long")  # read no further
-    _game_id, seat, meta = _seat_of_token(svc, token)
-    if not same_site() or not form_token_ok(svc, token, request.form.get("csrf", "")):
+    _game_id, seat, meta = _seat_of_token(svc.store, svc.players, token)
+    if not same_site() or not form_token_ok(svc.store, token, request.form.get("csrf", "")):
         return _refuse(403, "forbidden")
-    if _expired(svc, meta, seat):
+    if _expired(svc.config, svc.store, meta, seat):
         return _refuse(410, "expired")
     try:
         sub = webpush.parse_subscription(svc.config, str(request.form.get("subscription", "")).encode())
@@ -69,7 +69,7 @@ def subscribe(token: str) -> Response:
     home = meta[f"seat{seat}"]
     browsers = [a for a in svc.links.route(home).links if address_kind(a) == PUSH and a != sub.address]
     for oldest in browsers[:max(0, len(browsers) - BROWSERS_MAX + 1)]:
-        webpush.drop(svc, oldest, "replaced")
+        webpush.drop(svc.links, svc.push, oldest, "replaced")
     svc.push.save(sub.address, sub.endpoint, sub.p256dh, sub.auth, home)
     svc.links.attach(home, sub.address)
     resp = jsonify(ok=True)
@@ -80,11 +80,11 @@ def subscribe(token: str) -> Response:
 @bp.get("/g/<token>/manifest.webmanifest")
 def manifest(token: str) -> Response:
     svc = _svc()
-    _game_id, seat, meta = _seat_of_token(svc, token)
+    _game_id, seat, meta = _seat_of_token(svc.store, svc.players, token)
     page = url_for("game_page.game_page", token=token)
     body = {"name": "Slow Spades", "short_name": "Spades", "id": page, "start_url": page, "scope": page,
             "display": "standalone", "background_color": "#0b3d2e", "theme_color": "#0b3d2e",
-            "lang": lang_of(svc, meta.get(f"seat{seat}", "")),
+            "lang": lang_of(svc.config, svc.players, meta.get(f"seat{seat}", "")),
             "icons": [{"src": url_for("push_box.icon", size=s), "sizes": f"{s}x{s}", "type": "image/png",
                        "purpose": "any"} for s in ICONS]}
     return _no_store(Response(json.dumps(body), mimetype="application/manifest+json"))

@@ -56,14 +56,14 @@ def flood_answer(sender: str) -> tuple[Response | None, str]:
     ``flood`` field, issue 23 case 14); the rest are dropped (the empty answer)."""
     svc = current_app.extensions["slowspades"]
     try:
-        flood = limits.flood_check(svc, sender, time.time())
+        flood = limits.flood_check(svc.config, svc.store, svc.players, sender, time.time())
     except UNREACHABLE:
         return None, ""
     if flood.ok:
         return None, ""
     if not flood.tell:
         return empty_twiml(), ""
-    return None, str(limits.setting(svc, "LIMIT_MESSAGES_PER_MINUTE"))
+    return None, str(limits.setting(svc.config, "LIMIT_MESSAGES_PER_MINUTE"))
 
 
 def twiml_message(text: str) -> Response:

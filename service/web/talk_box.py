@@ -24,20 +24,20 @@ MAX_TEXT = 1600  # what a page's line may carry at most to the worker (which tri
 @bp.post("/g/<token>/say")
 def say(token: str) -> Response:
     svc = _svc()
-    game_id, seat, meta = _seat_of_token(svc, token)
+    game_id, seat, meta = _seat_of_token(svc.store, svc.players, token)
     csrf = request.form.get("csrf", "")
-    if not same_site() or not form_token_ok(svc, token, csrf):
+    if not same_site() or not form_token_ok(svc.store, token, csrf):
         return _page(token, "forbidden", 403)  # nothing recorded
     line = " ".join(str(request.form.get("text", "")).split())[:MAX_TEXT]
     if not line or meta.get("status") not in ("active", "over"):
         return _back(token, "", "talk")
     sender = meta[f"seat{seat}"]
-    message_id = f"page:{_sign(svc, 'say', token, csrf, line)}"
+    message_id = f"page:{_sign(svc.store, 'say', token, csrf, line)}"
     fields = {"channel": "page", "from": sender, "to": "", "body": f"SAY {line}", "page": token, "ask": "say",
               "received": now_ms(), "status": "queued"}
     try:
         take_inbound(message_id, sender, fields, int(current_app.config["MESSAGE_TTL"]))
     except SpoolError:
         return _back(token, "busy", "talk")
-    outcome = _outcome(svc, game_id, sender, message_id)  # (a line refused is answered by the player's channel)
+    outcome = _outcome(svc.store, game_id, sender, message_id)  # (a line refused is answered by the player's channel)
     return _back(token, "busy" if outcome == "sent" else "", "talk")

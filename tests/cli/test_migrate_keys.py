@@ -6,8 +6,8 @@ import json
 
 from click.testing import CliRunner
 
+from service.bootstrap import bootstrap
 from service.cli import main
-from service.context import Services
 from service.inbound import handle_inbound
 from service.store.due import pending
 from service.store.keys import CLOCK_OFFSET, due_key, names_key
@@ -28,7 +28,7 @@ def test_the_old_global_keys_move_into_their_shards(redis_url: str, redis_client
     assert out["moved"]["ss:due"] == 2 and out["moved"]["outbox:local"] == 1 and out["moved"]["ss:beat:lock"] == 1
     assert [i.member for i, _t in pending(r)] == ["r|gold|0|5|1", "x|gold2"] and r.zcard(due_key("gold")) >= 1
     assert r.hget(names_key("ana"), "ana") == b"+15550009999" and r.get(CLOCK_OFFSET) == b"3600"
-    store = Services({"HANDLED_MESSAGE_TTL": 60}, r).store
+    store = bootstrap({"HANDLED_MESSAGE_TTL": 60}, r).store
     assert [m["body"] for _i, m in store.read_local()] == ["hi"]
     assert store.stale_inbound(-1) == [] and store.sms_today("20261201") == (12, False)
     assert not any(r.exists(k) for k in ("ss:due", "outbox:dirty", "in:pending", "ss:names", "outbox:local"))
@@ -46,7 +46,7 @@ def test_a_players_old_life_and_numbers_hashes_merge_into_their_record(redis_url
     args = ["migrate-keys", "--redis-url", redis_url, "--json"]
     out = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
     assert out["moved"]["{p:<address>}:life"] == 2 and out["moved"]["{p:<address>}:nums"] == 1
-    svc = Services({}, r)
+    svc = bootstrap({}, r)
     assert svc.store.player_life_field("+15550001111", "stopped") == "1"
     assert svc.store.player_life_field("+15550001111", "last") == "newer"  # what the new code wrote wins
     assert svc.store.numbers("+15550001111") == {"1": "gold", "g:gold": "1"}
@@ -66,7 +66,7 @@ def test_a_games_old_life_hash_merges_into_its_meta(redis_url: str, redis_client
     args = ["migrate-keys", "--redis-url", redis_url, "--json"]
     out = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
     assert out["moved"]["{g:<id>}:life"] == 1
-    life = Services({}, r).store.game_life("gold")
+    life = bootstrap({}, r).store.game_life("gold")
     assert (life["v"], life["seat"], life["pause:sms:SM1"], life["status"]) == ("12", "1", "1000-2000", "active")
     assert not r.exists("{g:gold}:life")
     again = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
@@ -85,12 +85,12 @@ def test_a_message_recorded_as_a_hash_before_the_upgrade_is_still_handled(redis_
     out = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
     assert out["moved"]["{p:<address>}:in:<message id> (hash)"] == 1
     assert r.type(key) == b"string" and 3500 < r.ttl(key) <= 3600
-    svc = Services({"HANDLED_MESSAGE_TTL": 600, "PUBLIC_BASE_URL": "https://play.example"}, r)
+    svc = bootstrap({"HANDLED_MESSAGE_TTL": 600, "PUBLIC_BASE_URL": "https://play.example"}, r)
     assert (svc.store.inbound(sender, "sms:SMold") or {})["body"] == "HELP"
-    result = handle_inbound(svc, "sms:SMold", sender)
+    result = svc.inject(handle_inbound)("sms:SMold", sender)
     [reply] = [svc.store.outbox_entry(oid) for oid in result.outbox_ids]
     assert reply and reply["to"] == sender and "NEW" in reply["body"]  # the help text: how to start a game
-    again_handled = handle_inbound(svc, "sms:SMold", sender)  # the task delivered again: no second answer
+    again_handled = svc.inject(handle_inbound)("sms:SMold", sender)  # the task delivered again: no second answer
     assert again_handled.outcome == "duplicate" and again_handled.outbox_ids == result.outbox_ids
     again = json.loads(CliRunner().invoke(main, args, catch_exceptions=False).output)
     assert set(again["moved"].values()) == {0}

@@ -43,7 +43,7 @@ def test_exactly_one_reminder_with_two_beats_in_threads(svc) -> None:  # type: i
             barrier.wait()
             for _ in range(30):
                 ids: list[str] = []
-                run_tick(svc, ids.extend, lambda t: None)
+                run_tick(svc.config, svc.store, svc.steps, ids.extend, lambda t: None)
                 with lock:
                     written.extend(ids)
 
@@ -68,7 +68,7 @@ while time.time() < go:
     time.sleep(0.001)
 ids = []
 for _ in range(40):
-    run_tick(svc, ids.extend, lambda t: None)
+    run_tick(svc.config, svc.store, svc.steps, ids.extend, lambda t: None)
 print(json.dumps(ids))
 """
 
@@ -88,7 +88,7 @@ def test_exactly_one_reminder_with_two_beat_processes(svc, redis_url, broker_url
         from service.lifecycle import settings
         from service.lifecycle.reminders import player_zone, quiet_until
 
-        quiet = quiet_until(now, player_zone(svc, p), settings.quiet_hours(svc.config))
+        quiet = quiet_until(now, player_zone(svc.config, svc.store, p), settings.quiet_hours(svc.config))
         if quiet is not None:  # run the test outside the player's quiet hours
             service_clock.advance(svc.redis, (quiet - now).total_seconds() + 60)
         cfg = {"REDIS_URL": redis_url, "BROKER_URL": broker_url, "DEALER_SEED": "1", "SHARED_CLOCK": True}

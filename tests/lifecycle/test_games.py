@@ -35,12 +35,12 @@ def alice_to_move(svc, gid: str) -> None:  # type: ignore[no-untyped-def]
 def test_moves_of_a_player_with_three_games_reach_the_right_games(svc) -> None:  # type: ignore[no-untyped-def]
     # strict alternation (RULES D11's house rule): after K the opponent is to move
     games = [start_game(svc, ALICE, opp, rules="ALT") for opp in (BOB, CAROL, DAVE)]
-    assert [routing.number_of(svc, ALICE, g) for g in games] == [1, 2, 3]
-    assert routing.number_of(svc, BOB, games[0]) == 1  # numbers are per player
+    assert [routing.number_of(svc.store, ALICE, g) for g in games] == [1, 2, 3]
+    assert routing.number_of(svc.store, BOB, games[0]) == 1  # numbers are per player
     for g in games:
         alice_to_move(svc, g)
     versions = {g: load(svc, g).version for g in games}
-    last = routing.resolve(svc, ALICE).game_id
+    last = routing.resolve(svc.store, svc.players, ALICE).game_id
     assert last in games
     # no prefix: the game whose prompt Alice received last
     assert routed_move(svc, ALICE, "DRAW").game_id == last
@@ -49,13 +49,13 @@ def test_moves_of_a_player_with_three_games_reach_the_right_games(svc) -> None: 
     # a #N prefix: that game, and then replies without prefix follow it (its prompt came last)
     for n in (1, 3, 2):
         g = games[n - 1]
-        before = routing.resolve(svc, ALICE).game_id
+        before = routing.resolve(svc.store, svc.players, ALICE).game_id
         res = routed_move(svc, ALICE, f"#{n} K" if g == last else f"#{n} DRAW")
         assert res.game_id == g and res.outcome == "applied"
         versions[g] += 1
         assert {x: load(svc, x).version for x in games} == versions
         # DRAW shows her a card of that game: its prompt is now the last; after K the opponent is to move
-        assert routing.resolve(svc, ALICE).game_id == (before if g == last else g)
+        assert routing.resolve(svc.store, svc.players, ALICE).game_id == (before if g == last else g)
     # GAMES lists the three, numbered, with the opponent, whose turn and the score
     lifecycle_command(svc, ALICE, "GAMES")
     listing = local(svc, ALICE)[-1]["body"]
@@ -63,7 +63,7 @@ def test_moves_of_a_player_with_three_games_reach_the_right_games(svc) -> None: 
     assert all(f"#{n} " in listing for n in (1, 2, 3)) and "+47..5432" in listing and "+1..0123" in listing
     assert "dave@.." in listing and BOB not in listing
     # an unknown number changes nothing
-    assert routing.resolve(svc, ALICE, 7).game_id is None
+    assert routing.resolve(svc.store, svc.players, ALICE, 7).game_id is None
 
 
 @pytest.mark.slow
@@ -142,7 +142,8 @@ def test_new_bot_easy_normal_and_hard_are_the_levels_and_auto_on_keeps_the_stron
         seat = 0 if svc.store.meta(gid)["seat0"] == seats[who] else 1
         game = load(svc, gid)
         if game.may_move(seat):
-            assert bot.move(svc, gid, seat, game.version).outcome == "applied"
+            assert bot.move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                            gid, seat, game.version).outcome == "applied"
             assert load(svc, gid).version > game.version
 
 
@@ -151,10 +152,12 @@ def test_a_game_begun_before_the_levels_plays_on_as_before(svc) -> None:  # type
 
     for n, seat in enumerate(("bot:pimc", "bot:basic")):
         gid = f"old{n}"
-        invitations.create_game(svc, gid, seat, ALICE if n == 0 else BOB, f"mid-old{n}")
+        invitations.create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid,
+                                seat, ALICE if n == 0 else BOB, f"mid-old{n}")
         game = load(svc, gid)
         if game.may_move(0):  # the computer is seat 0: its strategy makes its move
-            assert bot.move(svc, gid, 0, game.version).outcome == "applied"
+            assert bot.move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                            gid, 0, game.version).outcome == "applied"
     # REMATCH of such a game: the level nearest to the player it was (pimc: the strong one; basic: normal)
     lifecycle_command(svc, ALICE, "LANG EN")
     _resign(svc, ALICE)
@@ -201,8 +204,8 @@ def test_rematch_keeps_the_level_and_easier_or_harder_steps_it(svc) -> None:  # 
     _resign(svc, ALICE)
     games = len(svc.players.games(ALICE))
     mid = inbound(svc, ALICE, "REMATCH HARDER")
-    assert handle_inbound(svc, mid, ALICE).outcome == "started"
-    assert handle_inbound(svc, mid, ALICE).outcome == "duplicate"
+    assert svc.inject(handle_inbound)(mid, ALICE).outcome == "started"
+    assert svc.inject(handle_inbound)(mid, ALICE).outcome == "duplicate"
     assert len(svc.players.games(ALICE)) == games + 1 and _computer(svc, ALICE) == "bot:normal"
 
 

@@ -144,7 +144,7 @@ def test_an_item_left_by_an_ended_turn_reminds_of_the_move_owed_now_and_once(svc
         gid = start_game(svc, rules="ALT")  # strict alternation (RULES D11): one player owes a move at a time
         p = mover(svc, gid)
         draw_prompt = local(svc, p)[-1]["body"]
-        res = handle_inbound(svc, inbound(svc, p, "DRAW"), p)
+        res = svc.inject(handle_inbound)(inbound(svc, p, "DRAW"), p)
         send_now(svc, res.outbox_ids)
         assert load(svc, gid).version == 3 and mover(svc, gid) == p  # p keeps or discards the card drawn
         prompt = local(svc, p)[-1]["body"]
@@ -166,13 +166,14 @@ def test_a_move_handled_again_after_a_worker_died_still_gets_the_next_player_rem
         gid = start_game(svc, rules="ALT")  # strict alternation (RULES D11): one player owes a move at a time
         p = mover(svc, gid)
         mid = inbound(svc, p, "DRAW")
-        res = handle_inbound(svc, mid, p)  # applied; the lifecycle hook never ran
+        res = svc.inject(handle_inbound)(mid, p)  # applied; the lifecycle hook never ran
         send_now(svc, res.outbox_ids)
         nxt = mover(svc, gid)
-        again = handle_inbound(svc, mid, p)  # the task delivered again
+        again = svc.inject(handle_inbound)(mid, p)  # the task delivered again
         assert again.outcome == "duplicate" and load(svc, gid).version == 3
-        hooks.after_handled(svc, again.game_id, again.outbox_ids, duplicate=True)
-        hooks.after_handled(svc, again.game_id, again.outbox_ids, duplicate=True)  # and once more: no second
+        hooks.after_handled(svc.config, svc.store, svc.games, again.game_id, again.outbox_ids, duplicate=True)
+        hooks.after_handled(svc.config, svc.store, svc.games, again.game_id, again.outbox_ids,
+                            duplicate=True)  # and once more: no second
         clock.shift(timedelta(hours=12))
         assert [m["to"] for m in tick(svc)] == [nxt]
         assert len(reminders_to(svc, nxt)) == 1

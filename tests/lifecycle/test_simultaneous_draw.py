@@ -197,7 +197,8 @@ def test_the_computer_draws_all_its_cards_at_once(svc) -> None:  # type: ignore[
     while load(svc, gid).phase == "draw":
         game = load(svc, gid)
         if game.may_move(computer):
-            assert bot.move(svc, gid, computer, game.version).outcome == "applied"
+            assert bot.move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                            gid, computer, game.version).outcome == "applied"
             computer_moves += 1
             assert load(svc, gid).decisions[computer] == 13  # all at once
         else:

@@ -81,7 +81,7 @@ def test_a_cold_load_folds_only_what_follows_the_snapshot_and_gives_the_full_fol
     assert len(stored) == svc.store.version(gid) == game.version  # the whole log, the head first
     assert int(svc.store.meta(gid)["head"]) > 0 and len(svc.store.read_head(gid)) == int(svc.store.meta(gid)["head"])
     assert [e.stream_id for e in stored] == sorted((e.stream_id for e in stored), key=sid_key)
-    assert verify_game(svc, gid)["ok"]
+    assert verify_game(svc.store, gid)["ok"]
 
 
 def test_a_warm_reader_gets_the_full_fold_behind_a_newer_snapshot_and_after_the_archive(svc, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -154,7 +154,7 @@ def test_a_game_in_play_keeps_at_most_64_kb_in_redis(svc) -> None:  # type: igno
     assert max(sizes) <= LIMIT, [round(s / 1024, 1) for s in sizes]
     assert svc.store.meta(gid).get("archived") == str(final.version)
     assert not svc.redis.exists(keys.game_head(gid), keys.game_snapshot(gid))
-    assert verify_game(svc, gid)["ok"] and state(cold(svc, gid)) == state(final)
+    assert verify_game(svc.store, gid)["ok"] and state(cold(svc, gid)) == state(final)
 
 
 def recording(monkeypatch) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
@@ -227,7 +227,7 @@ def test_a_game_to_1000_keeps_at_most_64_kb_in_redis_to_its_end(svc, monkeypatch
     assert len(heads) == 2 and heads[-1][0] > 8000  # the last head of the game in play, not the archived game's
     assert heads[-1][0] < heads[-1][1] * 0.6
     assert svc.store.meta(gid).get("archived") == str(final.version)
-    assert verify_game(svc, gid)["ok"] and state(cold(svc, gid)) == state(final)
+    assert verify_game(svc.store, gid)["ok"] and state(cold(svc, gid)) == state(final)
 
 
 @pytest.mark.slow
@@ -243,12 +243,16 @@ def test_a_retry_known_only_by_its_digest_in_the_head_or_archive_is_a_duplicate(
     assert svc.store.consumed(owner, first) is None  # compacted away: only the head knows it
     head = svc.store.read_head(gid)
     assert log_digest(first) in {e.message_id for e in head} and first not in {e.message_id for e in head}
-    assert player_move(svc, first, sender, gid, Intent("bid", number=3)).outcome == "duplicate"  # no error said
-    assert player_move(svc, "SM" + "1" * 32, sender, gid, Intent("bid", number=3)).outcome != "duplicate"
+    assert player_move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                       first, sender, gid, Intent("bid", number=3)).outcome == "duplicate"  # no error said
+    assert player_move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                       "SM" + "1" * 32, sender, gid, Intent("bid", number=3)).outcome != "duplicate"
     final = play(svc, gid, 99)
     assert final.phase == "over" and svc.store.meta(gid).get("archived")
     assert svc.store.consumed(owner, first) is None  # only the archive knows it now
     archived = svc.store.read_archive(gid)
     assert log_digest(first) in {e.message_id for e in archived} and first not in {e.message_id for e in archived}
-    assert player_move(svc, first, sender, gid, Intent("bid", number=3)).outcome == "duplicate"
-    assert player_move(svc, "SM" + "0" * 32, sender, gid, Intent("bid", number=3)).outcome != "duplicate"
+    assert player_move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                       first, sender, gid, Intent("bid", number=3)).outcome == "duplicate"
+    assert player_move(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.seats, svc.dealer,
+                       "SM" + "0" * 32, sender, gid, Intent("bid", number=3)).outcome != "duplicate"

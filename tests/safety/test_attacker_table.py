@@ -95,8 +95,9 @@ def test_a_link_code_to_a_number_that_does_not_exist_is_refused(client, own_limi
 def test_past_the_cap_a_link_code_to_a_new_number_waits_like_an_invitation(client, own_limits, celery_worker) -> None:  # type: ignore[no-untyped-def]
     svc = own_limits
     people_game(client, svc)
-    cap = int(limits.setting(svc, "SMS_DAILY_CAP"))
-    svc.store.count_sms(limits.day(), daily_cap.others_limit(svc) - svc.store.sms_today(limits.day())[0])  # the share
+    cap = int(limits.setting(svc.config, "SMS_DAILY_CAP"))
+    svc.store.count_sms(limits.day(),
+                        daily_cap.others_limit(svc.config) - svc.store.sms_today(limits.day())[0])  # the share
     # of others used up; the players of games between people still have the reserve (cap 2000, reserve 20 %)
     out = text(client, svc, ALICE, "LINK +4791000123")
     assert [m["to"] for m in out] == [ALICE] and "prøv igjen i morgen" in out[0]["body"]  # "try again tomorrow"
@@ -133,7 +134,7 @@ def test_one_number_gets_a_few_codes_a_day_whoever_asks(client, own_limits, cele
 def test_link_codes_to_new_numbers_count_in_the_hours_rate(client, own_limits, celery_worker) -> None:  # type: ignore[no-untyped-def]
     svc = own_limits
     people_game(client, svc)
-    per_hour = int(limits.setting(svc, "LIMIT_NEW_NUMBERS_PER_HOUR"))
+    per_hour = int(limits.setting(svc.config, "LIMIT_NEW_NUMBERS_PER_HOUR"))
     for i in range(per_hour):  # the hour's invitations to new numbers, from everyone: all used
         svc.store.count_invitation("new-numbers", limits.hour(svc.store.clock.now_ms() / 1000), f"earlier-{i}")
     out = text(client, svc, ALICE, "LINK +4791000444")
@@ -288,7 +289,8 @@ def test_json_nested_deep_to_the_events_webhook_is_a_400(client, svc, body: str)
 def test_a_complaint_about_a_malformed_outbox_id_is_refused(client, svc, celery_worker, app, outbox_id: str) -> None:  # type: ignore[no-untyped-def]
     resp = mailgun_event(client, {"event": "complained", "user-variables": {"outbox": outbox_id}})
     assert resp.status_code == 406 and resp.get_json()["reason"] == "not an outbox id"
-    assert on_failure(svc, outbox_id, "", "complained", lambda ids: None) == "missing"  # the worker: no traceback
+    assert on_failure(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, outbox_id, "", "complained",
+                      lambda ids: None) == "missing"  # the worker: no traceback
 
 
 # -- 10: a forged X-Mailgun-Dkim-Check-Result beside Mailgun's own ------------------------------------------------
@@ -335,9 +337,10 @@ def test_the_poll_of_an_expired_page_answers_410(client, svc) -> None:  # type: 
 def test_a_page_or_a_page_move_while_redis_is_down_says_to_try_again(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
     web, _queue = app_on(own_redis, tmp_path, app)
     svc = web.extensions["slowspades"]
-    res = create_game(svc, "g-down", "+4791234567", "+4798765432", "setup:g-down", start_now=True)
+    res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, "g-down",
+                      "+4791234567", "+4798765432", "setup:g-down", start_now=True)
     for oid in res.outbox_ids:
-        deliver(svc, oid)
+        svc.inject(deliver)(oid)
     token = svc.players.ensure_web_token("g-down", 0)
     client = web.test_client()
     _page, csrf, ask = page_of(client, token, asks=False)

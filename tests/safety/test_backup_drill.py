@@ -51,9 +51,10 @@ def test_backup_restore_verify_replay_the_ledger_and_play_on(own_redis: RedisPro
     svc = web.extensions["slowspades"]
     worker = spawn_worker(own_redis.url, tmp_path / "w1.log", QUEUE=queue)
     try:
-        res = create_game(svc, "g-drill", ALICE, BOB, "setup:g-drill", start_now=True)
+        res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, "g-drill",
+                          ALICE, BOB, "setup:g-drill", start_now=True)
         for oid in res.outbox_ids:
-            deliver(svc, oid)
+            svc.inject(deliver)(oid)
         play_one(web, svc, "g-drill")  # a game in play, moved by a player
         _resp, mid = post_sms(web.test_client(), ZOLTAN, "NAME Zoltan")  # a player with no game
         wait_handled(svc, mid)

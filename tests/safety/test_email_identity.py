@@ -29,17 +29,19 @@ DOMAIN = "spades.example.test"
 
 
 def sms_game(svc, gid: str = "g-id-sms") -> str:  # type: ignore[no-untyped-def]
-    res = create_game(svc, gid, SMS_A, SMS_B, "setup:" + gid, start_now=True)
+    res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, SMS_A,
+                      SMS_B, "setup:" + gid, start_now=True)
     for oid in res.outbox_ids:
-        deliver(svc, oid)
+        svc.inject(deliver)(oid)
     return gid
 
 
 def email_game(svc, gid: str = "g-id-mail") -> tuple[str, str]:  # type: ignore[no-untyped-def]
     """A game between an SMS player and DANA by email; returns (game id, DANA's reply address)."""
-    res = create_game(svc, gid, SMS_A, DANA, "setup:" + gid, start_now=True)
+    res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, SMS_A,
+                      DANA, "setup:" + gid, start_now=True)
     for oid in res.outbox_ids:
-        deliver(svc, oid)
+        svc.inject(deliver)(oid)
     seat = 1
     return gid, reply_address(svc.store.meta(gid)[f"tok{seat}"], DOMAIN)
 
@@ -52,7 +54,7 @@ def to_move_email(svc, gid):  # type: ignore[no-untyped-def]
             return game
         mid = f"sms:SMx{i}{gid}"
         svc.store.record_inbound(SMS_A, mid, {"channel": "sms", "from": SMS_A, "body": command_text(choose(game, 0))}, 600)
-        handle_inbound(svc, mid, SMS_A)
+        svc.inject(handle_inbound)(mid, SMS_A)
     raise AssertionError("DANA never to move")
 
 

@@ -18,7 +18,7 @@ A = "+15551230601"
 def _handle(svc, sender: str, mid: str) -> None:  # type: ignore[no-untyped-def]
     """Handle and send as the worker does. A Celery worker left running in this process by an earlier test may take
     the queued message first: this handling is then the duplicate, and the message is that worker's to send."""
-    send_now(svc, handle_inbound(svc, mid, sender).outbox_ids)
+    send_now(svc, svc.inject(handle_inbound)(mid, sender).outbox_ids)
     wait_outbox_settled(svc)
 
 

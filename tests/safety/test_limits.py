@@ -92,7 +92,7 @@ def test_past_the_daily_sms_cap_only_players_in_a_game_get_texts(svc, caplog) ->
     assert "+4791000009" not in statuses  # the stranger: nothing yet
     assert statuses[A][0] == "sent"  # the inviter plays already: told
     assert sum("SMS daily cap reached" in r.getMessage() for r in caplog.records) == 1
-    assert "CAP REACHED" in daily_cap.status_line(svc)
+    assert "CAP REACHED" in daily_cap.status_line(svc.config, svc.store)
     res = move(svc, A, "DRAW")  # a move in the game still goes out
     for e in svc.store.outbox_entries(f"g:{gid}")[-len(res.outbox_ids):]:
         assert e["status"] == "sent"
@@ -104,7 +104,7 @@ def test_the_cap_also_holds_what_the_worker_sends_one_by_one(svc) -> None:  # ty
     svc.store.count_sms(limits.day(), 5)
     [oid] = svc.store.append("p:+4791000123", -1, message_id="m", outbox=[
         {"channel": "sms", "to": "+4791000123", "body": "hello", "kind": "help"}]).outbox_ids
-    assert deliver(svc, oid) == "failed"
+    assert svc.inject(deliver)(oid) == "failed"
     assert svc.store.outbox_entry(oid)["error"] == daily_cap.CAPPED_ERROR
 
 

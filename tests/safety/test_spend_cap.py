@@ -53,7 +53,9 @@ def test_past_the_money_cap_only_players_in_a_game_get_texts(svc, caplog) -> Non
     for e in svc.store.outbox_entries(f"g:{gid}")[-len(res.outbox_ids):]:
         assert e["status"] == "sent"
     assert sum("SMS daily cap reached" in r.getMessage() for r in caplog.records) == 1  # told once
-    assert "CAP REACHED" in daily_cap.status_line(svc) and "of 2.00 USD" in daily_cap.status_line(svc)
+    assert "CAP REACHED" in daily_cap.status_line(svc.config,
+                                                  svc.store) and "of 2.00 USD" in daily_cap.status_line(svc.config,
+                                                                                                        svc.store)
 
 
 def test_the_money_cap_keeps_the_reserve_for_games_between_people(svc) -> None:  # type: ignore[no-untyped-def]
@@ -74,7 +76,7 @@ def test_the_worker_one_by_one_holds_at_the_money_cap(svc) -> None:  # type: ign
     svc.config["DAILY_SPEND_CAP"] = 0.05
     [oid] = svc.store.append("p:+4791000123", -1, message_id="m", outbox=[
         {"channel": "sms", "to": "+4791000123", "body": "hello", "kind": "help"}]).outbox_ids
-    assert deliver(svc, oid) == "failed"  # 0.055 is past 0.05
+    assert svc.inject(deliver)(oid) == "failed"  # 0.055 is past 0.05
     assert svc.store.outbox_entry(oid)["error"] == daily_cap.CAPPED_ERROR
 
 
@@ -91,7 +93,7 @@ def test_the_operators_own_price_file(svc, tmp_path: Path) -> None:  # type: ign
 def test_the_spend_gauges(svc) -> None:  # type: ignore[no-untyped-def]
     svc.config.update(DAILY_SPEND_CAP=50.0, SMS_DAILY_CAP=100)
     svc.store.count_sent(limits.day(), 3, prices.to_micros(1.234567))
-    gauges = {m.name: m.samples[0].value for m in ServiceState(svc, celery=None).collect() if m.samples}
+    gauges = {m.name: m.samples[0].value for m in svc.inject(ServiceState)(celery=None).collect() if m.samples}
     assert gauges["slowspades_sms_today_spend"] == pytest.approx(1.234567)
     assert gauges["slowspades_sms_daily_cap_spend"] == 50.0 and gauges["slowspades_sms_today_messages"] == 3
 
@@ -128,7 +130,7 @@ def test_whatsapp_messages_count_at_their_price_and_one_never_sent_does_not(svc)
     template = {"channel": "whatsapp", "to": to, "body": "Γύρος 1", "kind": "turn", "content_sid": "HX1"}
     closed = {"channel": "whatsapp", "to": to, "body": "Γύρος 1", "kind": "turn", "window": "closed"}
     email = {"channel": "email", "to": "dana@example.org", "body": "x", "kind": "turn"}
-    go, held = daily_cap.split_sms(svc, [free_form, template, closed, email])
+    go, held = daily_cap.split_sms(svc.config, svc.store, [free_form, template, closed, email])
     assert len(go) == 4 and held == []  # under the caps: all go on (the closed one is refused by delivery)
     count, micros, _ = svc.store.sent_today(limits.day())
     assert micros == prices.to_micros(2 * (0.005 + 0.0212))  # Twilio's fee and Meta's, Greece
@@ -139,8 +141,8 @@ def test_past_the_money_cap_whatsapp_to_a_stranger_is_held_too(svc) -> None:  # 
     svc.config.update(DAILY_SPEND_CAP=1.0, SMS_CAP_RESERVE=0)
     svc.store.count_sent(limits.day(), 0, prices.to_micros(1.0))
     stranger = {"channel": "whatsapp", "to": "whatsapp:+306912345699", "body": "x", "kind": "help"}
-    go, held = daily_cap.split_sms(svc, [stranger])
+    go, held = daily_cap.split_sms(svc.config, svc.store, [stranger])
     assert go == [] and held == [(stranger, daily_cap.CAPPED_ERROR)]
-    assert daily_cap.invitation_held_until(svc, "whatsapp:+306912345698", time.time()) is not None
+    assert daily_cap.invitation_held_until(svc.config, svc.store, "whatsapp:+306912345698", time.time()) is not None
     svc.config.update(DAILY_SPEND_CAP=0.0)
-    assert daily_cap.invitation_held_until(svc, "whatsapp:+306912345698", time.time()) is None
+    assert daily_cap.invitation_held_until(svc.config, svc.store, "whatsapp:+306912345698", time.time()) is None

@@ -36,9 +36,10 @@ def app_on(r: RedisProc, tmp_path: Path, session_app, **more):  # type: ignore[n
 def test_a_text_posted_while_redis_is_down_is_applied_once_when_it_returns(own_redis, tmp_path, app) -> None:  # type: ignore[no-untyped-def]
     web, queue = app_on(own_redis, tmp_path, app)
     svc = web.extensions["slowspades"]
-    res = create_game(svc, "g-spool", ALICE, BOB, "setup:g-spool", start_now=True)
+    res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, "g-spool",
+                      ALICE, BOB, "setup:g-spool", start_now=True)
     for oid in res.outbox_ids:
-        deliver(svc, oid)
+        svc.inject(deliver)(oid)
     game = load_game(svc, "g-spool")
     mover = (ALICE, BOB)[game.movers[0]]
     text, sid = command_text(choose(game, game.movers[0])), "SM" + uuid.uuid4().hex

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from twilio.request_validator import RequestValidator
 
-from service.context import Services
+from service.bootstrap import Dependencies
 from service.store.base import scan_keys
 from tests import waiting
 
@@ -86,12 +86,12 @@ def _address(raw: str) -> str:
 SENDERS: dict[str, str] = {}  # message id -> its sender's address, for the messages posted here
 
 
-def inbound(svc: Services, message_id: str) -> dict[str, str] | None:
+def inbound(svc: Dependencies, message_id: str) -> dict[str, str] | None:
     """``Store.inbound`` of a message posted here (a message is recorded under its sender)."""
     return svc.store.inbound(SENDERS[message_id], message_id)
 
 
-def wait_handled(svc: Services, message_id: str, timeout: float = 15.0) -> None:
+def wait_handled(svc: Dependencies, message_id: str, timeout: float = 15.0) -> None:
     wait_for(lambda: (inbound(svc, message_id) or {}).get("status") == "done", timeout, f"{message_id} handled")
 
 
@@ -102,7 +102,7 @@ def worker_idle(app: Any, timeout: float = 15.0) -> None:
     wait_worker_idle(app.config["BROKER_URL"], app.config["QUEUE"], timeout)
 
 
-def wait_outbox_settled(svc: Services, timeout: float = 15.0) -> None:
+def wait_outbox_settled(svc: Dependencies, timeout: float = 15.0) -> None:
     """Until no outbox entry is queued or being sent."""
     def settled() -> bool:
         for owner in [k.decode() for k in scan_keys(svc.redis, "*:outq")]:
@@ -112,7 +112,7 @@ def wait_outbox_settled(svc: Services, timeout: float = 15.0) -> None:
     wait_for(settled, timeout, "outbox settled")
 
 
-def local_messages(svc: Services, to: str | None = None) -> list[dict[str, Any]]:
+def local_messages(svc: Dependencies, to: str | None = None) -> list[dict[str, Any]]:
     """Messages the local outbox "sent", oldest first (optionally only those to ``to``)."""
     out = [m for _i, m in svc.store.read_local(count=1_000_000)]
     return [m for m in out if to is None or m["to"] == to]

@@ -92,7 +92,7 @@ def test_rematch_a_person_from_the_page_invites_them(client, svc, celery_worker)
     invited = [m["body"] for m in local_messages(svc, BOB)[before:]]
     assert any("Ana" in b and "YES" in b for b in invited), invited
     before = len(local_messages(svc, ALICE))
-    later = form_token(svc, token, int(time.time()) - 60)  # the page loaded again later: another REMATCH
+    later = form_token(svc.store, token, int(time.time()) - 60)  # the page loaded again later: another REMATCH
     other = client.post(action, data={"csrf": later, "again": "rematch"}, headers=SAME_ORIGIN)
     assert other.headers["Location"].endswith("?again=refused#again")  # told on the page, and why by message
     assert "No new game started" in client.get(other.headers["Location"]).get_data(as_text=True)

@@ -21,11 +21,11 @@ def test_four_colours_are_kept_for_the_player_and_forged_forms_refused(client: A
     token = svc.players.ensure_web_token(gid, seat)
     other = svc.players.ensure_web_token(gid, 1 - seat)
     page = page_of(client, token, asks=False)[0]
-    csrf = form_token(svc, token)  # the form token the page carries
+    csrf = form_token(svc.store, token)  # the form token the page carries
     assert f'action="/g/{token}/colours"' in page and FOUR not in page and 'value="2" aria-pressed="true"' in page
     forged = [
         ({"colours": "4"}, {}),  # no form token
-        ({"csrf": form_token(svc, other), "colours": "4"}, {}),  # the other page's
+        ({"csrf": form_token(svc.store, other), "colours": "4"}, {}),  # the other page's
         ({"csrf": csrf, "colours": "4"}, {"Origin": "https://evil.example"}),
         ({"csrf": csrf, "colours": "4"}, {"Origin": "null", "Sec-Fetch-Site": "cross-site"}),
     ]

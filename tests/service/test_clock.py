@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from service import after
-from service.context import Services
+from service.bootstrap import bootstrap
 from service.conversation_port import command_text
 from service.store import clock, keys
 
@@ -20,7 +20,7 @@ DAY_MS = 86_400_000
 
 
 def test_a_deployment_keeps_real_time_and_a_move_never_reads_the_offset(client, svc, celery_worker) -> None:  # type: ignore[no-untyped-def]
-    deployed = Services(dict(svc.config, SHARED_CLOCK=False, SIMULATOR=False), svc.redis)
+    deployed = bootstrap(dict(svc.config, SHARED_CLOCK=False, SIMULATOR=False), svc.redis)
     clock.advance(svc.redis, DAY_MS / 1000)  # a day ahead on the shared clock
     assert abs(svc.store.clock.now_ms() - time.time() * 1000 - DAY_MS) < 60_000
     assert abs(deployed.store.clock.now_ms() - time.time() * 1000) < 60_000
@@ -39,7 +39,7 @@ def test_a_deployment_keeps_real_time_and_a_move_never_reads_the_offset(client, 
     assert deployed.store.record_inbound(sender, mid, fields, 3600) == "new"
     queued: list[Any] = []
     before_ms = int(time.time() * 1000)
-    assert after.handle_inbound(deployed, mid, sender, lambda *a, **k: queued.append((a, k))) == "applied"
+    assert deployed.inject(after.handle_inbound)(mid, sender, lambda *a, **k: queued.append((a, k))) == "applied"
     assert load_game(svc, gid).version > game.version  # the move is in the log
     since = int(svc.store.game_life(gid)["since"])  # the new turn began now, in real time
     assert before_ms - 1000 <= since <= int(time.time() * 1000) + 1000

@@ -166,11 +166,11 @@ def test_a_move_whose_task_rabbitmq_lost_is_played_once_the_sweep_runs(stack: An
     time.sleep(1.0)  # the worker is idle: nothing plays the move
     assert not _handled(svc, mover, mid) and load_game(svc, gid).version == game.version
     monkeypatch.setitem(svc.config, "SWEEP_AFTER", 0)
-    assert sweep(svc, app.extensions["celery"].send_task) >= 1
+    assert sweep(svc.config, svc.store, app.extensions["celery"].send_task) >= 1
     _wait("the swept move handled", lambda: _handled(svc, mover, mid))
     assert load_game(svc, gid).version > game.version
     _wait("its pending mark gone", lambda: not svc.store.stale_inbound(-1))  # a second sweep: nothing to queue
-    assert sweep(svc, app.extensions["celery"].send_task) == 0
+    assert sweep(svc.config, svc.store, app.extensions["celery"].send_task) == 0
     assert _applied(svc, gid)[log_digest(mid)] == 1  # played once
     inbound = web.inbound_producers(app)
     assert inbound is not None

@@ -32,10 +32,11 @@ def own_app(redis_url: str, queue: str, session_app):  # type: ignore[no-untyped
 
 
 def started_game(svc, gid: str = "g-crash", players: tuple[str, str] = (ALICE, BOB)) -> str:  # type: ignore[no-untyped-def]
-    res = create_game(svc, gid, players[0], players[1], "setup:" + gid, start_now=True)
+    res = create_game(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, svc.dealer, gid, players[0],
+                      players[1], "setup:" + gid, start_now=True)
     assert res.outcome == "started"
     for oid in res.outbox_ids:
-        deliver(svc, oid)
+        svc.inject(deliver)(oid)
     return gid
 
 
@@ -88,7 +89,7 @@ def test_two_deciders_racing_on_one_version_one_wins_the_other_redecides(svc, mo
     seen: dict[str, list[int]] = {}
     for sender, mid in ((ALICE, "sms:SMa"), (BOB, "sms:SMb")):  # RESIGN asks for confirmation: YES confirms
         svc.store.record_inbound(sender, mid + "0", {"channel": "sms", "from": sender, "body": "RESIGN"}, 600)
-        assert handle_inbound(svc, mid + "0", sender).outcome == "confirm_resign"
+        assert svc.inject(handle_inbound)(mid + "0", sender).outcome == "confirm_resign"
         svc.store.record_inbound(sender, mid, {"channel": "sms", "from": sender, "body": "YES"}, 600)
     results: dict[str, Result] = {}
     append = svc.store.append
@@ -105,7 +106,7 @@ def test_two_deciders_racing_on_one_version_one_wins_the_other_redecides(svc, mo
 
     def run(mid: str, sender: str) -> None:
         svc.games.clear()
-        results[mid] = handle_inbound(svc, mid, sender)
+        results[mid] = svc.inject(handle_inbound)(mid, sender)
 
     threads = [threading.Thread(target=run, args=(m, s)) for m, s in (("sms:SMa", ALICE), ("sms:SMb", BOB))]
     for t in threads:

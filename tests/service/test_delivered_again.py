@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.context import Services
+from service.bootstrap import bootstrap
 from service.inbound import handle_inbound
 from service.store import player_owner
 from tests.lifecycle.helpers import inbound, load, local, mover, send_now, start_game
@@ -24,12 +24,12 @@ def test_a_move_delivered_again_is_not_applied_again_nor_refused(svc, process: s
     gid = start_game(svc, rules="ALT")
     p = mover(svc, gid)
     mid = inbound(svc, p, "DRAW")
-    first = handle_inbound(svc, mid, p)
+    first = svc.inject(handle_inbound)(mid, p)
     assert first.outcome == "applied" and first.outbox_ids
     send_now(svc, first.outbox_ids)
     version, told = load(svc, gid).version, len(local(svc))
-    worker = svc if process == "the same worker" else Services(svc.config, svc.redis)
-    again = handle_inbound(worker, mid, p)
+    worker = svc if process == "the same worker" else bootstrap(svc.config, svc.redis)
+    again = worker.inject(handle_inbound)(mid, p)
     assert again.outcome == "duplicate" and again.outbox_ids == first.outbox_ids
     send_now(svc, again.outbox_ids)  # dispatched again: each entry is sent once all the same
     assert load(svc, gid).version == version and len(local(svc)) == told

@@ -60,7 +60,7 @@ def queue_one(svc, entry: dict[str, Any]) -> str:  # type: ignore[no-untyped-def
 
 def test_twilio_gets_exactly_the_request_the_sdk_sends(svc, twilio) -> None:  # type: ignore[no-untyped-def]
     oid = queue_one(svc, {"channel": "sms", "to": "+15551230001", "body": "Your turn. BID 0-13."})
-    assert deliver(svc, oid) == "sent"
+    assert svc.inject(deliver)(oid) == "sent"
     [req] = twilio.requests
     assert req["method"] == "POST"
     assert req["uri"] == f"https://api.twilio.com/2010-04-01/Accounts/{SID}/Messages.json"
@@ -70,13 +70,13 @@ def test_twilio_gets_exactly_the_request_the_sdk_sends(svc, twilio) -> None:  # 
     assert unquote(req["data"]["StatusCallback"].split("o=")[1]) == oid
     entry = svc.store.outbox_entry(oid)
     assert entry["status"] == "sent" and entry["sid"] == f"SM{1:032d}"
-    assert deliver(svc, oid) == "sent" and len(twilio.requests) == 1  # never sent twice
+    assert svc.inject(deliver)(oid) == "sent" and len(twilio.requests) == 1  # never sent twice
 
 
 def test_a_refused_number_fails_for_good(svc, twilio) -> None:  # type: ignore[no-untyped-def]
     twilio.statuses = [400]
     oid = queue_one(svc, {"channel": "sms", "to": "+15551230001", "body": "x"})
-    assert deliver(svc, oid) == "failed"
+    assert svc.inject(deliver)(oid) == "failed"
     assert "21211" in svc.store.outbox_entry(oid)["error"]
     assert svc.reach.unreachable("+15551230001") == "21211"  # not a valid number: unreachable (receipts)
 
@@ -107,8 +107,8 @@ def test_email_goes_out_over_smtp_threaded_with_text_and_html(svc, smtp_server) 
                              "html": "<p>Again.</p>", "message_id": "<x2@spades.example.test>",
                              "in_reply_to": "<game-g1.1@spades.example.test>",
                              "references": "<game-g1.1@spades.example.test>"})
-    assert deliver(svc, first) == "sent" and deliver(svc, second) == "sent"
-    assert deliver(svc, first) == "sent" and len(smtp_server.messages) == 2
+    assert svc.inject(deliver)(first) == "sent" and svc.inject(deliver)(second) == "sent"
+    assert svc.inject(deliver)(first) == "sent" and len(smtp_server.messages) == 2
     (mail_from, rcpts, m1), (_f, _r, m2) = smtp_server.messages
     assert rcpts == ["dana@example.org"] and mail_from == "play@spades.example.test"
     assert m1["Message-ID"] == "<game-g1.1@spades.example.test>" and m1["Reply-To"] == "play+" + "a" * 32 + "@spades.example.test"
@@ -120,7 +120,7 @@ def test_email_goes_out_over_smtp_threaded_with_text_and_html(svc, smtp_server) 
 
 def test_local_outbox_without_credentials(svc) -> None:  # type: ignore[no-untyped-def]
     oid = queue_one(svc, {"channel": "sms", "to": "+15551230001", "body": "hello"})
-    assert deliver(svc, oid) == "sent"
+    assert svc.inject(deliver)(oid) == "sent"
     [(_id, msg)] = svc.store.read_local()
     assert msg["body"] == "hello" and msg["id"] == oid
 

@@ -41,10 +41,11 @@ def test_an_email_player_with_two_games_reads_labels_with_a_space_and_one_footer
             g = game(svc, gid)
             if g.may_move(seat):
                 break
-            send(client, svc, meta[f"seat{1 - seat}"], f"#{number_of(svc, meta[f'seat{1 - seat}'], gid)} "
+            send(client, svc, meta[f"seat{1 - seat}"], f"#{number_of(svc.store, meta[f'seat{1 - seat}'], gid)} "
                  + command_text(choose(g, 1 - seat)))
     clock.advance(svc.redis, 13 * 3600)  # past the first reminder of a turn she owes
-    after.tick(svc, after.Outlets(lambda ids: after.deliver_local_many(svc, ids), lambda turn: None))
+    after.tick(svc.config, svc.store, svc.steps,
+               after.Outlets(lambda ids: after.deliver_local_many(svc.config, svc.store, ids), lambda turn: None))
     reminders = [m for _i, m in svc.store.read_local(count=10_000) if m["to"] == DANA and m.get("kind") == "reminder"]
     assert reminders, "no reminder"
     for m in reminders:

@@ -58,7 +58,7 @@ def test_a_forgotten_player_leaves_no_trace_and_their_opponent_keeps_the_game(  
     seat = 0 if who == "sms" else 1
     for s, line in ((seat, "SECRET WORDS of mine"), (1 - seat, "good game, Zoltan")):  # the talk (SAY), by the pages
         token = meta[f"web{s}"]
-        resp = client.post(f"/g/{token}/say", data={"csrf": form_token(svc, token), "text": line})
+        resp = client.post(f"/g/{token}/say", data={"csrf": form_token(svc.store, token), "text": line})
         assert resp.status_code == 303
     assert [line.text for line in svc.talk.lines(gid)] == ["SECRET WORDS of mine", "good game, Zoltan"]
     before = everything(svc)

@@ -86,7 +86,7 @@ def test_forged_forms_are_refused_and_nothing_is_recorded(client, svc, celery_wo
     token = svc.players.ensure_web_token(gid, seat)
     other = svc.players.ensure_web_token(gid, 1 - seat)
     _page, csrf, ask = page_of(client, token)
-    csrf_other = form_token(svc, other)  # the other seat's page's own form token
+    csrf_other = form_token(svc.store, other)  # the other seat's page's own form token
     version = load_game(svc, gid).version
     forged = [
         ({"ask": ask, "move": "DRAW"}, {}),  # no form token: a form on another site
@@ -156,7 +156,8 @@ def test_on_the_page_no_sms_then_the_prompt_with_what_happened(client, svc, cele
     assert "Your bid?" in page and 'value="BID 0"' in page  # the page asks it, nil among the answers
     # they close the page without bidding: once its mark ends, the prompt goes by SMS, saying what happened
     clock.advance(svc.redis, 120)
-    after.tick(svc, after.Outlets(lambda ids: after.deliver_local_many(svc, ids), lambda turn: None))
+    after.tick(svc.config, svc.store, svc.steps,
+               after.Outlets(lambda ids: after.deliver_local_many(svc.config, svc.store, ids), lambda turn: None))
     wait_outbox_settled(svc)
     got = local_messages(svc, (ALICE, BOB)[second])[sms_before:]
     assert len(got) == 1 and "bid 3" in got[0]["body"].lower() and "your bid?" in got[0]["body"].lower(), got
@@ -169,7 +170,7 @@ def test_names_on_the_page_are_escaped(client, svc, celery_worker) -> None:  # t
     svc.redis.hset(owner_keys(player_owner(ALICE))["meta"], "name", hostile)
     token = svc.players.ensure_web_token(gid, 1)
     page, _csrf, _ask = page_of(client, token, asks=False)
-    assert name_of(svc, ALICE) == hostile
+    assert name_of(svc.players, ALICE) == hostile
     assert "<script>alert" not in page and "<img src=x" not in page
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&amp;&lt;img src=x onerror=alert(1)&gt;" in page
 
@@ -231,11 +232,11 @@ def test_a_move_from_the_page_quiets_the_game_for_some_minutes(client, svc, cele
     resp, mid = post_sms(client, other, "BID 2")  # their turn to lead comes a minute after their page move
     wait_handled(svc, mid)
     wait_outbox_settled(svc)
-    outlets = after.Outlets(lambda ids: after.deliver_local_many(svc, ids), lambda turn: None)
-    after.tick(svc, outlets)
+    outlets = after.Outlets(lambda ids: after.deliver_local_many(svc.config, svc.store, ids), lambda turn: None)
+    after.tick(svc.config, svc.store, svc.steps, outlets)
     assert len(local_messages(svc, me)) == before  # within the mark: nothing by SMS
     clock.advance(svc.redis, 5 * 60)  # past it: the prompt they owe, saying what happened meanwhile
-    after.tick(svc, outlets)
+    after.tick(svc.config, svc.store, svc.steps, outlets)
     wait_outbox_settled(svc)
     got = [m["body"] for m in local_messages(svc, me)[before:]]
     assert len(got) == 1 and got[0].startswith("Bids: you 4, +1..000") and " 2. " in got[0] and "Lead" in got[0], got

@@ -87,7 +87,8 @@ def test_a_friend_opens_the_link_on_telegram_and_plays_after_one_tap_on_yes(clie
     send(client, svc, other, f"/start {token}")
     wait_for(lambda: named.sent(other), 15, "the answer to a used link")
     assert "expired or was already used" in named.sent(other)[-1]["text"]
-    assert not unfinished_games(svc, f"telegram:{other}") and len(unfinished_games(svc, chat)) == 1
+    assert not unfinished_games(svc.store, svc.players,
+                                f"telegram:{other}") and len(unfinished_games(svc.store, svc.players, chat)) == 1
 
 
 def test_the_inviters_own_link_and_an_expired_one_invite_nobody(client, svc, named, celery_worker) -> None:  # type: ignore[no-untyped-def]
@@ -103,7 +104,7 @@ def test_the_inviters_own_link_and_an_expired_one_invite_nobody(client, svc, nam
     assert "expired or was already used" in named.sent(FRIEND + 1)[-1]["text"]
     assert client.get(f"/i/{token}").status_code == 410
     wait_outbox_settled(svc)
-    assert not unfinished_games(svc, f"telegram:{FRIEND + 1}")
+    assert not unfinished_games(svc.store, svc.players, f"telegram:{FRIEND + 1}")
 
 
 @pytest.mark.slow

@@ -94,7 +94,8 @@ def test_the_sms_after_leaving_the_page_does_not_retell_what_the_page_showed(app
     wait_outbox_settled(svc)
     before = len(local_messages(svc, ALICE))
     clock.advance(svc.redis, 10 * 60)  # she leaves the page: once its mark ends, her turn by SMS
-    after.tick(svc, after.Outlets(lambda ids: after.deliver_local_many(svc, ids), lambda turn: None))
+    after.tick(svc.config, svc.store, svc.steps,
+               after.Outlets(lambda ids: after.deliver_local_many(svc.config, svc.store, ids), lambda turn: None))
     wait_outbox_settled(svc)
     [catch_up] = [m["body"] for m in local_messages(svc, ALICE)[before:]]
     assert "You won " not in catch_up and "Bot won " not in catch_up, catch_up  # no trick the page showed, again

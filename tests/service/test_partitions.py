@@ -54,7 +54,9 @@ def _applied(svc: Any, gid: str) -> Counter[str]:
 
 
 def _game(stack: netns.Stack, gid: str, players: tuple[str, str]) -> None:
-    _wait("the game created", lambda: create_game(stack.svc, gid, players[0], players[1], "setup:" + gid) or True)
+    _wait("the game created",
+          lambda: create_game(stack.svc.config, stack.svc.store, stack.svc.players, stack.svc.links, stack.svc.reach,
+                              stack.svc.games, stack.svc.dealer, gid, players[0], players[1], "setup:" + gid) or True)
     _wait("the game dealt", lambda: load_game(stack.svc, gid).version > 0)
 
 

@@ -30,7 +30,7 @@ def queue_sent(svc: Any, to: str = PHONE, body: str = "Your turn.") -> str:
     channel = "email" if "@" in to else "whatsapp" if to.startswith("whatsapp:") else "sms"
     [oid] = svc.store.append(game_owner("g" + uuid.uuid4().hex[:8]), -1,
                              outbox=[{"channel": channel, "to": to, "body": body, "kind": "prompt"}]).outbox_ids
-    assert deliver(svc, oid) == "sent"
+    assert svc.inject(deliver)(oid) == "sent"
     return str(oid)
 
 
@@ -129,8 +129,8 @@ def test_a_temporary_failure_is_sent_again_later_once_then_the_number_is_unreach
     assert oid in svc.store.stale_outbox(-3700)  # an hour later the sweep sends it
     sent: list[str] = []
     app.config["SWEEP_AFTER"] = -3700
-    sweep(svc, lambda _name, args: sent.extend(args))
-    assert sent == [oid] and deliver(svc, oid) == "sent"
+    sweep(svc.config, svc.store, lambda _name, args: sent.extend(args))
+    assert sent == [oid] and svc.inject(deliver)(oid) == "sent"
     assert [m["body"] for m in local(svc, PHONE)] == ["Your turn.", "Your turn."]
     assert twilio_status(client, oid, "delivered", sid="SMa") == 204  # the first attempt's: not this one
     assert status(svc, oid) == "sent"
@@ -138,7 +138,7 @@ def test_a_temporary_failure_is_sent_again_later_once_then_the_number_is_unreach
     assert twilio_status(client, oid, "undelivered", "30003", sid="SMb") == 204
     wait_for(lambda: status(svc, oid) == "queued", 10, "queued again")
     assert svc.store.retry_failed(oid, "SMb", 0, 2) == "moved"  # that attempt is queued again already
-    assert deliver(svc, oid) == "sent" and svc.store.outbox_entry(oid)["tries"] == 2
+    assert svc.inject(deliver)(oid) == "sent" and svc.store.outbox_entry(oid)["tries"] == 2
     assert twilio_status(client, oid, "undelivered", "30003", sid="SMc") == 204
     wait_for(lambda: svc.reach.unreachable(PHONE) == "30003", 10, "unreachable after the retries")
     assert status(svc, oid) == "failed" and len(local(svc, PHONE)) == 3
@@ -151,13 +151,14 @@ def test_a_late_receipt_of_an_earlier_attempt_decides_nothing(client, svc, celer
     oid = queue_sent(svc)
     assert twilio_status(client, oid, "undelivered", "30003", sid="SMa") == 204  # retried once (the only retry)
     wait_for(lambda: status(svc, oid) == "queued", 10, "queued again")
-    assert deliver(svc, oid) == "sent"
+    assert svc.inject(deliver)(oid) == "sent"
     assert twilio_status(client, oid, "failed", "30007", sid="SMb") == 204  # the retry filtered by the carrier
     from .helpers import worker_idle
 
     worker_idle(app)
     # the first attempt's 30003 seen again, its retries spent: it does not mark the number (SMb decided: 30007)
-    assert on_failure(svc, oid, "SMa", "30003", lambda ids: None) == "stale"
+    assert on_failure(svc.config, svc.store, svc.players, svc.links, svc.reach, svc.games, oid, "SMa", "30003",
+                      lambda ids: None) == "stale"
     assert twilio_status(client, oid, "undelivered", "30003", sid="SMa") == 204
     worker_idle(app)
     assert svc.reach.unreachable(PHONE) == "" and svc.store.outbox_entry(oid)["error"] == "twilio error 30007"
@@ -255,7 +256,8 @@ def test_a_linked_channel_takes_over_and_the_game_waits_only_when_none_is_left(c
     prompt = [e for e in svc.store.outbox_entries(game_owner(gid)) if e["to"] == BOB][-1]
     assert twilio_status(client, prompt["id"], "undelivered", "30006", sid="SMl") == 204  # a landline
     wait_for(lambda: svc.reach.unreachable(BOB) == "30006", 10, "the number unreachable")
-    assert destination(svc, BOB, "reminder", "nb").address == DAVE  # his email takes over
+    assert destination(svc.config, svc.store, svc.links, svc.reach, BOB, "reminder",
+                       "nb").address == DAVE  # his email takes over
     from .helpers import worker_idle
 
     worker_idle(app)
@@ -266,14 +268,16 @@ def test_a_linked_channel_takes_over_and_the_game_waits_only_when_none_is_left(c
     worker_idle(app)
     assert len([m for m in local(svc, DAVE) if m["kind"] == "reminder"]) == 1
     now = svc.store.clock.now_ms()
-    assert paused_until(svc, gid, now) is None and "opponent_unreachable" not in [m["kind"] for m in local(svc, ALICE)]
+    assert paused_until(svc.store, gid,
+                        now) is None and "opponent_unreachable" not in [m["kind"] for m in local(svc, ALICE)]
     mail = queue_sent(svc, DAVE)  # then his mailbox bounces too: nothing is left, the game waits
     hard = {"event": "failed", "severity": "permanent", "reason": "bounce", "user-variables": {"outbox": mail}}
     assert mailgun_event(client, hard).status_code == 200
     wait_for(lambda: "opponent_unreachable" in [m["kind"] for m in local(svc, ALICE)], 10, "Alice told")
-    assert paused_until(svc, gid, svc.store.clock.now_ms()) is not None
-    assert destination(svc, BOB, "reminder", "nb").address == BOB  # none left: the home, as before
+    assert paused_until(svc.store, gid, svc.store.clock.now_ms()) is not None
+    assert destination(svc.config, svc.store, svc.links, svc.reach, BOB, "reminder",
+                       "nb").address == BOB  # none left: the home, as before
     lifecycle_command(svc, DAVE, "GAMES")  # he writes from his mailbox: the game goes on
     assert svc.reach.unreachable(DAVE) == "" and svc.reach.unreachable(BOB) == "30006"
-    assert paused_until(svc, gid, svc.store.clock.now_ms()) is None
-    assert destination(svc, BOB, "reminder", "nb").address == DAVE
+    assert paused_until(svc.store, gid, svc.store.clock.now_ms()) is None
+    assert destination(svc.config, svc.store, svc.links, svc.reach, BOB, "reminder", "nb").address == DAVE

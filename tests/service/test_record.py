@@ -66,12 +66,12 @@ def test_pause_says_how_to_end_it_and_resume_ends_it(client, svc, celery_worker)
     send(client, svc, ALICE, "VACATION 5")  # not a command: the reply says what to send, and nothing is paused
     said = local_messages(svc, ALICE)[-1]["body"]
     assert said.startswith("No vacation command: PAUSE 5 pauses this game for 5 days") and "RESUME" in said, said
-    assert pauses.paused_until(svc, gid, svc.store.clock.now_ms()) is None
+    assert pauses.paused_until(svc.store, gid, svc.store.clock.now_ms()) is None
     send(client, svc, ALICE, "PAUSE 3")
     assert local_messages(svc, ALICE)[-1]["body"].endswith("no reminders, no timeout. RESUME ends it.")
-    assert pauses.paused_until(svc, gid, svc.store.clock.now_ms()) is not None
+    assert pauses.paused_until(svc.store, gid, svc.store.clock.now_ms()) is not None
     send(client, svc, BOB, "RESUME")
-    assert pauses.paused_until(svc, gid, svc.store.clock.now_ms()) is None
+    assert pauses.paused_until(svc.store, gid, svc.store.clock.now_ms()) is None
     assert "The pause of your game vs Ana" in local_messages(svc, BOB)[-1]["body"] or \
         "is over" in local_messages(svc, BOB)[-1]["body"]
     send(client, svc, BOB, "LANG FR")
@@ -79,4 +79,4 @@ def test_pause_says_how_to_end_it_and_resume_ends_it(client, svc, celery_worker)
     said = local_messages(svc, BOB)[-1]["body"]
     assert said.endswith("REPRENDRE pour l'arrêter.") or said.endswith("REPRENDRE pour l'arreter."), said
     send(client, svc, BOB, "REPRENDRE")
-    assert pauses.paused_until(svc, gid, svc.store.clock.now_ms()) is None
+    assert pauses.paused_until(svc.store, gid, svc.store.clock.now_ms()) is None

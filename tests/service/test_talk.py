@@ -75,7 +75,7 @@ def test_say_by_email_and_from_the_page_is_escaped_in_html(client, svc, smtp_ser
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert f'action="/g/{token}/say"' in page
     sent = len(mails_to(smtp_server, DANA))
-    resp = client.post(f"/g/{token}/say", data={"csrf": form_token(svc, token), "text": "well played <3"})
+    resp = client.post(f"/g/{token}/say", data={"csrf": form_token(svc.store, token), "text": "well played <3"})
     assert resp.status_code == 303
     wait_outbox_settled(svc)
     wait_for_mails = mails_to(smtp_server, DANA)[sent:]

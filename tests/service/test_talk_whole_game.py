@@ -53,7 +53,7 @@ def mail_lines(smtp_server: Any, since: int = 0) -> list[str]:
 
 def from_page(client: Any, svc: Any, gid: str, seat: int, line: str) -> None:
     token = svc.players.ensure_web_token(gid, seat)
-    resp = client.post(f"/g/{token}/say", data={"csrf": form_token(svc, token), "text": line},
+    resp = client.post(f"/g/{token}/say", data={"csrf": form_token(svc.store, token), "text": line},
                        headers={"Origin": "null", "Sec-Fetch-Site": "same-origin"})
     assert resp.status_code == 303 and resp.headers["Location"].endswith("#talk")
     wait_outbox_settled(svc)

@@ -113,7 +113,7 @@ def test_a_retry_of_a_handled_message_changes_nothing(client, svc, celery_worker
     sent = len(local_messages(svc))
     r, _ = post_sms(client, mover, "DRAW", sid=sid)  # Twilio retries
     assert r.status_code == 200
-    assert handle_inbound(svc, mid, mover).outcome == "duplicate"  # the task delivered again
+    assert svc.inject(handle_inbound)(mid, mover).outcome == "duplicate"  # the task delivered again
     worker_idle(app)  # whatever the retry queued is done
     wait_outbox_settled(svc)
     assert svc.store.version(gid) == before + 1

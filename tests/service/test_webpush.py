@@ -223,7 +223,8 @@ def test_push_costs_nothing_and_is_not_capped(svc) -> None:  # type: ignore[no-u
 
 def beat(svc: Any) -> None:
     """One tick of the beat, what it causes delivered."""
-    after.tick(svc, after.Outlets(lambda ids: [deliver(svc, i) for i in ids], lambda turn: None))
+    after.tick(svc.config, svc.store, svc.steps,
+               after.Outlets(lambda ids: [svc.inject(deliver)(i) for i in ids], lambda turn: None))
 
 
 def pushed_prompt(client: Any, svc: Any, receiver: PushReceiver) -> tuple[str, str]:
@@ -335,7 +336,7 @@ def test_forgetting_a_player_forgets_their_browsers(svc) -> None:  # type: ignor
     sub = webpush.Subscription("https://fcm.googleapis.com/fcm/send/abc", "k", "a")
     svc.push.save(sub.address, sub.endpoint, sub.p256dh, sub.auth, ALICE)
     svc.links.attach(ALICE, sub.address)
-    forget(svc, ALICE)
+    svc.inject(forget)(ALICE)
     assert svc.push.get(sub.address) == {} and svc.links.home(sub.address) == sub.address
 
 

@@ -118,9 +118,9 @@ def advance_and_tick(svc: Any, hours: float) -> list[str]:
 
     svc.store.clock.advance(hours * HOUR_S)
     ids: list[str] = []
-    run_tick(svc, ids.extend, lambda turn: None)
+    run_tick(svc.config, svc.store, svc.steps, ids.extend, lambda turn: None)
     for oid in ids:
-        deliver(svc, oid)
+        svc.inject(deliver)(oid)
     return ids
 
 
@@ -272,18 +272,20 @@ def test_twilio_gets_a_template_or_the_text_and_a_long_text_in_parts(svc, twilio
 
     template = queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "Υπενθύμιση: σειρά σου", "kind": "reminder",
                                "content_sid": "HXr", "content_variables": '{"1": "Υπενθύμιση: σειρά σου"}'})
-    assert deliver(svc, template) == "sent"
+    assert svc.inject(deliver)(template) == "sent"
     [req] = twilio.requests
     assert req["data"] == {"To": WA, "From": "whatsapp:" + WA_SENDER, "ContentSid": "HXr",
                            "ContentVariables": '{"1": "Υπενθύμιση: σειρά σου"}',
                            "StatusCallback": "https://spades.example.test/sms/status?o=g%3Ag1%231"}
     long = " ".join(["άλφα"] * 700)  # 3,499 characters: past Twilio's 1,600, three messages in order
-    assert deliver(svc, queue_one(svc, {"channel": "whatsapp", "to": WA, "body": long, "kind": "update"})) == "sent"
+    assert svc.inject(deliver)(queue_one(svc,
+                                         {"channel": "whatsapp", "to": WA, "body": long, "kind": "update"})) == "sent"
     bodies = [r["data"]["Body"] for r in twilio.requests[1:]]
     assert len(bodies) == 3 and all(len(b) <= 1600 for b in bodies) and " ".join(bodies) == long
     app.config.update(TWILIO_WHATSAPP_FROM="MG" + "2" * 32)  # a Messaging Service holding the WhatsApp sender
     app.config.pop("_SENDERS", None)
-    assert deliver(svc, queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "hi", "kind": "help"})) == "sent"
+    assert svc.inject(deliver)(queue_one(svc,
+                                         {"channel": "whatsapp", "to": WA, "body": "hi", "kind": "help"})) == "sent"
     last = twilio.requests[-1]["data"]
     assert last["MessagingServiceSid"] == "MG" + "2" * 32 and "From" not in last and last["Body"] == "hi"
 
@@ -307,7 +309,7 @@ def test_whatsapp_messages_are_not_sms_for_the_daily_cap(svc) -> None:  # type: 
         wa = [{"channel": "whatsapp", "to": f"whatsapp:+3069123456{n:02d}", "body": "x", "kind": "invite"}
               for n in range(5)]
         sms = [{"channel": "sms", "to": f"+155512300{n:02d}", "body": "x", "kind": "help"} for n in range(3)]
-        may, held = daily_cap.split_sms(svc, wa + sms)
+        may, held = daily_cap.split_sms(svc.config, svc.store, wa + sms)
         assert may[:5] == wa and len(held) == 3  # WhatsApp passes; the batch of 3 SMS crosses the cap of 2
         assert svc.store.sms_today(limits.day())[0] == 3
     finally:

@@ -297,8 +297,9 @@ BUTTONS = [["K", "tagtagtagta|K"], ["D", "tagtagtagta|D"]]
 
 def test_contents_are_made_once_per_shape_and_kept_for_every_process(svc, twilio, app) -> None:  # type: ignore[no-untyped-def]
     for _ in range(2):
-        assert deliver(svc, queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "Draw 1/13: 8S.", "kind": "update",
-                                            "buttons": BUTTONS, "lang": "en"})) == "sent"
+        oid = queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "Draw 1/13: 8S.", "kind": "update",
+                              "buttons": BUTTONS, "lang": "en"})
+        assert svc.inject(deliver)(oid) == "sent"
         app.config.pop("_SENDERS", None)  # another process: the content read from Redis, not made again
     made = [r for r in twilio.requests if r["uri"] == CONTENT_URL]
     assert len(made) == 1 and len(made[0]["data"]["types"]["twilio/quick-reply"]["actions"]) == 2
@@ -310,8 +311,9 @@ def test_contents_are_made_once_per_shape_and_kept_for_every_process(svc, twilio
 
 def test_a_long_text_goes_first_and_its_end_above_the_buttons(svc, twilio) -> None:  # type: ignore[no-untyped-def]
     body = " ".join(["λέξη"] * 500)  # 2,499 characters: past the 1,024 a body above buttons may have
-    assert deliver(svc, queue_one(svc, {"channel": "whatsapp", "to": WA, "body": body, "kind": "update",
-                                        "buttons": BUTTONS, "lang": "el"})) == "sent"
+    oid = queue_one(svc, {"channel": "whatsapp", "to": WA, "body": body, "kind": "update", "buttons": BUTTONS,
+                          "lang": "el"})
+    assert svc.inject(deliver)(oid) == "sent"
     sent = [r for r in twilio.requests if r["data"].get("To") == WA]
     texts, last = [r["data"]["Body"] for r in sent[:-1]], twilio.shown(sent[-1])
     assert texts and all(len(t) <= 1600 for t in texts) and len(last["body"]) <= 1024
@@ -321,12 +323,14 @@ def test_a_long_text_goes_first_and_its_end_above_the_buttons(svc, twilio) -> No
 def test_buttons_off_or_the_content_api_refusing_leaves_the_text(svc, twilio, app) -> None:  # type: ignore[no-untyped-def]
     app.config["WHATSAPP_BUTTONS"] = False
     try:
-        assert deliver(svc, queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "K or D?", "kind": "update",
-                                            "buttons": BUTTONS, "lang": "en"})) == "sent"
+        oid = queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "K or D?", "kind": "update", "buttons": BUTTONS,
+                              "lang": "en"})
+        assert svc.inject(deliver)(oid) == "sent"
     finally:
         app.config["WHATSAPP_BUTTONS"] = True
     twilio.statuses = [400]  # the Content API refuses the shape: the text alone goes
-    assert deliver(svc, queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "K or D?", "kind": "update",
-                                        "buttons": BUTTONS, "lang": "en"})) == "sent"
+    oid = queue_one(svc, {"channel": "whatsapp", "to": WA, "body": "K or D?", "kind": "update", "buttons": BUTTONS,
+                          "lang": "en"})
+    assert svc.inject(deliver)(oid) == "sent"
     bodies = [r["data"].get("Body") for r in twilio.requests if r["data"].get("To") == WA]
     assert bodies == ["K or D?", "K or D?"]

@@ -29,7 +29,7 @@ def state(game: Game) -> dict[str, Any]:
 
 
 def dealer(game_id: str, version: int) -> Dealer:
-    """The same cards for the same game and version, as ``Services.dealer`` with a seed."""
+    """The same cards for the same game and version, as the service's seeded ``service.context.dealer_factory``."""
     return Dealer(seed=zlib.crc32(f"{game_id}:{version}".encode()))
 
 
