@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 
 #: each entry point: its tiny arguments and a line its output must hold
 SMOKE: dict[str, tuple[list[str], str]] = {
-    "bot_moves": (["--seeds", "1", "--hands", "1"], "moves of pimc, hard, pimc-2026-12: sha256"),
+    "bot_moves": (["--seeds", "1", "--hands", "1", "--pairings", "2"], "moves of pimc, hard, pimc-2026-12: sha256"),
     "chaos": (["--games", "1", "--target", "100", "--seconds", "4", "--redis-kills", "1", "--worker-kills", "1",
                "--beat-kills", "1", "--min-gap", "0.5", "--max-gap", "1", "--worker-pool", "solo", "--seed", "1"],
               "moves lost: 0"),

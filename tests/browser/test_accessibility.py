@@ -41,16 +41,16 @@ def axe_source() -> str:
     return AXE.read_text()
 
 
-@pytest.fixture(params=WIDTHS, ids=[f"{w}px" for w in WIDTHS])
-def pages(chromium: Any, request: pytest.FixtureRequest) -> Iterator[dict[int, Any]]:
-    """A page at one width (the test's parameter), in a context that lets the test inject axe-core; the browser is
-    the worker's one Chromium (the session's)."""
-    width = int(request.param)
-    context = chromium.new_context(viewport={"width": width, "height": 844}, bypass_csp=True)
+@pytest.fixture
+def pages(chromium: Any) -> Iterator[dict[int, Any]]:
+    """A page at each width, each in a context that lets the test inject axe-core (one hand played serves both); the
+    browser is the worker's one Chromium (the session's)."""
+    contexts = [chromium.new_context(viewport={"width": w, "height": 844}, bypass_csp=True) for w in WIDTHS]
     try:
-        yield {width: context.new_page()}
+        yield {w: context.new_page() for w, context in zip(WIDTHS, contexts)}
     finally:
-        context.close()
+        for context in contexts:
+            context.close()
 
 
 def violations(page: Any, axe: str, url: str, before: str = "", ready: str = "") -> list[str]:
