@@ -3,6 +3,10 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# Each module is compiled once and its bytecode kept (in __pycache__, ignored by git), whatever the machine's
+# PYTHONDONTWRITEBYTECODE says: with it, every process the service or the tests start (a worker, the web, a CLI, a
+# bench) compiled again what it imports, 0.3 s of CPU a process for the project's modules alone
+unset PYTHONDONTWRITEBYTECODE
 
 SUDO=""
 if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
@@ -29,21 +33,17 @@ fi
 LOCK=requirements/dev.txt
 if [ ! -f .venv/.installed ] || [ pyproject.toml -nt .venv/.installed ] || [ "$LOCK" -nt .venv/.installed ]; then
   # uv installs the same versions as pip (compared with pip freeze) in a fraction of the time: about 21 s against
-  # 50 s here, which is most of a fresh clone's set-up; pip does it if uv cannot be had. Compiled to bytecode
-  # as pip does: without it every process compiles what it imports (0.4 s more to import the worker), as
-  # PYTHONDONTWRITEBYTECODE, set on this machine, keeps it from being cached
+  # 50 s here, which is most of a fresh clone's set-up; pip does it if uv cannot be had. Not compiled here:
+  # compiling every installed package took 10 s of a fresh clone's set-up, and each module is compiled and
+  # cached the first time a process imports it (PYTHONDONTWRITEBYTECODE is unset above)
   .venv/bin/python -m pip install -q "uv>=0.13,<0.14" \
-    && .venv/bin/uv pip install -q --compile-bytecode --python .venv/bin/python --require-hashes -r "$LOCK" \
-    && .venv/bin/uv pip install -q --compile-bytecode --python .venv/bin/python --no-deps -e . \
+    && .venv/bin/uv pip install -q --python .venv/bin/python --require-hashes -r "$LOCK" \
+    && .venv/bin/uv pip install -q --python .venv/bin/python --no-deps -e . \
     || { .venv/bin/python -m pip install -q --upgrade pip \
          && .venv/bin/python -m pip install -q --require-hashes -r "$LOCK" \
          && .venv/bin/python -m pip install -q --no-deps -e .; }
   touch .venv/.installed
 fi
-# The project's own modules compiled too (only those changed since): the editable install leaves them to each
-# process, and with PYTHONDONTWRITEBYTECODE every process (a worker, the web, a CLI, a bench, each one a test
-# starts) compiled them again: 0.3 s of CPU a process here
-.venv/bin/python -m compileall -q -j 0 service spades chat workers bench tests >/dev/null
 
 if ! command -v redis-server >/dev/null; then
   apt_install redis-server
