@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 import threading
 import time
 import uuid
@@ -38,6 +39,7 @@ class GameDriver:
         self.bots = (bots.get("basic", seed=1), bots.get("basic", seed=2))
         self.sent_at = 0.0
         self.mid = ""
+        self.sent = ("", "")  # the last message's sender and text
         self.mids: list[str] = []
         self.moves = 0
         if game is None:
@@ -122,7 +124,7 @@ def run_moves(svc: Dependencies, base: str, games: list[GameDriver], threads: in
                 if not waiting:
                     break
             for g in pending:
-                sender, text = g.next_text()
+                g.sent = sender, text = g.next_text()
                 g.sent_at = time.time()
                 dt, g.mid = signed_sms(session, base, sender, text)
                 g.mids.append(g.mid)
@@ -135,6 +137,11 @@ def run_moves(svc: Dependencies, base: str, games: list[GameDriver], threads: in
             pending += take_replies(reply, waiting, stats, None if late else (lock, total), over)
             if renew and not late:
                 pending += replace(over)
+        for g in waiting.values():  # waited for to the drain's end: what the service made of its last message
+            record = svc.store.inbound(g.sent[0], g.mid)  # handled with no event: a move the service refused
+            status = "no record" if record is None else record.get("status", "recorded, not handled")
+            print(f"bench: no event of game {g.gid} {drain - stop:.0f} s after the run, for {g.sent[1]!r} (its "
+                  f"message: {status})", file=sys.stderr)
 
     chunks = [games[i::threads] for i in range(threads)]
     ts = [threading.Thread(target=loop, args=(c,)) for c in chunks if c]
