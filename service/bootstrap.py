@@ -89,10 +89,11 @@ class Dependencies:
         self.games = GameCache(self.store, int(config.get("GAME_CACHE_SIZE", 2000)))
         self.seats = SeatCache()
         self.dealer = dealer_factory(config)
-        self.handlers, self.steps = {}, {}
-        named = self.named()
-        self.handlers = {kind: inject(fn, named) for kind, fn in inbound.TABLE.items()}
-        self.steps = after.bound_steps(lambda fn: inject(fn, named))
+        # the tables are bound to everything but themselves (an entry naming ``handlers`` or ``steps`` fails when
+        # called, rather than being handed a table not yet built)
+        gateways = {name: getattr(self, name) for name in NAMES if name not in ("handlers", "steps")}
+        self.handlers = {kind: inject(fn, gateways) for kind, fn in inbound.TABLE.items()}
+        self.steps = after.bound_steps(lambda fn: inject(fn, gateways))
 
     def named(self) -> dict[str, Any]:
         """The dependencies by the name a signature gives them."""
