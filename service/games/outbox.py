@@ -22,8 +22,9 @@ from ..addresses import EMAIL, PUSH, TELEGRAM, WHATSAPP, address_kind, is_bot, p
 from ..channels import WINDOW_CLOSED, Destination, destination, reply_to
 from ..context import Config
 from ..conversation_port import named
+from ..records import GameMeta, Route
 from ..store import Players, Reach, Store, game_owner, player_owner
-from ..store.links import Links, Route
+from ..store.links import Links
 from ..telegram import buttons as telegram_buttons
 from ..whatsapp import variables as template_variables
 from ..whatsapp_buttons import offered
@@ -42,7 +43,7 @@ def recipient(entry: dict[str, Any]) -> str:
 
 def outbound(config: Config, store: Store, players: Players, address: str, rendered: Rendered, *,
              game_id: str | None = None,
-             seat: int | None = None, meta: dict[str, str] | None = None,
+             seat: int | None = None, meta: GameMeta | None = None,
              meta_updates: dict[str, str] | None = None, kind: str = "", about: str | None = None,
              home: str | None = None, to: Destination | None = None) -> dict[str, Any]:
     """An outbox entry for ``address`` (SMS, WhatsApp or email); email entries carry threading headers (the first
@@ -114,7 +115,7 @@ def outbound(config: Config, store: Store, players: Players, address: str, rende
     return entry
 
 
-def _game_reply_token(store: Store, players: Players, game_id: str, seat: int | None, meta: dict[str, str] | None,
+def _game_reply_token(store: Store, players: Players, game_id: str, seat: int | None, meta: GameMeta | None,
                       address: str,
                       home: str) -> str | None:
     """The reply token of ``home``'s seat in ``game_id`` for an email to ``address`` (issue 45 case 2: every email
@@ -135,7 +136,7 @@ def _game_reply_token(store: Store, players: Players, game_id: str, seat: int | 
 
 def _link_page(config: Config, store: Store, players: Players, entry: dict[str, Any], address: str, game_id: str,
                seat: int | None,
-               meta: dict[str, str] | None, meta_updates: dict[str, str] | None) -> None:
+               meta: GameMeta | None, meta_updates: dict[str, str] | None) -> None:
     """Add to an email the link of ``address``'s page of ``game_id`` (none before the game is under way)."""
     web = _web_token(store, players, address, game_id, seat, meta, meta_updates)
     if web:
@@ -145,7 +146,7 @@ def _link_page(config: Config, store: Store, players: Players, entry: dict[str, 
 
 
 def _web_token(store: Store, players: Players, address: str, game_id: str, seat: int | None,
-               meta: dict[str, str] | None,
+               meta: GameMeta | None,
                meta_updates: dict[str, str] | None) -> str:
     """The page token of ``address``'s seat in ``game_id`` (made once); ``""`` before the game is under way."""
     if meta is None:
@@ -167,7 +168,7 @@ def render(name: str, lang: str, channel: str, ask: str = "", **context: Any) ->
 
 def entry(config: Config, store: Store, players: Players, links: Links, reach: Reach, address: str, name: str, *,
           game_id: str | None = None, seat: int | None = None,
-          meta: dict[str, str] | None = None, meta_updates: dict[str, str] | None = None,
+          meta: GameMeta | None = None, meta_updates: dict[str, str] | None = None,
           rendered: Rendered | None = None, even_if_stopped: bool = False, to: Destination | None = None,
           **context: Any) -> dict[str, Any] | None:
     """The outbox entry of message ``name`` to the player ``address`` (their home), at the address

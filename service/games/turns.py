@@ -20,6 +20,7 @@ from .. import conversation_port as port
 from ..addresses import is_bot
 from ..channels import WINDOW_CLOSED, destination
 from ..context import Config, DealerFactory
+from ..records import GameMeta
 from ..store import Links, Players, Reach, Store
 from . import levels, summaries
 from .outbox import entry, outbound, recipient
@@ -41,7 +42,7 @@ def stored_since(store: Store, game_id: str, since: int, before: int, recent: tu
     return from_dicts(store.newest_events(game_id, before - since))
 
 
-def auto_draws(config: Config, dealer: DealerFactory, game_id: str, meta: dict[str, str], game: Game,
+def auto_draws(config: Config, dealer: DealerFactory, game_id: str, meta: GameMeta, game: Game,
                infos: dict[str, PlayerInfo]) -> list[Event]:
     """The draw moves the service makes (``game`` is folded on): ``DN OFF``, the service answers DRAW for a
     player offered double nil; in a simultaneous draw (RULES D11) the computer makes all its draw decisions
@@ -67,7 +68,7 @@ def auto_draws(config: Config, dealer: DealerFactory, game_id: str, meta: dict[s
 
 
 def turn_messages(config: Config, store: Store, players: Players, links: Links, reach: Reach, dealer: DealerFactory,
-                  game_id: str, meta: dict[str, str], game: Game, events: list[Event],
+                  game_id: str, meta: GameMeta, game: Game, events: list[Event],
                   updates: dict[str, str], everyone: bool = False, infos: dict[str, PlayerInfo] | None = None,
                   recent: tuple[Event, ...] = (), actor: int | None = None,
                   movers_before: tuple[int, ...] = (),

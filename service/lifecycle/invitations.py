@@ -34,6 +34,7 @@ from ..games.players import all_stopped, default_lang, lang_of, mailbox_stopped,
 from ..games.result import Outcome, Result
 from ..games.start import rules_of
 from ..games.start import start as start_game
+from ..records import GameMeta, PlayerRecord
 from ..store import Links, Players, Reach, Store, game_owner
 from ..store import due as due
 from ..store.due import EXPIRY, Item
@@ -98,9 +99,9 @@ def invite(config: Config, store: Store, players: Players, links: Links, reach: 
     gid = game_id_for(message_id)
     held = daily_cap.invitation_held_until(config, store, by, now_ms / 1000)  # the day's SMS cap: it goes tomorrow
     expires = (held or now_ms) + int(settings.get(config, "INVITE_TTL")) * 1000
-    meta = new_meta(config, store, players, gid, sender, invitee, rules, now_ms)
-    meta["expires"] = str(expires)
-    updates = dict(meta)
+    fields = new_meta(config, store, players, gid, sender, invitee, rules, now_ms)
+    fields["expires"] = str(expires)
+    meta, updates = GameMeta(fields), dict(fields)
     days = max(1, round(int(settings.get(config, "INVITE_TTL")) / 86400))
     if held is not None:
         updates["held"] = str(held)
@@ -108,7 +109,7 @@ def invite(config: Config, store: Store, players: Players, links: Links, reach: 
                                 meta=meta, meta_updates=updates,
                                 opp=name_of(players, invitee), at="00:00 UTC")]
     else:
-        anonymous = not (players.get(sender) or {}).get("name")  # the friend sees a masked number: ask a NAME
+        anonymous = not (players.get(sender) or PlayerRecord(sender)).name  # the friend sees a masked number: ask a NAME
         entries = [_invitation(config, store, players, links, reach, gid, meta, updates, rules, days),
                    outbox.entry(config, store, players, links, reach, sender, "invite_sent", game_id=gid, seat=0,
                                 meta=meta, meta_updates=updates,
@@ -140,7 +141,7 @@ def twin(address: str) -> str | None:
 
 
 def _invitation(config: Config, store: Store, players: Players, links: Links, reach: Reach, gid: str,
-                meta: dict[str, str], updates: dict[str, str] | None,
+                meta: GameMeta, updates: dict[str, str] | None,
                 rules: HouseRules, days: int) -> dict[str, Any] | None:
     """The invitation to the invited player (seat 1), where :func:`_invitation_address` says."""
     invitee = meta["seat1"]
@@ -154,7 +155,7 @@ def _invitation(config: Config, store: Store, players: Players, links: Links, re
 
 
 def _release_held(config: Config, store: Store, players: Players, links: Links, reach: Reach, gid: str,
-                  meta: dict[str, str]) -> list[str]:
+                  meta: GameMeta) -> list[str]:
     """The invitation the day's SMS cap held (``held`` of the game's meta), sent now that its day has come."""
     days = max(1, round(int(settings.get(config, "INVITE_TTL")) / 86400))
     e = _invitation(config, store, players, links, reach, gid, meta, None, rules_of(meta), days)
@@ -181,7 +182,7 @@ def new_meta(config: Config, store: Store, players: Players, gid: str, seat0: st
 
 
 def start(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
-          dealer: DealerFactory, message_id: str, gid: str, meta: dict[str, str], updates: dict[str, str]) -> Result:
+          dealer: DealerFactory, message_id: str, gid: str, meta: GameMeta, updates: dict[str, str]) -> Result:
     """The game under way (:func:`service.games.start.start`); its expiry cancelled, its first turn scheduled
     (``Result.bot``: the computer's move to queue, if it begins)."""
     out = start_game(config, store, players, links, reach, games, dealer, message_id, gid, meta, updates)
@@ -203,8 +204,8 @@ def start_bot_game(config: Config, store: Store, players: Players, links: Links,
     done = store.consumed(game_owner(gid), message_id)
     if done is not None:
         return Result(done, Outcome.DUPLICATE, gid)
-    meta = new_meta(config, store, players, gid, sender, levels.address_for(level), rules, store.clock.now_ms())
-    return start(config, store, players, links, reach, games, dealer, message_id, gid, meta, dict(meta))
+    fields = new_meta(config, store, players, gid, sender, levels.address_for(level), rules, store.clock.now_ms())
+    return start(config, store, players, links, reach, games, dealer, message_id, gid, GameMeta(fields), fields)
 
 
 def create_game(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
@@ -215,8 +216,8 @@ def create_game(config: Config, store: Store, players: Players, links: Links, re
     rules = HouseRules(target=target or 500)
     if not start_now:
         return invite(config, store, players, links, reach, games, dealer, message_id, seat0, seat1, rules)
-    meta = new_meta(config, store, players, game_id, seat0, seat1, rules, store.clock.now_ms())
-    return start(config, store, players, links, reach, games, dealer, message_id, game_id, meta, dict(meta))
+    fields = new_meta(config, store, players, game_id, seat0, seat1, rules, store.clock.now_ms())
+    return start(config, store, players, links, reach, games, dealer, message_id, game_id, GameMeta(fields), fields)
 
 
 def tell_name(config: Config, store: Store, players: Players, links: Links, reach: Reach, message_id: str,
@@ -276,7 +277,7 @@ def accept(config: Config, store: Store, players: Players, links: Links, reach: 
         players.ensure(sender, default_lang(config, sender))
         players.add_game(sender, gid, store.clock.now_ms())
         number_of(store, sender, gid)
-        meta = dict(meta, seat1=sender)
+        meta = meta.updated({"seat1": sender})
         updates["seat1"] = sender
     if meta.get("status") != "invited" or meta.get("seat1") != sender:
         return outbox.reply(config, store, players, links, reach, sender, message_id, "no_invitation")

@@ -30,8 +30,9 @@ from ..games import outbox
 from ..games.players import lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import computer_at, opponent_of, seat_of
+from ..records import Route
 from ..store import Players, Reach, Store, Talk
-from ..store.links import Links, Route
+from ..store.links import Links
 from . import routing, settings
 from .commands import Message
 

@@ -53,6 +53,7 @@ from ..games.players import lang_of, lang_of_record, name_of
 from ..games.record import head_to_head
 from ..games.seats import opponent_of
 from ..lifecycle import talk
+from ..records import GameMeta, PlayerRecord
 from ..spool import SpoolError
 from ..store import UNREACHABLE as STORE_UNREACHABLE
 from ..store import Players, Store, game_owner, now_ms
@@ -113,14 +114,14 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
-def _seat_of_token(store: Store, players: Players, token: str) -> tuple[str, int, dict[str, str]]:
+def _seat_of_token(store: Store, players: Players, token: str) -> tuple[str, int, GameMeta]:
     """(game id, seat, meta) of a page token, or 404."""
     found = players.web_token(token)
     if found is None:
         abort(404)
     game_id, seat = found
     meta = store.meta(game_id)
-    if meta.get(f"web{seat}") != token:
+    if meta.of_seat("web", seat) != token:
         abort(404)
     return game_id, seat, meta
 
@@ -137,7 +138,7 @@ def _game(games: GameCache, game_id: str) -> Game | None:
     return game if game.version else None  # an invitation not yet answered: no game to show
 
 
-def _open(config: Config, store: Store, games: GameCache, game_id: str, seat: int, meta: dict[str, str],
+def _open(config: Config, store: Store, games: GameCache, game_id: str, seat: int, meta: GameMeta,
           shows: bool = False) -> Game:
     """The game a page shows (404 before it began), its seat marked as on its page while it is under way
     (``shows``: the page itself, which shows the game as it stands: the version it showed is kept)."""
@@ -158,12 +159,12 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     svc = _svc()
     game_id, seat, meta = _seat_of_token(svc.store, svc.players, token)
     if _expired(svc.config, svc.store, meta, seat):
-        lang = lang_of(svc.config, svc.players, meta.get(f"seat{seat}", ""))
+        lang = lang_of(svc.config, svc.players, meta.seats[seat])
         return _no_store(Response(render_expired(lang), status=410, mimetype="text/html"))
     game = _open(svc.config, svc.store, svc.games, game_id, seat, meta, shows=True)
     v = view(game, seat)
-    me, opp = meta.get(f"seat{seat}", ""), opponent_of(meta, seat)
-    record = svc.players.get(me) or {}
+    me, opp = meta.seats[seat], opponent_of(meta, seat)
+    record = svc.players.get(me) or PlayerRecord(me)
     lang = lang_of_record(svc.config, me, record)
     ctx = page_context(v, _redacted(svc.store, game_id, seat), name_of(svc.players, me), name_of(svc.players, opp))
     ctx.update(page_parts(token, meta, seat))  # the link to the player's games, the finished game's buttons
@@ -182,7 +183,7 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     return _no_store(Response(render_page(lang, ctx), status=status, mimetype="text/html"))
 
 
-def _expired(config: Config, store: Store, meta: dict[str, str], seat: int) -> bool:
+def _expired(config: Config, store: Store, meta: GameMeta, seat: int) -> bool:
     return page_expired(meta, seat, store.clock.now_ms(), float(config.get("PAGE_TTL_DAYS") or 30))
 
 
@@ -237,7 +238,7 @@ def script() -> Response:
 
 
 def posted_form(store: Store, players: Players, games: GameCache, token: str,
-                status: str = "active") -> tuple[str, int, dict[str, str], Game] | Response:
+                status: str = "active") -> tuple[str, int, GameMeta, Game] | Response:
     """The game a form of the page of ``token`` acts in (its id, the seat, its meta, its state), or the answer that
     refuses it: 403 with a fresh page from another site or without the page's form token, a redirect saying "stale"
     when the game is not ``status`` (under way; ``over`` for a finished game's buttons, :mod:`.again`). Nothing is
