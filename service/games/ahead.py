@@ -126,7 +126,7 @@ def chain(game: Game, meta: GameMeta, stored: Sequence[Plan | None], given: Plan
             out.log.append({"seat": seat, "what": "dropped", "entry": dropped.entry, "why": dropped.reason})
     for seat in (0, 1):  # teach it once a game, where a plan would have saved this wait: a follow asked
         if game.phase == "play" and game.movers == (seat,) and len(game.trick) == 1 and ahead.plans[seat] is None \
-                and not meta.get(f"tip{seat}") and not out.notes.get(seat):
+                and not meta.of_seat("tip", seat) and not out.notes.get(seat):
             out.notes.setdefault(seat, []).append({"type": "plan_tip", "seat": seat,
                                                    "suit": game.trick[0][1].suit.letter})
             out.updates[f"tip{seat}"] = "1"

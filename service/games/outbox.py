@@ -97,7 +97,7 @@ def outbound(config: Config, store: Store, players: Players, address: str, rende
             if token:
                 entry["reply_to"] = reply_address(token, domain)
             root = f"<game-{game_id}.{seat}@{domain}>"
-            if meta.get(f"thr{seat}") or (meta_updates or {}).get(f"thr{seat}"):
+            if meta.of_seat("thr", seat) or (meta_updates or {}).get(f"thr{seat}"):
                 entry["in_reply_to"] = root
                 entry["references"] = root
             else:
@@ -128,7 +128,7 @@ def _game_reply_token(store: Store, players: Players, game_id: str, seat: int | 
         seat = seat_of(meta, home)
         if seat is None:
             return None
-    token = meta.get(f"tok{seat}")
+    token = meta.of_seat("tok", seat)
     if not token and home != address:  # a player's linked mailbox: the seat's own reply address, made once
         token = players.ensure_reply_token(game_id, seat, home)
     return token or None
@@ -153,10 +153,10 @@ def _web_token(store: Store, players: Players, address: str, game_id: str, seat:
         meta = store.meta(game_id)
     if seat is None:
         seat = seat_of(meta, address)
-    status = (meta_updates or {}).get("status") or meta.get("status", "")
+    status = (meta_updates or {}).get("status") or meta.status
     if seat is None or status in ("", "invited"):  # an invitation: no game to show yet
         return ""
-    return meta.get(f"web{seat}") or players.ensure_web_token(game_id, seat)
+    return meta.of_seat("web", seat) or players.ensure_web_token(game_id, seat)
 
 
 def render(name: str, lang: str, channel: str, ask: str = "", **context: Any) -> Rendered:
@@ -234,7 +234,7 @@ def notify_game(config: Config, store: Store, players: Players, links: Links, re
     updates = dict(meta_updates or {})
     entries = []
     for seat, name, ctx in messages:
-        address = meta.get(f"seat{seat}", "")
+        address = meta.seats[seat]
         e = entry(config, store, players, links, reach, address, name, game_id=game_id, seat=seat, meta=meta,
                   meta_updates=updates, **ctx)
         if e is not None:

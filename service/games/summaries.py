@@ -126,7 +126,7 @@ def entries(config: Config, store: Store, players: Players, links: Links, reach:
     for seat in (0, 1):
         if seat in quiet:
             continue
-        address = meta.get(f"seat{seat}", "")
+        address = meta.seats[seat]
         opp = name_of(players, opponent_of(meta, seat))
         shown = game_label(store, players, address, game_id) if address else ""
         by_email = bool(address) and not is_bot(address) and destination(  # their game messages go to a mailbox

@@ -104,7 +104,7 @@ def _asked_instead(config: Config, store: Store, players: Players, links: Links,
     """``YES`` to nothing, in a game that asks the sender something: that there is nothing to say yes to, and the
     question again (issue 45 case 8); None when no game asks them anything."""
     gid = _target(store, players, m).game_id
-    meta = store.meta(gid) if gid else {}
+    meta = store.meta(gid) if gid else GameMeta()
     seat = seat_of(meta, m.sender)
     if gid is None or seat is None:
         return None

@@ -120,7 +120,7 @@ def say(config: Config, store: Store, players: Players, links: Links, reach: Rea
     reached = _reached(store, opponent)
     out = outbox.notify_game(config, store, players, links, reach, target, m.message_id, msgs)
     if out.outcome == Outcome.CONFLICT:  # a game over and archived takes no more messages: from the sayer's own outbox
-        entries = [outbox.entry(config, store, players, links, reach, meta.get(f"seat{s}", ""),
+        entries = [outbox.entry(config, store, players, links, reach, meta.seats[s],
                                 name, game_id=target, seat=s, meta=meta, **ctx)
                    for s, name, ctx in msgs]
         if not reached:  # (this message's one write to the sayer's outbox: the refusal below would be a duplicate)

@@ -145,7 +145,7 @@ def _open(config: Config, store: Store, games: GameCache, game_id: str, seat: in
     game = _game(games, game_id)
     if game is None:
         abort(404)
-    if meta.get("status") == "active":
+    if meta.status == "active":
         presence.mark_open(config, store, game_id, seat, game.version if shows else None)
     return game
 
@@ -169,10 +169,10 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     ctx = page_context(v, _redacted(svc.store, game_id, seat), name_of(svc.players, me), name_of(svc.players, opp))
     ctx.update(page_parts(token, meta, seat))  # the link to the player's games, the finished game's buttons
     ctx.update(board=plan_board(v, plans_of(meta)[seat], lang),  # the seat's own plan (RULES D12)
-               plan_url=url_for("plan_board.plan", token=token) if meta.get("status") == "active" else "")
+               plan_url=url_for("plan_board.plan", token=token) if meta.status == "active" else "")
     ctx.update(talk=talk.page_lines(svc.talk, game_id, seat),  # the talk (SAY) and its box: service.web.talk_box
                h2h=head_to_head(svc.store, svc.players, me, opp),  # the record between them (issue 46)
-               say_url=url_for("talk_box.say", token=token) if meta.get("status") in ("active", "over") else "")
+               say_url=url_for("talk_box.say", token=token) if meta.status in ("active", "over") else "")
     ctx.update(version=game.version, move_url=url_for("game_page.move", token=token),
                poll_url=url_for("game_page.poll", token=token), script_url=url_for("game_page.script"),
                csrf=form_token(svc.store, token), poll_every=presence.poll_seconds(svc.config),
@@ -247,7 +247,7 @@ def posted_form(store: Store, players: Players, games: GameCache, token: str,
     if not same_site() or not form_token_ok(store, token, request.form.get("csrf", "")):
         return _page(token, "forbidden", 403)  # nothing recorded; a fresh form to play from
     game = _game(games, game_id)
-    if game is None or meta.get("status") != status:
+    if game is None or meta.status != status:
         return _back(token, "stale")
     return game_id, seat, meta, game
 
@@ -271,7 +271,7 @@ def move(token: str) -> Response:
         return _back(token, "illegal")
     ask = question_key(v)
     message_id = f"page:{_sign(svc.store, 'move', token, ask, body)}"  # the same form sent twice: one move
-    outcome = record_from_page(svc.config, svc.store, token, game_id, seat, meta[f"seat{seat}"], message_id, body, ask)
+    outcome = record_from_page(svc.config, svc.store, token, game_id, seat, meta.seats[seat], message_id, body, ask)
     return _back(token, outcome)
 
 
