@@ -14,6 +14,7 @@ from spades.events import Event, from_dict
 from spades.game import Game
 
 from .addresses import is_bot
+from .records import GameMeta
 from .store import Pipeline, Store
 
 STATE_READS = 2  # the replies take_queued queues, at most (Store.queue_state)
@@ -29,7 +30,7 @@ class Taken:
     sid: str
     recent: tuple[Event, ...]
     version: int  # ``game.version`` when taken (the game is folded on afterwards)
-    meta: dict[str, str] | None = None  # the game's meta, read with it (``take_queued(with_meta=True)``)
+    meta: GameMeta | None = None  # the game's meta, read with it (``take_queued(with_meta=True)``)
 
     def recent_after(self, appended: list[Event] | tuple[Event, ...]) -> tuple[Event, ...]:
         """The newest events once ``appended`` (folded on since taking it) are stored too."""
@@ -151,7 +152,7 @@ class SeatCache:
             while len(self._homes) > self.size:
                 self._homes.popitem(last=False)
 
-    def note(self, game_id: str, meta: dict[str, str]) -> None:
+    def note(self, game_id: str, meta: GameMeta) -> None:
         if meta.get("status") not in ("active", "over"):
             return
         seats = (meta.get("seat0", ""), meta.get("seat1", ""))

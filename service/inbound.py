@@ -305,7 +305,7 @@ def handle_inbound(config: Config, store: Store, players: Players, links: Links,
 def _handle(config: Config, store: Store, players: Players, links: Links, reach: Reach, invite_links: InviteLinks,
             games: GameCache, seats: SeatCache, dealer: DealerFactory, handlers: Handlers, message_id: str,
             sender: str, origin: str, msg: dict[str, str],
-            done_ids: list[str] | None, record: dict[str, str], life: dict[str, str], pre: MoveRead | None,
+            done_ids: list[str] | None, record: Mapping[str, str], life: dict[str, str], pre: MoveRead | None,
             send_now: str) -> Result:
     """The message of ``origin`` handled as the player ``sender``'s (their home: ``origin`` itself unless linked)."""
     if done_ids is not None:
@@ -375,7 +375,7 @@ def _handle(config: Config, store: Store, players: Players, links: Links, reach:
                             out) if tap is not None else out
 
 
-def _where_it_stands(store: Store, m: Inbound, gid: str, meta: dict[str, str], game: Game, seat: int, opp: str,
+def _where_it_stands(store: Store, m: Inbound, gid: str, meta: Mapping[str, str], game: Game, seat: int, opp: str,
                      label: str) -> Rendered:
     """``HAND``'s answer: the question again, with what the player was not told since their last message (a prompt
     WhatsApp would not take while their window was closed, issue 45 case 5: the opponent's bid with it), which

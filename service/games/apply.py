@@ -31,6 +31,7 @@ from .. import metrics
 from ..addresses import is_bot
 from ..caches import GameCache, SeatCache, Taken
 from ..context import Config, DealerFactory
+from ..records import GameMeta
 from ..store import Batch, Links, Pipeline, Players, Reach, Store, game_owner, now_ms
 from ..store.presence import presence_from
 from . import ahead
@@ -50,10 +51,10 @@ class MoveRead:
     """What a move in a game needs, as read in one round trip (:func:`queue_read`)."""
 
     game_id: str
-    meta: dict[str, str]
+    meta: GameMeta
     infos: dict[str, PlayerInfo]
     taken: Taken  # taken out of the game cache: put back, or dropped on conflict
-    life: dict[str, str]
+    life: GameMeta
     now_ms: int
     used: bool = False
     page: dict[int, int] = field(default_factory=dict)  # seat -> ms until which it is on its page (.presence)
@@ -90,7 +91,7 @@ def queue_read(config: Config, store: Store, games: GameCache, seats: SeatCache,
     def parse(replies: list[Any]) -> MoveRead:
         got = batch.results(replies)
         taken = read_game(got["game"])
-        meta = taken.meta or {}
+        meta = taken.meta or GameMeta()
         if known is not None and list(known) == seat_addresses(meta):
             infos = players_from(config, addresses, got["players"])
         else:
@@ -197,7 +198,7 @@ def apply(config: Config, store: Store, players: Players, links: Links, reach: R
             claimed = tuple(dict(e, id=oid) for oid, e in mine if _reaches(infos, e))
             unsendable = tuple(oid for oid, e in mine if not _reaches(infos, e))
             marks = {a: i.record["people"] for a, i in infos.items() if "people" in i.record}
-            after = AfterMove(TurnState.of(game, actor), {**meta, **updates}, now.life, now.now_ms, told, renote,
+            after = AfterMove(TurnState.of(game, actor), meta.updated(updates), now.life, now.now_ms, told, renote,
                               res.turn, claimed, unsendable, marks)
             metrics.move_applied(mover)
             return Result(res.outbox_ids, Outcome.APPLIED, game_id, after)
@@ -224,7 +225,7 @@ def _reaches(infos: dict[str, PlayerInfo], entry: dict[str, Any]) -> bool:
     return who in infos and infos[who].reaches(entry["to"])
 
 
-def played_for(config: Config, dealer: DealerFactory, game_id: str, meta: dict[str, str], infos: dict[str, PlayerInfo],
+def played_for(config: Config, dealer: DealerFactory, game_id: str, meta: GameMeta, infos: dict[str, PlayerInfo],
                game: Game) -> list[Event]:
     """What plays itself after a decided move (``spades.autoplay``, folded on ``game``): the forced cards of
     the players with ``AUTOPLAY ON`` (the default; the computer's always), and the rest of a hand whose end

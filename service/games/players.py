@@ -15,8 +15,9 @@ from chat.languages import language_for_address
 from .. import limits
 from ..addresses import is_bot
 from ..context import Config
+from ..records import Route
 from ..store import Pipeline, Players, Store
-from ..store.links import Links, Route
+from ..store.links import Links
 from .seats import seat_of
 
 UNFINISHED = ("invited", "active")
@@ -48,8 +49,8 @@ def name_of(players: Players, address: str) -> str:
     """How a player is named to their opponent: a name they gave, the computer, or their address."""
     if is_bot(address):
         return "Bot"
-    rec = players.get(address) or {}
-    return rec.get("name") or address
+    rec = players.get(address)
+    return (rec.name if rec is not None else "") or address
 
 
 def is_stopped(config: Config, store: Store, address: str) -> bool:

@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from redis.client import Pipeline
 from redis.commands.core import Script
 
+from ..records import GameMeta
 from .archive import ArchivedGames
 from .base import Client, StoredEvent, now_ms, queue_script, sid_key, stream_entries, unpack_log
 from .clock import Clock
@@ -315,10 +316,10 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         """The simulator's shared local webhook secret ``name`` (``twilio``, ``mailgun``): :meth:`shared_secret`."""
         return self.shared_secret(simulator_secret(name), make)
 
-    def meta(self, game_id: str) -> dict[str, str]:
-        return {text(a): text(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()}
+    def meta(self, game_id: str) -> GameMeta:
+        return GameMeta({text(a): text(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()})
 
-    def consumed_and_meta(self, game_id: str, message_id: str) -> tuple[list[str] | None, dict[str, str]]:
+    def consumed_and_meta(self, game_id: str, message_id: str) -> tuple[list[str] | None, GameMeta]:
         """:meth:`consumed` for the game and :meth:`meta`, in one round trip."""
         owner = game_owner(game_id)
         k = owner_keys(owner)
@@ -327,7 +328,7 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         pipe.hgetall(k["meta"])
         raw, meta = pipe.execute()
         ids = None if raw is None else [f"{owner}#{n}" for n in text(raw).split(",") if n]
-        return ids, {text(a): text(b) for a, b in meta.items()}
+        return ids, GameMeta({text(a): text(b) for a, b in meta.items()})
 
     def consumed(self, owner: str, message_id: str) -> list[str] | None:
         """The outbox ids a consumed message caused, or None if ``owner`` never consumed it."""
