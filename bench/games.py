@@ -117,7 +117,7 @@ def run_moves(svc: Dependencies, base: str, games: list[GameDriver], threads: in
                 pending.append(g)
         waiting: dict[str, GameDriver] = {}
         drain = stop + 60
-        next_check = time.monotonic() + 1
+        next_check = time.monotonic() + 0.25
         while (pending or waiting) and time.monotonic() < drain:
             late = time.monotonic() >= stop
             if late:
@@ -138,10 +138,10 @@ def run_moves(svc: Dependencies, base: str, games: list[GameDriver], threads: in
             pending += take_replies(reply, waiting, stats, None if late else (lock, total), over)
             if renew and not late:
                 pending += replace(over)
-            if time.monotonic() >= next_check:  # a message handled 2 s ago with no event seen: why, now
-                next_check = time.monotonic() + 1
+            if time.monotonic() >= next_check:  # a message handled 0.5 s ago with no event seen: why, now
+                next_check = time.monotonic() + 0.25
                 for key, g in list(waiting.items()):
-                    quiet = quiet_outcome(svc, g) if time.time() - g.sent_at > 2 else ""
+                    quiet = quiet_outcome(svc, g) if time.time() - g.sent_at > 0.5 else ""
                     if quiet:
                         del waiting[key]
                     if quiet == "compacted":  # its events were read from the game's log: it goes on
