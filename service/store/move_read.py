@@ -27,6 +27,7 @@ from typing import Any, Callable, Protocol, Sequence
 from redis.client import Pipeline
 
 from ..addresses import is_bot
+from ..records import GameMeta
 from .batch import Batch
 from .clock import Clock
 from .codec import text_hashes
@@ -49,7 +50,7 @@ class MoveRecords:
     unreachable: bool = False  # the sender was marked unreachable by a delivery receipt
     # the game (asked with ``game_id``)
     game_id: str = ""
-    meta: dict[str, str] = field(default_factory=dict)  # its meta, with its life fields
+    meta: GameMeta = field(default_factory=GameMeta)  # its meta, with its life fields
     players: dict[str, dict[str, str]] = field(default_factory=dict)  # address -> record, of the people it seats
     page: dict[int, int] = field(default_factory=dict)  # seat -> ms until which it is on its page (.presence)
     snapshot: dict[str, Any] | None = None  # the state to start from (the reader's own if None)
@@ -102,8 +103,8 @@ class MoveReads:
         players: dict[str, dict[str, str]] = {}
         if game_id:
             state: StateRead = got["game"]
-            meta = state.meta or {}
-            named = [meta.get("seat0", ""), meta.get("seat1", "")]
+            meta = state.meta if state.meta is not None else GameMeta()
+            named = list(meta.seats)
             if seats is not None and list(seats) == named:
                 players = dict(zip(people, text_hashes(got["players"])))
             else:  # a game this process had not seen, or whose seats changed since: their records apart

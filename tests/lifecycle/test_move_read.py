@@ -1,0 +1,124 @@
+"""A move's read and write, one call each (issue 42): ``Store.read_move`` gives one flat record (the message, the
+sender's home, the game, its players, the clock) in one round trip on good guesses, and reads what a wrong guess
+missed itself; ``Store.append_move`` does what follows a snapshot or a game's end; the game cache hands every
+reader its own fold and is never changed by one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.caches import private_copy
+from service.conversation_port import command_text
+from service.games.apply import read
+from spades import bots, snapshot
+from spades.arena import play_game
+from spades.dealer import Dealer
+from spades.game import Game, decide, view
+
+from .helpers import ALICE, BOB, inbound, lifecycle_command, load, mover, start_game
+from .test_snapshots import state
+
+
+def counted(svc, monkeypatch) -> list[int]:  # type: ignore[no-untyped-def]
+    """The round trips the store makes from here on (each pipeline executed, each script run alone)."""
+    trips: list[int] = []
+    make = svc.store.pipeline
+
+    def pipeline() -> Any:
+        pipe = make()
+        run = pipe.execute
+        pipe.execute = lambda *a, **k: trips.append(len(pipe)) or run(*a, **k)
+        return pipe
+
+    monkeypatch.setattr(svc.store, "pipeline", pipeline)
+    return trips
+
+
+def test_a_message_and_its_game_in_one_round_trip_on_good_guesses(svc, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    gid = start_game(svc)
+    who = mover(svc, gid)
+    mid = inbound(svc, who, "DRAW")
+    meta = svc.store.meta(gid)
+    seats = (meta["seat0"], meta["seat1"])
+    trips = counted(svc, monkeypatch)
+    got = svc.store.read_move(gid, seats=seats, sender=who, message_id=mid, home=who)
+    assert len(trips) == 1
+    assert got.actor == who and got.msg is not None and got.msg["body"] == "DRAW" and got.done is None
+    assert got.record is not None and got.record == got.players[who]  # the home's record came with the game
+    assert got.meta == meta and set(got.players) == {ALICE, BOB} and got.now_ms > 0
+    assert not got.unreachable and got.game_id == gid
+    assert len(got.events) == svc.store.version(gid) or got.snapshot is not None  # a cold reader: all of it
+    behind = got.events[-1].stream_id if got.events else got.snapshot_sid
+    again = svc.store.read_move(gid, seats=seats, after=behind)
+    assert again.events == [] and again.snapshot is None and again.actor == "" and again.msg is None
+
+
+def test_what_the_guesses_missed_is_read_by_the_store(svc, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    gid = start_game(svc)
+    who = mover(svc, gid)
+    mid = inbound(svc, who, "DRAW")
+    trips = counted(svc, monkeypatch)
+    stale = ("+4790000999", "+4790000998")  # seats this process saw wrongly: the meta's are read apart
+    got = svc.store.read_move(gid, seats=stale, sender=who, message_id=mid, home=who)
+    assert set(got.players) == {ALICE, BOB} and got.record == svc.store.player_records([who])[who]
+    assert len(trips) >= 2
+    linked = svc.store.read_move("", sender=who, message_id=mid, home="+4790000997")  # a wrong home: named
+    assert linked.actor == who and linked.meta == {} and linked.game_id == ""
+
+
+def test_a_read_for_a_move_is_its_own_and_the_cache_keeps_only_what_was_appended(svc) -> None:  # type: ignore[no-untyped-def]
+    gid = start_game(svc)
+    svc.games.clear()
+    first = read(svc.config, svc.store, svc.games, svc.seats, gid)
+    assert svc.games.held(gid) is None  # a read keeps nothing: nothing to put back
+    svc.games.keep(gid, first.taken)
+    held = svc.games.held(gid)
+    assert held is not None
+    kept = snapshot.dump(held.game)
+    mine = read(svc.config, svc.store, svc.games, svc.seats, gid)
+    assert mine.game is not held.game and snapshot.dump(mine.game) == kept
+    seat = mine.game.movers[0]
+    for event in decide(mine.game, _a_move(mine.game, seat), svc.dealer(gid, mine.game.version)):
+        mine.game.apply(event)
+    assert snapshot.dump(svc.games.held(gid).game) == kept  # the cache's game is as it was
+    assert lifecycle_command(svc, mover(svc, gid), "DRAW").outcome == "applied"
+    assert snapshot.dump(svc.games.load(gid)) == snapshot.dump(load(svc, gid))
+
+
+def test_a_private_copy_shares_nothing_folding_changes() -> None:
+    game = Game()
+    events = _whole_game()
+    for e in events[:len(events) // 2]:
+        game.apply(e)
+    before = snapshot.dump(game)
+    copy = private_copy(game)
+    assert state(copy) == state(game)
+    for e in events[len(events) // 2:]:
+        copy.apply(e)
+    assert snapshot.dump(game) == before and copy.version > game.version
+
+
+def test_the_append_of_a_move_moves_the_log_out_after_a_snapshot(svc) -> None:  # type: ignore[no-untyped-def]
+    gid = start_game(svc)
+    assert not svc.store.meta(gid).get("head")
+    while not svc.store.meta(gid).get("head"):  # the play of the first hand begins: a snapshot, the head written
+        assert lifecycle_command(svc, mover(svc, gid), _any_move(svc, gid)).outcome == "applied"
+    assert len(svc.store.read_head(gid)) == int(svc.store.meta(gid)["head"])
+    assert lifecycle_command(svc, ALICE, "RESIGN").outcome == "confirm_resign"
+    assert lifecycle_command(svc, ALICE, "YES").outcome == "resigned"
+    assert svc.store.meta(gid).get("archived")  # the game's end: archived by the append
+
+
+def _a_move(game: Game, seat: int) -> Any:
+    return bots.get("basic", seed=1).choose(view(game, seat))
+
+
+def _any_move(svc, gid: str) -> str:  # type: ignore[no-untyped-def]
+    game = load(svc, gid)
+    return command_text(_a_move(game, game.movers[0]))
+
+
+def _whole_game() -> list[Any]:
+    events: list[Any] = []
+    play_game("g", [bots.get("basic"), bots.get("basic")], Dealer(7), max_hands=2, on_event=events.append)
+    return events
