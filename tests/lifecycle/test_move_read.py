@@ -1,7 +1,6 @@
-"""A move's read and write, one call each (issue 42): ``Store.read_move`` gives one flat record (the message, the
-sender's home, the game, its players, the clock) in one round trip on good guesses, and reads what a wrong guess
-missed itself; ``Store.append_move`` does what follows a snapshot or a game's end; the game cache hands every
-reader its own fold and is never changed by one."""
+"""A move's read and write through ``service.games.apply`` (issue 42; the store's side alone, on both backends:
+``tests/contract/test_move_read.py``): the game cache hands every move its own fold and is never changed by one,
+nothing is taken out or put back, and a move's one append does what follows a snapshot or a game's end."""
 
 from __future__ import annotations
 
@@ -15,55 +14,8 @@ from spades.arena import play_game
 from spades.dealer import Dealer
 from spades.game import Game, decide, view
 
-from .helpers import ALICE, BOB, inbound, lifecycle_command, load, mover, start_game
+from .helpers import ALICE, lifecycle_command, load, mover, start_game
 from .test_snapshots import state
-
-
-def counted(svc, monkeypatch) -> list[int]:  # type: ignore[no-untyped-def]
-    """The round trips the store makes from here on (each pipeline executed, each script run alone)."""
-    trips: list[int] = []
-    make = svc.store.pipeline
-
-    def pipeline() -> Any:
-        pipe = make()
-        run = pipe.execute
-        pipe.execute = lambda *a, **k: trips.append(len(pipe)) or run(*a, **k)
-        return pipe
-
-    monkeypatch.setattr(svc.store, "pipeline", pipeline)
-    return trips
-
-
-def test_a_message_and_its_game_in_one_round_trip_on_good_guesses(svc, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    gid = start_game(svc)
-    who = mover(svc, gid)
-    mid = inbound(svc, who, "DRAW")
-    meta = svc.store.meta(gid)
-    seats = (meta["seat0"], meta["seat1"])
-    trips = counted(svc, monkeypatch)
-    got = svc.store.read_move(gid, seats=seats, sender=who, message_id=mid, home=who)
-    assert len(trips) == 1
-    assert got.actor == who and got.msg is not None and got.msg["body"] == "DRAW" and got.done is None
-    assert got.record is not None and got.record == got.players[who]  # the home's record came with the game
-    assert got.meta == meta and set(got.players) == {ALICE, BOB} and got.now_ms > 0
-    assert not got.unreachable and got.game_id == gid
-    assert len(got.events) == svc.store.version(gid) or got.snapshot is not None  # a cold reader: all of it
-    behind = got.events[-1].stream_id if got.events else got.snapshot_sid
-    again = svc.store.read_move(gid, seats=seats, after=behind)
-    assert again.events == [] and again.snapshot is None and again.actor == "" and again.msg is None
-
-
-def test_what_the_guesses_missed_is_read_by_the_store(svc, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    gid = start_game(svc)
-    who = mover(svc, gid)
-    mid = inbound(svc, who, "DRAW")
-    trips = counted(svc, monkeypatch)
-    stale = ("+4790000999", "+4790000998")  # seats this process saw wrongly: the meta's are read apart
-    got = svc.store.read_move(gid, seats=stale, sender=who, message_id=mid, home=who)
-    assert set(got.players) == {ALICE, BOB} and got.record == svc.store.player_records([who])[who]
-    assert len(trips) >= 2
-    linked = svc.store.read_move("", sender=who, message_id=mid, home="+4790000997")  # a wrong home: named
-    assert linked.actor == who and linked.meta == {} and linked.game_id == ""
 
 
 def test_a_read_for_a_move_is_its_own_and_the_cache_keeps_only_what_was_appended(svc) -> None:  # type: ignore[no-untyped-def]
