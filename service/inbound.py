@@ -9,7 +9,7 @@ the message is for (an email's reply address, ``#N``, else the game last prompte
 
 The message, whether it was handled already, the player's record and (when this process saw the player
 in a game before, likely the one the message is for) that game as a move needs it, are read in one
-round trip. A handler answers with a :class:`~service.games.result.Result`; a handler may also answer
+call to the store (:func:`~service.games.message_read.read_message`; one round trip in the common case). A handler answers with a :class:`~service.games.result.Result`; a handler may also answer
 None (not its case: ``LANG`` without a language), and the message goes to its game.
 """
 
@@ -286,20 +286,17 @@ def handle_inbound(config: Config, store: Store, players: Players, links: Links,
     ``send_now``: the claim token of the caller's delivery attempt when it sends a move's messages itself
     right after (the local outbox; empty otherwise): they are
     written claimed with that token (``Store.append(claimed=token)``) and handed back in ``Result.after.claimed``."""
-    read = read_message(config, store, links, games, seats, message_id, sender)
-    try:
-        if read.msg is None:  # handled already (its claim is left: a task delivered again, say), or unknown
-            return Result([], Outcome.DUPLICATE if store.inbound(sender, message_id) else Outcome.MISSING)
-        record = read.record or {}
-        with channels.replying(read.actor, sender):
-            if read.unreachable:  # a message from an address receipts marked unreachable: it is reached again
-                unreachable.resume(config, store, players, reach, read.actor, sender)
-            return _handle(config, store, players, links, reach, invite_links, games,
-                           seats, dealer, handlers, message_id, read.actor, sender, read.msg, read.done,
-                           record, dict(record), read.game,
-                           send_now)
-    finally:
-        read.done_with(games)
+    read = read_message(config, store, games, seats, message_id, sender)
+    if read.msg is None:  # handled already (its claim is left: a task delivered again, say), or unknown
+        return Result([], Outcome.DUPLICATE if store.inbound(sender, message_id) else Outcome.MISSING)
+    record = read.record or {}
+    with channels.replying(read.actor, sender):
+        if read.unreachable:  # a message from an address receipts marked unreachable: it is reached again
+            unreachable.resume(config, store, players, reach, read.actor, sender)
+        return _handle(config, store, players, links, reach, invite_links, games,
+                       seats, dealer, handlers, message_id, read.actor, sender, read.msg, read.done,
+                       record, dict(record), read.game,
+                       send_now)
 
 
 def _handle(config: Config, store: Store, players: Players, links: Links, reach: Reach, invite_links: InviteLinks,

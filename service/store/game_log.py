@@ -84,6 +84,7 @@ from .keys import (
 from .life import SEAT_TURNS_LUA, LifeRecords
 from .limits import LimitCounters
 from .migrate import migrate_legacy
+from .move_read import MoveReads
 from .operator import OperatorReads
 from .outbox import CLAIM_LUA, ENTRY_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
 from .presence import PagePresence
@@ -177,7 +178,7 @@ return reply
 
 
 class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayGames, LifeRecords, QueuedReads,
-            OperatorReads, PagePresence, WhatsAppWindows):
+            OperatorReads, PagePresence, WhatsAppWindows, MoveReads):
     """Events, outbox and inbound messages on one Redis (or Redis Cluster) client."""
 
     SCRIPTS = {"_append": APPEND_LUA}
@@ -260,6 +261,23 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         return AppendResult(text(status), int(text(version)), [f"{owner}#{n}" for n in ids.split(",") if n], last,
                             recorded)
 
+    def append_move(self, game_id: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,
+                    message_id: str = "", outbox: Iterable[dict[str, Any]] = (), meta: dict[str, str] | None = None,
+                    ttl: int = 0, claimed: str = "", turn: tuple[int, str, int, int | None] | None = None,
+                    snapshot: dict[str, Any] | None = None, plans_version: str | None = None,
+                    plan_log: Iterable[dict[str, Any]] = (), finished: bool = False) -> AppendResult:
+        """A move's write, in one call: :meth:`append` to the game ``game_id``, then what follows it here once it is
+        written: a ``finished`` game's log archived (:meth:`archive`), else after a new ``snapshot`` the log before it
+        compressed and the outbox compacted (:meth:`keep_in_play`, keeping the consumed id of ``message_id``)."""
+        res = self.append(game_owner(game_id), expected_version, events, message_id=message_id, outbox=outbox,
+                          meta=meta, ttl=ttl, claimed=claimed, turn=turn, snapshot=snapshot,
+                          plans_version=plans_version, plan_log=plan_log)
+        if res.ok and finished:
+            self.archive(game_id)
+        elif res.ok and snapshot is not None:
+            self.keep_in_play(game_id, res.last_stream_id, message_id)
+        return res
+
     # -- reading ------------------------------------------------------------------------
     def load(self, game_id: str, after: str | None = None) -> list[StoredEvent]:
         """The game's events in order (only those after stream id ``after`` if given), archived or not, its
@@ -329,6 +347,10 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         raw, meta = pipe.execute()
         ids = None if raw is None else [f"{owner}#{n}" for n in text(raw).split(",") if n]
         return ids, GameMeta({text(a): text(b) for a, b in meta.items()})
+
+    def game_consumed(self, game_id: str, message_id: str) -> list[str] | None:
+        """:meth:`consumed` by the game ``game_id``."""
+        return self.consumed(game_owner(game_id), message_id)
 
     def consumed(self, owner: str, message_id: str) -> list[str] | None:
         """The outbox ids a consumed message caused, or None if ``owner`` never consumed it."""
