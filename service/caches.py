@@ -183,9 +183,9 @@ class SeatCache:
                 self._homes.popitem(last=False)
 
     def note(self, game_id: str, meta: GameMeta) -> None:
-        if meta.get("status") not in ("active", "over"):
+        if meta.status not in ("active", "over"):
             return
-        seats = (meta.get("seat0", ""), meta.get("seat1", ""))
+        seats = meta.seats
         with self._lock:
             self._d[game_id] = seats
             while len(self._d) > self.size:

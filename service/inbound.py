@@ -155,7 +155,7 @@ def _web(config: Config, store: Store, players: Players, links: Links, reach: Re
     if page_expired(meta, seat, now, float(config.get("PAGE_TTL_DAYS") or 30)):  # renewed (issue 22 case 5)
         token = players.renew_web_token(target.game_id, seat, now)
     else:
-        token = meta.get(f"web{seat}") or players.ensure_web_token(target.game_id, seat)
+        token = meta.of_seat("web", seat) or players.ensure_web_token(target.game_id, seat)
     opp = name_of(players, opponent_of(meta, seat))
     return _reply(config, store, players, links, reach, m, "web", Outcome.WEB,
                   game_id=target.game_id, url=page_url(config["PUBLIC_BASE_URL"], token),
@@ -199,12 +199,12 @@ def _in_game(config: Config, store: Store, players: Players, links: Links, reach
     seat = seat_of(meta, m.sender)
     if seat is None:
         return Result([], Outcome.IGNORED, gid)  # a stranger: nothing changes, nothing is said
-    if said.kind == "last" and meta.get("status") in ("active", "over"):  # LAST: the trick before (chat.last)
+    if said.kind == "last" and meta.status in ("active", "over"):  # LAST: the trick before (chat.last)
         events = [redact(from_dict(se.event), seat) for se in store.load(gid)]
         return _reply(config, store, players, links, reach, m, "last", game_id=gid,
                       opp=name_of(players, opponent_of(meta, seat)),
                       label=game_label(store, players, m.sender, gid), **last_tricks(events, seat))
-    if said.is_unknown or said.kind in ("hand", "score") or meta.get("status") not in ("active", "over"):
+    if said.is_unknown or said.kind in ("hand", "score") or meta.status not in ("active", "over"):
         game = games.load(gid)
         v = view(game, seat) if game.version else None
         opp = name_of(players, opponent_of(meta, seat))
@@ -328,7 +328,7 @@ def _handle(config: Config, store: Store, players: Players, links: Links, reach:
     if found is not None and found[0] != OWN:  # a game's reply address (not the player's own)
         meta = store.meta(found[0])
         seat = seat_of(meta, sender)
-        if seat is None or meta.get(f"tok{seat}") != msg["token"]:
+        if seat is None or meta.of_seat("tok", seat) != msg["token"]:
             return Result([], Outcome.IGNORED)
         token_game = found[0]
     page_ask: str | None = None
@@ -393,5 +393,5 @@ def _page_game(store: Store, players: Players, token: str, sender: str) -> str |
     if found is None:
         return None
     meta = store.meta(found[0])
-    ok = meta.get(f"web{found[1]}") == token and meta.get(f"seat{found[1]}") == sender
+    ok = meta.of_seat("web", found[1]) == token and meta.seats[found[1]] == sender
     return found[0] if ok else None

@@ -166,7 +166,7 @@ def apply(config: Config, store: Store, players: Players, links: Links, reach: R
             homes = tuple(dict.fromkeys(recipient(e) for e in outbox))  # their homes (a linked address's player)
             prompted = {recipient(e) for e in outbox if e.get("kind") != "news"}  # news of one's own move prompt nothing
             renote = tuple(a for a in homes
-                           if a in prompted and (a not in infos or infos[a].life.get("last") != game_id))
+                           if a in prompted and (a not in infos or infos[a].record.last != game_id))
             mine = list(zip(res.outbox_ids, outbox)) if send_now else []
             claimed = tuple(dict(e, id=oid) for oid, e in mine if _reaches(infos, e))
             unsendable = tuple(oid for oid, e in mine if not _reaches(infos, e))
@@ -204,7 +204,7 @@ def played_for(config: Config, dealer: DealerFactory, game_id: str, meta: GameMe
     the move, so both are told of it in the same messages."""
     if game.phase != "play":
         return []
-    forced = [computer_at(meta, s) or info_of(infos, meta.get(f"seat{s}", ""), config).flag(
+    forced = [computer_at(meta, s) or info_of(infos, meta.seats[s], config).flag(
         "autoplay", True) for s in (0, 1)]
     return autoplay(game, dealer(game_id, game.version), forced, finish=all(forced))
 

@@ -57,8 +57,8 @@ class PlayerMove:
         if seat is None:
             return Result([], Outcome.IGNORED, read.game_id)  # a stranger: nothing changes, nothing is said
         game = read.game
-        if read.meta.get("status") == "over":
-            if read.meta.get("archived") and self.store.consumed_in_archive(read.game_id, self.message_id):
+        if read.meta.over:
+            if read.meta.archived and self.store.consumed_in_archive(read.game_id, self.message_id):
                 return Result([], Outcome.DUPLICATE, read.game_id)  # a retry whose consumed id was compacted away
             raise GameOverError("the game is over")  # refused by apply, once it knows this is no retry
         plan = ahead.given(self.said, game, seat, read.meta, whole=self.page_ask is not None)  # RULES D12
@@ -188,7 +188,7 @@ class ServiceMove:
 
     def choose(self, read: MoveRead) -> Command | Result:
         game = read.game
-        if read.meta.get("status") != "active":
+        if read.meta.status != "active":
             return Result([], Outcome.INACTIVE, read.game_id)
         if self.expected_version is not None and game.version != self.expected_version:
             return Result([], Outcome.STALE, read.game_id)

@@ -16,7 +16,7 @@ from chat.languages import language_for_address
 from .. import limits
 from ..addresses import is_bot
 from ..context import Config
-from ..records import Route
+from ..records import PlayerRecord
 from ..store import Players, Store
 from ..store.links import Links
 from .seats import seat_of
@@ -82,7 +82,7 @@ class PlayerInfo:
     caller's own commands."""
 
     address: str
-    record: dict[str, str]
+    record: PlayerRecord
     configured_lang: str = "en"  # ``SLOWSPADES_LANG`` (:func:`default_lang`)
     labels: dict[str, str] = field(default_factory=dict)  # game id -> "#N" or "" once known
     computer: bool = field(init=False)  # the computer's seat (:func:`service.addresses.is_bot`)
@@ -91,28 +91,28 @@ class PlayerInfo:
         self.computer = is_bot(self.address)
 
     @property
-    def life(self) -> dict[str, str]:
+    def life(self) -> PlayerRecord:
         """The player's life fields (settings, STOP, links: fields of their record)."""
         return self.record
 
     @property
-    def nums(self) -> dict[str, str]:
+    def nums(self) -> PlayerRecord:
         """The player's game numbers (``<n>`` and ``g:<id>`` fields of their record)."""
         return self.record
 
     @property
     def lang(self) -> str:
-        return self.record.get("lang") or _default_lang(self.configured_lang, self.address)
+        return self.record.lang or _default_lang(self.configured_lang, self.address)
 
     @property
     def name(self) -> str:
         if self.computer:
             return "Bot"
-        return self.record.get("name") or self.address
+        return self.record.name or self.address
 
     @property
     def stopped(self) -> bool:
-        return self.life.get("stopped") == "1"
+        return self.record.stopped
 
     @property
     def may_send(self) -> bool:
@@ -120,25 +120,24 @@ class PlayerInfo:
         a linked one, :mod:`service.channels`) has not sent STOP."""
         if self.computer:
             return False
-        return not self.stopped or ("links" in self.life and bool(Route.of(self.address, self.life).reachable()))
+        return not self.stopped or ("links" in self.record and bool(self.record.route.reachable()))
 
     def reaches(self, address: str) -> bool:
         """Whether ``address`` (the home or one linked to it) may be sent to: not the computer, no STOP from it."""
         if self.computer:
             return False
-        return not Route.of(self.address, self.life).is_off(address)
+        return not self.record.route.is_off(address)
 
     def flag(self, name: str, default: bool) -> bool:
-        raw = self.life.get(name)
-        return default if raw is None else raw == "1"
+        return self.record.flag(name, default)
 
 
 def info_of(infos: Mapping[str, PlayerInfo], address: str, config: Mapping[str, Any]) -> PlayerInfo:
     """The info of ``address`` among ``infos``, or an empty one (the computer, an empty seat)."""
-    return infos.get(address) or PlayerInfo(address, {}, config.get("LANG", "en") or "en")
+    return infos.get(address) or PlayerInfo(address, PlayerRecord(address), config.get("LANG", "en") or "en")
 
 
-def players_from(config: Mapping[str, Any], records: Mapping[str, dict[str, str]]) -> dict[str, PlayerInfo]:
+def players_from(config: Mapping[str, Any], records: Mapping[str, PlayerRecord]) -> dict[str, PlayerInfo]:
     """The :class:`PlayerInfo` of each address from its record (``Store.player_records``, ``Store.read_move``)."""
     configured = config.get("LANG", "en") or "en"
     return {address: PlayerInfo(address, record, configured) for address, record in records.items()}
@@ -180,7 +179,7 @@ def unfinished_games(store: Store, players: Players, address: str, statuses: tup
     out = []
     for gid in players.games(address)[:100]:
         meta = store.meta(gid)
-        if meta.get("status") in statuses and seat_of(meta, address) is not None:
+        if meta.status in statuses and seat_of(meta, address) is not None:
             out.append(gid)
     return out
 

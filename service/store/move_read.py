@@ -27,7 +27,7 @@ from typing import Any, Callable, Protocol, Sequence
 from redis.client import Pipeline
 
 from ..addresses import is_bot
-from ..records import GameMeta
+from ..records import GameMeta, PlayerRecord
 from .batch import Batch
 from .clock import Clock
 from .codec import text_hashes
@@ -46,12 +46,12 @@ class MoveRecords:
     actor: str = ""  # the home the message's sender acts for (the sender itself if it names none)
     msg: dict[str, str] | None = None  # the message's record; None: handled already, or unknown
     done: list[str] | None = None  # the outbox numbers the message caused if it was handled, else None
-    record: dict[str, str] | None = None  # the home's record (their life fields too)
+    record: PlayerRecord | None = None  # the home's record (their life fields too)
     unreachable: bool = False  # the sender was marked unreachable by a delivery receipt
     # the game (asked with ``game_id``)
     game_id: str = ""
     meta: GameMeta = field(default_factory=GameMeta)  # its meta, with its life fields
-    players: dict[str, dict[str, str]] = field(default_factory=dict)  # address -> record, of the people it seats
+    players: dict[str, PlayerRecord] = field(default_factory=dict)  # address -> record, of the people it seats
     page: dict[int, int] = field(default_factory=dict)  # seat -> ms until which it is on its page (.presence)
     snapshot: dict[str, Any] | None = None  # the state to start from (the reader's own if None)
     snapshot_sid: str = ""  # the stream id the snapshot covers
@@ -74,7 +74,7 @@ class _Parts(Protocol):
 
     def queue_player(self, pipe: Pipeline, address: str) -> None: ...
 
-    def player_records(self, addresses: Sequence[str]) -> dict[str, dict[str, str]]: ...
+    def player_records(self, addresses: Sequence[str]) -> dict[str, PlayerRecord]: ...
 
 
 class MoveReads:
@@ -100,13 +100,13 @@ class MoveReads:
             self.clock.add_now_ms(batch)
         got = batch.run()
         game: dict[str, Any] = {}
-        players: dict[str, dict[str, str]] = {}
+        players: dict[str, PlayerRecord] = {}
         if game_id:
             state: StateRead = got["game"]
             meta = state.meta if state.meta is not None else GameMeta()
             named = list(meta.seats)
             if seats is not None and list(seats) == named:
-                players = dict(zip(people, text_hashes(got["players"])))
+                players = {a: PlayerRecord(a, h) for a, h in zip(people, text_hashes(got["players"]))}
             else:  # a game this process had not seen, or whose seats changed since: their records apart
                 players = self.player_records(named)
             game = dict(game_id=game_id, meta=meta, players=players, page=presence_from(meta),
@@ -125,12 +125,12 @@ class MoveReads:
             Links.queue_sender(pipe, sender)
             actor, mark = Links.sender_of_reply(pipe.execute()[0])
         actor = actor or sender
-        record = mine if mine is not None else stored.record
+        record = mine if mine is not None else None if stored.record is None else PlayerRecord(home, stored.record)
         if stored.msg is not None and record is None:  # to come with the game, whose seats changed: read here
-            record = self.player_records([actor]).get(actor, {})
+            record = self.player_records([actor]).get(actor) or PlayerRecord(actor)
         return MoveRecords(actor, stored.msg, stored.done, record, bool(mark), **game)
 
-    def player_records(self: _Parts, addresses: Sequence[str]) -> dict[str, dict[str, str]]:
+    def player_records(self: _Parts, addresses: Sequence[str]) -> dict[str, PlayerRecord]:
         """The records of the people among ``addresses`` (not the computer, not an empty seat), by address: one
         round trip (none for nobody)."""
         people = list(dict.fromkeys(a for a in addresses if a and not is_bot(a)))
@@ -139,5 +139,5 @@ class MoveReads:
         pipe = self.pipeline()
         for address in people:
             self.queue_player(pipe, address)
-        return dict(zip(people, text_hashes(pipe.execute())))
+        return {a: PlayerRecord(a, h) for a, h in zip(people, text_hashes(pipe.execute()))}
 
