@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from redis.client import Pipeline
 from redis.commands.core import Script
 
+from .after_phase import AfterPhase
 from .archive import ArchivedGames
 from .base import Client, StoredEvent, now_ms, queue_script, sid_key, stream_entries, unpack_log
 from .clock import Clock
@@ -176,7 +177,7 @@ return reply
 
 
 class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayGames, LifeRecords, QueuedReads,
-            OperatorReads, PagePresence, WhatsAppWindows):
+            OperatorReads, PagePresence, WhatsAppWindows, AfterPhase):
     """Events, outbox and inbound messages on one Redis (or Redis Cluster) client."""
 
     SCRIPTS = {"_append": APPEND_LUA}
