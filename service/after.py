@@ -85,7 +85,7 @@ def handle_inbound(config: Config, store: Store, players: Players, links: Links,
     prompted games noted, the new turn's reminders and timeout, gathered as write intents
     (:mod:`service.store.after_phase`) and written in one store call, one round trip."""
     outlets = celery_outlets(config, store, links, push, send_task)
-    local = all_local(config, store, links, push)  # the local outbox is a Redis write: no need for a task per message
+    local = outlets.local  # the local outbox is a Redis write: no need for a task per message
     attempt = new_claim_token()  # this handling's own claim on the entries it sends, never the message id
     result = inbound.handle_inbound(config, store, players, links, reach, invite_links, games, seats, dealer, handlers,
                                     message_id, sender, send_now=attempt if local else "")
