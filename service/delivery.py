@@ -375,7 +375,7 @@ def local_delivery(config: Config, store: Store, outbox_ids: list[str], recipien
     stopped = {a for a, m in marks.items() if m.stopped}
     # past the day's SMS cap, or the countries: held back
     entries, capped = daily_cap.split_sms(config, store, entries,
-                                          marks={a: m.people for a, m in marks.items() if m.people is not None})
+                                          marks={a: m.people for a, m in marks.items()})
     sent, refused = [], [(e["id"], why) for e, why in capped]
     for e in entries:
         if (is_bot(e["to"]) or limits.forbidden_recipient(config, e["to"])  # nor the service's own address
