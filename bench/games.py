@@ -117,6 +117,7 @@ def run_moves(svc: Dependencies, base: str, games: list[GameDriver], threads: in
                 pending.append(g)
         waiting: dict[str, GameDriver] = {}
         drain = stop + 60
+        next_check = time.monotonic() + 0.25
         while (pending or waiting) and time.monotonic() < drain:
             late = time.monotonic() >= stop
             if late:
@@ -137,6 +138,18 @@ def run_moves(svc: Dependencies, base: str, games: list[GameDriver], threads: in
             pending += take_replies(reply, waiting, stats, None if late else (lock, total), over)
             if renew and not late:
                 pending += replace(over)
+            if time.monotonic() >= next_check:  # a message handled 0.5 s ago with no event seen: why, now
+                next_check = time.monotonic() + 0.25
+                for key, g in list(waiting.items()):
+                    quiet = quiet_outcome(svc, g) if time.time() - g.sent_at > 0.5 else ""
+                    if quiet:
+                        del waiting[key]
+                    if quiet == "compacted":  # its events were read from the game's log: it goes on
+                        took = take_replies([(key.encode(), [])], {key: g}, stats, None if late else (lock, total),
+                                            over)
+                        pending += [] if late else took
+                        if renew and not late:
+                            pending += replace(over)
         for g in waiting.values():  # waited for to the drain's end: what the service made of its last message
             record = svc.store.inbound(g.sent[0], g.mid)  # handled with no event: a move the service refused
             status = "no record" if record is None else record.get("status", "recorded, not handled")
@@ -154,6 +167,22 @@ def run_moves(svc: Dependencies, base: str, games: list[GameDriver], threads: in
     return total[0]
 
 
+def quiet_outcome(svc: Dependencies, g: GameDriver) -> str:
+    """Why ``g``'s last message, sent a while ago, brought no event to the stream read: "" (not handled yet),
+    "refused" (handled, and nothing appended: the driver's text was not a legal move; printed, and the game is no
+    longer played, for it would be refused again), or "compacted" (its events were appended, and left the stream for
+    the game's compressed log, with a snapshot at a hand's play, before the read saw them: they are folded in here)."""
+    record = svc.store.inbound(g.sent[0], g.mid)
+    if record is None or record.get("status") != "done":
+        return ""
+    before = g.game.version
+    g.catch_up()  # the done mark is written after the events: they are in the log by now
+    if g.game.version != before:
+        return "compacted"
+    print(f"bench: game {g.gid} refused {g.sent[1]!r} (handled with no event): no longer played", file=sys.stderr)
+    return "refused"
+
+
 def take_replies(reply: Any, waiting: dict[str, GameDriver], stats: dict[str, list[float]],
                  count: tuple[threading.Lock, list[int]] | None,
                  over: list[GameDriver] | None = None) -> list[GameDriver]:
@@ -162,7 +191,8 @@ def take_replies(reply: Any, waiting: dict[str, GameDriver], stats: dict[str, li
     going = []
     for key, entries in reply or []:
         g = waiting.pop(key.decode())
-        take_events(g, entries, stats)
+        if entries:  # (none: the events were folded in already, :func:`quiet_outcome`)
+            take_events(g, entries, stats)
         if count is not None:
             with count[0]:
                 count[1][0] += 1

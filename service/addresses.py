@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from email.utils import parseaddr
 from functools import lru_cache
+from typing import Mapping
 
 import phonenumbers
 
@@ -112,7 +113,7 @@ def phone_number(value: str) -> str:
 OWN = "-"
 
 
-def page_expired(meta: dict[str, str], seat: int, now_ms: int, ttl_days: float) -> bool:
+def page_expired(meta: Mapping[str, str], seat: int, now_ms: int, ttl_days: float) -> bool:
     """Whether a seat's page of a game is past its time: ``ttl_days`` after the game ended (``ended``), or
     after the page was last renewed by ``WEB`` (``webat<seat>``), whichever is later. A game not ended: no."""
     ended = int(meta.get("ended") or 0)

@@ -28,8 +28,9 @@ from typing import Callable, Iterator, Mapping
 from . import logs
 from .addresses import EMAIL, PUSH, SMS, TELEGRAM, WHATSAPP, address_kind
 from .context import Config
+from .records import Route
 from .store import Reach, Store
-from .store.links import Links, Route
+from .store.links import Links
 from .store.window import window_open
 from .whatsapp import template_sid
 

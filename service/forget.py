@@ -40,6 +40,7 @@ from .config import LEDGER_KEY_MISSING, SettingsError
 from .context import Config
 from .games.players import lang_of
 from .games.seats import opponent_of, seat_of
+from .records import GameMeta, PlayerRecord
 from .store import Store, game_owner, player_owner
 from .store.forget import Forgetting, Scrub
 from .store.links import Links
@@ -75,7 +76,7 @@ def forgotten_id() -> str:
     return FORGOTTEN + secrets.token_hex(8)
 
 
-def last_activity_ms(store: Store, game_id: str, meta: dict[str, str]) -> int:
+def last_activity_ms(store: Store, game_id: str, meta: GameMeta) -> int:
     """The time of the game's last append (its stream's last id), else when it was created, started or ended."""
     times = [int(meta.get(k) or 0) for k in ("created", "started", "ended")]
     return max([*times, store.last_append_ms(game_id) or 0])
@@ -111,10 +112,10 @@ def forget(config: Config, store: Store, players: Players, links: Links, talk: T
     addresses = list(dict.fromkeys([home, *links.linked(home), address]))
     gids = players.games(home)
     metas = {gid: store.meta(gid) for gid in gids}
-    in_play = [gid for gid, meta in metas.items() if meta.get("status") in IN_PLAY and seat_of(meta, home) is not None]
+    in_play = [gid for gid, meta in metas.items() if meta.status in IN_PLAY and seat_of(meta, home) is not None]
     if in_play:
         raise InPlay(in_play)
-    name = (players.get(home) or {}).get("name", "")
+    name = (players.get(home) or PlayerRecord(home)).name
     note_in_ledger(config, addresses)  # first: a forget interrupted is still re-applied after a restore
     fid = forgotten_id()
     done = Forgotten(addresses, fid)
@@ -146,11 +147,11 @@ def inactive_players(store: Store, players: Players, links: Links, forgetting: F
     cutoff = now_ms - int(days * DAY_MS)
     out = []
     for home in forgetting.player_addresses():
-        record = players.get(home) or {}
+        record = players.get(home) or PlayerRecord(home)
         if is_bot(home) or links.home(home) != home or int(record.get("created") or 0) > cutoff:
             continue
         metas = {gid: store.meta(gid) for gid in players.games(home)}
-        if any(m.get("status") in IN_PLAY for m in metas.values()):
+        if any(m.status in IN_PLAY for m in metas.values()):
             continue
         if all(last_activity_ms(store, gid, m) <= cutoff for gid, m in metas.items()):
             out.append(home)

@@ -9,7 +9,7 @@ the message is for (an email's reply address, ``#N``, else the game last prompte
 
 The message, whether it was handled already, the player's record and (when this process saw the player
 in a game before, likely the one the message is for) that game as a move needs it, are read in one
-round trip. A handler answers with a :class:`~service.games.result.Result`; a handler may also answer
+call to the store (:func:`~service.games.message_read.read_message`; one round trip in the common case). A handler answers with a :class:`~service.games.result.Result`; a handler may also answer
 None (not its case: ``LANG`` without a language), and the message goes to its game.
 """
 
@@ -286,26 +286,23 @@ def handle_inbound(config: Config, store: Store, players: Players, links: Links,
     ``send_now``: the claim token of the caller's delivery attempt when it sends a move's messages itself
     right after (the local outbox; empty otherwise): they are
     written claimed with that token (``Store.append(claimed=token)``) and handed back in ``Result.after.claimed``."""
-    read = read_message(config, store, links, games, seats, message_id, sender)
-    try:
-        if read.msg is None:  # handled already (its claim is left: a task delivered again, say), or unknown
-            return Result([], Outcome.DUPLICATE if store.inbound(sender, message_id) else Outcome.MISSING)
-        record = read.record or {}
-        with channels.replying(read.actor, sender):
-            if read.unreachable:  # a message from an address receipts marked unreachable: it is reached again
-                unreachable.resume(config, store, players, reach, read.actor, sender)
-            return _handle(config, store, players, links, reach, invite_links, games,
-                           seats, dealer, handlers, message_id, read.actor, sender, read.msg, read.done,
-                           record, dict(record), read.game,
-                           send_now)
-    finally:
-        read.done_with(games)
+    read = read_message(config, store, games, seats, message_id, sender)
+    if read.msg is None:  # handled already (its claim is left: a task delivered again, say), or unknown
+        return Result([], Outcome.DUPLICATE if store.inbound(sender, message_id) else Outcome.MISSING)
+    record = read.record or {}
+    with channels.replying(read.actor, sender):
+        if read.unreachable:  # a message from an address receipts marked unreachable: it is reached again
+            unreachable.resume(config, store, players, reach, read.actor, sender)
+        return _handle(config, store, players, links, reach, invite_links, games,
+                       seats, dealer, handlers, message_id, read.actor, sender, read.msg, read.done,
+                       record, dict(record), read.game,
+                       send_now)
 
 
 def _handle(config: Config, store: Store, players: Players, links: Links, reach: Reach, invite_links: InviteLinks,
             games: GameCache, seats: SeatCache, dealer: DealerFactory, handlers: Handlers, message_id: str,
             sender: str, origin: str, msg: dict[str, str],
-            done_ids: list[str] | None, record: dict[str, str], life: dict[str, str], pre: MoveRead | None,
+            done_ids: list[str] | None, record: Mapping[str, str], life: dict[str, str], pre: MoveRead | None,
             send_now: str) -> Result:
     """The message of ``origin`` handled as the player ``sender``'s (their home: ``origin`` itself unless linked)."""
     if done_ids is not None:
@@ -375,7 +372,7 @@ def _handle(config: Config, store: Store, players: Players, links: Links, reach:
                             out) if tap is not None else out
 
 
-def _where_it_stands(store: Store, m: Inbound, gid: str, meta: dict[str, str], game: Game, seat: int, opp: str,
+def _where_it_stands(store: Store, m: Inbound, gid: str, meta: Mapping[str, str], game: Game, seat: int, opp: str,
                      label: str) -> Rendered:
     """``HAND``'s answer: the question again, with what the player was not told since their last message (a prompt
     WhatsApp would not take while their window was closed, issue 45 case 5: the opponent's bid with it), which

@@ -297,7 +297,7 @@ def fallback(config: Config, store: Store, entry: Mapping[str, Any], after_ms: i
         return
     meta = store.meta(game_id)
     home = str(entry.get("home") or "")
-    seat = next((s for s in (0, 1) if home and meta.get(f"seat{s}") == home), None)
+    seat = next((s for s in (0, 1) if home and meta.seats[s] == home), None)
     if seat is not None:
         store.due.schedule(Item(FALLBACK, game_id, seat, store.version(game_id)), store.clock.now_ms() + after_ms)
 

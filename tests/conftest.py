@@ -43,9 +43,11 @@ def xdist_worker() -> str:
 
 
 def per_worker(name: str) -> str:
-    """``name`` made this xdist worker's own (for what the workers share: RabbitMQ's queues)."""
+    """``name`` made this run's and this xdist worker's own (for what the workers, and two runs on one machine, share:
+    RabbitMQ's queues): xdist's id of the run, else this process's."""
     worker = xdist_worker()
-    return f"{name}-{worker}" if worker else name
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")[:8] or str(os.getpid())
+    return f"{name}-{run}-{worker}" if worker else f"{name}-{run}"
 
 
 def _given_redis_url(url: str) -> str:

@@ -25,6 +25,8 @@ from spades.events import Event
 from spades.game import BID, DRAW, EXCHANGE, Game
 from spades.plans import Ahead, Dropped, Plan, PlanError, check, play_ahead, track
 
+from ..records import GameMeta
+
 PV = "pv"
 
 
@@ -32,7 +34,7 @@ def field_of(seat: int) -> str:
     return f"plan{seat}"
 
 
-def plans_of(meta: dict[str, str]) -> list[Plan | None]:
+def plans_of(meta: GameMeta) -> list[Plan | None]:
     """Both seats' plans as the meta holds them (None: none)."""
     return [Plan.loads(meta.get(field_of(0))), Plan.loads(meta.get(field_of(1)))]
 
@@ -59,7 +61,7 @@ class Chained:
     notes: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
 
-def given(said: Intent, game: Game, seat: int, meta: dict[str, str],
+def given(said: Intent, game: Game, seat: int, meta: GameMeta,
           whole: bool = False) -> PlanGiven | PlanError | None:
     """The :class:`PlanGiven` of ``said``, a :class:`PlanError` when it could not apply as written (the plan is
     unchanged), or None when ``said`` is no plan (a move to decide now). ``whole``: ``said`` is the whole plan (the
@@ -102,7 +104,7 @@ def _bid_ahead(game: Game, seat: int) -> bool:
     return game.phase == BID and game.movers != (seat,)
 
 
-def chain(game: Game, meta: dict[str, str], stored: Sequence[Plan | None], given: PlanGiven | None,
+def chain(game: Game, meta: GameMeta, stored: Sequence[Plan | None], given: PlanGiven | None,
           trick: tuple[Any, ...], events: Sequence[Event], decide_fold: Callable[[Game, Command], list[Event]],
           follow_on: Callable[[Game], list[Event]]) -> Chained:
     """The plans as the meta holds them (``stored``: :func:`plans_of`), with the one ``given`` by the move's message
@@ -124,7 +126,7 @@ def chain(game: Game, meta: dict[str, str], stored: Sequence[Plan | None], given
             out.log.append({"seat": seat, "what": "dropped", "entry": dropped.entry, "why": dropped.reason})
     for seat in (0, 1):  # teach it once a game, where a plan would have saved this wait: a follow asked
         if game.phase == "play" and game.movers == (seat,) and len(game.trick) == 1 and ahead.plans[seat] is None \
-                and not meta.get(f"tip{seat}") and not out.notes.get(seat):
+                and not meta.of_seat("tip", seat) and not out.notes.get(seat):
             out.notes.setdefault(seat, []).append({"type": "plan_tip", "seat": seat,
                                                    "suit": game.trick[0][1].suit.letter})
             out.updates[f"tip{seat}"] = "1"

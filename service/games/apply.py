@@ -4,21 +4,24 @@ Player moves, a confirmed ``RESIGN``, the computer's moves, ``AUTO`` moves, time
 through it; what differs is the :class:`Mover` (:mod:`.moves`): which command to decide, and what to
 answer when there is none or the engine refuses it.
 
-One round trip reads what a move needs (:func:`queue_read`): its meta, its players (once this process knows its seats), its state (:class:`GameCache`, with
-its newest events; its meta holds its life fields: the turn, pauses, page marks) and the clock. Then ``spades.game.decide``, the messages
-(:func:`service.games.turns.turn_messages`), and one Lua append (events, outbox entries, meta, the
-consumed message id, the new turn; at a hand's start and when its play begins, the game's snapshot,
-``spades.snapshot``) expecting the version decided against; after a snapshot, the log before it is compressed
-and the outbox compacted (``Store.keep_in_play``, two round trips twice a hand). On conflict: read and decide
-again; on duplicate (the append finds the message consumed, in the script that would consume it; a message that
-changes nothing asks the game's consumed ids before it is answered): the outbox ids the first run wrote, to dispatch
-again.
+A straight move: read -> decide -> compose -> write. The read is one call to the store (``Store.read_move``, one
+round trip: :func:`read`, or with the message, :mod:`.message_read`) giving one flat record: the game's meta (with
+its life fields: the turn, pauses, page marks), its players' records, the events after the state this process holds
+(:class:`~service.caches.GameCache`) and the clock; :func:`move_read` folds them on the move's own copy of the game
+(nothing is taken out of the cache, so nothing is put back). Then ``spades.game.decide``, the messages
+(:func:`service.games.turns.turn_messages`), and the write, one call (``Store.append_move``): one Lua append
+(events, outbox entries, meta, the consumed message id, the new turn; at a hand's start and when its play begins,
+the game's snapshot, ``spades.snapshot``) expecting the version decided against, after which the store itself
+compresses the log before a new snapshot and compacts the outbox (``Store.keep_in_play``, twice a hand) or archives
+a finished game. A successful append's game is kept as the newest in the cache (``GameCache.keep``). On conflict:
+read and decide again; on duplicate (the append finds the message consumed, in the script that would consume it; a
+message that changes nothing asks the game's consumed ids before it is answered): the outbox ids the first run
+wrote, to dispatch again.
 """
-
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from spades import snapshot
 from spades.autoplay import autoplay
@@ -28,18 +31,16 @@ from spades.events import Event, GameEnded, HandStarted, to_dict
 from spades.game import Game, decide, fold
 
 from .. import metrics
-from ..addresses import is_bot
 from ..caches import GameCache, SeatCache, Taken
 from ..context import Config, DealerFactory
-from ..store import Batch, Links, Pipeline, Players, Reach, Store, game_owner, now_ms
-from ..store.presence import presence_from
+from ..records import GameMeta
+from ..store import Links, MoveRecords, Players, Reach, Store, now_ms
 from . import ahead
 from .outbox import recipient
-from .players import PlayerInfo, info_of, players_from, players_info, queue_players
+from .players import PlayerInfo, info_of, players_from
 from .presence import quiet_seats
 from .result import AfterMove, Outcome, Result, TurnState, movers_field
 from .seats import computer_at
-from .seats import seats as seat_addresses
 from .turns import auto_draws, turn_messages
 
 MAX_ATTEMPTS = 25
@@ -47,16 +48,20 @@ MAX_ATTEMPTS = 25
 
 @dataclass
 class MoveRead:
-    """What a move in a game needs, as read in one round trip (:func:`queue_read`)."""
+    """What a move in a game needs (:func:`move_read` of the store's :class:`~service.store.MoveRecords`): the
+    game's meta, its players, its state (this move's own copy, to decide on) and the clock."""
 
     game_id: str
-    meta: dict[str, str]
+    meta: GameMeta
     infos: dict[str, PlayerInfo]
-    taken: Taken  # taken out of the game cache: put back, or dropped on conflict
-    life: dict[str, str]
+    taken: Taken  # the game as read: ``taken.game`` is this move's own (``GameCache.fold(private=True)``)
+    life: GameMeta
     now_ms: int
-    used: bool = False
     page: dict[int, int] = field(default_factory=dict)  # seat -> ms until which it is on its page (.presence)
+
+    @property
+    def game(self) -> Game:
+        return self.taken.game
 
 
 class Mover(Protocol):
@@ -74,38 +79,21 @@ class Mover(Protocol):
         ...
 
 
-def queue_read(config: Config, store: Store, games: GameCache, seats: SeatCache, game_id: str, message_id: str,
-               pipe: Pipeline) -> Callable[[list[Any]], MoveRead]:
-    """Queue on ``pipe`` the reads of a move in ``game_id`` (see the module docstring); call the result with
-    the replies of those reads (a :class:`~service.store.Batch` part's)."""
-    known = seats.get(game_id)
-    addresses = [a for a in known if a and not is_bot(a)] if known else []
-    batch = Batch(pipe)
-    with batch.part("players") as p:
-        queue_players(store, p, addresses)
-    with batch.part("game") as p:
-        read_game = games.take_queued(game_id, p, with_meta=True)  # the meta read with it
-    store.clock.add_now_ms(batch)
-
-    def parse(replies: list[Any]) -> MoveRead:
-        got = batch.results(replies)
-        taken = read_game(got["game"])
-        meta = taken.meta or {}
-        if known is not None and list(known) == seat_addresses(meta):
-            infos = players_from(config, addresses, got["players"])
-        else:
-            infos = players_info(config, store, seat_addresses(meta))
-        seats.note(game_id, meta)
-        # the meta holds the game's life fields (the turn, pauses, page marks: keys.game_life)
-        return MoveRead(game_id, meta, infos, taken, meta, got["now_ms"], page=presence_from(meta))
-
-    return parse
+def move_read(config: Config, games: GameCache, seats: SeatCache, held: Taken | None, got: MoveRecords) -> MoveRead:
+    """The :class:`MoveRead` of what the store read (``Store.read_move``) for a move in ``got.game_id``, whose state
+    this process held as ``held`` (``GameCache.held``) when it asked: folded on a copy of its own."""
+    taken = games.fold(got.game_id, held, got.snapshot, got.snapshot_sid, got.events, got.meta, private=True)
+    seats.note(got.game_id, got.meta)
+    infos = players_from(config, got.players)
+    # the meta holds the game's life fields (the turn, pauses, page marks: keys.game_life)
+    return MoveRead(got.game_id, got.meta, infos, taken, got.meta, got.now_ms, page=got.page)
 
 
-def read(config: Config, store: Store, games: GameCache, seats: SeatCache, game_id: str, message_id: str) -> MoveRead:
-    pipe = store.pipeline()
-    parse = queue_read(config, store, games, seats, game_id, message_id, pipe)
-    return parse(pipe.execute())
+def read(config: Config, store: Store, games: GameCache, seats: SeatCache, game_id: str) -> MoveRead:
+    """What a move in ``game_id`` needs, in one call to the store (see the module docstring)."""
+    held = games.held(game_id)
+    got = store.read_move(game_id, seats=seats.get(game_id), after=held.sid if held is not None else None)
+    return move_read(config, games, seats, held, got)
 
 
 def apply(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
@@ -117,19 +105,15 @@ def apply(config: Config, store: Store, players: Players, links: Links, reach: R
     ``send_now``: the claim token of the caller's delivery attempt when it sends the move's messages itself
     right after (the local outbox; empty otherwise): they are written claimed with that token (``Store.append(claimed=token)``) and handed back in ``Result.after.claimed``.
     """
-    owner = game_owner(game_id)
     for _ in range(MAX_ATTEMPTS):
-        if pre is not None:
-            now, pre.used, pre = pre, True, None
-        else:
-            now = read(config, store, games, seats, game_id, message_id)
+        now = pre if pre is not None else read(config, store, games, seats, game_id)
+        pre = None  # a conflict: read again
         taken, meta, infos = now.taken, now.meta, now.infos
         game = taken.game
         version = game.version
         try:
             choice = mover.choose(now)
             if isinstance(choice, Result):
-                games.put(game_id, taken)
                 return _consumed_before(store, game_id, message_id) or choice
             movers_before, phase_before, trick = game.movers, game.phase, tuple(game.trick)
             if isinstance(choice, ahead.PlanGiven):  # a plan given (RULES D12), with a move or none
@@ -138,7 +122,6 @@ def apply(config: Config, store: Store, players: Players, links: Links, reach: R
                 given, command = None, choice
             events = svc_decide(dealer, game_id, version, game, command) if command is not None else []
         except (GameOverError, RuleError) as exc:
-            games.put(game_id, taken)
             done = _consumed_before(store, game_id, message_id)  # before a refusal is written: a message applied
             if done is not None:                             # before and delivered again is no refusal
                 return done
@@ -152,42 +135,33 @@ def apply(config: Config, store: Store, players: Players, links: Links, reach: R
                               lambda g, c: svc_decide(dealer, game_id, g.version, g, c),
                               lambda g: played_for(config, dealer, game_id, meta, infos, g))
         events += chained.events
-        plan_log = chained.log
         updates: dict[str, str] = dict(chained.updates)
         actor = getattr(choice, "seat", None)
-        if not events:  # a plan given that covers no decision yet: the plan alone is written
-            res = store.append(owner, version, [], message_id=message_id, meta=updates,
-                               plans_version=meta.get(ahead.PV) or "0", plan_log=plan_log)
-            if res.ok:
-                games.put(game_id, taken)
-                return Result(res.outbox_ids, Outcome.PLANNED, game_id)
-            if res.status == "duplicate":
-                games.put(game_id, taken)
-                return Result(res.outbox_ids, Outcome.DUPLICATE, game_id)
-            continue  # a conflict: read and decide again
-        quiet = quiet_seats(now.page, now.now_ms)
-        if mover.by_message and actor in quiet:  # played by SMS after a glance at the page: answered by SMS
-            quiet, updates[f"page{actor}"] = quiet - {actor}, "0"
-        events, outbox = turn_messages(config, store, players, links, reach, dealer, game_id,
-                                       meta, game, events, updates, infos=infos, recent=taken.recent,
-                                       actor=actor, movers_before=movers_before, quiet=quiet, notes=chained.notes)
-        over = any(isinstance(e, GameEnded) for e in events)
-        if over:
-            updates.update(status="over", ended=str(now_ms()))
-        ttl = int(config.get("OUTBOX_TTL", 172800)) if over else 0
-        # a snapshot at each hand's start and when its play begins (the log before it moved out, below)
-        hand = not over and (any(isinstance(e, HandStarted) for e in events) or (game.phase == "play" != phase_before))
-        res = store.append(owner, version, [to_dict(e) for e in events], message_id=message_id,
-                           outbox=outbox, meta=updates, ttl=ttl, claimed=send_now,
-                           turn=(game.version, movers_field(game), now.now_ms, actor),
-                           snapshot=snapshot.dump(game) if hand else None,
-                           plans_version=meta.get(ahead.PV) or "0", plan_log=plan_log)
-        if res.ok:
-            games.put(game_id, taken, res.last_stream_id, events)
-            if over:  # a finished game's log, compressed (store.Store.archive)
-                store.archive(game_id)
-            elif hand:  # a new snapshot: the log before it compressed, the outbox compacted
-                store.keep_in_play(game_id, res.last_stream_id, message_id)
+        outbox: list[dict[str, Any]] = []
+        over = hand = False
+        if events:  # (none: a plan given that covers no decision yet, written alone)
+            quiet = quiet_seats(now.page, now.now_ms)
+            if mover.by_message and actor in quiet:  # played by SMS after a glance at the page: answered by SMS
+                quiet, updates[f"page{actor}"] = quiet - {actor}, "0"
+            events, outbox = turn_messages(config, store, players, links, reach, dealer, game_id,
+                                           meta, game, events, updates, infos=infos, recent=taken.recent,
+                                           actor=actor, movers_before=movers_before, quiet=quiet, notes=chained.notes)
+            over = any(isinstance(e, GameEnded) for e in events)
+            if over:
+                updates.update(status="over", ended=str(now_ms()))
+            # a snapshot at each hand's start and when its play begins (the store then moves the log before it out)
+            hand = not over and (any(isinstance(e, HandStarted) for e in events) or game.phase == "play" != phase_before)
+        res = store.append_move(game_id, version, [to_dict(e) for e in events], message_id=message_id,
+                                outbox=outbox, meta=updates, ttl=int(config.get("OUTBOX_TTL", 172800)) if over else 0,
+                                claimed=send_now, turn=(game.version, movers_field(game), now.now_ms, actor) if events
+                                else None, snapshot=snapshot.dump(game) if hand else None,
+                                plans_version=meta.get(ahead.PV) or "0", plan_log=chained.log, finished=over)
+        if res.status == "duplicate":
+            return Result(res.outbox_ids, Outcome.DUPLICATE, game_id)
+        if res.status == "ok" and not events:
+            return Result(res.outbox_ids, Outcome.PLANNED, game_id)
+        if res.status == "ok":
+            games.keep(game_id, taken, res.last_stream_id, events)  # the newest state this process holds
             told = tuple(dict.fromkeys(e["to"] for e in outbox))
             homes = tuple(dict.fromkeys(recipient(e) for e in outbox))  # their homes (a linked address's player)
             prompted = {recipient(e) for e in outbox if e.get("kind") != "news"}  # news of one's own move prompt nothing
@@ -197,13 +171,11 @@ def apply(config: Config, store: Store, players: Players, links: Links, reach: R
             claimed = tuple(dict(e, id=oid) for oid, e in mine if _reaches(infos, e))
             unsendable = tuple(oid for oid, e in mine if not _reaches(infos, e))
             marks = {a: i.record["people"] for a, i in infos.items() if "people" in i.record}
-            after = AfterMove(TurnState.of(game, actor), {**meta, **updates}, now.life, now.now_ms, told, renote,
+            after = AfterMove(TurnState.of(game, actor), meta.updated(updates), now.life, now.now_ms, told, renote,
                               res.turn, claimed, unsendable, marks)
             metrics.move_applied(mover)
             return Result(res.outbox_ids, Outcome.APPLIED, game_id, after)
-        if res.status == "duplicate":
-            return Result(res.outbox_ids, Outcome.DUPLICATE, game_id)
-        # conflict: someone appended first; the cached state is dropped, read and decide again
+        # a conflict: someone appended first; read and decide again (the game cache holds the game as it was)
     raise RuntimeError(f"gave up on {message_id} after {MAX_ATTEMPTS} conflicts on game {game_id}")
 
 
@@ -214,7 +186,7 @@ def _consumed_before(store: Store, game_id: str, message_id: str) -> Result | No
     hot path reads nothing for it."""
     if not message_id:
         return None
-    ids = store.consumed(game_owner(game_id), message_id)
+    ids = store.game_consumed(game_id, message_id)
     return None if ids is None else Result(ids, Outcome.DUPLICATE, game_id)
 
 
@@ -224,7 +196,7 @@ def _reaches(infos: dict[str, PlayerInfo], entry: dict[str, Any]) -> bool:
     return who in infos and infos[who].reaches(entry["to"])
 
 
-def played_for(config: Config, dealer: DealerFactory, game_id: str, meta: dict[str, str], infos: dict[str, PlayerInfo],
+def played_for(config: Config, dealer: DealerFactory, game_id: str, meta: GameMeta, infos: dict[str, PlayerInfo],
                game: Game) -> list[Event]:
     """What plays itself after a decided move (``spades.autoplay``, folded on ``game``): the forced cards of
     the players with ``AUTOPLAY ON`` (the default; the computer's always), and the rest of a hand whose end

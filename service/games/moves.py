@@ -56,7 +56,7 @@ class PlayerMove:
         seat = seat_of(read.meta, self.sender)
         if seat is None:
             return Result([], Outcome.IGNORED, read.game_id)  # a stranger: nothing changes, nothing is said
-        game = read.taken.game
+        game = read.game
         if read.meta.get("status") == "over":
             if read.meta.get("archived") and self.store.consumed_in_archive(read.game_id, self.message_id):
                 return Result([], Outcome.DUPLICATE, read.game_id)  # a retry whose consumed id was compacted away
@@ -124,7 +124,7 @@ class PlayerMove:
         resolve_labels(self.store, [me], read.game_id)
         label = me.labels[read.game_id]
         channel = reply_channel(self.sender)  # a reply: to the address the move came from
-        shown = view(read.taken.game, seat)
+        shown = view(read.game, seat)
         if self.said.kind == "draw" and error.code == "double_nil_not_allowed":  # DRAW answers a question asked before
             error = port.DoubleNilAnswered(str(error), error.legal)
         if isinstance(error, GameOverError):
@@ -187,7 +187,7 @@ class ServiceMove:
     by_message = False
 
     def choose(self, read: MoveRead) -> Command | Result:
-        game = read.taken.game
+        game = read.game
         if read.meta.get("status") != "active":
             return Result([], Outcome.INACTIVE, read.game_id)
         if self.expected_version is not None and game.version != self.expected_version:

@@ -22,8 +22,9 @@ from ..addresses import EMAIL, PUSH, TELEGRAM, WHATSAPP, address_kind, is_bot, p
 from ..channels import WINDOW_CLOSED, Destination, destination, reply_to
 from ..context import Config
 from ..conversation_port import named
+from ..records import GameMeta, Route
 from ..store import Players, Reach, Store, game_owner, player_owner
-from ..store.links import Links, Route
+from ..store.links import Links
 from ..telegram import buttons as telegram_buttons
 from ..whatsapp import variables as template_variables
 from ..whatsapp_buttons import offered
@@ -42,7 +43,7 @@ def recipient(entry: dict[str, Any]) -> str:
 
 def outbound(config: Config, store: Store, players: Players, address: str, rendered: Rendered, *,
              game_id: str | None = None,
-             seat: int | None = None, meta: dict[str, str] | None = None,
+             seat: int | None = None, meta: GameMeta | None = None,
              meta_updates: dict[str, str] | None = None, kind: str = "", about: str | None = None,
              home: str | None = None, to: Destination | None = None) -> dict[str, Any]:
     """An outbox entry for ``address`` (SMS, WhatsApp or email); email entries carry threading headers (the first
@@ -96,7 +97,7 @@ def outbound(config: Config, store: Store, players: Players, address: str, rende
             if token:
                 entry["reply_to"] = reply_address(token, domain)
             root = f"<game-{game_id}.{seat}@{domain}>"
-            if meta.get(f"thr{seat}") or (meta_updates or {}).get(f"thr{seat}"):
+            if meta.of_seat("thr", seat) or (meta_updates or {}).get(f"thr{seat}"):
                 entry["in_reply_to"] = root
                 entry["references"] = root
             else:
@@ -114,7 +115,7 @@ def outbound(config: Config, store: Store, players: Players, address: str, rende
     return entry
 
 
-def _game_reply_token(store: Store, players: Players, game_id: str, seat: int | None, meta: dict[str, str] | None,
+def _game_reply_token(store: Store, players: Players, game_id: str, seat: int | None, meta: GameMeta | None,
                       address: str,
                       home: str) -> str | None:
     """The reply token of ``home``'s seat in ``game_id`` for an email to ``address`` (issue 45 case 2: every email
@@ -127,7 +128,7 @@ def _game_reply_token(store: Store, players: Players, game_id: str, seat: int | 
         seat = seat_of(meta, home)
         if seat is None:
             return None
-    token = meta.get(f"tok{seat}")
+    token = meta.of_seat("tok", seat)
     if not token and home != address:  # a player's linked mailbox: the seat's own reply address, made once
         token = players.ensure_reply_token(game_id, seat, home)
     return token or None
@@ -135,7 +136,7 @@ def _game_reply_token(store: Store, players: Players, game_id: str, seat: int | 
 
 def _link_page(config: Config, store: Store, players: Players, entry: dict[str, Any], address: str, game_id: str,
                seat: int | None,
-               meta: dict[str, str] | None, meta_updates: dict[str, str] | None) -> None:
+               meta: GameMeta | None, meta_updates: dict[str, str] | None) -> None:
     """Add to an email the link of ``address``'s page of ``game_id`` (none before the game is under way)."""
     web = _web_token(store, players, address, game_id, seat, meta, meta_updates)
     if web:
@@ -145,17 +146,17 @@ def _link_page(config: Config, store: Store, players: Players, entry: dict[str, 
 
 
 def _web_token(store: Store, players: Players, address: str, game_id: str, seat: int | None,
-               meta: dict[str, str] | None,
+               meta: GameMeta | None,
                meta_updates: dict[str, str] | None) -> str:
     """The page token of ``address``'s seat in ``game_id`` (made once); ``""`` before the game is under way."""
     if meta is None:
         meta = store.meta(game_id)
     if seat is None:
         seat = seat_of(meta, address)
-    status = (meta_updates or {}).get("status") or meta.get("status", "")
+    status = (meta_updates or {}).get("status") or meta.status
     if seat is None or status in ("", "invited"):  # an invitation: no game to show yet
         return ""
-    return meta.get(f"web{seat}") or players.ensure_web_token(game_id, seat)
+    return meta.of_seat("web", seat) or players.ensure_web_token(game_id, seat)
 
 
 def render(name: str, lang: str, channel: str, ask: str = "", **context: Any) -> Rendered:
@@ -167,7 +168,7 @@ def render(name: str, lang: str, channel: str, ask: str = "", **context: Any) ->
 
 def entry(config: Config, store: Store, players: Players, links: Links, reach: Reach, address: str, name: str, *,
           game_id: str | None = None, seat: int | None = None,
-          meta: dict[str, str] | None = None, meta_updates: dict[str, str] | None = None,
+          meta: GameMeta | None = None, meta_updates: dict[str, str] | None = None,
           rendered: Rendered | None = None, even_if_stopped: bool = False, to: Destination | None = None,
           **context: Any) -> dict[str, Any] | None:
     """The outbox entry of message ``name`` to the player ``address`` (their home), at the address
@@ -233,7 +234,7 @@ def notify_game(config: Config, store: Store, players: Players, links: Links, re
     updates = dict(meta_updates or {})
     entries = []
     for seat, name, ctx in messages:
-        address = meta.get(f"seat{seat}", "")
+        address = meta.seats[seat]
         e = entry(config, store, players, links, reach, address, name, game_id=game_id, seat=seat, meta=meta,
                   meta_updates=updates, **ctx)
         if e is not None:

@@ -1,8 +1,9 @@
 """Who the players of a game are: their seats, names, the one rule for their language, whether they
 stopped, and the game numbers they see (``#2``) when they have several unfinished games.
 
-:class:`PlayerInfo` holds what rendering a game message needs of one player, read in one round trip
-(:func:`queue_players`); the functions taking ``svc`` read the same answers one at a time.
+:class:`PlayerInfo` holds what rendering a game message needs of one player, read with a move
+(``Store.read_move``) or in one round trip (:func:`players_info`); the functions taking ``store`` read the same
+answers one at a time.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from chat.languages import language_for_address
 from .. import limits
 from ..addresses import is_bot
 from ..context import Config
-from ..store import Pipeline, Players, Store
-from ..store.links import Links, Route
+from ..records import Route
+from ..store import Players, Store
+from ..store.links import Links
 from .seats import seat_of
 
 UNFINISHED = ("invited", "active")
@@ -48,8 +50,8 @@ def name_of(players: Players, address: str) -> str:
     """How a player is named to their opponent: a name they gave, the computer, or their address."""
     if is_bot(address):
         return "Bot"
-    rec = players.get(address) or {}
-    return rec.get("name") or address
+    rec = players.get(address)
+    return (rec.name if rec is not None else "") or address
 
 
 def is_stopped(config: Config, store: Store, address: str) -> bool:
@@ -136,29 +138,16 @@ def info_of(infos: Mapping[str, PlayerInfo], address: str, config: Mapping[str, 
     return infos.get(address) or PlayerInfo(address, {}, config.get("LANG", "en") or "en")
 
 
-def queue_players(store: Store, pipe: Pipeline, addresses: list[str]) -> None:
-    """Queue on ``pipe`` the reads :func:`players_from` parses (record, life, game numbers)."""
-    for address in addresses:
-        store.queue_player(pipe, address)
-
-
-def players_from(config: Mapping[str, Any], addresses: list[str], replies: list[Any]) -> dict[str, PlayerInfo]:
-    """The :class:`PlayerInfo` of each address from the replies of :func:`queue_players` (in order)."""
-    out: dict[str, PlayerInfo] = {}
+def players_from(config: Mapping[str, Any], records: Mapping[str, dict[str, str]]) -> dict[str, PlayerInfo]:
+    """The :class:`PlayerInfo` of each address from its record (``Store.player_records``, ``Store.read_move``)."""
     configured = config.get("LANG", "en") or "en"
-    hashes = Store.owner_metas_from(replies[:len(addresses)])
-    for address, record in zip(addresses, hashes):
-        out[address] = PlayerInfo(address, record, configured)
-    return out
+    return {address: PlayerInfo(address, record, configured) for address, record in records.items()}
 
 
 def players_info(config: Config, store: Store, addresses: list[str], game_id: str | None = None) -> dict[str,
                                                                                                          PlayerInfo]:
     """:class:`PlayerInfo` of ``addresses`` (one round trip; labels of ``game_id`` in at most one more)."""
-    addresses = list(dict.fromkeys(a for a in addresses if a and not is_bot(a)))
-    pipe = store.pipeline()
-    queue_players(store, pipe, addresses)
-    infos = players_from(config, addresses, pipe.execute() if addresses else [])
+    infos = players_from(config, store.player_records(addresses))
     if game_id is not None:
         resolve_labels(store, list(infos.values()), game_id)
     return infos

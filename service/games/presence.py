@@ -91,14 +91,14 @@ def back_from_page(config: Config, store: Store, players: Players, links: Links,
     if until is not None:
         return until + 1000, []
     meta = store.meta(game_id)
-    address = meta.get(f"seat{seat}", "")
-    if meta.get("status") != "active" or not address:
+    address = meta.seats[seat]
+    if meta.status != "active" or not address:
         return None, []
     game = games.load(game_id)
     since = int(meta.get(f"seen{seat}", game.version))
     if not game.may_move(seat) or since >= game.version:
         return None, []  # nothing owed, or told already: the next message tells the news as before
-    since = max(since, min(int(meta.get(f"shown{seat}") or 0), game.version))  # what the page showed: not again
+    since = max(since, min(int(meta.of_seat("shown", seat) or 0), game.version))  # what the page showed: not again
     infos = players_info(config, store, seats(meta))
     me, opp = info_of(infos, address, config), info_of(infos, opponent_of(meta, seat), config)
     if not me.may_send:

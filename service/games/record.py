@@ -43,7 +43,7 @@ def record_of(store: Store, players: Players, address: str, but: str = "") -> Re
             continue
         meta = store.meta(gid)
         seat = seat_of(meta, address)
-        if seat is None or meta.get("status") != "over":
+        if seat is None or meta.status != "over":
             continue
         add_game(out, seat, opponent_of(meta, seat), [se.event for se in store.load(gid)])
     return out

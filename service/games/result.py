@@ -9,6 +9,8 @@ from typing import Any, Mapping
 
 from spades.game import Game
 
+from ..records import GameMeta
+
 
 class Outcome(StrEnum):
     """A word for what happened (a ``StrEnum``: equal to its string, as the tasks report it)."""
@@ -120,8 +122,8 @@ class AfterMove:
     who was told about the game."""
 
     game: TurnState
-    meta: dict[str, str]
-    life: dict[str, str]
+    meta: GameMeta
+    life: GameMeta
     now_ms: int
     told: tuple[str, ...]  # the recipients of its messages
     renote: tuple[str, ...] = ()  # those of them whose last prompted game was another

@@ -3,34 +3,34 @@ a seat, the seat of an address, the opponent, whether a seat is the computer's (
 
 from __future__ import annotations
 
-from typing import Mapping
-
 from ..addresses import is_bot
+from ..records import GameMeta
 
 
-def address_at(meta: Mapping[str, str], seat: int) -> str:
+def address_at(meta: GameMeta, seat: int) -> str:
     """The address in ``seat`` ("" for an empty seat)."""
-    return meta.get(f"seat{seat}", "")
+    return meta.seats[seat]
 
 
-def seats(meta: Mapping[str, str]) -> list[str]:
+def seats(meta: GameMeta) -> list[str]:
     """The addresses of seats 0 and 1."""
     return [address_at(meta, 0), address_at(meta, 1)]
 
 
-def seat_of(meta: Mapping[str, str], address: str) -> int | None:
+def seat_of(meta: GameMeta, address: str) -> int | None:
     """The seat of ``address`` in a game (its meta), or None for a stranger."""
-    for seat in (0, 1):
-        if meta.get(f"seat{seat}") == address:
-            return seat
+    if address:  # (an empty seat is nobody's)
+        for seat in (0, 1):
+            if meta.seats[seat] == address:
+                return seat
     return None
 
 
-def opponent_of(meta: Mapping[str, str], seat: int) -> str:
+def opponent_of(meta: GameMeta, seat: int) -> str:
     """The address facing ``seat``."""
     return address_at(meta, 1 - seat)
 
 
-def computer_at(meta: Mapping[str, str], seat: int) -> bool:
+def computer_at(meta: GameMeta, seat: int) -> bool:
     """Whether the computer plays ``seat``."""
     return is_bot(address_at(meta, seat))

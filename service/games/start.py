@@ -10,12 +10,13 @@ from spades.game import fold, new_game
 
 from ..caches import GameCache
 from ..context import Config, DealerFactory
+from ..records import GameMeta
 from ..store import Links, Players, Reach, Store, game_owner
 from .result import Outcome, Result
 from .turns import turn_messages
 
 
-def rules_of(meta: dict[str, str]) -> HouseRules:
+def rules_of(meta: GameMeta) -> HouseRules:
     """The house rules a game was created with."""
     if meta.get("rules"):
         return HouseRules.from_dict(json.loads(meta["rules"]))
@@ -23,7 +24,7 @@ def rules_of(meta: dict[str, str]) -> HouseRules:
 
 
 def start(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
-          dealer: DealerFactory, message_id: str, gid: str, meta: dict[str, str], updates: dict[str, str]) -> Result:
+          dealer: DealerFactory, message_id: str, gid: str, meta: GameMeta, updates: dict[str, str]) -> Result:
     """Deal the game's first hand and tell both players (``meta``: the game's meta as read; ``updates``: the
     fields to write with it). ``Result.game`` is the game started, for the lifecycle to schedule its turn."""
     events = new_game(gid, rules_of(meta), dealer(gid, 0))

@@ -19,6 +19,7 @@ from spades.events import AUTO_DECIDED, Event, to_dict
 from ..addresses import EMAIL, is_bot
 from ..channels import destination
 from ..context import Config
+from ..records import GameMeta
 from ..store import Links, Players, Reach, Store
 from . import levels
 from .outbox import entry, render
@@ -106,7 +107,7 @@ def render_game(context: dict[str, Any], lang: str, channel: str) -> Rendered:
 
 
 def entries(config: Config, store: Store, players: Players, links: Links, reach: Reach, game_id: str,
-            meta: dict[str, str], events: Sequence[Event | dict[str, Any]],
+            meta: GameMeta, events: Sequence[Event | dict[str, Any]],
             meta_updates: dict[str, str] | None = None, hands_by_sms: bool = True,
             quiet: frozenset[int] = frozenset(), lives: Mapping[str, Mapping[str, str]] | None = None
             ) -> list[dict[str, Any]]:
@@ -125,7 +126,7 @@ def entries(config: Config, store: Store, players: Players, links: Links, reach:
     for seat in (0, 1):
         if seat in quiet:
             continue
-        address = meta.get(f"seat{seat}", "")
+        address = meta.seats[seat]
         opp = name_of(players, opponent_of(meta, seat))
         shown = game_label(store, players, address, game_id) if address else ""
         by_email = bool(address) and not is_bot(address) and destination(  # their game messages go to a mailbox

@@ -20,6 +20,7 @@ from .. import conversation_port as port
 from ..addresses import is_bot
 from ..channels import WINDOW_CLOSED, destination
 from ..context import Config, DealerFactory
+from ..records import GameMeta
 from ..store import Links, Players, Reach, Store
 from . import levels, summaries
 from .outbox import entry, outbound, recipient
@@ -41,7 +42,7 @@ def stored_since(store: Store, game_id: str, since: int, before: int, recent: tu
     return from_dicts(store.newest_events(game_id, before - since))
 
 
-def auto_draws(config: Config, dealer: DealerFactory, game_id: str, meta: dict[str, str], game: Game,
+def auto_draws(config: Config, dealer: DealerFactory, game_id: str, meta: GameMeta, game: Game,
                infos: dict[str, PlayerInfo]) -> list[Event]:
     """The draw moves the service makes (``game`` is folded on): ``DN OFF``, the service answers DRAW for a
     player offered double nil; in a simultaneous draw (RULES D11) the computer makes all its draw decisions
@@ -50,7 +51,7 @@ def auto_draws(config: Config, dealer: DealerFactory, game_id: str, meta: dict[s
     while game.phase == "draw":
         command: Command | None = None
         for seat in game.movers:
-            address = meta.get(f"seat{seat}", "")
+            address = meta.seats[seat]
             if is_bot(address):
                 if game.rules.simultaneous_draw and game.dn_decided[seat]:
                     command = bots.get(levels.drawer(address, BOT_STRATEGY)).choose(view(game, seat))
@@ -67,7 +68,7 @@ def auto_draws(config: Config, dealer: DealerFactory, game_id: str, meta: dict[s
 
 
 def turn_messages(config: Config, store: Store, players: Players, links: Links, reach: Reach, dealer: DealerFactory,
-                  game_id: str, meta: dict[str, str], game: Game, events: list[Event],
+                  game_id: str, meta: GameMeta, game: Game, events: list[Event],
                   updates: dict[str, str], everyone: bool = False, infos: dict[str, PlayerInfo] | None = None,
                   recent: tuple[Event, ...] = (), actor: int | None = None,
                   movers_before: tuple[int, ...] = (),
@@ -97,7 +98,7 @@ def turn_messages(config: Config, store: Store, players: Players, links: Links, 
                                lives={a: i.life for a, i in infos.items()})
     summarised = {recipient(e) for e in outbox}
 
-    by_seat = [info_of(infos, meta.get(f"seat{seat}", ""), config) for seat in (0, 1)]
+    by_seat = [info_of(infos, meta.seats[seat], config) for seat in (0, 1)]
 
     # not the computer, nor a number that sent STOP, nor a player on the game's page (their news waits)
     sendable = [seat for seat in (0, 1) if by_seat[seat].may_send and seat not in quiet]
@@ -152,11 +153,11 @@ def turn_messages(config: Config, store: Store, players: Players, links: Links, 
                                    meta_updates=updates, kind=kind, home=address, to=to))
         if rendered is not None or address in summarised:
             updates[f"seen{seat}"] = str(game.version)
-            if meta.get(f"wclosed{seat}"):
+            if meta.of_seat("wclosed", seat):
                 updates[f"wclosed{seat}"] = ""
     for seat in closed:  # the opponent is told why nothing moves, once a closed window
         other = by_seat[1 - seat]
-        if 1 - seat in sendable and not meta.get(f"wclosed{seat}"):
+        if 1 - seat in sendable and not meta.of_seat("wclosed", seat):
             label = other.labels.get(game_id, "")
             notice = entry(config, store, players, links, reach, other.address, "opponent_whatsapp_closed",
                            game_id=game_id, seat=1 - seat, meta=meta,

@@ -23,6 +23,7 @@ from ..games.moves import player_move
 from ..games.players import label_of, lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import opponent_of, seat_of
+from ..records import GameMeta
 from ..store import InviteLinks, Links, Players, Reach, Store, game_owner
 from . import invitations, optout, reminders, routing, timeouts
 from . import invite_links as invitation_links
@@ -103,7 +104,7 @@ def _asked_instead(config: Config, store: Store, players: Players, links: Links,
     """``YES`` to nothing, in a game that asks the sender something: that there is nothing to say yes to, and the
     question again (issue 45 case 8); None when no game asks them anything."""
     gid = _target(store, players, m).game_id
-    meta = store.meta(gid) if gid else {}
+    meta = store.meta(gid) if gid else GameMeta()
     seat = seat_of(meta, m.sender)
     if gid is None or seat is None:
         return None
@@ -251,9 +252,9 @@ def rematch(config: Config, store: Store, players: Players, links: Links, reach:
     its level); ``REMATCH EASIER`` / ``HARDER``: the computer one level down or up (none past the easiest or the
     hardest, nor against a person: a reply says so, and no game starts)."""
     gid = m.token_game or routing.resolve(store, players, m.sender, m.said.game, statuses=("over",)).game_id
-    meta = store.meta(gid) if gid else {}
+    meta = store.meta(gid) if gid else GameMeta()
     seat = seat_of(meta, m.sender) if gid else None
-    if gid is None or seat is None or meta.get("status") != "over":
+    if gid is None or seat is None or not meta.over:
         return _live_game(config, store, players, links, reach, m,
                           None) or _no_such_game(config, store, players, links, reach, m)
     opponent = opponent_of(meta, seat)

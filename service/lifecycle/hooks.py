@@ -21,14 +21,15 @@ from ..caches import GameCache
 from ..context import Config
 from ..games.result import AfterMove, BotTurn, Outcome, Result, TurnState
 from ..games.seats import computer_at
+from ..records import GameMeta
 from ..store import Batch, Store
 from ..store.after_phase import Write
 from . import reminders, routing
 
 
 def after_game_change(config: Config, store: Store, game_id: str, game: Game | TurnState,
-                      meta: dict[str, str] | None = None,
-                      now_ms: int | None = None, life: dict[str, str] | None = None,
+                      meta: GameMeta | None = None,
+                      now_ms: int | None = None, life: GameMeta | None = None,
                       writes: list[Write] | None = None, restore: bool = False,
                       recorded: tuple[int, str, str] | None = None) -> BotTurn | None:
     """Record the game's new turn and schedule what it needs; the computer's turn if it is one.
@@ -103,8 +104,8 @@ def after_handled(config: Config, store: Store, games: GameCache, game_id: str |
         return None
     taken = read_game(got["game"])
     games.put(game_id, taken)
-    meta = taken.meta or {}
-    if meta.get("status") not in ("active", "over"):
+    meta = taken.meta or GameMeta()
+    if meta.status not in ("active", "over"):
         return None
     return after_game_change(config, store, game_id, taken.game, meta=meta, now_ms=got["now_ms"], life=meta,
                              # (its life fields)

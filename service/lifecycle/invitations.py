@@ -34,6 +34,7 @@ from ..games.players import all_stopped, default_lang, lang_of, mailbox_stopped,
 from ..games.result import Outcome, Result
 from ..games.start import rules_of
 from ..games.start import start as start_game
+from ..records import GameMeta, PlayerRecord
 from ..store import Links, Players, Reach, Store, game_owner
 from ..store import due as due
 from ..store.due import EXPIRY, Item
@@ -98,9 +99,9 @@ def invite(config: Config, store: Store, players: Players, links: Links, reach: 
     gid = game_id_for(message_id)
     held = daily_cap.invitation_held_until(config, store, by, now_ms / 1000)  # the day's SMS cap: it goes tomorrow
     expires = (held or now_ms) + int(settings.get(config, "INVITE_TTL")) * 1000
-    meta = new_meta(config, store, players, gid, sender, invitee, rules, now_ms)
-    meta["expires"] = str(expires)
-    updates = dict(meta)
+    fields = new_meta(config, store, players, gid, sender, invitee, rules, now_ms)
+    fields["expires"] = str(expires)
+    meta, updates = GameMeta(fields), dict(fields)
     days = max(1, round(int(settings.get(config, "INVITE_TTL")) / 86400))
     if held is not None:
         updates["held"] = str(held)
@@ -108,7 +109,7 @@ def invite(config: Config, store: Store, players: Players, links: Links, reach: 
                                 meta=meta, meta_updates=updates,
                                 opp=name_of(players, invitee), at="00:00 UTC")]
     else:
-        anonymous = not (players.get(sender) or {}).get("name")  # the friend sees a masked number: ask a NAME
+        anonymous = not (players.get(sender) or PlayerRecord(sender)).name  # the friend sees a masked number: ask a NAME
         entries = [_invitation(config, store, players, links, reach, gid, meta, updates, rules, days),
                    outbox.entry(config, store, players, links, reach, sender, "invite_sent", game_id=gid, seat=0,
                                 meta=meta, meta_updates=updates,
@@ -140,21 +141,21 @@ def twin(address: str) -> str | None:
 
 
 def _invitation(config: Config, store: Store, players: Players, links: Links, reach: Reach, gid: str,
-                meta: dict[str, str], updates: dict[str, str] | None,
+                meta: GameMeta, updates: dict[str, str] | None,
                 rules: HouseRules, days: int) -> dict[str, Any] | None:
     """The invitation to the invited player (seat 1), where :func:`_invitation_address` says."""
-    invitee = meta["seat1"]
+    invitee = meta.seats[1]
     by = _invitation_address(config, store, players, links, reach, invitee)
     return outbox.entry(config, store, players, links, reach, invitee, "invite", game_id=gid, seat=1, meta=meta,
                         meta_updates=updates, to=None if by == invitee else Destination.to(by),
-                        opp=name_of(players, meta["seat0"]), days=days,
+                        opp=name_of(players, meta.seats[0]), days=days,
                         tg_url=telegram_start.invite_link(config, players, invitee),
                         **rules_context(rules),
                         rules_url=config.get("RULES_URL") or f"{config['PUBLIC_BASE_URL']}/rules")
 
 
 def _release_held(config: Config, store: Store, players: Players, links: Links, reach: Reach, gid: str,
-                  meta: dict[str, str]) -> list[str]:
+                  meta: GameMeta) -> list[str]:
     """The invitation the day's SMS cap held (``held`` of the game's meta), sent now that its day has come."""
     days = max(1, round(int(settings.get(config, "INVITE_TTL")) / 86400))
     e = _invitation(config, store, players, links, reach, gid, meta, None, rules_of(meta), days)
@@ -181,11 +182,11 @@ def new_meta(config: Config, store: Store, players: Players, gid: str, seat0: st
 
 
 def start(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
-          dealer: DealerFactory, message_id: str, gid: str, meta: dict[str, str], updates: dict[str, str]) -> Result:
+          dealer: DealerFactory, message_id: str, gid: str, meta: GameMeta, updates: dict[str, str]) -> Result:
     """The game under way (:func:`service.games.start.start`); its expiry cancelled, its first turn scheduled
     (``Result.bot``: the computer's move to queue, if it begins)."""
     out = start_game(config, store, players, links, reach, games, dealer, message_id, gid, meta, updates)
-    people = [meta.get("seat0", ""), meta.get("seat1", "")]
+    people = [meta.seats[0], meta.seats[1]]
     if out.game is not None and not any(is_bot(a) for a in people):  # the limits' known numbers
         store.mark_people_game(people)
     if out.game is not None:
@@ -203,8 +204,8 @@ def start_bot_game(config: Config, store: Store, players: Players, links: Links,
     done = store.consumed(game_owner(gid), message_id)
     if done is not None:
         return Result(done, Outcome.DUPLICATE, gid)
-    meta = new_meta(config, store, players, gid, sender, levels.address_for(level), rules, store.clock.now_ms())
-    return start(config, store, players, links, reach, games, dealer, message_id, gid, meta, dict(meta))
+    fields = new_meta(config, store, players, gid, sender, levels.address_for(level), rules, store.clock.now_ms())
+    return start(config, store, players, links, reach, games, dealer, message_id, gid, GameMeta(fields), fields)
 
 
 def create_game(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
@@ -215,8 +216,8 @@ def create_game(config: Config, store: Store, players: Players, links: Links, re
     rules = HouseRules(target=target or 500)
     if not start_now:
         return invite(config, store, players, links, reach, games, dealer, message_id, seat0, seat1, rules)
-    meta = new_meta(config, store, players, game_id, seat0, seat1, rules, store.clock.now_ms())
-    return start(config, store, players, links, reach, games, dealer, message_id, game_id, meta, dict(meta))
+    fields = new_meta(config, store, players, game_id, seat0, seat1, rules, store.clock.now_ms())
+    return start(config, store, players, links, reach, games, dealer, message_id, game_id, GameMeta(fields), fields)
 
 
 def tell_name(config: Config, store: Store, players: Players, links: Links, reach: Reach, message_id: str,
@@ -226,9 +227,9 @@ def tell_name(config: Config, store: Store, players: Players, links: Links, reac
     out: list[str] = []
     for gid in unfinished_games(store, players, inviter, ("invited",)):
         meta = store.meta(gid)
-        if meta.get("seat0") != inviter or meta.get("held"):
+        if meta.seats[0] != inviter or meta.held_until:
             continue  # an invitation to them, or one not sent yet (it will carry the name)
-        e = outbox.entry(config, store, players, links, reach, meta["seat1"], "invite_named", game_id=gid, seat=1,
+        e = outbox.entry(config, store, players, links, reach, meta.seats[1], "invite_named", game_id=gid, seat=1,
                          meta=meta, opp=inviter, chosen=name)
         out += status.change(store, gid, f"named:{message_id}", Outcome.INVITED, [e], {}).outbox_ids
     return out
@@ -238,7 +239,7 @@ def pending_between(store: Store, players: Players, a: str, b: str, but: str = "
     """The invitation waiting between ``a`` and ``b`` (whoever invited), other than ``but``, if there is one."""
     for gid in unfinished_games(store, players, a, ("invited",)):
         meta = store.meta(gid)
-        if gid != but and {meta.get("seat0"), meta.get("seat1")} == {a, b}:
+        if gid != but and {meta.seats[0], meta.seats[1]} == {a, b}:
             return gid
     return None
 
@@ -272,16 +273,16 @@ def accept(config: Config, store: Store, players: Players, links: Links, reach: 
         return Result(done, Outcome.DUPLICATE, gid)
     meta = store.meta(gid)
     updates: dict[str, str] = {}
-    if other and meta.get("seat1") == other and meta.get("status") == "invited" and meta.get("seat0") != sender:
+    if other and meta.seats[1] == other and meta.status == "invited" and meta.seats[0] != sender:
         players.ensure(sender, default_lang(config, sender))
         players.add_game(sender, gid, store.clock.now_ms())
         number_of(store, sender, gid)
-        meta = dict(meta, seat1=sender)
+        meta = meta.updated({"seat1": sender})
         updates["seat1"] = sender
-    if meta.get("status") != "invited" or meta.get("seat1") != sender:
+    if meta.status != "invited" or meta.seats[1] != sender:
         return outbox.reply(config, store, players, links, reach, sender, message_id, "no_invitation")
     out = start(config, store, players, links, reach, games, dealer, message_id, gid, meta, updates)
-    other = pending_between(store, players, meta["seat0"], sender, but=gid)
+    other = pending_between(store, players, meta.seats[0], sender, but=gid)
     if other is not None:  # one sent before the rule, or in a race: closed unheard, so that no NO can decline it
         status.change(store, other, f"superseded:{gid}", Outcome.DECLINED, [], {"status": "declined"})
         store.due.cancel(Item(EXPIRY, other))
@@ -295,9 +296,9 @@ def decline(config: Config, store: Store, players: Players, links: Links, reach:
     if gid is None:
         return outbox.reply(config, store, players, links, reach, sender, message_id, "no_invitation")
     meta = store.meta(gid)
-    if meta.get("status") != "invited" or meta.get("seat1") not in (sender, twin(sender)):
+    if meta.status != "invited" or meta.seats[1] not in (sender, twin(sender)):
         return outbox.reply(config, store, players, links, reach, sender, message_id, "no_invitation")
-    inviter = meta["seat0"]
+    inviter = meta.seats[0]
     lang = lang_of(config, players, inviter)
     to = destination(config, store, links, reach, inviter, "declined", lang)
     e = outbox.entry(config, store, players, links, reach, inviter, "declined", game_id=gid, seat=0, meta=meta, to=to,
@@ -313,17 +314,17 @@ def on_expiry_due(config: Config, store: Store, players: Players, links: Links, 
                   now_ms: int) -> tuple[int | None, list[str]]:
     """The beat's action for an ``x`` item: an invitation still unanswered expires; the inviter is told."""
     meta = store.meta(item.game_id)
-    if meta.get("status") != "invited":
+    if meta.status != "invited":
         return None, []
-    if meta.get("held"):  # an invitation the cap held: it goes when its day comes, then waits for its answer
-        if now_ms < int(meta["held"]):
-            return int(meta["held"]), []
-        return int(meta.get("expires", "0")), _release_held(config, store, players, links, reach, item.game_id, meta)
-    expires = int(meta.get("expires", "0"))
+    if meta.held_until:  # an invitation the cap held: it goes when its day comes, then waits for its answer
+        if now_ms < meta.held_until:
+            return meta.held_until, []
+        return meta.expires_ms, _release_held(config, store, players, links, reach, item.game_id, meta)
+    expires = meta.expires_ms
     if now_ms < expires:
         return expires, []
     out = outbox.notify_game(config, store, players, links, reach, item.game_id, "expire:" + item.game_id,
-                             [(0, "invite_expired", {"opp": name_of(players, meta["seat1"])})],
+                             [(0, "invite_expired", {"opp": name_of(players, meta.seats[1])})],
                              meta_updates={"status": "expired"}, expected_version=0)
     if out.outbox_ids:
         metrics.invitation("expired")

@@ -89,7 +89,7 @@ def stop(config: Config, store: Store, players: Players, links: Links, reach: Re
               "days": max(1, math.ceil(days))})])
         ids += out.outbox_ids
     for gid in unfinished_games(store, players, sender, ("invited",)):
-        if store.meta(gid).get("seat1") == sender:
+        if store.meta(gid).seats[1] == sender:
             status.change(store, gid, f"stop:{message_id}", Outcome.DECLINED, [], {"status": "declined"})
     return ids
 

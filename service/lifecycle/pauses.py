@@ -5,13 +5,14 @@
 from __future__ import annotations
 
 from ..context import Config
+from ..records import GameMeta
 from ..store import Store
 from . import settings
 
 DAY_MS = 86_400_000
 
 
-def pauses(store: Store, game_id: str, life: dict[str, str] | None = None) -> list[tuple[int, int]]:
+def pauses(store: Store, game_id: str, life: GameMeta | None = None) -> list[tuple[int, int]]:
     """The game's pauses as (start ms, end ms), oldest first (``life``: its life hash, if read already)."""
     if life is None:
         life = store.game_life(game_id)
@@ -23,7 +24,7 @@ def pauses(store: Store, game_id: str, life: dict[str, str] | None = None) -> li
     return sorted(out)
 
 
-def paused_ms(store: Store, game_id: str, since_ms: int, now_ms: int, life: dict[str, str] | None = None) -> int:
+def paused_ms(store: Store, game_id: str, since_ms: int, now_ms: int, life: GameMeta | None = None) -> int:
     """Milliseconds of ``[since_ms, now_ms)`` during which the game was paused (overlaps counted once)."""
     total, cursor = 0, since_ms
     for a, b in pauses(store, game_id, life):
@@ -35,7 +36,7 @@ def paused_ms(store: Store, game_id: str, since_ms: int, now_ms: int, life: dict
 
 
 def deadline_ms(config: Config, store: Store, game_id: str, since_ms: int, now_ms: int,
-                life: dict[str, str] | None = None) -> int:
+                life: GameMeta | None = None) -> int:
     """When a turn that began at ``since_ms`` times out, as far as the pauses up to ``now_ms`` tell."""
     limit = int(float(settings.get(config, "TIMEOUT_DAYS")) * DAY_MS)
     return since_ms + limit + paused_ms(store, game_id, since_ms, now_ms, life)

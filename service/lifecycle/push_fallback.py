@@ -40,8 +40,8 @@ def on_due(config: Config, store: Store, players: Players, links: Links, reach: 
     """The fallback item falls due: ``(None, outbox ids)`` (see the module docstring)."""
     game_id, seat = item.game_id, item.seat
     meta = store.meta(game_id)
-    address = meta.get(f"seat{seat}", "")
-    if meta.get("status") != "active" or not address or int(meta.get(f"shown{seat}") or 0) >= item.version:
+    address = meta.seats[seat]
+    if meta.status != "active" or not address or int(meta.of_seat("shown", seat) or 0) >= item.version:
         return None, []  # over, or the page was opened since the push
     game = games.load(game_id)
     if game.version != item.version or not game.may_move(seat):

@@ -34,6 +34,7 @@ from ..games import outbox, presence
 from ..games.players import all_stopped, label_of, lang_of, name_of, unfinished_games
 from ..games.result import Result, TurnState, movers_field
 from ..games.seats import computer_at, opponent_of
+from ..records import GameMeta
 from ..store import Links, Players, Reach, Store
 from ..store.after_phase import Cancel, Schedule, Write
 from ..store.due import AUTO, BOT, NOW, REMINDER, TIMEOUT, Item
@@ -147,7 +148,7 @@ def put_off_to(at_ms: int, zone: ZoneInfo, quiet: tuple[int, int]) -> bool:
 # ``v<seat>`` / ``since<seat>``: when the move that seat owes began. A player who still owes the move they
 # were prompted for keeps it while the other draws, so each is reminded (and timed out) only for a move
 # they owe, counted from when they were asked for it.
-def turns(store: Store, game_id: str, life: dict[str, str] | None = None) -> dict[int, dict[str, int]]:
+def turns(store: Store, game_id: str, life: GameMeta | None = None) -> dict[int, dict[str, int]]:
     """The moves owed as recorded: seat -> ``v`` (the game version the seat's turn began at), ``since`` (ms)."""
     life = store.game_life(game_id) if life is None else life
     if "v" not in life:
@@ -176,7 +177,7 @@ def owes(store: Store, game_id: str, seat: int, version: int) -> bool:
 
 
 def on_turn(config: Config, store: Store, game_id: str, game: Game | TurnState, now_ms: int | None = None,
-            meta: dict[str, str] | None = None, life: dict[str, str] | None = None, writes: list[Write] | None = None,
+            meta: GameMeta | None = None, life: GameMeta | None = None, writes: list[Write] | None = None,
             restore: bool = False, recorded: tuple[int, str, str] | None = None) -> bool:
     """Record that the game reached ``game.version`` and schedule what the new turns need.
 
@@ -205,7 +206,7 @@ def on_turn(config: Config, store: Store, game_id: str, game: Game | TurnState, 
     repeated = restore and not int(fresh) and old_v == game.version and old_movers == movers_arg
     if not int(fresh) and not repeated:
         return False
-    before = turns(store, game_id, {**life, "v": str(old_v), "seat": old_movers}) if old_v >= 0 else {}
+    before = turns(store, game_id, life.updated({"v": str(old_v), "seat": old_movers})) if old_v >= 0 else {}
     actor = game.actor if isinstance(game, TurnState) else None
     active = meta.get("status") == "active"
     out: list[Write] = []
@@ -231,8 +232,8 @@ def on_turn(config: Config, store: Store, game_id: str, game: Game | TurnState, 
     return not repeated
 
 
-def _schedule(config: Config, store: Store, game_id: str, meta: dict[str, str], seat: int, since_ms: int,
-              now_ms: int, life: dict[str, str], keep: bool = False) -> Schedule:
+def _schedule(config: Config, store: Store, game_id: str, meta: GameMeta, seat: int, since_ms: int,
+              now_ms: int, life: GameMeta, keep: bool = False) -> Schedule:
     """The items of ``seat``'s turn that began at ``since_ms``, to write: the computer's move, or the first reminder
     and the timeout (``now`` items: they act for the turn the seat owes when they fall due, :func:`current`)."""
     if computer_at(meta, seat):
@@ -356,7 +357,7 @@ def remind_now(config: Config, store: Store, players: Players, links: Links, rea
 
 
 def _write_reminder(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
-                    item: Item, meta: dict[str, str], address: str, message_id: str | None = None) -> list[str]:
+                    item: Item, meta: GameMeta, address: str, message_id: str | None = None) -> list[str]:
     game = games.load(item.game_id)
     if not game.may_move(item.seat) or not owes(store, item.game_id, item.seat, item.version):
         return []

@@ -20,6 +20,7 @@ from ..games.outbox import recipient
 from ..games.players import UNFINISHED, game_by_number, label_of, name_of, number_of, unfinished_games
 from ..games.record import head_to_head, record_of
 from ..games.seats import opponent_of, seat_of
+from ..records import GameMeta
 from ..store import Pipeline, Players, Store
 from ..store.after_phase import NoteLast, Write
 from . import reminders
@@ -73,12 +74,12 @@ class Target:
 
     game_id: str | None
     how: str
-    meta: dict[str, str] | None = field(default=None, compare=False)  # the game's meta as read, if it was
+    meta: GameMeta | None = field(default=None, compare=False)  # the game's meta as read, if it was
 
 
 def resolve(store: Store, players: Players, address: str, number: int | None = None,
             statuses: tuple[str, ...] = ("active",), last: str | None = None,
-            last_meta: dict[str, str] | None = None) -> Target:
+            last_meta: GameMeta | None = None) -> Target:
     """The game a message from ``address`` is for: ``#number`` if given, else the last prompted game.
 
     Falls back to the newest game with one of ``statuses`` when the last prompted one is not.

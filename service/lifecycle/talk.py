@@ -30,8 +30,9 @@ from ..games import outbox
 from ..games.players import lang_of, name_of, unfinished_games
 from ..games.result import Outcome, Result
 from ..games.seats import computer_at, opponent_of, seat_of
+from ..records import Route
 from ..store import Players, Reach, Store, Talk
-from ..store.links import Links, Route
+from ..store.links import Links
 from . import routing, settings
 from .commands import Message
 
@@ -119,7 +120,7 @@ def say(config: Config, store: Store, players: Players, links: Links, reach: Rea
     reached = _reached(store, opponent)
     out = outbox.notify_game(config, store, players, links, reach, target, m.message_id, msgs)
     if out.outcome == Outcome.CONFLICT:  # a game over and archived takes no more messages: from the sayer's own outbox
-        entries = [outbox.entry(config, store, players, links, reach, meta.get(f"seat{s}", ""),
+        entries = [outbox.entry(config, store, players, links, reach, meta.seats[s],
                                 name, game_id=target, seat=s, meta=meta, **ctx)
                    for s, name, ctx in msgs]
         if not reached:  # (this message's one write to the sayer's outbox: the refusal below would be a duplicate)

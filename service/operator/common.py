@@ -70,8 +70,8 @@ def load_game(store: Store, game_id: str) -> Game:
 def game_summary(store: Store, game_id: str) -> dict[str, Any]:
     """What ``games list`` shows of one game."""
     meta = store.meta(game_id)
-    seats = [meta.get("seat0", ""), meta.get("seat1", "")]
-    out: dict[str, Any] = {"id": game_id, "status": meta.get("status", "?"), "players": seats,
+    seats = [meta.seats[0], meta.seats[1]]
+    out: dict[str, Any] = {"id": game_id, "status": meta.status or "?", "players": seats,
                            "version": store.version(game_id), "phase": None, "hand": None,
                            "to_move": None, "movers": [], "scores": None, "winner": None}
     if out["version"]:

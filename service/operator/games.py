@@ -80,11 +80,11 @@ def games_show(game_id: str, as_address: str, as_json: bool, redis_url: str | No
     lang = lang_of(svc.config, svc.players, address)
     last = [e for e in svc.store.outbox_entries(game_owner(game_id)) if e.get("to") == address]
     last_message = last[-1] if last else None
-    data: dict[str, Any] = {"game": game_id, "address": address, "seat": seat, "status": meta.get("status"),
+    data: dict[str, Any] = {"game": game_id, "address": address, "seat": seat, "status": meta.status,
                             "last_message": last_message}
     if svc.store.version(game_id) == 0:
         data.update(view=None, rendered=None)
-        text = f"Game {game_id} ({meta.get('status')}): not started yet."
+        text = f"Game {game_id} ({meta.status}): not started yet."
     else:
         v = view(load_game(svc.store, game_id), seat)
         rendered = port.render_message("status", lang, channel, view=v, game_id=game_id,
@@ -155,7 +155,7 @@ def verify_game(store: Store, game_id: str) -> dict[str, Any]:
     meta = store.meta(game_id)
     result: dict[str, Any] = {"game": game_id, "events": len(stored), "ok": False, "problems": problems}
     if not stored:
-        if meta.get("status") in ("invited", "declined", "expired"):  # an invitation never played: nothing to replay
+        if meta.status in ("invited", "declined", "expired"):  # an invitation never played: nothing to replay
             result["ok"] = True
             return result
         problems.append("no events" if meta else "no such game")
@@ -176,8 +176,8 @@ def verify_game(store: Store, game_id: str) -> dict[str, Any]:
             problems.append(f"event {n} ({se.event['type']}) starts an append but is not a player's move")
     if game is not None:
         over = game.phase == "over"
-        if over != (meta.get("status") == "over"):
-            problems.append(f"the game's phase is {game.phase} but its record says {meta.get('status')!r}")
+        if over != (meta.over):
+            problems.append(f"the game's phase is {game.phase} but its record says {meta.status!r}")
         result.update(phase=game.phase, hand=game.hand_no, scores=list(game.scores))
     result["ok"] = not problems
     return result

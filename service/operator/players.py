@@ -101,8 +101,8 @@ def player_export(store: Store, players: Players, forgetting: Forgetting, addr: 
         sent = [{"at": when(int(e.get("updated_ms") or 0)), "channel": e.get("channel"), "subject": e.get("subject"),
                  "text": e.get("body"), "status": e.get("status")}
                 for e in store.outbox_entries(game_owner(gid)) if e.get("to") == addr]
-        games.append({"id": gid, "status": meta.get("status"), "seat": seat, "rules": meta.get("rules"),
-                      "created": when(int(meta.get("created") or 0)),
+        games.append({"id": gid, "status": meta.status, "seat": seat, "rules": meta.get("rules"),
+                      "created": when(meta.created_ms),
                       "opponent": name_of(players, opponent) if opponent else None,
                       "events": events, "your_moves": moves, "messages_to_you": sent})
     replies = [{"at": when(int(e.get("updated_ms") or 0)), "channel": e.get("channel"), "text": e.get("body"),

@@ -22,6 +22,7 @@ Redis commands on its keys:
 :mod:`.presence`    who is on their game page now (quiets the game's messages to them); the pages' signing key
 :mod:`.replica`     WAIT on a Redis with replicas; the cluster's shard routing
 :mod:`.reads`       reads queued on a caller's pipeline
+:mod:`.move_read`   the read of a move in one call: the message, the sender's home, the game, its players
 :mod:`.batch`       named parts of one pipeline: one round trip, each part's replies by name
 :mod:`.operator`    the operator's reads and requeue
 :mod:`.personal`    every key of a player's, dumped (``players export``)
@@ -59,12 +60,13 @@ from .game_log import (
 from .invite_links import InviteLinks
 from .keys import PAUSE_REACH
 from .links import Links
+from .move_read import MoveRecords
 from .players import Players
 from .push import PushSubscriptions
 from .reach import Reach
 from .talk import Talk
 
 __all__ = ["APPEND_LUA", "CLAIM_LUA", "PAUSE_REACH", "SETTLE_LUA", "STATUS_LUA", "TRANSIENT_ERRORS", "UNREACHABLE", "AppendResult",
-           "Batch", "Client", "InviteLinks", "Links", "Pipeline", "Players", "PushSubscriptions", "Reach",
+           "Batch", "Client", "InviteLinks", "Links", "MoveRecords", "Pipeline", "Players", "PushSubscriptions", "Reach",
            "ReplicaLagError", "Store", "StoredEvent", "Talk", "connect", "game_owner", "is_cluster",
            "new_claim_token", "now_ms", "owner_keys", "player_owner", "split_outbox_id"]

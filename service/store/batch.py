@@ -1,9 +1,9 @@
 """Reads (and writes) queued on one pipeline under names: one round trip, and each name gets its own replies,
 so no caller picks replies out by position.
 
-    batch = Batch(svc.store.pipeline())
-    batch.add("meta", lambda p: svc.store.queue_meta(p, game_id), text_hash)
-    batch.add_read("game", lambda p: svc.games.take_queued(game_id, p))
+    batch = Batch(store.pipeline())
+    batch.add("meta", lambda p: store.queue_meta(p, game_id), text_hash)
+    batch.add_read("game", lambda p: store.queue_state(p, game_id))
     got = batch.run()
     got["meta"], got["game"]
 
@@ -15,10 +15,12 @@ The store's own reads hand :meth:`Batch.add` and :meth:`Batch.add_read` their fu
 queues its part itself inside ``with batch.part(name):`` and reads the part's replies (a list) after the run: the
 store never calls back up into its callers (``bench/trace_move.py``'s upward calls).
 
-    with batch.part("game"):
-        read_game = svc.games.take_queued(game_id, batch.pipe)
+    with batch.part("game") as pipe:
+        read_game = games.take_queued(game_id, pipe)
     got = batch.run()
-    taken = read_game(got["game"])"""
+    taken = read_game(got["game"])
+
+A move's read is one such batch, built inside the store (``Store.read_move``, :mod:`.move_read`)."""
 
 from __future__ import annotations
 

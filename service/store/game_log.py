@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from redis.client import Pipeline
 from redis.commands.core import Script
 
+from ..records import GameMeta
 from .after_phase import AfterPhase
 from .archive import ArchivedGames
 from .base import Client, StoredEvent, now_ms, queue_script, sid_key, stream_entries, unpack_log
@@ -84,6 +85,7 @@ from .keys import (
 from .life import SEAT_TURNS_LUA, LifeRecords
 from .limits import LimitCounters
 from .migrate import migrate_legacy
+from .move_read import MoveReads
 from .operator import OperatorReads
 from .outbox import CLAIM_LUA, ENTRY_LUA, SETTLE_LUA, STATUS_LUA, OutboxRecords, new_claim_token
 from .presence import PagePresence
@@ -177,7 +179,7 @@ return reply
 
 
 class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayGames, LifeRecords, QueuedReads,
-            OperatorReads, PagePresence, WhatsAppWindows, AfterPhase):
+            OperatorReads, PagePresence, WhatsAppWindows, MoveReads, AfterPhase):
     """Events, outbox and inbound messages on one Redis (or Redis Cluster) client."""
 
     SCRIPTS = {"_append": APPEND_LUA}
@@ -260,6 +262,23 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         return AppendResult(text(status), int(text(version)), [f"{owner}#{n}" for n in ids.split(",") if n], last,
                             recorded)
 
+    def append_move(self, game_id: str, expected_version: int, events: Iterable[dict[str, Any]] = (), *,
+                    message_id: str = "", outbox: Iterable[dict[str, Any]] = (), meta: dict[str, str] | None = None,
+                    ttl: int = 0, claimed: str = "", turn: tuple[int, str, int, int | None] | None = None,
+                    snapshot: dict[str, Any] | None = None, plans_version: str | None = None,
+                    plan_log: Iterable[dict[str, Any]] = (), finished: bool = False) -> AppendResult:
+        """A move's write, in one call: :meth:`append` to the game ``game_id``, then what follows it here once it is
+        written: a ``finished`` game's log archived (:meth:`archive`), else after a new ``snapshot`` the log before it
+        compressed and the outbox compacted (:meth:`keep_in_play`, keeping the consumed id of ``message_id``)."""
+        res = self.append(game_owner(game_id), expected_version, events, message_id=message_id, outbox=outbox,
+                          meta=meta, ttl=ttl, claimed=claimed, turn=turn, snapshot=snapshot,
+                          plans_version=plans_version, plan_log=plan_log)
+        if res.ok and finished:
+            self.archive(game_id)
+        elif res.ok and snapshot is not None:
+            self.keep_in_play(game_id, res.last_stream_id, message_id)
+        return res
+
     # -- reading ------------------------------------------------------------------------
     def load(self, game_id: str, after: str | None = None) -> list[StoredEvent]:
         """The game's events in order (only those after stream id ``after`` if given), archived or not, its
@@ -316,10 +335,10 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         """The simulator's shared local webhook secret ``name`` (``twilio``, ``mailgun``): :meth:`shared_secret`."""
         return self.shared_secret(simulator_secret(name), make)
 
-    def meta(self, game_id: str) -> dict[str, str]:
-        return {text(a): text(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()}
+    def meta(self, game_id: str) -> GameMeta:
+        return GameMeta({text(a): text(b) for a, b in self.r.hgetall(owner_keys(game_owner(game_id))["meta"]).items()})
 
-    def consumed_and_meta(self, game_id: str, message_id: str) -> tuple[list[str] | None, dict[str, str]]:
+    def consumed_and_meta(self, game_id: str, message_id: str) -> tuple[list[str] | None, GameMeta]:
         """:meth:`consumed` for the game and :meth:`meta`, in one round trip."""
         owner = game_owner(game_id)
         k = owner_keys(owner)
@@ -328,7 +347,11 @@ class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayG
         pipe.hgetall(k["meta"])
         raw, meta = pipe.execute()
         ids = None if raw is None else [f"{owner}#{n}" for n in text(raw).split(",") if n]
-        return ids, {text(a): text(b) for a, b in meta.items()}
+        return ids, GameMeta({text(a): text(b) for a, b in meta.items()})
+
+    def game_consumed(self, game_id: str, message_id: str) -> list[str] | None:
+        """:meth:`consumed` by the game ``game_id``."""
+        return self.consumed(game_owner(game_id), message_id)
 
     def consumed(self, owner: str, message_id: str) -> list[str] | None:
         """The outbox ids a consumed message caused, or None if ``owner`` never consumed it."""

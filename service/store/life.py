@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from redis.client import Pipeline
 from redis.commands.core import Script
 
+from ..records import GameMeta, PlayerRecord
 from .base import Client
 from .codec import text, text_hash
 from .keys import (
@@ -81,9 +82,10 @@ class LifeRecords:
     _turn: Script
 
     # -- a player's life --------------------------------------------------------------------------------
-    def player_life(self, address: str) -> dict[str, str]:
+    def player_life(self, address: str) -> PlayerRecord:
         """The player's life fields (those of their record, :func:`service.store.keys.is_life_field`)."""
-        return {k: v for k, v in text_hash(self.r.hgetall(player_life(address))).items() if is_life_field(k)}
+        return PlayerRecord(address, {k: v for k, v in text_hash(self.r.hgetall(player_life(address))).items()
+                                      if is_life_field(k)})
 
     def player_life_field(self, address: str, name: str) -> str | None:
         raw = self.r.hget(player_life(address), name)
@@ -115,8 +117,9 @@ class LifeRecords:
         pipe.hgetall(owner_keys(player_owner(address))["meta"])
 
     # -- a game's life -------------------------------------------------------------------------------------
-    def game_life(self, game_id: str) -> dict[str, str]:
-        return text_hash(self.r.hgetall(game_life(game_id)))
+    def game_life(self, game_id: str) -> GameMeta:
+        """The game's meta, which holds its life fields (:func:`service.store.keys.game_life`)."""
+        return GameMeta(text_hash(self.r.hgetall(game_life(game_id))))
 
     def game_life_field(self, game_id: str, name: str) -> str | None:
         raw = self.r.hget(game_life(game_id), name)

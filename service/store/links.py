@@ -27,10 +27,10 @@ from typing import Any, Mapping
 from redis.client import Pipeline
 from redis.commands.core import Script
 
+from ..records import UNREACH, Route
 from .base import Client
 from .codec import text
 from .keys import link_code, player_life
-from .reach import CODE as UNREACH
 
 CODE_DIGITS = 6
 #: the fields of a home's life hash its :class:`Route` is made of
@@ -80,39 +80,6 @@ end
 if #out == 0 then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], table.concat(out, ' ')) end
 return 1
 """
-
-
-@dataclass(frozen=True)
-class Route:
-    """What routing needs of a home, from its life hash: its linked addresses (in link order), those of them
-    that sent STOP, whether the home itself did, the kind prompts go to first (``""``: the default), and the code
-    delivery receipts marked the home unreachable with (``""``: none; :mod:`.reach`, a field of the same hash)."""
-
-    home: str
-    links: tuple[str, ...] = ()
-    off: frozenset[str] = frozenset()
-    stopped: bool = False
-    via: str = ""
-    unreach: str = ""
-
-    @classmethod
-    def of(cls, home: str, life: Mapping[str, str]) -> "Route":
-        """The route of ``home`` from its life hash as read (``Store.player_life``, ``PlayerInfo.life``)."""
-        return cls(home, tuple((life.get("links") or "").split()), frozenset((life.get("off") or "").split()),
-                   life.get("stopped") == "1", life.get("via") or "", life.get(UNREACH) or "")
-
-    @property
-    def linked(self) -> list[str]:
-        """The home first, then its linked addresses in link order."""
-        return [self.home, *self.links]
-
-    def is_off(self, address: str) -> bool:
-        """Whether ``address`` (the home or one linked to it) sent STOP."""
-        return self.stopped if address == self.home else address in self.off
-
-    def reachable(self) -> list[str]:
-        """:attr:`linked` without the addresses that sent STOP."""
-        return [a for a in self.linked if not self.is_off(a)]
 
 
 @dataclass(frozen=True)

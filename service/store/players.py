@@ -10,6 +10,7 @@ import secrets
 from typing import Callable
 
 from ..addresses import OWN, address_kind
+from ..records import PlayerRecord
 from . import keys
 from .base import Client, now_ms
 from .codec import text
@@ -22,23 +23,24 @@ class Players:
     def __init__(self, client: Client) -> None:
         self.r = client
 
-    def get(self, address: str) -> dict[str, str] | None:
+    def get(self, address: str) -> PlayerRecord | None:
+        """The player's record (None: a player never seen)."""
         raw = self.r.hgetall(owner_keys(player_owner(address))["meta"])
-        return {text(a): text(b) for a, b in raw.items()} if raw else None
+        return PlayerRecord(address, {text(a): text(b) for a, b in raw.items()}) if raw else None
 
-    def ensure(self, address: str, lang: str = "en") -> dict[str, str]:
+    def ensure(self, address: str, lang: str = "en") -> PlayerRecord:
         """The player's record, created (kind, lang, created) on first contact (one round trip)."""
         key = owner_keys(player_owner(address))["meta"]
         known = {text(a): text(b) for a, b in self.r.hgetall(key).items()}
         if "kind" in known and "lang" in known:
-            return known
+            return PlayerRecord(address, known)
         pipe = self.r.pipeline(transaction=False)
         pipe.hsetnx(key, "kind", address_kind(address))
         pipe.hsetnx(key, "lang", lang)
         pipe.hsetnx(key, "created", now_ms())
         pipe.hgetall(key)
         raw = pipe.execute()[-1]
-        return {text(a): text(b) for a, b in raw.items()}
+        return PlayerRecord(address, {text(a): text(b) for a, b in raw.items()})
 
     def set_lang(self, address: str, lang: str) -> None:
         """``LANG FR``: the player's language from now on."""

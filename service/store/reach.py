@@ -9,11 +9,12 @@ that wrote in the round trip that reads the message, with the home it acts for (
 
 from __future__ import annotations
 
+from ..records import UNREACH
 from .base import Client
 from .codec import text
 from .keys import player_life
 
-CODE, SINCE = "unreach", "unreach_ms"
+CODE, SINCE = UNREACH, "unreach_ms"
 
 
 class Reach:

@@ -28,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Protocol
 
+from ..records import GameMeta
+
 
 def sid_key(stream_id: str) -> tuple[int, int]:
     """A stream id (``<ms>-<seq>``) as a pair that sorts as the ids do."""
@@ -70,7 +72,7 @@ class StateRead:
     snapshot_sid: str
     events: list[StoredEvent]
     whole: bool = False
-    meta: dict[str, str] | None = None  # the game's meta, read after the events (``queue_state(with_meta=True)``)
+    meta: GameMeta | None = None  # the game's meta, read after the events (``queue_state(with_meta=True)``)
 
 
 class GameRecorder(Protocol):

@@ -24,6 +24,7 @@ from typing import Any, Callable
 from redis.client import Pipeline
 from redis.commands.core import Script
 
+from ..records import GameMeta
 from .base import (
     Client,
     StoredEvent,
@@ -114,7 +115,7 @@ class InPlayGames:
 
             def finish_warm(replies: list[Any]) -> StateRead:
                 events, raw = replies
-                meta = text_hash(raw) if with_meta else None
+                meta = GameMeta(text_hash(raw)) if with_meta else None
                 archived, snap = (meta.get("archived"), meta.get("snap")) if meta is not None else raw
                 if archived is None and snap is not None and sid_key(text(snap)) <= sid_key(after):
                     return StateRead(None, "", stream_entries(events), meta=meta)
@@ -124,7 +125,7 @@ class InPlayGames:
         queue_script(pipe, self._load_state, [k["ev"], game_snapshot(game_id), k["archive"]], [""])
         if with_meta:
             pipe.hgetall(k["meta"])
-            return lambda replies: replace(self._state_from(replies[0], None), meta=text_hash(replies[1]))
+            return lambda replies: replace(self._state_from(replies[0], None), meta=GameMeta(text_hash(replies[1])))
         return lambda replies: self._state_from(replies[0], None)
 
     def state(self, game_id: str, after: str | None = None) -> StateRead:

@@ -33,7 +33,7 @@ def again(token: str) -> Response:
     body = WORDS.get(str(request.form.get("again", "")))
     if body is None:
         return _back(token, "illegal", "again")
-    sender = meta[f"seat{seat}"]
+    sender = meta.seats[seat]
     message_id = f"page:{_sign(svc.store, 'again', token, request.form.get('csrf', ''), body)}"
     flash = record_from_page(svc.config, svc.store, token, game_id, seat, sender, message_id, body, "over")
     if flash in ("busy", "sent"):

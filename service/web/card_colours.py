@@ -24,5 +24,5 @@ def colours(token: str) -> Response:
         return _page(token, "forbidden", 403)  # nothing stored; a fresh form to choose from
     choice = request.form.get("colours", "")
     if choice in CHOICES:
-        svc.players.set_colours(meta[f"seat{seat}"], CHOICES[choice])
+        svc.players.set_colours(meta.seats[seat], CHOICES[choice])
     return _back(token, "", "colours")  # a value the page never offers changes nothing

@@ -53,6 +53,7 @@ from ..games.players import lang_of, lang_of_record, name_of
 from ..games.record import head_to_head
 from ..games.seats import opponent_of
 from ..lifecycle import talk
+from ..records import GameMeta, PlayerRecord
 from ..spool import SpoolError
 from ..store import UNREACHABLE as STORE_UNREACHABLE
 from ..store import Players, Store, game_owner, now_ms
@@ -113,14 +114,14 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
-def _seat_of_token(store: Store, players: Players, token: str) -> tuple[str, int, dict[str, str]]:
+def _seat_of_token(store: Store, players: Players, token: str) -> tuple[str, int, GameMeta]:
     """(game id, seat, meta) of a page token, or 404."""
     found = players.web_token(token)
     if found is None:
         abort(404)
     game_id, seat = found
     meta = store.meta(game_id)
-    if meta.get(f"web{seat}") != token:
+    if meta.of_seat("web", seat) != token:
         abort(404)
     return game_id, seat, meta
 
@@ -137,14 +138,14 @@ def _game(games: GameCache, game_id: str) -> Game | None:
     return game if game.version else None  # an invitation not yet answered: no game to show
 
 
-def _open(config: Config, store: Store, games: GameCache, game_id: str, seat: int, meta: dict[str, str],
+def _open(config: Config, store: Store, games: GameCache, game_id: str, seat: int, meta: GameMeta,
           shows: bool = False) -> Game:
     """The game a page shows (404 before it began), its seat marked as on its page while it is under way
     (``shows``: the page itself, which shows the game as it stands: the version it showed is kept)."""
     game = _game(games, game_id)
     if game is None:
         abort(404)
-    if meta.get("status") == "active":
+    if meta.status == "active":
         presence.mark_open(config, store, game_id, seat, game.version if shows else None)
     return game
 
@@ -158,20 +159,20 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     svc = _svc()
     game_id, seat, meta = _seat_of_token(svc.store, svc.players, token)
     if _expired(svc.config, svc.store, meta, seat):
-        lang = lang_of(svc.config, svc.players, meta.get(f"seat{seat}", ""))
+        lang = lang_of(svc.config, svc.players, meta.seats[seat])
         return _no_store(Response(render_expired(lang), status=410, mimetype="text/html"))
     game = _open(svc.config, svc.store, svc.games, game_id, seat, meta, shows=True)
     v = view(game, seat)
-    me, opp = meta.get(f"seat{seat}", ""), opponent_of(meta, seat)
-    record = svc.players.get(me) or {}
+    me, opp = meta.seats[seat], opponent_of(meta, seat)
+    record = svc.players.get(me) or PlayerRecord(me)
     lang = lang_of_record(svc.config, me, record)
     ctx = page_context(v, _redacted(svc.store, game_id, seat), name_of(svc.players, me), name_of(svc.players, opp))
     ctx.update(page_parts(token, meta, seat))  # the link to the player's games, the finished game's buttons
     ctx.update(board=plan_board(v, plans_of(meta)[seat], lang),  # the seat's own plan (RULES D12)
-               plan_url=url_for("plan_board.plan", token=token) if meta.get("status") == "active" else "")
+               plan_url=url_for("plan_board.plan", token=token) if meta.status == "active" else "")
     ctx.update(talk=talk.page_lines(svc.talk, game_id, seat),  # the talk (SAY) and its box: service.web.talk_box
                h2h=head_to_head(svc.store, svc.players, me, opp),  # the record between them (issue 46)
-               say_url=url_for("talk_box.say", token=token) if meta.get("status") in ("active", "over") else "")
+               say_url=url_for("talk_box.say", token=token) if meta.status in ("active", "over") else "")
     ctx.update(version=game.version, move_url=url_for("game_page.move", token=token),
                poll_url=url_for("game_page.poll", token=token), script_url=url_for("game_page.script"),
                csrf=form_token(svc.store, token), poll_every=presence.poll_seconds(svc.config),
@@ -182,7 +183,7 @@ def _page(token: str, flash: str = "", status: int = 200) -> Response:
     return _no_store(Response(render_page(lang, ctx), status=status, mimetype="text/html"))
 
 
-def _expired(config: Config, store: Store, meta: dict[str, str], seat: int) -> bool:
+def _expired(config: Config, store: Store, meta: GameMeta, seat: int) -> bool:
     return page_expired(meta, seat, store.clock.now_ms(), float(config.get("PAGE_TTL_DAYS") or 30))
 
 
@@ -237,7 +238,7 @@ def script() -> Response:
 
 
 def posted_form(store: Store, players: Players, games: GameCache, token: str,
-                status: str = "active") -> tuple[str, int, dict[str, str], Game] | Response:
+                status: str = "active") -> tuple[str, int, GameMeta, Game] | Response:
     """The game a form of the page of ``token`` acts in (its id, the seat, its meta, its state), or the answer that
     refuses it: 403 with a fresh page from another site or without the page's form token, a redirect saying "stale"
     when the game is not ``status`` (under way; ``over`` for a finished game's buttons, :mod:`.again`). Nothing is
@@ -246,7 +247,7 @@ def posted_form(store: Store, players: Players, games: GameCache, token: str,
     if not same_site() or not form_token_ok(store, token, request.form.get("csrf", "")):
         return _page(token, "forbidden", 403)  # nothing recorded; a fresh form to play from
     game = _game(games, game_id)
-    if game is None or meta.get("status") != status:
+    if game is None or meta.status != status:
         return _back(token, "stale")
     return game_id, seat, meta, game
 
@@ -270,7 +271,7 @@ def move(token: str) -> Response:
         return _back(token, "illegal")
     ask = question_key(v)
     message_id = f"page:{_sign(svc.store, 'move', token, ask, body)}"  # the same form sent twice: one move
-    outcome = record_from_page(svc.config, svc.store, token, game_id, seat, meta[f"seat{seat}"], message_id, body, ask)
+    outcome = record_from_page(svc.config, svc.store, token, game_id, seat, meta.seats[seat], message_id, body, ask)
     return _back(token, outcome)
 
 

@@ -33,7 +33,7 @@ bp = Blueprint("history_page", __name__)
 def history(token: str) -> Response:
     svc = _svc()
     game_id, seat, meta = _seat_of_token(svc.store, svc.players, token)
-    me = meta.get(f"seat{seat}", "")
+    me = meta.seats[seat]
     lang = lang_of(svc.config, svc.players, me)
     if _expired(svc.config, svc.store, meta, seat):
         return _no_store(Response(render_expired(lang), status=410, mimetype="text/html"))
@@ -56,19 +56,19 @@ def entries(store: Store, players: Players, address: str, lang: str, current: st
     for gid in players.games(address):
         meta = store.meta(gid)
         seat = seat_of(meta, address)
-        if seat is None or meta.get("status") not in ("active", "over"):
+        if seat is None or meta.status not in ("active", "over"):
             continue
         logged = [se.event for se in store.load(gid)]
         if not logged:
             continue
         opponent = opponent_of(meta, seat)
-        if meta.get("status") == "over":
+        if meta.over:
             add_game(record, seat, opponent, logged)
         events = [redact(from_dict(e), seat) for e in logged]
-        token = meta.get(f"web{seat}") or players.ensure_web_token(gid, seat)
+        token = meta.of_seat("web", seat) or players.ensure_web_token(gid, seat)
         entry = game_entry(events, seat)
         entry.update(opp=shown_name(name_of(players, opponent)), level=levels.level_of(opponent),
-                     day=day(int(meta.get("created") or 0), lang), current=gid == current,
+                     day=day(meta.created_ms, lang), current=gid == current,
                      url=url_for("game_page.game_page", token=token))
         out.append(entry)
     return out

@@ -80,6 +80,6 @@ def plan(token: str) -> Response:
         return _back(token, "plan_refused", "plan")
     body = "PLAN " + describe(new, "en") if new is not None else "PLAN OFF"
     message_id = f"page:{_sign(svc.store, 'plan', token, str(game.version), meta.get(ahead.PV, '0'), body)}"
-    outcome = record_from_page(svc.config, svc.store, token, game_id, seat, meta[f"seat{seat}"], message_id, body,
+    outcome = record_from_page(svc.config, svc.store, token, game_id, seat, meta.seats[seat], message_id, body,
                                "plan")
     return _back(token, "planned" if outcome in ("", "stale") else outcome, "plan")

@@ -66,7 +66,7 @@ def subscribe(token: str) -> Response:
         sub = webpush.parse_subscription(svc.config, str(request.form.get("subscription", "")).encode())
     except webpush.BadSubscription as exc:
         return _refuse({"off": 404, "too_long": 413}.get(exc.reason, 400), exc.reason)
-    home = meta[f"seat{seat}"]
+    home = meta.seats[seat]
     browsers = [a for a in svc.links.route(home).links if address_kind(a) == PUSH and a != sub.address]
     for oldest in browsers[:max(0, len(browsers) - BROWSERS_MAX + 1)]:
         webpush.drop(svc.links, svc.push, oldest, "replaced")
@@ -84,7 +84,7 @@ def manifest(token: str) -> Response:
     page = url_for("game_page.game_page", token=token)
     body = {"name": "Slow Spades", "short_name": "Spades", "id": page, "start_url": page, "scope": page,
             "display": "standalone", "background_color": "#0b3d2e", "theme_color": "#0b3d2e",
-            "lang": lang_of(svc.config, svc.players, meta.get(f"seat{seat}", "")),
+            "lang": lang_of(svc.config, svc.players, meta.seats[seat]),
             "icons": [{"src": url_for("push_box.icon", size=s), "sizes": f"{s}x{s}", "type": "image/png",
                        "purpose": "any"} for s in ICONS]}
     return _no_store(Response(json.dumps(body), mimetype="application/manifest+json"))

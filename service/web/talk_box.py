@@ -29,9 +29,9 @@ def say(token: str) -> Response:
     if not same_site() or not form_token_ok(svc.store, token, csrf):
         return _page(token, "forbidden", 403)  # nothing recorded
     line = " ".join(str(request.form.get("text", "")).split())[:MAX_TEXT]
-    if not line or meta.get("status") not in ("active", "over"):
+    if not line or meta.status not in ("active", "over"):
         return _back(token, "", "talk")
-    sender = meta[f"seat{seat}"]
+    sender = meta.seats[seat]
     message_id = f"page:{_sign(svc.store, 'say', token, csrf, line)}"
     fields = {"channel": "page", "from": sender, "to": "", "body": f"SAY {line}", "page": token, "ask": "say",
               "received": now_ms(), "status": "queued"}

@@ -31,7 +31,7 @@ from .helpers import post_sms
 from .test_sms_game import load_game
 
 AMQP = "amqp://guest:guest@127.0.0.1:5672//"
-QUEUE = per_worker("slowspades-tests-cluster")  # RabbitMQ is shared by the xdist workers: a queue of each one's own
+QUEUE = per_worker("slowspades-tests-cluster")  # RabbitMQ is shared by the xdist workers and by runs: a queue of each one's own
 WAIT_MS = 1000
 # one xdist worker runs this module's tests: its cluster and worker process are started once
 pytestmark = [pytest.mark.xdist_group("rabbitmq-cluster"), pytest.mark.cluster, pytest.mark.slow]
@@ -71,7 +71,6 @@ def stack(rabbit: str, own_cluster: test_cluster.Cluster, tmp_path_factory: pyte
     settings = {"BROKER_URL": rabbit, "QUEUE": QUEUE, "REPLICA_WAIT_MS": WAIT_MS, "SPOOL_DIR": str(d / "spool"),
                 "DELIVERY": "local"}
     app = create_app(dict(TEST_CONFIG, REDIS_URL=own_cluster.url, **settings))
-    app.extensions["celery"].control.purge()  # a queue left by an earlier run
     worker = spawn_worker(own_cluster.url, d / "worker.log", **settings)
     yield app, own_cluster, d
     worker.terminate()
@@ -79,6 +78,8 @@ def stack(rabbit: str, own_cluster: test_cluster.Cluster, tmp_path_factory: pyte
         worker.wait(20)
     except subprocess.TimeoutExpired:
         worker.kill()
+    with app.extensions["celery"].connection_for_write() as conn:  # the run's own queue, gone with it
+        conn.default_channel.queue_delete(QUEUE)
 
 
 def _wait(what: str, pred: Any, timeout: float = 60.0) -> Any:

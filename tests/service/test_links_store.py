@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from service.channels import candidates
-from service.store.links import Links, Route
+from service.records import Route
+from service.store.links import Links
 from tests.backends import BOTH
 
 pytestmark = BOTH

@@ -26,8 +26,8 @@ from service.config import EX_CONFIG, config_or_exit
 from service.conversation_port import command_text
 from service.delivery import deliver
 from service.forget import forget
+from service.records import Route
 from service.store import clock, game_owner
-from service.store.links import Route
 from service.web.push_box import BROWSERS_MAX, REASONS
 from spades.game import view
 
