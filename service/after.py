@@ -9,6 +9,10 @@ invitation expiry) leaves outbox entries and perhaps a new turn. After it:
 3. the new turn is recorded and scheduled: reminders and timeout, or the computer's move
    (:mod:`service.lifecycle.hooks`), and the computer's move is queued (:class:`Outlets.queue_bot`).
 
+The steps decide; they do not write. What they leave to write (the entries settled, the message marked done, the
+notes of 1., the items of 3.) is gathered as write intents (:mod:`service.store.after_phase`) and written by one
+``Store.write``, one round trip, before the computer's move is queued.
+
 :class:`Outlets` is how a process hands work on: the worker builds one from its Celery app
 (``workers``); the tests build one that runs everything inline. Nothing here imports Celery.
 """
@@ -17,17 +21,19 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from . import daily_cap, inbound, logs, metrics, receipts
+from .addresses import is_bot
 from .caches import GameCache, SeatCache
 from .context import Config, DealerFactory
-from .delivery import UNSENDABLE, WINDOW_CLOSED, all_local, deliver_local_many
+from .delivery import UNSENDABLE, WINDOW_CLOSED, all_local, deliver_local_many, local_delivery
 from .games import presence
 from .games.result import BotTurn
 from .inbound import Handlers
 from .lifecycle import bot, hooks, invitations, push_fallback, reminders, routing, settings, timeouts
 from .store import InviteLinks, Links, Players, PushSubscriptions, Reach, Store, new_claim_token
+from .store.after_phase import MarkInbound, SettleLocal, Write
 from .store.due import AUTO, BOT, EXPIRY, REMINDER, RETRY_FAILED_MS, TIMEOUT, Item
 
 log = logging.getLogger(__name__)
@@ -45,6 +51,9 @@ class Outlets:
 
     dispatch: Callable[[list[str]], None]
     queue_bot: Callable[[BotTurn], None]
+    #: every channel goes to the local outbox: :func:`send_out` claims, notes and settles a change's messages itself,
+    #: in two store calls (:func:`service.delivery.local_delivery`), rather than through :attr:`dispatch`
+    local: bool = False
 
 
 def celery_outlets(config: Config, store: Store, links: Links, push: PushSubscriptions, send_task: SendTask) -> Outlets:
@@ -62,7 +71,7 @@ def celery_outlets(config: Config, store: Store, links: Links, push: PushSubscri
     def queue_bot(turn: BotTurn) -> None:
         send_task(BOT_MOVE, args=[turn.game_id, turn.seat, turn.version], countdown=delay)
 
-    return Outlets(dispatch, queue_bot)
+    return Outlets(dispatch, queue_bot, all_local(config, store, links, push))
 
 
 # -- after an inbound message -------------------------------------------------------------------
@@ -70,9 +79,13 @@ def handle_inbound(config: Config, store: Store, players: Players, links: Links,
                    invite_links: InviteLinks, games: GameCache, seats: SeatCache, dealer: DealerFactory,
                    handlers: Handlers, message_id: str, sender: str, send_task: SendTask) -> str:
     """Decide a recorded inbound message of ``sender``, then everything after it: its messages sent, the
-    message marked done, the new turn scheduled, the computer's move queued. Returns the outcome."""
+    message marked done, the new turn scheduled, the computer's move queued. Returns the outcome.
+
+    What follows the move is written at once: its messages settled (locally), the message marked done, the
+    prompted games noted, the new turn's reminders and timeout, gathered as write intents
+    (:mod:`service.store.after_phase`) and written in one store call, one round trip."""
     outlets = celery_outlets(config, store, links, push, send_task)
-    local = all_local(config, store, links, push)  # the local outbox is a Redis write: no need for a task per message
+    local = outlets.local  # the local outbox is a Redis write: no need for a task per message
     attempt = new_claim_token()  # this handling's own claim on the entries it sends, never the message id
     result = inbound.handle_inbound(config, store, players, links, reach, invite_links, games, seats, dealer, handlers,
                                     message_id, sender, send_now=attempt if local else "")
@@ -83,26 +96,26 @@ def handle_inbound(config: Config, store: Store, players: Players, links: Links,
     claimed = [e for e in claimed if e.get("window") != "closed"]
     mine = {e["id"] for e in claimed} | set(unsendable) | set(closed)
     rest = [oid for oid in result.outbox_ids if oid not in mine]
-    tail = store.pipeline()  # the last writes, in one round trip: queued below, executed here
+    writes: list[Write] = []  # the last writes, in one round trip: gathered below, written here
     capped: list[tuple[dict[str, Any], str]] = []
     if local:
         # counted toward the day's SMS and spend, and held past the caps, as when a provider sends them
         claimed, capped = daily_cap.split_sms(config, store, claimed, marks=after.people if after else None)
-        store.settle_local_many(claimed, [(e["id"], why) for e, why in capped]
-                                + [(oid, UNSENDABLE) for oid in unsendable]
-                                + [(oid, WINDOW_CLOSED) for oid in closed], tail=tail, token=attempt)
+        refused = ([(e["id"], why) for e, why in capped] + [(oid, UNSENDABLE) for oid in unsendable]
+                   + [(oid, WINDOW_CLOSED) for oid in closed])
+        if claimed or refused:
+            writes.append(SettleLocal(tuple(claimed), tuple(refused), attempt))
         if rest:  # any others (replies; a retry's): claimed and checked against STOP first
-            deliver_local_many(config, store, rest, after.told if after else (), tail=tail, by=attempt)
+            writes += local_delivery(config, store, rest, after.told if after else (), by=attempt).writes
     else:
         for outbox_id in result.outbox_ids:
             send_task(DELIVER, args=[outbox_id])
     # the message done, the new turn's reminders and timeout; the computer's move queued after them
     if result.outcome != "missing":
-        store.queue_mark_inbound(tail, sender, message_id, "done")
-    turn = hooks.after_handled(config, store, games, result.game_id, result.outbox_ids, tail=tail, after=after,
+        writes.append(MarkInbound(sender, message_id, "done"))
+    turn = hooks.after_handled(config, store, games, result.game_id, result.outbox_ids, writes, after=after,
                                duplicate=result.outcome == "duplicate")
-    if len(tail):
-        tail.execute()  # first: the messages it sends are in the local outbox before the computer's answer
+    store.write(writes)  # first: the messages it sends are in the local outbox before the computer's answer
     if turn is not None:  # (if this worker dies now, the beat makes the move: it is scheduled)
         outlets.queue_bot(turn)
     metrics.handled(str(result.outcome))
@@ -118,21 +131,37 @@ def handle_inbound(config: Config, store: Store, players: Players, links: Links,
 
 
 # -- after the service's own moves and due work ---------------------------------------------------
-def send_out(store: Store, ids: list[str], outlets: Outlets) -> None:
-    """A change's messages: each recipient's prompted game noted, then sent."""
+def send_out(config: Config, store: Store, ids: list[str], outlets: Outlets, writes: Sequence[Write] = (),
+             recipients: Iterable[str] = ()) -> None:
+    """A change's messages: each recipient's prompted game noted, then sent; ``writes``: the change's own last
+    writes (its new turn's items), written first, with the notes. With :attr:`Outlets.local`, in two store calls:
+    one claims the messages and reads what their notes and checks need (the marks of ``recipients``, who they
+    are likely to be, in the same round trip), one writes it all and settles them
+    (:func:`service.delivery.local_delivery`); else the notes are read, written, and the messages dispatched."""
+    routed = routing.routed(ids)
+    if outlets.local and ids:
+        done = local_delivery(config, store, ids, recipients, texts=routed)
+        store.write([*writes, *routing.notes_of(done.texts.values()), *done.writes])
+        return
+    texts = store.outbox_texts(routed) if routed else {}
+    store.write([*writes, *routing.notes_of(texts.values())])
     if ids:
-        routing.note_outbox(store, ids)
         outlets.dispatch(ids)
 
 
 def bot_move(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
              seats: SeatCache, dealer: DealerFactory, game_id: str, seat: int, version: int,
              outlets: Outlets) -> list[str]:
-    """The computer's move at ``version`` (once; nothing if stale), its turn scheduled and its next move
-    queued if it is to move again; returns its outbox ids (not yet sent: see :func:`send_out`)."""
+    """The computer's move at ``version`` (once; nothing if stale) and what follows it: its messages noted and
+    sent with its new turn's items written (:func:`send_out`), then its next move queued if it is to move
+    again. Returns its outbox ids (sent)."""
     out = bot.move(config, store, players, links, reach, games, seats, dealer, game_id, seat, version)
-    turn = hooks.after_move(config, store, out)
-    if turn is not None:
+    writes: list[Write] = []
+    turn = hooks.after_move(config, store, out, writes)
+    meta = out.after.meta if out.after is not None else {}
+    send_out(config, store, out.outbox_ids, outlets, writes,  # its messages go to the person it plays, likely
+             [a for a in (meta.get("seat0", ""), meta.get("seat1", "")) if a and not is_bot(a)])
+    if turn is not None:  # after its turn's items: if this worker dies now, the beat makes the move
         outlets.queue_bot(turn)
     return out.outbox_ids
 
@@ -163,9 +192,9 @@ def auto_move(config: Config, store: Store, players: Players, links: Links, reac
 
 def computer_move(config: Config, store: Store, players: Players, links: Links, reach: Reach, games: GameCache,
                   seats: SeatCache, dealer: DealerFactory, item: Item, now_ms: int, outlets: Outlets) -> Done:
-    """The computer's move (the backstop of its Celery task: :func:`bot_move`)."""
-    return None, bot_move(config, store, players, links, reach, games, seats, dealer,
-                          item.game_id, item.seat, item.version, outlets)
+    """The computer's move (the backstop of its Celery task: :func:`bot_move`, which sends its messages)."""
+    bot_move(config, store, players, links, reach, games, seats, dealer, item.game_id, item.seat, item.version, outlets)
+    return None, []
 
 
 #: what each kind of due item does (:mod:`service.store.due`): a reminder, the turn's timeout (the waiting player
@@ -193,7 +222,7 @@ def act(config: Config, store: Store, steps: Steps, item: Item, now_ms: int, out
         return again
     step = steps.get(resolved.kind)
     again, ids = step(resolved, now_ms, outlets) if step is not None else (None, [])
-    send_out(store, ids, outlets)
+    send_out(config, store, ids, outlets)
     return again
 
 

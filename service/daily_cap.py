@@ -53,19 +53,26 @@ def _over(count: int, spend: int, caps: tuple[int, int], limits: tuple[int, int]
 
 
 def split_sms(config: Config, store: Store, entries: list[dict[str, Any]], now_s: float | None = None,
-              marks: Mapping[str, str] | None = None) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
+              marks: Mapping[str, str | None] | None = None
+              ) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
     """(entries that may go, (SMS entry held back, why)). An SMS to a number never in a game between people
     goes only to an allowed country (:func:`country_allowed`, whatever the message: ``HELP``, ``NEW BOT``...).
     Each other SMS counts toward the day's message cap, and each SMS or WhatsApp message toward its money cap at
     its price in the table (:mod:`service.prices`); past :func:`others_limit` an SMS, past :func:`others_spend_limit`
     either, goes out only if it is not an invitation and its recipient plays a game between people (a game against
-    the computer does not count). ``marks``: the records' ``people`` marks as read (``Store.in_people_games``)."""
-    sms = [e for e in entries if e.get("channel") in CAPPED_CHANNELS and e.get("window") != "closed"]  # not sent
+    the computer does not count). ``marks``: the records' ``people`` marks as read (``Store.in_people_games``; None:
+    read, and missing): a recipient whose mark is among them is not read again (no store call when all are)."""
+    sms = _capped(entries)
     if not sms:
         return entries, []
     # whether the recipient plays people: the player is the entry's home when it goes to a linked number of theirs,
     # but a LINK code goes to an address that is not theirs yet (issue 44 case 1): that address itself
-    people = dict(zip([id(e) for e in sms], store.in_people_games([_recipient(e) for e in sms], known=marks)))
+    marks = marks or {}
+    known = {a: marks[a] == "1" for a in recipients(sms) if marks.get(a) is not None}
+    unknown = [a for a in recipients(sms) if a not in known]
+    if unknown:  # (a mark read and missing is not read again: the records' games are looked through)
+        known.update(zip(unknown, store.in_people_games(unknown, known={a: marks[a] for a in unknown if a in marks})))
+    people = {id(e): known[_recipient(e)] for e in sms}
     held: dict[int, tuple[dict[str, Any], str]] = {
         id(e): (e, COUNTRY_ERROR) for e in sms
         if e.get("channel") == SMS and not people[id(e)] and not (country_allowed(config, e["to"])
@@ -93,6 +100,16 @@ def split_sms(config: Config, store: Store, entries: list[dict[str, Any]], now_s
     for why in held.values():
         metrics.limit(held_code(why[1]))
     return [e for e in entries if id(e) not in held], list(held.values())
+
+
+def _capped(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries the caps count: SMS and WhatsApp (one outside the WhatsApp window is not sent)."""
+    return [e for e in entries if e.get("channel") in CAPPED_CHANNELS and e.get("window") != "closed"]
+
+
+def recipients(entries: list[dict[str, Any]]) -> list[str]:
+    """Whose ``people`` marks :func:`split_sms` needs to sort ``entries`` (once each, in order)."""
+    return list(dict.fromkeys(_recipient(e) for e in _capped(entries)))
 
 
 #: The kinds of message that go to an address not (yet) its player's: counted as the address's own

@@ -12,9 +12,10 @@ import json
 import smtplib
 import ssl
 from collections.abc import MutableMapping
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formatdate
-from typing import Any, Callable, Iterable, Protocol, cast
+from typing import Any, Iterable, Protocol, cast
 from urllib.parse import quote
 
 from twilio.base.exceptions import TwilioException, TwilioRestException
@@ -28,7 +29,8 @@ from .caches import GameCache
 from .context import Config
 from .lifecycle import optout
 from .send_errors import PermanentSendError, SendError, TransientSendError
-from .store import Batch, Links, Players, PushSubscriptions, Reach, Store, new_claim_token, split_outbox_id
+from .store import Links, Players, PushSubscriptions, Reach, Store, new_claim_token, split_outbox_id
+from .store.after_phase import SettleLocal, Write
 
 UNSENDABLE = "not sent: opted out (STOP) or not a person"  # the error of an entry nobody may receive
 #: the error of a WhatsApp entry outside the player's 24-hour window with no template and no other channel
@@ -333,14 +335,19 @@ def _send_each(config: Config, store: Store, players: Players, links: Links, rea
 
 
 def deliver_local_many(config: Config, store: Store, outbox_ids: list[str], recipients: Iterable[str] = (),
-                       tail: Any = None, by: str = "") -> None:
+                       by: str = "") -> None:
     """:func:`deliver` of several entries when every channel goes to the local outbox (:func:`all_local`),
-    in two round trips whatever their number (see :func:`queue_local_delivery`); with ``tail`` (a
-    pipeline), the second is queued on it for its owner to execute. ``by``: this attempt's claim token
-    (``Store.claim_send_many``; a fresh one if empty)."""
-    pipe = store.pipeline()
-    settle = queue_local_delivery(config, store, pipe, outbox_ids, recipients, by)
-    settle(pipe.execute() if len(pipe) else [], tail)
+    in two round trips whatever their number (:func:`local_delivery`, then its writes)."""
+    store.write(local_delivery(config, store, outbox_ids, recipients, by).writes)
+
+
+@dataclass
+class LocalDelivery:
+    """What :func:`local_delivery` decided: the writes that settle the entries it claimed (for its caller to write,
+    with its own), and the entries named by its ``texts`` as stored (None: gone)."""
+
+    writes: list[Write]
+    texts: dict[str, dict[str, Any] | None] = field(default_factory=dict)
 
 
 def _with_mailboxes(config: Config, addresses: list[str]) -> list[str]:
@@ -349,48 +356,40 @@ def _with_mailboxes(config: Config, addresses: list[str]) -> list[str]:
     return list(dict.fromkeys([*addresses, *(limits.mailbox_of(config, a) for a in addresses)]))
 
 
-def queue_local_delivery(config: Config, store: Store, pipe: Any, outbox_ids: list[str],
-                         recipients: Iterable[str] = (), by: str = "") -> Callable[[list[Any], Any], None]:
-    """Queue on ``pipe`` the claims of ``outbox_ids`` and the reads of whether their recipients sent
-    STOP (``recipients``: who they are likely to be, the senders of player-owned replies besides; any
-    other is read in one more round trip). Call the result with all of ``pipe``'s replies and a
-    pipeline (or None) to write the local outbox and the statuses."""
-    by = by or new_claim_token()  # claims are never shared: each attempt settles only what it claimed
+def local_delivery(config: Config, store: Store, outbox_ids: list[str], recipients: Iterable[str] = (),
+                   by: str = "", texts: list[str] | None = None) -> LocalDelivery:
+    """Claim ``outbox_ids`` and decide each (:func:`deliver`'s checks: STOP, the computer, the service's own
+    addresses, the WhatsApp window, the daily caps): one store call claims them and reads the marks of their likely
+    recipients (``recipients``, the senders of player-owned replies besides; any other's are read in one more) and
+    the entries ``texts`` as stored (for the caller: the notes of their games). Returns the settle's writes, not
+    written. ``by``: this attempt's claim token (a fresh one if empty: claims are never shared, each attempt
+    settles only what it claimed)."""
     guess = list(dict.fromkeys([*recipients, *(split_outbox_id(o)[0][2:] for o in outbox_ids if o.startswith("p:"))]))
     guess = _with_mailboxes(config, [a for a in guess if not is_bot(a)])  # STOP marks the folded mailbox too
-    batch = Batch(pipe)
-    with batch.part("claimed") as p:
-        read_claimed = store.queue_claim_send_many(p, outbox_ids, int(config["SEND_LEASE"]), by)
-    with batch.part("stopped") as p:
-        store.queue_stopped_many(p, guess)
-
-    def settle(all_replies: list[Any], tail: Any = None) -> None:
-        got = batch.results(all_replies[batch.base:])
-        entries = [e for e in read_claimed(got["claimed"]) if e is not None]
-        stopped = {a for a, v in zip(guess, got["stopped"]) if v in (b"1", "1")}
-        others = _with_mailboxes(config, [e["to"] for e in entries if not is_bot(e["to"]) and e["to"] not in guess])
-        if others:
-            more = store.pipeline()
-            for address in others:
-                store.queue_stopped(more, address)
-            stopped |= {a for a, v in zip(others, more.execute()) if v in (b"1", "1")}
-        # past the day's SMS cap, or the countries: held back
-        entries, capped = daily_cap.split_sms(config, store, entries)
-        sent, refused = [], [(e["id"], why) for e, why in capped]
-        for e in entries:
-            if (is_bot(e["to"]) or limits.forbidden_recipient(config, e["to"])  # nor the service's own address
-                or ({e["to"], limits.mailbox_of(config, e["to"])} & stopped
-                    and e.get("kind") != optout.FINAL)):  # STOP: nothing but its confirmation
-                refused.append((e["id"], UNSENDABLE))
-            elif e.get("window") == "closed":
-                refused.append((e["id"], WINDOW_CLOSED))
-            else:
-                sent.append(e)
-        store.settle_local_many(sent, refused, tail=tail, token=by)
-        metrics.settled_local(sent)
-        logs.settled(sent)
-        for oid, why in refused:
-            metrics.outbox("", "failed", daily_cap.held_code(why))
-            logs.outbox_entry(oid, "", "", "failed", daily_cap.held_code(why))
-
-    return settle
+    claim = store.claim_local(outbox_ids, int(config["SEND_LEASE"]), guess, by, texts)
+    entries, marks = claim.entries, claim.marks
+    others = _with_mailboxes(config, [e["to"] for e in entries if not is_bot(e["to"]) and e["to"] not in marks])
+    others += [a for a in daily_cap.recipients(entries) if a not in marks and a not in others]
+    if others:
+        marks = {**marks, **store.player_marks(others)}
+    stopped = {a for a, m in marks.items() if m.stopped}
+    # past the day's SMS cap, or the countries: held back
+    entries, capped = daily_cap.split_sms(config, store, entries,
+                                          marks={a: m.people for a, m in marks.items()})
+    sent, refused = [], [(e["id"], why) for e, why in capped]
+    for e in entries:
+        if (is_bot(e["to"]) or limits.forbidden_recipient(config, e["to"])  # nor the service's own address
+            or ({e["to"], limits.mailbox_of(config, e["to"])} & stopped
+                and e.get("kind") != optout.FINAL)):  # STOP: nothing but its confirmation
+            refused.append((e["id"], UNSENDABLE))
+        elif e.get("window") == "closed":
+            refused.append((e["id"], WINDOW_CLOSED))
+        else:
+            sent.append(e)
+    metrics.settled_local(sent)
+    logs.settled(sent)
+    for oid, why in refused:
+        metrics.outbox("", "failed", daily_cap.held_code(why))
+        logs.outbox_entry(oid, "", "", "failed", daily_cap.held_code(why))
+    return LocalDelivery([SettleLocal(tuple(sent), tuple(refused), claim.token)] if sent or refused else [],
+                         claim.texts)

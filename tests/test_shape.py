@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: figure -> (ceiling now, issue 42's target); a move's figures vary a little with the move traced (its deal)
 MOVE_CEILINGS: dict[str, tuple[int, int]] = {
-    "store call sites": (36, 8),
+    "store call sites": (8, 8),  # reached: 7 / 4 (the webhook's 3, the move's read and append, the after-phase's)
     "layer switches": (150, 25),  # between the 20 layers of the contract (the issue counted 7 coarser ones)
     "upward calls": (0, 0),
 }

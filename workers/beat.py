@@ -52,12 +52,10 @@ def tick(self: Task) -> int:
 
 @shared_task(name=BOT_MOVE, bind=True, ignore_result=True)
 def bot_move(self: Task, game_id: str, seat: int, version: int) -> int:
-    """The computer's move in ``game_id`` at ``version``; its messages are queued for delivery."""
+    """The computer's move in ``game_id`` at ``version``; its messages sent (:func:`service.after.bot_move`)."""
     deps = _svc()
     outlets = deps.inject(after.celery_outlets)(self.app.send_task)
-    ids = deps.inject(after.bot_move)(game_id, seat, version, outlets)
-    deps.inject(after.send_out)(ids, outlets)
-    return len(ids)
+    return len(deps.inject(after.bot_move)(game_id, seat, version, outlets))
 
 
 @shared_task(name=FORGET_INACTIVE, ignore_result=True)

@@ -7,6 +7,10 @@
   (nothing read again: the append recorded the turn).
 * :func:`after_handled` (after the inbound dispatcher): the same for the game the message changed,
   plus noting which game each player was last prompted about.
+
+What they write (the new turn's reminders and timeout, the ended turn's items out, the notes of the last prompted
+game) is gathered as write intents (:mod:`service.store.after_phase`): given the caller's ``writes`` list they are
+added to it (the caller writes them with its own, in one round trip); else written at once, in one.
 """
 
 from __future__ import annotations
@@ -18,22 +22,23 @@ from ..context import Config
 from ..games.result import AfterMove, BotTurn, Outcome, Result, TurnState
 from ..games.seats import computer_at
 from ..records import GameMeta
-from ..store import Batch, Pipeline, Store
+from ..store import Batch, Store
+from ..store.after_phase import Write
 from . import reminders, routing
 
 
 def after_game_change(config: Config, store: Store, game_id: str, game: Game | TurnState,
                       meta: GameMeta | None = None,
                       now_ms: int | None = None, life: GameMeta | None = None,
-                      tail: Pipeline | None = None, restore: bool = False,
+                      writes: list[Write] | None = None, restore: bool = False,
                       recorded: tuple[int, str, str] | None = None) -> BotTurn | None:
     """Record the game's new turn and schedule what it needs; the computer's turn if it is one.
 
-    ``meta`` (``now_ms``, ``life``): as the caller read them just before, if it did. ``tail``: see
-    :func:`reminders.on_turn` (only queued on: the caller executes it).
+    ``meta`` (``now_ms``, ``life``): as the caller read them just before, if it did. ``writes``: see
+    :func:`reminders.on_turn` (only added to: the caller writes them).
     """
-    reminders.on_turn(config, store, game_id, game, now_ms=now_ms, meta=meta, life=life, tail=tail, restore=restore,
-                      recorded=recorded)
+    reminders.on_turn(config, store, game_id, game, now_ms=now_ms, meta=meta, life=life, writes=writes,
+                      restore=restore, recorded=recorded)
     if game.phase == "over" or not game.movers:
         return None
     if meta is None:
@@ -45,36 +50,45 @@ def after_game_change(config: Config, store: Store, game_id: str, game: Game | T
 
 
 def after_applied(config: Config, store: Store, game_id: str, after: AfterMove,
-                  tail: Pipeline | None = None) -> BotTurn | None:
+                  writes: list[Write] | None = None) -> BotTurn | None:
     """:func:`after_game_change` for a move ``service.games.apply`` made (as it read and wrote the game)."""
     if after.meta.get("status") not in ("active", "over"):
         return None
     return after_game_change(config, store, game_id, after.game, meta=after.meta, now_ms=after.now_ms, life=after.life,
-                             tail=tail, recorded=after.recorded)
+                             writes=writes, recorded=after.recorded)
 
 
-def after_move(config: Config, store: Store, out: Result) -> BotTurn | None:
-    """After a move of the service's (the computer, AUTO, a claim, a confirmed RESIGN): its turn scheduled;
-    ``out.bot`` set to the computer's move to queue, if it is next."""
+def after_move(config: Config, store: Store, out: Result, writes: list[Write] | None = None) -> BotTurn | None:
+    """After a move of the service's (the computer, AUTO, a claim, a confirmed RESIGN): its turn scheduled
+    (added to ``writes`` if given, else written at once); ``out.bot`` set to the computer's move to queue, if it is
+    next."""
     if out.outcome == Outcome.APPLIED and out.after is not None and out.game_id is not None:
-        out.bot = after_applied(config, store, out.game_id, out.after)
+        mine: list[Write] = [] if writes is None else writes
+        out.bot = after_applied(config, store, out.game_id, out.after, mine)
+        if writes is None:
+            store.write(mine)  # the new turn's items: one round trip
     return out.bot
 
 
 def after_handled(config: Config, store: Store, games: GameCache, game_id: str | None, outbox_ids: list[str],
-                  tail: Pipeline | None = None,
+                  writes: list[Write] | None = None,
                   after: AfterMove | None = None, duplicate: bool = False) -> BotTurn | None:
     """After the inbound dispatcher: note the prompted games, and run :func:`after_game_change`.
 
-    ``tail``: a pipeline holding the caller's last writes; the notes are queued on it too, and it goes
-    with the new turn's writes when it may (:func:`reminders.on_turn`); the caller executes it (before
-    the computer's move, if any, is queued). ``after``: what ``service.games.apply`` left when it applied
+    ``writes``: the caller's write intents (its last writes); the notes and the new turn's writes are added
+    to them, and the caller writes them all in one round trip (before the computer's move, if any, is queued);
+    without, they are written here. ``after``: what ``service.games.apply`` left when it applied
     a move (then nothing is read again). ``duplicate``: the message was handled before (a task delivered
     again, say): the turn's items are put back if they are missing (the worker handling it first may have
     died before writing them)."""
+    if writes is None:
+        mine: list[Write] = []
+        turn = after_handled(config, store, games, game_id, outbox_ids, mine, after, duplicate)
+        store.write(mine)
+        return turn
     if game_id and after is not None:
-        routing.note_prompted(store, [(to, game_id) for to in after.renote], tail=tail)
-        return after_applied(config, store, game_id, after, tail=tail)
+        writes.extend(routing.prompted_notes((to, game_id) for to in after.renote))
+        return after_applied(config, store, game_id, after, writes=writes)
 
     # one round trip: the recipients of the messages, the game's meta and state, the clock's offset
     batch = Batch(store.pipeline())
@@ -85,7 +99,7 @@ def after_handled(config: Config, store: Store, games: GameCache, game_id: str |
         with batch.part("game") as p:
             read_game = games.take_queued(game_id, p, with_meta=True)  # the meta read with it
     got = batch.run()
-    routing.note_outbox_from(store, got["routed"], tail=tail)
+    writes.extend(routing.note_outbox_from(store, got["routed"]))
     if not game_id:
         return None
     taken = read_game(got["game"])
@@ -95,4 +109,4 @@ def after_handled(config: Config, store: Store, games: GameCache, game_id: str |
         return None
     return after_game_change(config, store, game_id, taken.game, meta=meta, now_ms=got["now_ms"], life=meta,
                              # (its life fields)
-                             tail=tail, restore=duplicate)
+                             writes=writes, restore=duplicate)

@@ -35,7 +35,8 @@ from ..games.players import all_stopped, label_of, lang_of, name_of, unfinished_
 from ..games.result import Result, TurnState, movers_field
 from ..games.seats import computer_at, opponent_of
 from ..records import GameMeta
-from ..store import Links, Pipeline, Players, Reach, Store
+from ..store import Links, Players, Reach, Store
+from ..store.after_phase import Cancel, Schedule, Write
 from ..store.due import AUTO, BOT, NOW, REMINDER, TIMEOUT, Item
 from . import settings
 from .pauses import DAY_MS, deadline_ms, paused_until
@@ -176,7 +177,7 @@ def owes(store: Store, game_id: str, seat: int, version: int) -> bool:
 
 
 def on_turn(config: Config, store: Store, game_id: str, game: Game | TurnState, now_ms: int | None = None,
-            meta: GameMeta | None = None, life: GameMeta | None = None, tail: Pipeline | None = None,
+            meta: GameMeta | None = None, life: GameMeta | None = None, writes: list[Write] | None = None,
             restore: bool = False, recorded: tuple[int, str, str] | None = None) -> bool:
     """Record that the game reached ``game.version`` and schedule what the new turns need.
 
@@ -186,8 +187,8 @@ def on_turn(config: Config, store: Store, game_id: str, game: Game | TurnState, 
     Returns True if the state was new. With ``restore``, a repeated call for the same turn (a message
     handled again after a worker died before writing the items) puts back those of its items that are
     missing. ``meta`` (and ``life``, the game's life hash as read before the move): as the caller read them
-    just before, if it did. The removals and the new items are written in one round trip; with ``tail`` (a
-    pipeline of the caller's, holding its own last writes), queued on it: the caller executes it.
+    just before, if it did. The removals and the new items are written in one round trip (``Store.write``); with
+    ``writes`` (the caller's list of write intents), added to it: the caller writes them.
     ``recorded``: the reply of the turn's record if the caller wrote it already (``Store.append(turn=...)``).
     """
     now_ms = store.clock.now_ms() if now_ms is None else now_ms
@@ -208,51 +209,49 @@ def on_turn(config: Config, store: Store, game_id: str, game: Game | TurnState, 
     before = turns(store, game_id, life.updated({"v": str(old_v), "seat": old_movers})) if old_v >= 0 else {}
     actor = game.actor if isinstance(game, TurnState) else None
     active = meta.get("status") == "active"
-    pipe = tail if tail is not None else store.pipeline()
-    # in order: the ended turns' items out, the new turns' in (then the caller's last writes, on its tail)
+    out: list[Write] = []
+    # in order: the ended turns' items out, the new turns' in (then the caller's last writes)
     for seat in (0, 1):
         owed = before.get(seat)
         goes_on = owed is not None and str(seat) in movers_arg and actor is not None and seat != actor
         if repeated:
             owed = turns(store, game_id, life).get(seat) if str(seat) in movers_arg else None
             if owed is not None and active:
-                _schedule(config, store, game_id, meta, seat, owed["since"], now_ms, pipe, life, keep=True)
+                out.append(_schedule(config, store, game_id, meta, seat, owed["since"], now_ms, life, keep=True))
             continue
         if owed is not None and not goes_on and not active:  # the game over: its items out
-            cancel_turn(config, store, game_id, seat, owed["v"], client=pipe)
+            out.append(Cancel(turn_items(config, game_id, seat, owed["v"])))
         # (a turn that ended with the game going on leaves its items: the seat's next turn moves the ``now``
         # ones, and any left fall due for a seat that owes nothing, or a later turn's reminders: :func:`current`)
         if str(seat) in movers_arg and not goes_on and active:  # a new turn (its record: SEAT_TURNS_LUA)
-            _schedule(config, store, game_id, meta, seat, now_ms, now_ms, pipe, life)
-    if tail is None:
-        pipe.execute()
+            out.append(_schedule(config, store, game_id, meta, seat, now_ms, now_ms, life))
+    if writes is None:
+        store.write(out)
+    else:
+        writes.extend(out)
     return not repeated
 
 
 def _schedule(config: Config, store: Store, game_id: str, meta: GameMeta, seat: int, since_ms: int,
-              now_ms: int, pipe: Pipeline, life: GameMeta, keep: bool = False) -> None:
-    """Queue the items of ``seat``'s turn that began at ``since_ms``: the computer's move, or the first reminder and
-    the timeout (``now`` items: they act for the turn the seat owes when they fall due, :func:`current`)."""
+              now_ms: int, life: GameMeta, keep: bool = False) -> Schedule:
+    """The items of ``seat``'s turn that began at ``since_ms``, to write: the computer's move, or the first reminder
+    and the timeout (``now`` items: they act for the turn the seat owes when they fall due, :func:`current`)."""
     if computer_at(meta, seat):
         delay_ms = int(float(settings.get(config, "BOT_DELAY")) * 1000)
-        store.due.schedule(Item(BOT, game_id, seat, NOW), now_ms + delay_ms + 60_000, keep=keep, on=pipe)
-        return
+        return Schedule(((Item(BOT, game_id, seat, NOW), now_ms + delay_ms + 60_000),), keep)
     first = settings.remind_delays_s(config)[0]
-    store.due.schedule_many([(Item(REMINDER, game_id, seat, NOW, 1), since_ms + int(first * 1000)),
-                             (Item(TIMEOUT, game_id, seat, NOW),
-                              deadline_ms(config, store, game_id, since_ms, now_ms,
-                                          life=life))], keep=keep, on=pipe)
+    return Schedule(((Item(REMINDER, game_id, seat, NOW, 1), since_ms + int(first * 1000)),
+                     (Item(TIMEOUT, game_id, seat, NOW), deadline_ms(config, store, game_id, since_ms, now_ms,
+                                                                     life=life))), keep)
 
 
-def cancel_turn(config: Config, store: Store, game_id: str, seat: int, version: int,
-                client: Pipeline | None = None) -> None:
-    """Remove the due items of one turn and the seat's ``now`` items (they would be stale anyway); ``client``: a
-    pipeline to queue on."""
+def turn_items(config: Config, game_id: str, seat: int, version: int) -> tuple[Item, ...]:
+    """The due items of one turn and the seat's ``now`` items (they would be stale anyway)."""
     n = int(settings.get(config, "REMIND_MAX"))
-    store.due.cancel(*[Item(REMINDER, game_id, seat, version, i) for i in range(1, n + 2)],
-                     Item(AUTO, game_id, seat, version), Item(TIMEOUT, game_id, seat, version),
-                     Item(BOT, game_id, seat, version), Item(REMINDER, game_id, seat, NOW, 1),
-                     Item(TIMEOUT, game_id, seat, NOW), Item(BOT, game_id, seat, NOW), on=client)
+    return (*[Item(REMINDER, game_id, seat, version, i) for i in range(1, n + 2)],
+            Item(AUTO, game_id, seat, version), Item(TIMEOUT, game_id, seat, version),
+            Item(BOT, game_id, seat, version), Item(REMINDER, game_id, seat, NOW, 1),
+            Item(TIMEOUT, game_id, seat, NOW), Item(BOT, game_id, seat, NOW))
 
 
 def current(config: Config, store: Store, item: Item, now_ms: int) -> tuple[Item | None, int | None]:
@@ -391,7 +390,7 @@ def restart_turn(config: Config, store: Store, game_id: str, now_ms: int) -> Non
     for seat, t in turns(store, game_id, life).items():
         if computer_at(meta, seat):
             continue
-        cancel_turn(config, store, game_id, seat, t["v"])
+        store.due.cancel(*turn_items(config, game_id, seat, t["v"]))
         first = settings.remind_delays_s(config)[0]
         store.due.schedule(Item(REMINDER, game_id, seat, NOW, 1), now_ms + int(first * 1000))
         store.due.schedule(Item(TIMEOUT, game_id, seat, NOW), deadline_ms(config, store, game_id, t["since"], now_ms))

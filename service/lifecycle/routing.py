@@ -22,11 +22,13 @@ from ..games.record import head_to_head, record_of
 from ..games.seats import opponent_of, seat_of
 from ..records import GameMeta
 from ..store import Pipeline, Players, Store
+from ..store.after_phase import NoteLast, Write
 from . import reminders
 from .pauses import paused_until
 
-__all__ = ["UNFINISHED", "Target", "game_by_number", "label_of", "listing", "note_outbox", "note_outbox_from",
-           "note_prompt", "note_prompted", "number_of", "queue_note_outbox", "resolve", "unfinished_games"]
+__all__ = ["UNFINISHED", "Target", "game_by_number", "label_of", "listing", "note_outbox_from",
+           "note_prompt", "notes_of", "number_of", "prompted_notes", "queue_note_outbox", "resolve", "routed",
+           "unfinished_games"]
 
 def note_prompt(store: Store, address: str, game_id: str) -> None:
     """Remember that ``address`` was last prompted about ``game_id``."""
@@ -34,42 +36,36 @@ def note_prompt(store: Store, address: str, game_id: str) -> None:
         store.set_player_life(address, {"last": game_id})
 
 
-def note_outbox(store: Store, outbox_ids: list[str]) -> None:
-    """Note the game of every game message just written as the last its recipient was prompted about."""
-    for oid in outbox_ids:
-        if not oid.startswith("g:"):
-            continue
-        e = store.outbox_entry(oid)
-        if e and e.get("game") and e.get("to"):
-            note_prompt(store, recipient(e), e["game"])
+def routed(outbox_ids: list[str]) -> list[str]:
+    """The game messages among ``outbox_ids`` (in order): those whose recipients' last prompted game is noted."""
+    return [oid for oid in outbox_ids if oid.startswith("g:")]
 
 
 def queue_note_outbox(store: Store, pipe: Pipeline, outbox_ids: list[str]) -> list[str]:
-    """:func:`note_outbox` in two round trips whatever the number of messages: queue the reads
-    of the game messages among ``outbox_ids`` on ``pipe`` (returns them, in order)."""
-    routed = [oid for oid in outbox_ids if oid.startswith("g:")]
-    for oid in routed:
+    """Queue on ``pipe`` the reads of the game messages among ``outbox_ids``, whose games are noted for their
+    recipients (:func:`note_outbox_from`; returns them, in order)."""
+    ids = routed(outbox_ids)
+    for oid in ids:
         store.queue_outbox_raw(pipe, oid)
-    return routed
+    return ids
 
 
-def note_prompted(store: Store, prompted: Iterable[tuple[str, str]], tail: Pipeline | None = None) -> None:
-    """Note each (recipient, game id) of ``prompted`` as that person's last prompted game (not the
-    computer's). ``tail``: a pipeline of the caller's to queue the writes on (it executes them), else
-    they are written at once."""
-    pipe = tail if tail is not None else store.pipeline()
-    for to, game_id in prompted:
-        if to and game_id and not is_bot(to):
-            store.set_player_life(to, {"last": game_id}, pipe)
-    if tail is None and len(pipe):
-        pipe.execute()
+def prompted_notes(prompted: Iterable[tuple[str, str]]) -> list[Write]:
+    """The writes noting each (recipient, game id) of ``prompted`` as that person's last prompted game (not the
+    computer's)."""
+    return [NoteLast(to, game_id) for to, game_id in prompted if to and game_id and not is_bot(to)]
 
 
-def note_outbox_from(store: Store, replies: list[Any], tail: Pipeline | None = None) -> None:
-    """The second half of :func:`queue_note_outbox`, with the replies of its reads: note each message's game for
-    its recipient (:func:`note_prompted`, with ``tail``)."""
-    entries = [e for e in map(store.outbox_entry_from, replies) if e is not None]
-    note_prompted(store, [(recipient(e), e.get("game", "")) for e in entries if e.get("to")], tail=tail)
+def notes_of(entries: Iterable[dict[str, Any] | None]) -> list[Write]:
+    """:func:`prompted_notes` of the game messages ``entries`` (as stored; None: gone): each message's game for its
+    recipient."""
+    return prompted_notes((recipient(e), e.get("game", "")) for e in entries if e is not None and e.get("to"))
+
+
+def note_outbox_from(store: Store, replies: list[Any]) -> list[Write]:
+    """The second half of :func:`queue_note_outbox`, with the replies of its reads: the writes noting each message's
+    game for its recipient (:func:`notes_of`)."""
+    return notes_of(map(store.outbox_entry_from, replies))
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ Redis commands on its keys:
 :mod:`.archive`     a finished game: its compressed archive, its outbox compacted
 :mod:`.outbox`      outbox entries: claim, settle, status, the local outbox
 :mod:`.inbox`       inbound messages: the record, the claim of a message id, the pending index
+:mod:`.after_phase` the after-phase's writes as typed intents, executed in one round trip; the local claim
 :mod:`.life`        a game's life fields (turns, pauses, page marks: in its meta); a player's (and game numbers: in their record)
 :mod:`.players`     player records, chosen names, reply and page tokens
 :mod:`.links`       linked channels: who an address acts for, a home's addresses and VIA, LINK codes

@@ -64,6 +64,7 @@ from redis.client import Pipeline
 from redis.commands.core import Script
 
 from ..records import GameMeta
+from .after_phase import AfterPhase
 from .archive import ArchivedGames
 from .base import Client, StoredEvent, now_ms, queue_script, sid_key, stream_entries, unpack_log
 from .clock import Clock
@@ -178,7 +179,7 @@ return reply
 
 
 class Store(InboundRecords, OutboxRecords, LimitCounters, ArchivedGames, InPlayGames, LifeRecords, QueuedReads,
-            OperatorReads, PagePresence, WhatsAppWindows, MoveReads):
+            OperatorReads, PagePresence, WhatsAppWindows, MoveReads, AfterPhase):
     """Events, outbox and inbound messages on one Redis (or Redis Cluster) client."""
 
     SCRIPTS = {"_append": APPEND_LUA}

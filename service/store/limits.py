@@ -85,12 +85,12 @@ class LimitCounters:
         return int(sent or 0), int(spend or 0), capped is not None
 
     def in_people_games(self, addresses: list[str], newest: int = 20,
-                        known: Mapping[str, str] | None = None) -> list[bool]:
+                        known: Mapping[str, str | None] | None = None) -> list[bool]:
         """For each address, whether it has been in a game between people (not the computer): the ``people``
         mark of its record (``1``: :meth:`mark_people_game`; ``0``: looked for and not found), else (a record
         older than the mark) one of its ``newest`` games begun between two people, the answer then marked, so
         that the games are looked through once per player, not at every message to them. ``known``: the marks of
-        records the caller read already (address -> mark): not read again."""
+        records the caller read already (address -> mark, None: missing): not read again."""
         known = known or {}
         unread = [a for a in addresses if a not in known]
         pipe = self.r.pipeline(transaction=False)

@@ -239,14 +239,19 @@ class OutboxRecords:
         the ``refused`` (id, error) pairs ``failed``; with ``tail`` (a pipeline), queued on it for its
         owner to execute."""
         pipe = tail if tail is not None else self.r.pipeline(transaction=False)
+        self.queue_settle_local(pipe, sent, refused, token)
+        if (sent or refused) and tail is None:
+            pipe.execute()
+
+    def queue_settle_local(self, pipe: Any, sent: list[dict[str, Any]], refused: list[tuple[str, str]],
+                           token: str) -> None:
+        """:meth:`settle_local_many` queued on ``pipe`` (``service.store.after_phase.SettleLocal``)."""
         for owner in dict.fromkeys(split_outbox_id(e["id"])[0] for e in sent):  # indexed before the settle
             pipe.zadd(local_index_key(owner), {owner: now_ms()})
         for entry in sent:
             self._queue_settle(pipe, entry["id"], token, "sent", json.dumps(entry), "")
         for oid, error in refused:
             self._queue_settle(pipe, oid, token, "failed", "", error[:500])
-        if (sent or refused) and tail is None:
-            pipe.execute()
 
     def _queue_settle(self, pipe: Any, outbox_id: str, token: str, status: str, message: str, error: str) -> None:
         owner, n = split_outbox_id(outbox_id)
