@@ -21,7 +21,8 @@ Each move's trace is also collapsed to the layers of the layers contract in ``py
 layer) and it prints issue 42's figures (``--json``: as JSON, for ``tests/test_shape.py``):
 
 * **store call sites**: the distinct lines outside ``service/store/`` whose calls enter it;
-* **layer switches**: calls whose caller is in another layer than the function called;
+* **layer switches**: calls whose caller is in another layer than the function called (``--list``: by the pair of
+  layers);
 * **upward calls**: calls from a lower layer into a higher one (a callback handed down: the imports never go up);
 
 and, read from the source, the files of ``service/`` outside ``store/`` that import ``service.store.keys``,
@@ -107,6 +108,7 @@ class Trace:
         self.links: dict[tuple[str, str], int] = {}
         self.store_sites: set[tuple[str, int]] = set()  # (file, line) outside service/store calling into it
         self.switches = 0  # calls between two layers of the contract
+        self.pairs: dict[tuple[str, str], int] = {}  # (caller's layer, callee's layer) -> switches
         self.upward: dict[tuple[str, str], int] = {}  # calls from a lower layer into a higher one
         self._cache: dict[str, str | None] = {}
         self._full_cache: dict[str, str] = {}
@@ -140,6 +142,8 @@ class Trace:
         if high is None or low is None or high == low:
             return
         self.switches += 1
+        pair = (LAYERS[high][0], LAYERS[low][0])
+        self.pairs[pair] = self.pairs.get(pair, 0) + 1
         if high > low:
             self.upward[(caller, callee)] = self.upward.get((caller, callee), 0) + 1
 
@@ -180,6 +184,10 @@ class Trace:
         print("  " + ", ".join(f"{k} {v}" for k, v in self.figures().items()))
         for (low, high), n in sorted(self.upward.items()):
             print(f"    upward: {low} -> {high} {n}")
+        if listing:
+            print("  layer switches by the layers called from and into (a layer named by its first module), most first:")
+            for (a, b), n in sorted(self.pairs.items(), key=lambda kv: -kv[1]):
+                print(f"    {a:32} -> {b:32} {n:5}")
         if listing:
             print("  store call sites:")
             for filename, line in sorted(self.store_sites):
