@@ -32,6 +32,7 @@ from .games import presence
 from .games.result import BotTurn
 from .inbound import Handlers
 from .lifecycle import bot, hooks, invitations, push_fallback, reminders, routing, settings, timeouts
+from .records import GameMeta
 from .store import InviteLinks, Links, Players, PushSubscriptions, Reach, Store, new_claim_token
 from .store.after_phase import MarkInbound, SettleLocal, Write
 from .store.due import AUTO, BOT, EXPIRY, REMINDER, RETRY_FAILED_MS, TIMEOUT, Item
@@ -158,9 +159,9 @@ def bot_move(config: Config, store: Store, players: Players, links: Links, reach
     out = bot.move(config, store, players, links, reach, games, seats, dealer, game_id, seat, version)
     writes: list[Write] = []
     turn = hooks.after_move(config, store, out, writes)
-    meta = out.after.meta if out.after is not None else {}
+    meta = out.after.meta if out.after is not None else GameMeta()
     send_out(config, store, out.outbox_ids, outlets, writes,  # its messages go to the person it plays, likely
-             [a for a in (meta.get("seat0", ""), meta.get("seat1", "")) if a and not is_bot(a)])
+             [a for a in meta.seats if a and not is_bot(a)])
     if turn is not None:  # after its turn's items: if this worker dies now, the beat makes the move
         outlets.queue_bot(turn)
     return out.outbox_ids

@@ -44,7 +44,7 @@ def after_game_change(config: Config, store: Store, game_id: str, game: Game | T
     if meta is None:
         meta = store.meta(game_id)
     for seat in game.movers:  # in a simultaneous draw (RULES D11) the computer may owe a move beside a person
-        if meta.get("status") == "active" and computer_at(meta, seat):
+        if meta.status == "active" and computer_at(meta, seat):
             return BotTurn(game_id, seat, game.version)
     return None
 
@@ -52,7 +52,7 @@ def after_game_change(config: Config, store: Store, game_id: str, game: Game | T
 def after_applied(config: Config, store: Store, game_id: str, after: AfterMove,
                   writes: list[Write] | None = None) -> BotTurn | None:
     """:func:`after_game_change` for a move ``service.games.apply`` made (as it read and wrote the game)."""
-    if after.meta.get("status") not in ("active", "over"):
+    if after.meta.status not in ("active", "over"):
         return None
     return after_game_change(config, store, game_id, after.game, meta=after.meta, now_ms=after.now_ms, life=after.life,
                              writes=writes, recorded=after.recorded)

@@ -127,7 +127,7 @@ def recheck(config: Config, store: Store, players: Players, address: str, before
     for gid in unfinished_games(store, players, address, ("active",)):
         meta = store.meta(gid)
         for seat, t in turns(store, gid).items():
-            if meta.get(f"seat{seat}") != address:
+            if meta.seats[seat] != address:
                 continue
             for item, at in store.due.pending(gid):
                 if (item.kind == "r" and item.seat == seat and item.version in (t["v"], NOW) and at > now_ms
@@ -208,7 +208,7 @@ def on_turn(config: Config, store: Store, game_id: str, game: Game | TurnState, 
         return False
     before = turns(store, game_id, life.updated({"v": str(old_v), "seat": old_movers})) if old_v >= 0 else {}
     actor = game.actor if isinstance(game, TurnState) else None
-    active = meta.get("status") == "active"
+    active = meta.status == "active"
     out: list[Write] = []
     # in order: the ended turns' items out, the new turns' in (then the caller's last writes)
     for seat in (0, 1):
@@ -314,9 +314,9 @@ def send_reminder(config: Config, store: Store, players: Players, links: Links, 
     """
     game_id, seat, v = item.game_id, item.seat, item.version
     meta = store.meta(game_id)
-    if meta.get("status") != "active" or not owes(store, game_id, seat, v):
+    if meta.status != "active" or not owes(store, game_id, seat, v):
         return None, []
-    address = meta.get(f"seat{seat}", "")
+    address = meta.seats[seat]
     if not address or all_stopped(links, address):
         return None, []
     until = paused_until(store, game_id, now_ms)
@@ -349,8 +349,8 @@ def remind_now(config: Config, store: Store, players: Players, links: Links, rea
     as it is. Returns the outbox ids written, none if the seat owes no move."""
     t = turns(store, game_id).get(seat)
     meta = store.meta(game_id)
-    address = meta.get(f"seat{seat}", "")
-    if t is None or not address or meta.get("status") != "active":
+    address = meta.seats[seat]
+    if t is None or not address or meta.status != "active":
         return []
     return _write_reminder(config, store, players, links, reach, games, Item(REMINDER, game_id, seat, t["v"], 1), meta,
                            address, message_id)
@@ -364,7 +364,7 @@ def _write_reminder(config: Config, store: Store, players: Players, links: Links
     lang = lang_of(config, players, address)
     to = destination(config, store, links, reach, address, "reminder",
                      lang)  # the prompt inside is rendered for where the reminder goes
-    opp = name_of(players, meta.get(f"seat{1 - item.seat}", ""))
+    opp = name_of(players, meta.seats[1 - item.seat])
     label = label_of(store, players, address, item.game_id)
     shown = prompt(view(game, item.seat), lang, WHATSAPP if to.channel == EMAIL else to.channel, events=None,
                    opponent_name=opp, game_label=label)  # by email its text alone: the email's footer comes once

@@ -99,7 +99,7 @@ def resolve(store: Store, players: Players, address: str, number: int | None = N
         last = store.player_life_field(address, "last")
     if last:
         meta = last_meta if last_meta is not None else store.meta(last)
-        if meta.get("status") in statuses:
+        if meta.status in statuses:
             return Target(last, "last", meta)
     games = unfinished_games(store, players, address, statuses)
     return Target(games[0], "newest") if games else Target(None, "none")
@@ -120,13 +120,13 @@ def listing(store: Store, players: Players, games: GameCache, address: str) -> l
             continue
         opp = name_of(players, opponent_of(meta, seat))
         row: dict[str, Any] = {"label": f"#{number_of(store, address, gid)}", "opp": opp, "game_id": gid,
-                               "status": meta.get("status"), "my_turn": False, "me": 0, "them": 0,
+                               "status": meta.status, "my_turn": False, "me": 0, "them": 0,
                                "level": levels.level_of(opponent_of(meta, seat)),  # the computer's
                                "h2h": head_to_head(store, players, address, opponent_of(meta, seat), record)}
-        if meta.get("status") in ("active", "over"):
+        if meta.status in ("active", "over"):
             game = games.load(gid)
             row.update(my_turn=game.may_move(seat), me=game.scores[seat], them=game.scores[1 - seat])
-        if meta.get("status") == "active":
+        if meta.status == "active":
             t = reminders.turn(store, gid)
             row["paused"] = paused_until(store, gid, store.clock.now_ms()) is not None if t else False
         out.append(row)

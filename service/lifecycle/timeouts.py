@@ -29,7 +29,7 @@ def timed_out_seats(config: Config, store: Store, game_id: str, now_ms: int | No
     now_ms = store.clock.now_ms() if now_ms is None else now_ms
     meta = store.meta(game_id)
     life = store.game_life(game_id)
-    if meta.get("status") != "active" or life.get("v") != str(store.version(game_id)):
+    if meta.status != "active" or life.get("v") != str(store.version(game_id)):
         return []
     if paused_until(store, game_id, now_ms) is not None:
         return []
@@ -77,7 +77,7 @@ def on_timeout_due(config: Config, store: Store, players: Players, links: Links,
                    now_ms: int) -> tuple[int | None, list[str]]:
     """The beat's action for a ``t`` item: tell the waiting player they may CLAIM (once), or wait longer."""
     meta = store.meta(item.game_id)
-    if meta.get("status") != "active" or not reminders.owes(store, item.game_id, item.seat, item.version):
+    if meta.status != "active" or not reminders.owes(store, item.game_id, item.seat, item.version):
         return None, []
     until = paused_until(store, item.game_id, now_ms)
     if until is not None:
@@ -91,8 +91,8 @@ def on_timeout_due(config: Config, store: Store, players: Players, links: Links,
     waiting = 1 - item.seat
     if waiting in owed:  # both owe a move (RULES D11): CLAIM needs the other's own move made first
         return now_ms + 3_600_000, []
-    opp = name_of(players, meta.get(f"seat{item.seat}", ""))
-    label = label_of(store, players, meta.get(f"seat{waiting}", ""), item.game_id)
+    opp = name_of(players, meta.seats[item.seat])
+    label = label_of(store, players, meta.seats[waiting], item.game_id)
     out = outbox.notify_game(config, store, players, links, reach, item.game_id, "timeout:" + item.member,
                              [(waiting, "claim_possible", {"opp": opp, "label": label,
                                                            "days": settings.get(config, "TIMEOUT_DAYS")})],
@@ -104,8 +104,8 @@ def on_auto_due(config: Config, store: Store, players: Players, links: Links, re
                 seats: SeatCache, dealer: DealerFactory, item: Item, now_ms: int) -> tuple[int | None, list[str]]:
     """The beat's action for an ``a`` item: the ``basic`` strategy moves for a player with AUTO ON."""
     meta = store.meta(item.game_id)
-    address = meta.get(f"seat{item.seat}", "")
-    if meta.get("status") != "active" or not reminders.flag(store, address, "auto", False):
+    address = meta.seats[item.seat]
+    if meta.status != "active" or not reminders.flag(store, address, "auto", False):
         return None, []
     if not reminders.owes(store, item.game_id, item.seat, item.version):
         return None, []
