@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from service.caches import private_copy
 from service.conversation_port import command_text
 from service.games.apply import read
 from spades import bots, snapshot
 from spades.arena import play_game
 from spades.dealer import Dealer
+from spades.events import HouseRules
 from spades.game import Game, decide, view
 
 from .helpers import ALICE, lifecycle_command, load, mover, start_game
@@ -37,17 +40,20 @@ def test_a_read_for_a_move_is_its_own_and_the_cache_keeps_only_what_was_appended
     assert snapshot.dump(svc.games.load(gid)) == snapshot.dump(load(svc, gid))
 
 
-def test_a_private_copy_shares_nothing_folding_changes() -> None:
+@pytest.mark.parametrize("simultaneous", [True, False], ids=["simultaneous_draw", "alternating_draw"])
+def test_a_private_copy_shares_nothing_folding_changes(simultaneous: bool) -> None:
+    """At every event of four hands (each phase, the hands' starts, both draw rules), the next event folded on a copy
+    leaves the game copied as it was: a field the state gains that the copy would share shows here."""
+    events = _whole_game(HouseRules(simultaneous_draw=simultaneous), hands=4)
     game = Game()
-    events = _whole_game()
-    for e in events[:len(events) // 2]:
-        game.apply(e)
-    before = snapshot.dump(game)
-    copy = private_copy(game)
-    assert state(copy) == state(game)
-    for e in events[len(events) // 2:]:
-        copy.apply(e)
-    assert snapshot.dump(game) == before and copy.version > game.version
+    for event in events:
+        before = snapshot.dump(game)
+        copy = private_copy(game)
+        assert state(copy) == state(game)
+        copy.apply(event)
+        assert snapshot.dump(game) == before
+        game.apply(event)
+        assert state(copy) == state(game)  # the copy went on as the game itself does
 
 
 def test_the_append_of_a_move_moves_the_log_out_after_a_snapshot(svc) -> None:  # type: ignore[no-untyped-def]
@@ -70,7 +76,8 @@ def _any_move(svc, gid: str) -> str:  # type: ignore[no-untyped-def]
     return command_text(_a_move(game, game.movers[0]))
 
 
-def _whole_game() -> list[Any]:
+def _whole_game(rules: HouseRules | None = None, hands: int = 2) -> list[Any]:
     events: list[Any] = []
-    play_game("g", [bots.get("basic"), bots.get("basic")], Dealer(7), max_hands=2, on_event=events.append)
+    play_game("g", [bots.get("basic"), bots.get("basic")], Dealer(7), max_hands=hands, rules=rules,
+              on_event=events.append)
     return events
