@@ -23,7 +23,7 @@ import logging
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Iterator, Mapping, Protocol
 
 from . import logs
 from .addresses import EMAIL, PUSH, SMS, TELEGRAM, WHATSAPP, address_kind
@@ -63,24 +63,34 @@ class Destination:
         return cls(address, address_kind(address))
 
 
+class Window(Protocol):
+    """When a WhatsApp address last wrote (its 24-hour window, :mod:`service.store.window`): the store's, or what a
+    move read before composing its messages (:class:`service.games.known.Known`)."""
+
+    def last_inbound_ms(self, address: str) -> int | None: ...
+
+    def last_inbound_and_now(self, address: str) -> tuple[int | None, int]: ...
+
+
+class Marks(Protocol):
+    """The delivery receipts' marks on addresses (``Reach``, or what a move read before composing)."""
+
+    def unreachable_many(self, addresses: list[str]) -> list[str]: ...
+
+
 @dataclass
 class Ask:
     """What a step is asked about: the player (``home``), the message's kind and language, and the time."""
 
     config: Config
-    store: Store
-    reach: Reach  # the addresses delivery receipts marked unreachable
+    window: Window  # when the WhatsApp addresses last wrote
+    reach: Marks  # the addresses delivery receipts marked unreachable
     home: str
     kind: str
     lang: str
-    now: int | None = None  # ms of the service clock; read on first use (:meth:`now_ms`) when the caller had none
+    now: int | None = None  # ms of the service clock; read with the first window when the caller had none
     route: Route = field(default_factory=lambda: Route(""))
     held: str = ""  # why a step dropped the home (the last resort's Destination.held)
-
-    def now_ms(self) -> int:
-        if self.now is None:
-            self.now = self.store.clock.now_ms()
-        return self.now
 
 
 #: A step takes the candidates in order and gives back those left (it may replace one with a templated one).
@@ -98,9 +108,9 @@ def whatsapp_step(ask: Ask, found: list[Destination]) -> list[Destination]:
             out.append(d)
             continue
         if ask.now is None:  # the clock read with the window: one round trip
-            last, ask.now = ask.store.last_inbound_and_now(d.address)
+            last, ask.now = ask.window.last_inbound_and_now(d.address)
         else:
-            last = ask.store.last_inbound_ms(d.address)
+            last = ask.window.last_inbound_ms(d.address)
         if window_open(last, ask.now):
             out.append(d)
             continue
@@ -210,11 +220,19 @@ def destination(config: Config, store: Store, links: Links, reach: Reach, home: 
     ``now_ms``: the service clock, if the caller has it; ``without``: a channel left out (a prompt that went by
     push and was not seen goes by another: :mod:`service.lifecycle.push_fallback`)."""
     route = Route.of(home, life) if life is not None else links.route(home)
+    return destination_by(config, store, reach, route, kind, lang, now_ms, without=without)
+
+
+def destination_by(config: Config, window: Window, reach: Marks, route: Route, kind: str, lang: str,
+                   now_ms: int | None = None, *, without: str = "") -> Destination:
+    """:func:`destination` of the player whose route (home, linked addresses, STOPs) is ``route``, asking
+    ``window`` and ``reach`` what the steps need (a move's compose: what it read before, no gateway)."""
+    home = route.home
     origin = reply_origin(home)
     if origin is not None and not route.is_off(origin):  # (from an address that sent STOP: where the route says)
         return Destination.to(origin)
     found = [d for d in candidates(route) if d.channel != without]
-    ask = Ask(config, store, reach, home, kind, lang, now_ms, route)
+    ask = Ask(config, window, reach, home, kind, lang, now_ms, route)
     for step in STEPS:
         if not found:
             break

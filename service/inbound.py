@@ -34,13 +34,13 @@ from .caches import GameCache, SeatCache
 from .context import Config, DealerFactory
 from .games import outbox
 from .games.apply import MoveRead
+from .games.compose_read import stored_since
 from .games.message_read import read_message
 from .games.moves import player_move
 from .games.players import default_lang, is_stopped, lang_of_record, name_of, unfinished_games
 from .games.players import label_of as game_label
 from .games.result import Outcome, Result
 from .games.seats import opponent_of, seat_of
-from .games.turns import stored_since
 from .lifecycle import buttons, commands, invitations, linking, reminders, routing, stats, talk, telegram_start
 from .lifecycle import reach as unreachable
 from .lifecycle.commands import Message

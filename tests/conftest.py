@@ -28,7 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 import redis as redis_lib
 
-from tests import inthread, waiting
+from tests import inthread, pure_compose, waiting
 
 
 def _free_port() -> int:
@@ -235,6 +235,15 @@ def wait_worker_idle(broker_url: str, queue: str, timeout: float = 10.0) -> None
         waiting.wait_for(f"the worker to finish what {queue} holds", settled, timeout)
     finally:
         broker.close()
+
+
+@pytest.fixture(autouse=True)
+def pure_compose_checked() -> Iterator[None]:
+    """Composing a move's messages sent no Redis command during the test (:mod:`tests.pure_compose`)."""
+    pure_compose.install()
+    pure_compose.violations.clear()
+    yield
+    assert not pure_compose.violations, f"composing a move's messages did I/O: {pure_compose.violations}"
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -8,8 +8,10 @@ A straight move: read -> decide -> compose -> write. The read is one call to the
 round trip: :func:`read`, or with the message, :mod:`.message_read`) giving one flat record: the game's meta (with
 its life fields: the turn, pauses, page marks), its players' records, the events after the state this process holds
 (:class:`~service.caches.GameCache`) and the clock; :func:`move_read` folds them on the move's own copy of the game
-(nothing is taken out of the cache, so nothing is put back). Then ``spades.game.decide``, the messages
-(:func:`service.games.turns.turn_messages`), and the write, one call (``Store.append_move``): one Lua append
+(nothing is taken out of the cache, so nothing is put back). Then ``spades.game.decide``, the messages composed
+from data (:func:`service.games.turns.turn_messages` over a :class:`~service.games.known.Known`: what the read
+holds, and what :func:`~service.games.compose_read.read_for_compose` reads or makes before, only when the move
+needs it; composing calls no gateway), and the write, one call (``Store.append_move``): one Lua append
 (events, outbox entries, meta, the consumed message id, the new turn; at a hand's start and when its play begins,
 the game's snapshot, ``spades.snapshot``) expecting the version decided against, after which the store itself
 compresses the log before a new snapshot and compacts the outbox (``Store.keep_in_play``, twice a hand) or archives
@@ -36,6 +38,7 @@ from ..context import Config, DealerFactory
 from ..records import GameMeta
 from ..store import Links, MoveRecords, Players, Reach, Store, now_ms
 from . import ahead
+from .compose_read import read_for_compose
 from .outbox import recipient
 from .players import PlayerInfo, info_of, players_from
 from .presence import quiet_seats
@@ -143,9 +146,10 @@ def apply(config: Config, store: Store, players: Players, links: Links, reach: R
             quiet = quiet_seats(now.page, now.now_ms)
             if mover.by_message and actor in quiet:  # played by SMS after a glance at the page: answered by SMS
                 quiet, updates[f"page{actor}"] = quiet - {actor}, "0"
-            events, outbox = turn_messages(config, store, players, links, reach, dealer, game_id,
-                                           meta, game, events, updates, infos=infos, recent=taken.recent,
-                                           actor=actor, movers_before=movers_before, quiet=quiet, notes=chained.notes)
+            known = read_for_compose(config, store, players, reach, game_id, meta, game, events, infos, now.now_ms,
+                                     recent=taken.recent, updates=updates, quiet=quiet)
+            events, outbox = turn_messages(known, dealer, game, events, updates, actor=actor,  # compose: no gateway
+                                           movers_before=movers_before, quiet=quiet, notes=chained.notes)
             over = any(isinstance(e, GameEnded) for e in events)
             if over:
                 updates.update(status="over", ended=str(now_ms()))

@@ -28,10 +28,10 @@ from ..channels import destination
 from ..context import Config
 from ..store import Links, Players, Reach, Store
 from ..store.due import Item
+from .compose_read import stored_since
 from .outbox import notify_game
 from .players import info_of, players_info, resolve_labels
 from .seats import opponent_of, seats
-from .turns import stored_since
 
 #: the due item's kind: a seat's page mark ended
 BACK = "w"

@@ -78,13 +78,3 @@ def head_to_head(store: Store, players: Players, address: str, opponent: str,
     """The context of the head-to-head line (``h2h``: ``me``, ``them``), None before their first game ended."""
     won, lost = (record or record_of(store, players, address)).between(opponent)
     return {"me": won, "them": lost} if won or lost else None
-
-
-def head_to_head_now(store: Store, players: Players, address: str, opponent: str, game_id: str, winner: int | None,
-                     seat: int) -> dict[str, int] | None:
-    """:func:`head_to_head` as a message of ``game_id`` tells it while that game starts (``winner`` None: its
-    previous games) or ends (``winner``: the seat that won it, counted though the game is not stored as over yet)."""
-    won, lost = record_of(store, players, address, but=game_id).between(opponent)
-    if winner is not None:
-        won, lost = won + (winner == seat), lost + (winner != seat)
-    return {"me": won, "them": lost} if won or lost else None

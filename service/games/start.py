@@ -12,8 +12,8 @@ from ..caches import GameCache
 from ..context import Config, DealerFactory
 from ..records import GameMeta
 from ..store import Links, Players, Reach, Store, game_owner
+from .compose_read import compose_new
 from .result import Outcome, Result
-from .turns import turn_messages
 
 
 def rules_of(meta: GameMeta) -> HouseRules:
@@ -30,8 +30,7 @@ def start(config: Config, store: Store, players: Players, links: Links, reach: R
     events = new_game(gid, rules_of(meta), dealer(gid, 0))
     game = fold(events)
     updates = dict(updates, status="active", started=str(store.clock.now_ms()))
-    events, outbox = turn_messages(config, store, players, links, reach, dealer, gid, meta, game, events, updates,
-                                   everyone=True)
+    events, outbox = compose_new(config, store, players, reach, dealer, gid, meta, game, events, updates)
     res = store.append(game_owner(gid), 0, [to_dict(e) for e in events], message_id=message_id,
                        outbox=outbox, meta=updates, snapshot=snapshot.dump(game))
     if not res.ok:

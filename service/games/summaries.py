@@ -6,7 +6,8 @@ player's bid, tricks, bid points or set penalty, bags this hand and carried, the
 nil result, the sandbag penalty, the hand total and the game total, and who draws first in the
 next hand. :func:`game_summary` does the same for the end of the game (winner, final score,
 hands played, ``REMATCH``). :func:`render_hand` / :func:`render_game` render them (SMS, or
-email with an HTML table).
+email with an HTML table). :func:`entries` composes their outbox entries from data (what it asks of the world, a
+:class:`~service.games.known.Lookups`: a move's :class:`~service.games.known.Known`, read before): no gateway here.
 """
 
 from __future__ import annotations
@@ -17,15 +18,10 @@ from chat.render import Rendered
 from spades.events import AUTO_DECIDED, Event, to_dict
 
 from ..addresses import EMAIL, is_bot
-from ..channels import destination
-from ..context import Config
 from ..records import GameMeta
-from ..store import Links, Players, Reach, Store
 from . import levels
-from .outbox import entry, render
-from .players import label_of as game_label
-from .players import name_of
-from .record import head_to_head_now
+from .compose_entry import entry, render
+from .known import Lookups
 from .seats import opponent_of
 
 
@@ -106,8 +102,7 @@ def render_game(context: dict[str, Any], lang: str, channel: str) -> Rendered:
     return render("game_summary", lang, channel, **context)
 
 
-def entries(config: Config, store: Store, players: Players, links: Links, reach: Reach, game_id: str,
-            meta: GameMeta, events: Sequence[Event | dict[str, Any]],
+def entries(look: Lookups, game_id: str, meta: GameMeta, events: Sequence[Event | dict[str, Any]],
             meta_updates: dict[str, str] | None = None, hands_by_sms: bool = True,
             quiet: frozenset[int] = frozenset(), lives: Mapping[str, Mapping[str, str]] | None = None
             ) -> list[dict[str, Any]]:
@@ -117,7 +112,7 @@ def entries(config: Config, store: Store, players: Players, links: Links, reach:
     ``hands_by_sms`` False: no hand or game summary to an SMS player (their turn message tells the hand's end, and
     the game's with its last tricks and last hand, issue 23 case 1).
     ``quiet``: the seats on their game page (:mod:`.presence`), who get nothing (the page shows it).
-    ``lives``: the players' life hashes, if the caller read them (where their messages go: none read here then).
+    ``lives``: the players' life hashes, if the caller has them (else ``look.life``).
     """
     dicts = [e if isinstance(e, dict) else to_dict(e) for e in events]
     if not any(d.get("type") in ("hand_scored", "game_ended") for d in dicts):
@@ -127,23 +122,22 @@ def entries(config: Config, store: Store, players: Players, links: Links, reach:
         if seat in quiet:
             continue
         address = meta.seats[seat]
-        opp = name_of(players, opponent_of(meta, seat))
-        shown = game_label(store, players, address, game_id) if address else ""
-        by_email = bool(address) and not is_bot(address) and destination(  # their game messages go to a mailbox
-            config, store, links, reach, address, "hand_summary", "", life=(lives or {}).get(address)).channel == EMAIL
+        if not address or is_bot(address):  # (the computer gets nothing)
+            continue
+        opp = look.name(opponent_of(meta, seat))
+        shown = look.label(address, game_id)
+        by_email = look.destination(  # their game messages go to a mailbox
+            address, "hand_summary", "", (lives or {}).get(address)).channel == EMAIL
         for ctx in summaries_from_events(dicts, seat, opp, shown) if hands_by_sms or by_email else ():
-            e = entry(config, store, players, links, reach, address, "hand_summary", game_id=game_id, seat=seat,
-                      meta=meta,
+            e = entry(look.config, look, address, "hand_summary", game_id=game_id, seat=seat, meta=meta,
                       meta_updates=meta_updates, **ctx)
             if e:
                 out.append(e)
         ended = next((d for d in dicts if d.get("type") == "game_ended"), None)
         if ended is not None and (hands_by_sms or by_email):
-            e = entry(config, store, players, links, reach, address, "game_summary", game_id=game_id, seat=seat,
-                      meta=meta,
+            e = entry(look.config, look, address, "game_summary", game_id=game_id, seat=seat, meta=meta,
                       meta_updates=meta_updates,
-                      h2h=head_to_head_now(store, players, address, opponent_of(meta, seat), game_id,
-                                           ended["winner"], seat),
+                      h2h=look.head_to_head(address, opponent_of(meta, seat), game_id, ended["winner"], seat),
                       **game_summary(ended, seat, opp, shown, levels.level_of(opponent_of(meta, seat))))
             if e:
                 out.append(e)

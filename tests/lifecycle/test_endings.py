@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 import time_machine
 
 from service.games import summaries
+from service.games.live_lookups import Live
 from service.records import GameMeta
 from spades import Dealer, decide, fold, new_game
 from spades.events import to_dict
@@ -108,19 +109,23 @@ def test_a_hand_summary_tells_both_players_everything_about_the_hand() -> None:
     assert text == "Game over: you win 510 to 180! 6 hands played. REMATCH to play again."
 
 
+def _live(svc) -> Live:  # type: ignore[no-untyped-def]
+    return Live(svc.config, svc.store, svc.players, svc.links, svc.reach)
+
+
 def test_summary_messages_go_to_both_players_but_never_to_the_computer_or_a_stopped_number(svc) -> None:  # type: ignore[no-untyped-def]
     _game, events = _play_one_hand()
-    both = summaries.entries(svc.config, svc.store, svc.players, svc.links, svc.reach, "g1",
+    both = summaries.entries(_live(svc), "g1",
                              GameMeta({"seat0": ALICE, "seat1": BOB}), events)
     assert sorted((e["to"], e["kind"]) for e in both) == [(ALICE, "hand_summary"), (BOB, "hand_summary")]
-    vs_bot = summaries.entries(svc.config, svc.store, svc.players, svc.links, svc.reach, "g1",
+    vs_bot = summaries.entries(_live(svc), "g1",
                                GameMeta({"seat0": ALICE, "seat1": "bot:basic"}), events)
     assert [e["to"] for e in vs_bot] == [ALICE]
     lifecycle_command(svc, BOB, "STOP")
-    assert [e["to"] for e in summaries.entries(svc.config, svc.store, svc.players, svc.links, svc.reach, "g1",
+    assert [e["to"] for e in summaries.entries(_live(svc), "g1",
                                                GameMeta({"seat0": ALICE, "seat1": BOB}), events)] == [ALICE]
     ended = events + [{"type": "game_ended", "winner": 0, "scores": [520, 100], "reason": "score", "hands": 1}]
-    kinds = sorted(e["kind"] for e in summaries.entries(svc.config, svc.store, svc.players, svc.links, svc.reach, "g1",
+    kinds = sorted(e["kind"] for e in summaries.entries(_live(svc), "g1",
                                                         GameMeta({"seat0": ALICE, "seat1": BOB}), ended))
     assert kinds == ["game_summary", "hand_summary"]
 
