@@ -172,6 +172,24 @@ def _direct_gettext(trans: NullTranslations) -> dict[str, Any]:
     return {"gettext": gettext, "ngettext": ngettext, "_": gettext}
 
 
+#: What ``dict`` has as attributes (its methods): Jinja's ``x.name`` finds these before an item named so.
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Environment(jinja2.Environment):
+    """Jinja's environment, ``x.name`` on a plain ``dict`` (a template's context is dicts) looked up as its item at
+    once: Jinja tries the attribute first, which on a ``dict`` raises and catches an ``AttributeError`` for every
+    item it reads. The same value: a ``dict`` has no attributes but its methods, which still come first."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass  # undefined, as Jinja says it
+        return super().getattr(obj, attribute)
+
+
 @lru_cache(maxsize=None)
 def environment(lang: str, sms: bool = False) -> jinja2.Environment:
     """The Jinja2 environment of one language (templates are shared, gettext is per language).
@@ -179,7 +197,7 @@ def environment(lang: str, sms: bool = False) -> jinja2.Environment:
     SMS templates are rendered without ``trim_blocks`` (every line break becomes a space once the
     text is collapsed to one line); email templates with it (their layout is line by line).
     """
-    env = jinja2.Environment(
+    env = _Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
         extensions=["jinja2.ext.i18n", "jinja2.ext.do"],
         autoescape=autoescape,
