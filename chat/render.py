@@ -172,6 +172,22 @@ def _direct_gettext(trans: NullTranslations) -> dict[str, Any]:
     return {"gettext": gettext, "ngettext": ngettext, "_": gettext}
 
 
+def _text_gettext(trans: NullTranslations) -> dict[str, Any]:
+    """:func:`_direct_gettext` for the SMS environment, which renders only text templates (``.txt.j2``: never
+    escaped, and no template turns escaping on): plain functions, not handed the context, which Jinja then
+    neither passes nor derives anew in a loop."""
+    ugettext, ungettext = trans.ugettext, trans.ungettext
+
+    def gettext(string: str, **variables: Any) -> str:
+        return ugettext(string) % variables  # always a format string, as jinja2.ext's
+
+    def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+        variables.setdefault("num", num)
+        return ungettext(singular, plural, num) % variables
+
+    return {"gettext": gettext, "ngettext": ngettext, "_": gettext}
+
+
 #: What ``dict`` has as attributes (its methods): Jinja's ``x.name`` finds these before an item named so.
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 
@@ -214,7 +230,7 @@ def environment(lang: str, sms: bool = False) -> jinja2.Environment:
         auto_reload=False,  # templates do not change under a running process: no stat per render
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]  # i18n adds it
-    env.globals.update(_direct_gettext(translations(lang)))
+    env.globals.update((_text_gettext if sms else _direct_gettext)(translations(lang)))
     env.globals["lang"] = lang
     env.filters["signed"] = lambda n: f"{int(n):+d}"
     return env
