@@ -29,6 +29,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import FunctionType
 from typing import Any, Mapping, MutableMapping
 
 import jinja2
@@ -188,6 +189,24 @@ def _text_gettext(trans: NullTranslations) -> dict[str, Any]:
     return {"gettext": gettext, "ngettext": ngettext, "_": gettext}
 
 
+class _Context(jinja2.runtime.Context):
+    """Jinja's template context, calling a macro or a plain function at once: Jinja's ``call`` first asks the callable
+    (and its ``__call__``) whether it wants the context, the environment or the evaluation context handed to it,
+    which neither ever does. Everything else (a filter or function that takes one) goes Jinja's way."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # the names of Jinja's own
+        kind = type(__obj)
+        if kind is not jinja2.runtime.Macro and (kind is not FunctionType or hasattr(__obj, "jinja_pass_arg")):
+            return super().call(__obj, *args, **kwargs)
+        kwargs.pop("_block_vars", None)
+        kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined("value was undefined because a callable raised a"
+                                                " StopIteration exception")
+
+
 #: What ``dict`` has as attributes (its methods): Jinja's ``x.name`` finds these before an item named so.
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 
@@ -196,6 +215,8 @@ class _Environment(jinja2.Environment):
     """Jinja's environment, ``x.name`` on a plain ``dict`` (a template's context is dicts) looked up as its item at
     once: Jinja tries the attribute first, which on a ``dict`` raises and catches an ``AttributeError`` for every
     item it reads. The same value: a ``dict`` has no attributes but its methods, which still come first."""
+
+    context_class = _Context
 
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         """A template's globals as one plain ``dict`` of the environment's (all set before any template loads, and
