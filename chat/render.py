@@ -249,6 +249,7 @@ def environment(lang: str, sms: bool = False) -> jinja2.Environment:
         lstrip_blocks=not sms,
         keep_trailing_newline=False,
         auto_reload=False,  # templates do not change under a running process: no stat per render
+        cache_size=-1,  # every template kept in a plain dict (a few dozen): a render and its imports look up three
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]  # i18n adds it
     env.globals.update((_text_gettext if sms else _direct_gettext)(translations(lang)))
