@@ -29,12 +29,15 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from types import FunctionType
+from typing import Any, Mapping, MutableMapping
 
 import jinja2
+import jinja2.runtime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
+from markupsafe import Markup
 
 from .gsm import greek_caps, segments, to_gsm7
 from .languages import LANGUAGES, supported
@@ -146,6 +149,90 @@ def autoescape(template_name: str | None) -> bool:
     return not (template_name or "").endswith(TEXT_SUFFIXES)
 
 
+def _direct_gettext(trans: NullTranslations) -> dict[str, Any]:
+    """The i18n extension's new-style ``gettext``, ``ngettext`` and ``_``, the same texts in fewer calls: each calls
+    the catalogue itself (not through ``Context.call``) and ``_`` is ``gettext`` (not an alias resolving it anew).
+    A template's ``_()`` and ``ngettext()`` are most of its calls."""
+    ugettext, ungettext = trans.ugettext, trans.ungettext
+
+    @jinja2.pass_context
+    def gettext(context: jinja2.runtime.Context, string: str, **variables: Any) -> str:
+        text = ugettext(string)
+        if context.eval_ctx.autoescape:
+            text = Markup(text)
+        return text % variables  # always a format string, as jinja2.ext's
+
+    @jinja2.pass_context
+    def ngettext(context: jinja2.runtime.Context, singular: str, plural: str, num: int, **variables: Any) -> str:
+        variables.setdefault("num", num)
+        text = ungettext(singular, plural, num)
+        if context.eval_ctx.autoescape:
+            text = Markup(text)
+        return text % variables
+
+    return {"gettext": gettext, "ngettext": ngettext, "_": gettext}
+
+
+def _text_gettext(trans: NullTranslations) -> dict[str, Any]:
+    """:func:`_direct_gettext` for the SMS environment, which renders only text templates (``.txt.j2``: never
+    escaped, and no template turns escaping on): plain functions, not handed the context, which Jinja then
+    neither passes nor derives anew in a loop."""
+    ugettext, ungettext = trans.ugettext, trans.ungettext
+
+    def gettext(string: str, **variables: Any) -> str:
+        return ugettext(string) % variables  # always a format string, as jinja2.ext's
+
+    def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+        variables.setdefault("num", num)
+        return ungettext(singular, plural, num) % variables
+
+    return {"gettext": gettext, "ngettext": ngettext, "_": gettext}
+
+
+class _Context(jinja2.runtime.Context):
+    """Jinja's template context, calling a macro or a plain function at once: Jinja's ``call`` first asks the callable
+    (and its ``__call__``) whether it wants the context, the environment or the evaluation context handed to it,
+    which neither ever does. Everything else (a filter or function that takes one) goes Jinja's way."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # the names of Jinja's own
+        kind = type(__obj)
+        if kind is not jinja2.runtime.Macro and (kind is not FunctionType or hasattr(__obj, "jinja_pass_arg")):
+            return super().call(__obj, *args, **kwargs)
+        kwargs.pop("_block_vars", None)
+        kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined("value was undefined because a callable raised a"
+                                                " StopIteration exception")
+
+
+#: What ``dict`` has as attributes (its methods): Jinja's ``x.name`` finds these before an item named so.
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Environment(jinja2.Environment):
+    """Jinja's environment, ``x.name`` on a plain ``dict`` (a template's context is dicts) looked up as its item at
+    once: Jinja tries the attribute first, which on a ``dict`` raises and catches an ``AttributeError`` for every
+    item it reads. The same value: a ``dict`` has no attributes but its methods, which still come first."""
+
+    context_class = _Context
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        """A template's globals as one plain ``dict`` of the environment's (all set before any template loads, and
+        never changed after: :func:`environment`) and its own, not Jinja's ``ChainMap`` over the two: every render
+        copies them into its context, and an import checks them key by key, which a ``ChainMap`` does slowly."""
+        return {**self.globals, **(d or {})}
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass  # undefined, as Jinja says it
+        return super().getattr(obj, attribute)
+
+
 @lru_cache(maxsize=None)
 def environment(lang: str, sms: bool = False) -> jinja2.Environment:
     """The Jinja2 environment of one language (templates are shared, gettext is per language).
@@ -153,7 +240,7 @@ def environment(lang: str, sms: bool = False) -> jinja2.Environment:
     SMS templates are rendered without ``trim_blocks`` (every line break becomes a space once the
     text is collapsed to one line); email templates with it (their layout is line by line).
     """
-    env = jinja2.Environment(
+    env = _Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
         extensions=["jinja2.ext.i18n", "jinja2.ext.do"],
         autoescape=autoescape,
@@ -162,8 +249,10 @@ def environment(lang: str, sms: bool = False) -> jinja2.Environment:
         lstrip_blocks=not sms,
         keep_trailing_newline=False,
         auto_reload=False,  # templates do not change under a running process: no stat per render
+        cache_size=-1,  # every template kept in a plain dict (a few dozen): a render and its imports look up three
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]  # i18n adds it
+    env.globals.update((_text_gettext if sms else _direct_gettext)(translations(lang)))
     env.globals["lang"] = lang
     env.filters["signed"] = lambda n: f"{int(n):+d}"
     return env

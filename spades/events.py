@@ -216,20 +216,31 @@ def _encode(value: Any) -> Any:
     return value
 
 
-#: Each event type's field names, in order (``dataclasses.fields`` walks the class on every call).
-_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls))
-                                                    for cls in EVENT_TYPES.values()}
+#: The field types written as they are (no card, score or tuple in them: :func:`_encode` would return them unchanged).
+_PLAIN_TYPES = frozenset({"int", "str", "bool"})
+#: Each event type's fields in order, each with whether its value is written as it is (``dataclasses.fields`` walks
+#: the class on every call; most fields are numbers and words, which need no :func:`_encode`).
+_FIELD_PLANS: dict[type[Event], tuple[tuple[str, bool], ...]] = {
+    cls: tuple((f.name, f.type in _PLAIN_TYPES) for f in fields(cls)) for cls in EVENT_TYPES.values()}
+_NOTHING_HIDDEN: frozenset[str] = frozenset()
+
+
+def _as_dict(event: Event, hidden: frozenset[str]) -> dict[str, Any]:
+    """:func:`to_dict` of ``event`` without the fields named in ``hidden`` (not encoded at all, to be left out)."""
+    out: dict[str, Any] = {"type": event.type, "v": SCHEMA_VERSION}
+    plan = _FIELD_PLANS.get(type(event)) or tuple((f.name, False) for f in fields(event))
+    for name, plain in plan:
+        if name not in hidden:
+            value = getattr(event, name)
+            out[name] = value if plain else _encode(value)
+    if event.type in AUTO_TYPES and not out["auto"]:
+        del out["auto"]  # a move the player sent is written as before ``auto`` existed
+    return out
 
 
 def to_dict(event: Event) -> dict[str, Any]:
     """The event as a JSON-ready dict: ``{"type": ..., "v": 1, ...fields}``."""
-    out: dict[str, Any] = {"type": event.type, "v": SCHEMA_VERSION}
-    names = _FIELD_NAMES.get(type(event)) or tuple(f.name for f in fields(event))
-    for name in names:
-        out[name] = _encode(getattr(event, name))
-    if event.type in AUTO_TYPES and not out["auto"]:
-        del out["auto"]  # a move the player sent is written as before ``auto`` existed
-    return out
+    return _as_dict(event, _NOTHING_HIDDEN)
 
 
 _card = BY_CODE.__getitem__  # a stored card's code -> the card (an unknown code is a KeyError: a format error)
@@ -282,6 +293,11 @@ def from_dict(data: dict[str, Any]) -> Event:
         raise EventFormatError(f"bad {cls.type} event: {exc}") from None
 
 
+_DECK = frozenset({"deck"})
+_DRAW_SECRETS = frozenset({"kept", "discarded", "kept_first"})
+_EXCHANGE_SECRETS = frozenset({"thrown", "received"})
+
+
 def redact(event: Event, seat: int) -> dict[str, Any] | None:
     """What the player at ``seat`` may know of ``event``, as a dict; ``None`` if they may know nothing of it.
 
@@ -290,19 +306,16 @@ def redact(event: Event, seat: int) -> dict[str, Any] | None:
     made); the cards of the opponent's ``cards_exchanged`` (only how many were exchanged);
     that the opponent's move came from their plan (``auto`` ``"plan"``, RULES D12).
     """
-    data = to_dict(event)
+    if isinstance(event, HandStarted):
+        return _as_dict(event, _DECK)
+    if isinstance(event, DrawDecided) and event.seat != seat:
+        return _as_dict(event, _DRAW_SECRETS)
+    data = _as_dict(event, _EXCHANGE_SECRETS if isinstance(event, CardsExchanged) and event.seat != seat
+                    else _NOTHING_HIDDEN)
     if data.get("auto") == AUTO_PLAN and data.get("seat") != seat:
         del data["auto"]  # the opponent sees an ordinary move (RULES D12)
-    if isinstance(event, HandStarted):
-        data.pop("deck")
-    elif isinstance(event, DrawDecided) and event.seat != seat:
-        data.pop("kept")
-        data.pop("discarded")
-        data.pop("kept_first")
-    elif isinstance(event, CardsExchanged) and event.seat != seat:
+    if isinstance(event, CardsExchanged) and event.seat != seat:
         data["count"] = len(event.thrown)
-        data.pop("thrown")
-        data.pop("received")
     return data
 
 
