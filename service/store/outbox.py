@@ -288,19 +288,27 @@ class OutboxRecords:
         return text(pipe.execute()[-1])
 
     def stale_outbox(self, older_than_s: float) -> list[str]:
-        """Outbox ids still queued (or stuck sending) for longer than ``older_than_s``; tidies the dirty shards."""
+        """Outbox ids still queued (or stuck sending) for longer than ``older_than_s``, found by their own age; tidies
+        the dirty shards.
+
+        An owner quiet since the cutoff is looked at and, its queue empty, tidied away (only if no append registered
+        it again meanwhile: the score compared is the one found). An owner active since (its mark refreshed by
+        every append: a game played quickly) is looked at too, and kept: an entry whose task was lost is re-sent by
+        its age even while its game goes on. Those are the games of the last ``older_than_s``: few."""
         cutoff = now_ms() - int(older_than_s * 1000)
         found: list[str] = []
-        for dirty, owner_b, score in [(key, *x) for key in shards("dirty")
-                                      for x in self.r.zrangebyscore(key, "-inf", cutoff, withscores=True)]:
-            owner = text(owner_b)  # tidied in the shard it was found in (store.replica.registry_shard)
-            outq = owner_keys(owner)["outq"]
-            ns = [text(n) for n in self.r.zrangebyscore(outq, "-inf", cutoff)]
-            found.extend(f"{owner}#{n}" for n in ns)
-            if self.r.zcard(outq) == 0:
-                self._zrem_if(keys=[dirty], args=[owner, repr(score) if score != int(score) else str(int(score))])
-            else:
-                self.r.zadd(dirty, {owner: now_ms()})
+        for key in shards("dirty"):
+            owners: list[tuple[bytes, float]] = self.r.zrangebyscore(key, "-inf", "+inf", withscores=True)  # type: ignore[assignment]
+            for owner_b, score in owners:
+                owner = text(owner_b)  # tidied in the shard it was found in (store.replica.registry_shard)
+                outq = owner_keys(owner)["outq"]
+                found.extend(f"{owner}#{text(n)}" for n in self.r.zrangebyscore(outq, "-inf", cutoff))
+                if score > cutoff:
+                    continue  # active since the cutoff: kept as it is
+                if self.r.zcard(outq) == 0:
+                    self._zrem_if(keys=[key], args=[owner, repr(score) if score != int(score) else str(int(score))])
+                else:
+                    self.r.zadd(key, {owner: now_ms()})
         return found
 
     # -- local outbox -------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 import redis as redis_lib
 import time_machine
 
-from service.store import ReplicaLagError, Store, game_owner, player_owner
+from service.store import ReplicaLagError, Store, game_owner, now_ms, player_owner
 from service.store import connect as redis_client_of
 from service.store.base import StoredEvent, digested, pack_log, unpack_log
 from service.store.keys import game_life, pending_key, shards
@@ -168,6 +168,17 @@ def test_sweep_finds_entries_left_queued(redis_client: redis_lib.Redis) -> None:
         store.set_status(oid, "sent")
     assert store.stale_outbox(older_than_s=-1) == []
     assert sum(redis_client.zcard(k) for k in shards("dirty")) == 0
+
+
+def test_sweep_finds_an_entry_left_queued_in_a_game_that_keeps_moving(redis_client: redis_lib.Redis) -> None:
+    """An entry whose task was lost is found by its own age, not only once its game is quiet: every move of a game
+    played quickly (two people at their phones, or against the computer) refreshes the game's dirty mark."""
+    store = Store(redis_client)
+    [old] = store.append(game_owner("g1"), 0, [ev(1)], outbox=[{"body": "lost"}]).outbox_ids
+    redis_client.zadd("{g:g1}:outq", {old.rsplit("#", 1)[1]: now_ms() - 120_000})  # queued two minutes ago
+    [new] = store.append(game_owner("g1"), 1, [ev(2)], outbox=[{"body": "just now"}]).outbox_ids  # a move since
+    assert store.stale_outbox(older_than_s=60) == [old]
+    assert sorted(store.stale_outbox(older_than_s=-1)) == sorted([old, new])
 
 
 def test_inbound_recorded_once(redis_client: redis_lib.Redis) -> None:
