@@ -18,7 +18,6 @@ from .addresses import is_bot
 from .records import GameMeta
 from .store import Pipeline, Store, StoredEvent
 
-STATE_READS = 2  # the replies take_queued queues, at most (Store.queue_state)
 RECENT = 12  # the newest events kept with a cached game (the news of a seat a little behind, without reading them)
 
 
@@ -31,7 +30,7 @@ class Taken:
     sid: str
     recent: tuple[Event, ...]
     version: int  # ``game.version`` when read (the game is folded on afterwards)
-    meta: GameMeta | None = None  # the game's meta, read with it (``take_queued(with_meta=True)``)
+    meta: GameMeta | None = None  # the game's meta, read with it (``read_queued(with_meta=True)``)
 
     def recent_after(self, appended: list[Event] | tuple[Event, ...]) -> tuple[Event, ...]:
         """The newest events once ``appended`` (folded on since reading it) are stored too."""
@@ -98,16 +97,11 @@ class GameCache:
             sid = se.stream_id
         return Taken(game, sid, (*recent, *new)[-RECENT:], game.version, meta)
 
-    def take(self, game_id: str) -> Taken:
-        pipe = self._store.pipeline()
-        finish = self.take_queued(game_id, pipe)
-        return finish(pipe.execute())
-
-    def take_queued(self, game_id: str, pipe: Pipeline, with_meta: bool = False) -> Callable[[list[Any]], Taken]:
+    def read_queued(self, game_id: str, pipe: Pipeline, with_meta: bool = False) -> Callable[[list[Any]], Taken]:
         """The game's state read with a caller's pipeline (``Store.queue_state``: the events after those this
-        process holds, or its snapshot and the events after it; call the result with the replies of what it queued,
-        :data:`STATE_READS` at most) and folded (:meth:`fold`); ``with_meta``: the game's meta read with it, in
-        :attr:`Taken.meta`. Not to be folded on (:meth:`put` it back or drop it)."""
+        process holds, or its snapshot and the events after it; call the result with the replies of what it queued)
+        and folded (:meth:`fold`); ``with_meta``: the game's meta read with it, in :attr:`Taken.meta`. Not to be
+        folded on (:meth:`keep` it, or drop it)."""
         held = self.held(game_id)
         finish_read = self._store.queue_state(pipe, game_id, held.sid if held is not None else None, with_meta)
 
@@ -128,15 +122,14 @@ class GameCache:
             while len(self._d) > self.size:
                 self._d.popitem(last=False)
 
-    put = keep  # a game read with :meth:`take_queued`, kept
-
-    def put_new(self, game_id: str, game: Game, sid: str) -> None:
+    def keep_new(self, game_id: str, game: Game, sid: str) -> None:
         """Keep a game just created (its newest events unknown)."""
         self.keep(game_id, Taken(game, sid, (), game.version))
 
     def load(self, game_id: str) -> Game:
         """The game's current state (read and kept; not to be changed)."""
-        taken = self.take(game_id)
+        pipe = self._store.pipeline()
+        taken = self.read_queued(game_id, pipe)(pipe.execute())
         self.keep(game_id, taken)
         return taken.game
 

@@ -45,6 +45,7 @@ from .lifecycle import buttons, commands, invitations, linking, reminders, routi
 from .lifecycle import reach as unreachable
 from .lifecycle.commands import Message
 from .lifecycle.invite_links import take as take_invite_link
+from .records import PlayerRecord
 from .store import InviteLinks, Links, Players, Reach, Store, player_owner
 from .telegram import Tap
 from .whatsapp_buttons import MORE
@@ -289,7 +290,7 @@ def handle_inbound(config: Config, store: Store, players: Players, links: Links,
     read = read_message(config, store, games, seats, message_id, sender)
     if read.msg is None:  # handled already (its claim is left: a task delivered again, say), or unknown
         return Result([], Outcome.DUPLICATE if store.inbound(sender, message_id) else Outcome.MISSING)
-    record = read.record or {}
+    record = read.record or PlayerRecord(read.actor)
     with channels.replying(read.actor, sender):
         if read.unreachable:  # a message from an address receipts marked unreachable: it is reached again
             unreachable.resume(config, store, players, reach, read.actor, sender)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..caches import GameCache, SeatCache
 from ..context import Config
+from ..records import PlayerRecord
 from ..store import Store
 from .apply import MoveRead, move_read
 
@@ -27,7 +28,7 @@ class MessageRead:
     actor: str  # the player the message acts as: the home of ``sender``
     msg: dict[str, str] | None  # the message's record; None: handled already, or unknown
     done: list[str] | None  # the outbox numbers the message caused if it was handled, else None
-    record: dict[str, str] | None  # the actor's record (their life fields too)
+    record: PlayerRecord | None  # the actor's record (their life fields too)
     unreachable: bool  # ``sender`` was marked unreachable by a delivery receipt: it is reached again
     game: MoveRead | None  # the game the actor was seen in last, read for a move (None: not read)
 

@@ -35,5 +35,5 @@ def start(config: Config, store: Store, players: Players, links: Links, reach: R
                        outbox=outbox, meta=updates, snapshot=snapshot.dump(game))
     if not res.ok:
         return Result(res.outbox_ids, Outcome(res.status), gid)
-    games.put_new(gid, game, res.last_stream_id)
+    games.keep_new(gid, game, res.last_stream_id)
     return Result(res.outbox_ids, Outcome.STARTED, gid, game=game)

@@ -97,13 +97,13 @@ def after_handled(config: Config, store: Store, games: GameCache, game_id: str |
     if game_id:
         store.clock.add_now_ms(batch)
         with batch.part("game") as p:
-            read_game = games.take_queued(game_id, p, with_meta=True)  # the meta read with it
+            read_game = games.read_queued(game_id, p, with_meta=True)  # the meta read with it
     got = batch.run()
     writes.extend(routing.note_outbox_from(store, got["routed"]))
     if not game_id:
         return None
     taken = read_game(got["game"])
-    games.put(game_id, taken)
+    games.keep(game_id, taken)
     meta = taken.meta or GameMeta()
     if meta.status not in ("active", "over"):
         return None

@@ -16,7 +16,7 @@ queues its part itself inside ``with batch.part(name):`` and reads the part's re
 store never calls back up into its callers (``bench/trace_move.py``'s upward calls).
 
     with batch.part("game") as pipe:
-        read_game = games.take_queued(game_id, pipe)
+        read_game = games.read_queued(game_id, pipe)
     got = batch.run()
     taken = read_game(got["game"])
 

@@ -98,9 +98,9 @@ def test_a_warm_reader_gets_the_full_fold_behind_a_newer_snapshot_and_after_the_
 
     def taken_with_meta(cache: GameCache) -> Game:  # as a move reads it: the meta with the events, one read of it
         pipe = svc.store.pipeline()
-        finish = cache.take_queued(gid, pipe, with_meta=True)
+        finish = cache.read_queued(gid, pipe, with_meta=True)
         taken = finish(pipe.execute())
-        cache.put(gid, taken)
+        cache.keep(gid, taken)
         assert taken.meta == svc.store.meta(gid)
         return taken.game
 
